@@ -1,0 +1,22 @@
+// Shared vitest settings for every package. Workspace packages resolve to their
+// TypeScript sources through the "source" export condition, so tests never need
+// a build of the packages they import; child processes spawned by tests use dist/.
+import { defineConfig } from "vitest/config";
+
+export function packageTestConfig(overrides = {}) {
+  const { test = {}, ...rest } = overrides;
+  return defineConfig({
+    resolve: { conditions: ["source", "import", "module", "node", "default"] },
+    ssr: { resolve: { conditions: ["source", "import", "module", "node", "default"] } },
+    test: {
+      include: ["test/**/*.test.ts"],
+      environment: "node",
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+      reporters: ["default", "json"],
+      outputFile: { json: "test-output/vitest-report.json" },
+      ...test,
+    },
+    ...rest,
+  });
+}
