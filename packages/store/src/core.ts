@@ -1,0 +1,123 @@
+import {
+  ArefError,
+  ArtifactRecordSchema,
+  MAX_SUMMARY_CHARS,
+  SessionReferenceSchema,
+  formatIssues,
+  isArefError,
+  type ArtifactId,
+  type ArtifactRecord,
+  type ArtifactType,
+  type SessionReference,
+} from "@artifact-refs/schema";
+import { decodeUtf8, defaultSummary, sniffMime } from "./content.js";
+import type { Driver } from "./driver.js";
+import { blobKey, metaKey, refKey } from "./layout.js";
+import { DEFAULT_GC_GRACE_MS, DEFAULT_MAX_BYTES, type ArtifactStoreOptions, type PutOptions } from "./options.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export const encodeJson = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`);
+
+/** Shared internals of ArtifactStore and its maintenance jobs (gc, verify, stats). Not exported by the package. */
+export class StoreCore {
+  readonly driver: Driver;
+  readonly maxBytes: number;
+  readonly gcGraceMs: number;
+  readonly verifyOnDedupe: boolean;
+  readonly now: () => Date;
+  readonly #summarize: NonNullable<ArtifactStoreOptions["summarize"]>;
+
+  constructor(options: ArtifactStoreOptions) {
+    if (!options.driver) throw new ArefError("CONFIG_INVALID", "ArtifactStore needs a driver");
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) {
+      throw new ArefError("CONFIG_INVALID", `maxBytes must be a positive integer, got ${String(options.maxBytes)}`);
+    }
+    const grace = options.gcGraceMs ?? DEFAULT_GC_GRACE_MS;
+    if (!Number.isFinite(grace) || grace < 0) throw new ArefError("CONFIG_INVALID", `gcGraceMs must be >= 0, got ${String(grace)}`);
+    this.driver = options.driver;
+    this.maxBytes = maxBytes;
+    this.gcGraceMs = grace;
+    this.verifyOnDedupe = options.verifyOnDedupe ?? true;
+    this.now = options.now ?? (() => new Date());
+    this.#summarize = options.summarize ?? ((input) => defaultSummary(input.text, input.bytes.byteLength));
+  }
+
+  /** Builds the record of freshly stored bytes. */
+  buildRecord(id: ArtifactId, bytes: Uint8Array, options: PutOptions, text = decodeUtf8(bytes)): ArtifactRecord {
+    const type: ArtifactType = options.type ?? "tool_output";
+    const mime = options.mime ?? sniffMime(text);
+    let summary = options.summary;
+    if (summary === undefined) {
+      try {
+        summary = this.#summarize({ text, bytes, mime, type, ...(options.label === undefined ? {} : { label: options.label }) });
+      } catch {
+        summary = defaultSummary(text, bytes.byteLength);
+      }
+    }
+    return ArtifactRecordSchema.parse({
+      artifact_id: id,
+      type,
+      content_uri: this.driver.uri(blobKey(id)),
+      content_hash: `sha256:${id}`,
+      size_bytes: bytes.byteLength,
+      created_at: this.now().toISOString(),
+      ...(options.producer === undefined ? {} : { producer: options.producer }),
+      summary: summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS - 1)}…` : summary,
+      mime,
+      ...(options.label === undefined ? {} : { label: options.label }),
+      ...(options.tool === undefined ? {} : { tool: options.tool }),
+      encoding: text === undefined ? "binary" : "utf-8",
+      ...(options.redactions && options.redactions.length > 0 ? { redactions: options.redactions } : {}),
+    });
+  }
+
+  /** Reads and validates a record; undefined when absent; CORRUPT_METADATA when unreadable. */
+  async readRecord(id: ArtifactId): Promise<ArtifactRecord | undefined> {
+    const raw = await this.driver.get(metaKey(id));
+    if (raw === undefined) return undefined;
+    return parseStored(raw, ArtifactRecordSchema, `metadata of ${id}`, (r) => r.artifact_id === id);
+  }
+
+  async readReference(session: string, id: ArtifactId): Promise<SessionReference | undefined> {
+    const raw = await this.driver.get(refKey(session, id));
+    if (raw === undefined) return undefined;
+    return parseStored(raw, SessionReferenceSchema, `reference ${session}/${id}`, (r) => r.artifact_id === id && r.session_id === session);
+  }
+
+  isExpired(reference: SessionReference, at = this.now()): boolean {
+    return reference.expires_at !== undefined && Date.parse(reference.expires_at) <= at.getTime();
+  }
+}
+
+/** Parses JSON read back from a backend: nothing read back is trusted. */
+export function parseStored<T>(
+  raw: Uint8Array,
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import("zod").ZodError } },
+  what: string,
+  consistent: (value: T) => boolean,
+): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(decoder.decode(raw));
+  } catch (cause) {
+    throw corrupt(what, "not valid JSON", cause);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw corrupt(what, formatIssues(parsed.error));
+  if (!consistent(parsed.data)) throw corrupt(what, "it names another artifact than its key");
+  return parsed.data;
+}
+
+function corrupt(what: string, why: string, cause?: unknown): ArefError {
+  return new ArefError("CORRUPT_METADATA", `${what} is corrupt: ${why}`, {
+    hint: "run `aref verify --repair` to rebuild it from the stored content",
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+export function rethrowUnlessCorrupt(error: unknown): void {
+  if (!(isArefError(error) && error.code === "CORRUPT_METADATA")) throw error;
+}

@@ -1,0 +1,67 @@
+/**
+ * The storage driver contract: a byte-oriented key-value store with prefix listing.
+ * It knows nothing about artifacts; hashing, caps, integrity, records, references,
+ * TTL and GC live once in ArtifactStore. Keys are `/`-separated ASCII paths made of
+ * [A-Za-z0-9._:-] segments (the store never builds any other key).
+ *
+ * Every driver must pass the contract suite in `@artifact-refs/store/testing`.
+ */
+export interface Driver {
+  /** "memory", "fs", "s3", ... */
+  readonly kind: string;
+  /** Human-readable location (a path or URI) for messages and `content_uri`. */
+  readonly location: string;
+
+  /**
+   * Creates `key` with `data` unless it exists. Atomic: readers never see a partial
+   * value, and two concurrent creators never clobber each other (exactly one gets
+   * `created: true`). When the key exists, the driver refreshes its modification time
+   * where the backend allows it, so the GC grace rule protects a value just re-used.
+   */
+  putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }>;
+
+  /** Writes `key`, replacing any value atomically (readers see the old or the new value, never a mix). */
+  put(key: string, data: Uint8Array): Promise<void>;
+
+  /** The value, or undefined when the key does not exist. */
+  get(key: string): Promise<Uint8Array | undefined>;
+
+  /** Size and modification time, or undefined when the key does not exist. */
+  head(key: string): Promise<DriverEntry | undefined>;
+
+  /**
+   * Deletes `key`; true when it existed. With `ifUnmodifiedSince`, deletes only when the
+   * value was last modified before that time (atomically where the backend allows it,
+   * else as close to it as the backend can check) and returns false otherwise.
+   */
+  delete(key: string, options?: { ifUnmodifiedSince?: Date }): Promise<boolean>;
+
+  /** Every key that starts with `prefix`, in no particular order. */
+  list(prefix: string): AsyncIterable<DriverEntry>;
+
+  /** URI of a key, for `content_uri` (file:///..., s3://bucket/..., memory:...). */
+  uri(key: string): string;
+
+  /**
+   * Finds leftovers of interrupted writes (temp files) older than `olderThanMs` and
+   * removes them unless `dryRun`; returns their keys or paths. Optional: only drivers
+   * that can leave such leftovers implement it.
+   */
+  sweepTemp?(olderThanMs: number, options?: { dryRun?: boolean }): Promise<string[]>;
+
+  /** Releases resources (clients, handles). Optional. */
+  close?(): Promise<void>;
+}
+
+export interface DriverEntry {
+  key: string;
+  size: number;
+  modifiedAt: Date;
+}
+
+const KEY_RE = /^[A-Za-z0-9._:-]+(\/[A-Za-z0-9._:-]+)*$/;
+
+/** True when `key` is a well-formed driver key (no empty, "." or ".." segments). */
+export function isValidKey(key: string): boolean {
+  return KEY_RE.test(key) && key.length <= 1024 && !key.split("/").some((s) => s === "." || s === "..");
+}

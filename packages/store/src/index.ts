@@ -1,0 +1,22 @@
+export { ArtifactStore, type PutResult } from "./artifact-store.js";
+export { MemoryDriver } from "./memory-driver.js";
+export { isValidKey, type Driver, type DriverEntry } from "./driver.js";
+export { sha256Hex, decodeUtf8, sniffMime, defaultSummary } from "./content.js";
+export { mapLimit } from "./concurrency.js";
+export {
+  LAYOUT_VERSION,
+  blobKey,
+  metaKey,
+  refKey,
+  idOfBlobKey,
+} from "./layout.js";
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_GC_GRACE_MS,
+  type ArtifactStoreOptions,
+  type PutOptions,
+  type SessionOption,
+  type GcOptions,
+  type VerifyOptions,
+  type SummarizeInput,
+} from "./options.js";

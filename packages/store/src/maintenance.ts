@@ -1,0 +1,232 @@
+import {
+  ArtifactRecordSchema,
+  type ArtifactId,
+  type GcReport,
+  type StoreStats,
+  type VerifyProblem,
+  type VerifyReport,
+} from "@artifact-refs/schema";
+import { collect, mapLimit } from "./concurrency.js";
+import { sha256Hex } from "./content.js";
+import { encodeJson, rethrowUnlessCorrupt, type StoreCore } from "./core.js";
+import { BLOB_PREFIX, META_PREFIX, REF_PREFIX, blobKey, idOfBlobKey, idOfMetaKey, metaKey, parseRefKey } from "./layout.js";
+import type { GcOptions, VerifyOptions } from "./options.js";
+
+/** Ids held by live (unexpired, readable) references. A corrupt reference keeps its blob alive. */
+async function markLive(core: StoreCore): Promise<Set<ArtifactId>> {
+  const live = new Set<ArtifactId>();
+  const now = core.now();
+  const keys = (await collect(core.driver.list(REF_PREFIX))).map((e) => parseRefKey(e.key)).filter((k) => k !== undefined);
+  await mapLimit(keys, 16, async (k) => {
+    try {
+      const reference = await core.readReference(k.session, k.id);
+      if (reference && !core.isExpired(reference, now)) live.add(k.id);
+    } catch (error) {
+      rethrowUnlessCorrupt(error);
+      live.add(k.id); // unreadable: keep the blob, verify reports the reference
+    }
+  });
+  return live;
+}
+
+/**
+ * The backend's own clock: the modification time of a marker written now. Blob times
+ * come from the same clock (a server's, a filesystem's), so client clock skew and
+ * coarse backend time precision (S3: seconds) cannot make a fresh blob look old.
+ */
+async function backendNow(core: StoreCore): Promise<Date> {
+  const key = `gc/mark-${process.pid}-${Math.random().toString(36).slice(2)}.json`;
+  await core.driver.put(key, encodeJson({ gc_mark: core.now().toISOString() }));
+  const entry = await core.driver.head(key);
+  await core.driver.delete(key);
+  return entry?.modifiedAt ?? new Date();
+}
+
+/**
+ * Mark and sweep, safe against concurrent writers:
+ * 1. mark: the ids every live reference holds, at backend time T;
+ * 2. candidates: blobs outside the mark whose last modification is older than T − grace
+ *    (a put refreshes the blob's time, so anything written or re-used after T − grace stays);
+ * 3. mark again, and delete each candidate still unreferenced, conditionally on its time
+ *    (drivers do this atomically where the backend allows). A writer that lost the race
+ *    finds its blob gone after writing its reference and stores it again (see put).
+ */
+export async function runGc(core: StoreCore, options: GcOptions, referencesExpired: number): Promise<GcReport> {
+  const graceMs = options.graceMs ?? core.gcGraceMs;
+  const markStart = await backendNow(core);
+  const cutoff = new Date(markStart.getTime() - graceMs);
+  const firstMark = await markLive(core);
+  await options.onMarked?.();
+  const blobs = await collect(core.driver.list(BLOB_PREFIX));
+  const candidates = blobs.filter((b) => {
+    const id = idOfBlobKey(b.key);
+    return id !== undefined && !firstMark.has(id) && b.modifiedAt < cutoff;
+  });
+  const secondMark = candidates.length > 0 ? await markLive(core) : firstMark;
+  const swept: ArtifactId[] = [];
+  let bytesFreed = 0;
+  let done = 0;
+  options.onProgress?.(0, candidates.length);
+  for (const blob of candidates) {
+    const id = idOfBlobKey(blob.key)!;
+    if (!secondMark.has(id)) {
+      const removed = options.dryRun ? true : await core.driver.delete(blob.key, { ifUnmodifiedSince: cutoff });
+      if (removed) {
+        if (!options.dryRun) await core.driver.delete(metaKey(id));
+        swept.push(id);
+        bytesFreed += blob.size;
+      }
+    }
+    options.onProgress?.(++done, candidates.length);
+  }
+  // Records whose blob is gone (a crash between the two deletes) are garbage too.
+  if (!options.dryRun) {
+    const present = new Set(blobs.map((b) => idOfBlobKey(b.key)));
+    for (const meta of await collect(core.driver.list(META_PREFIX))) {
+      const id = idOfMetaKey(meta.key);
+      if (id && !present.has(id) && meta.modifiedAt < cutoff && !secondMark.has(id)) {
+        if ((await core.driver.head(blobKey(id))) === undefined) await core.driver.delete(meta.key, { ifUnmodifiedSince: cutoff });
+      }
+    }
+  }
+  const temp = core.driver.sweepTemp ? await core.driver.sweepTemp(graceMs, { dryRun: options.dryRun === true }) : [];
+  return {
+    blobs_scanned: blobs.length,
+    blobs_swept: swept.length,
+    bytes_freed: bytesFreed,
+    references_expired: referencesExpired,
+    temp_files_removed: temp.length,
+    dry_run: options.dryRun === true,
+    swept: swept.sort(),
+  };
+}
+
+export async function runVerify(core: StoreCore, options: VerifyOptions): Promise<VerifyReport> {
+  const { driver } = core;
+  const repair = options.repair === true;
+  const problems: VerifyProblem[] = [];
+  const blobs = await collect(driver.list(BLOB_PREFIX));
+  const metas = await collect(driver.list(META_PREFIX));
+  const refs = await collect(driver.list(REF_PREFIX));
+  const total = blobs.length + metas.length + refs.length;
+  let done = 0;
+  const tick = () => options.onProgress?.(++done, total);
+  options.onProgress?.(0, total);
+  const blobIds = new Set<ArtifactId>();
+
+  await mapLimit(blobs, 8, async (blob) => {
+    const id = idOfBlobKey(blob.key);
+    try {
+      if (id === undefined) {
+        problems.push({ kind: "unreadable", key: blob.key, message: "not a well-formed blob key", repaired: false });
+        return;
+      }
+      blobIds.add(id);
+      const bytes = await driver.get(blob.key);
+      if (bytes === undefined) return; // removed while we looked
+      const actual = sha256Hex(bytes);
+      if (actual !== id) {
+        problems.push({
+          kind: "integrity",
+          key: blob.key,
+          artifact_id: id,
+          message: `content hashes to ${actual.slice(0, 12)}…, not to its id; stash the original content again to heal it`,
+          repaired: false,
+        });
+        return;
+      }
+      let record;
+      let why = "missing";
+      try {
+        record = await core.readRecord(id);
+      } catch (error) {
+        rethrowUnlessCorrupt(error);
+        why = (error as Error).message;
+      }
+      if (record === undefined) {
+        if (repair) await driver.put(metaKey(id), encodeJson(core.buildRecord(id, bytes, {})));
+        problems.push({ kind: why === "missing" ? "missing_metadata" : "corrupt_metadata", key: metaKey(id), artifact_id: id, message: why === "missing" ? "content has no metadata record" : why, repaired: repair });
+      } else if (record.size_bytes !== bytes.byteLength) {
+        if (repair) await driver.put(metaKey(id), encodeJson(ArtifactRecordSchema.parse({ ...record, size_bytes: bytes.byteLength })));
+        problems.push({ kind: "corrupt_metadata", key: metaKey(id), artifact_id: id, message: `record says ${record.size_bytes} bytes, content has ${bytes.byteLength}`, repaired: repair });
+      }
+    } finally {
+      tick();
+    }
+  });
+
+  for (const meta of metas) {
+    const id = idOfMetaKey(meta.key);
+    if (id === undefined) problems.push({ kind: "unreadable", key: meta.key, message: "not a well-formed metadata key", repaired: false });
+    else if (!blobIds.has(id) && (await driver.head(blobKey(id))) === undefined) {
+      if (repair) await driver.delete(meta.key);
+      problems.push({ kind: "missing_blob", key: meta.key, artifact_id: id, message: "metadata record without content", repaired: repair });
+    }
+    tick();
+  }
+
+  await mapLimit(refs, 16, async (entry) => {
+    const parsed = parseRefKey(entry.key);
+    try {
+      if (!parsed) {
+        problems.push({ kind: "unreadable", key: entry.key, message: "not a well-formed reference key", repaired: false });
+        return;
+      }
+      try {
+        await core.readReference(parsed.session, parsed.id);
+      } catch (error) {
+        rethrowUnlessCorrupt(error);
+        if (repair) await driver.delete(entry.key);
+        problems.push({ kind: "corrupt_reference", key: entry.key, artifact_id: parsed.id, message: (error as Error).message, repaired: repair });
+        return;
+      }
+      if (!blobIds.has(parsed.id) && (await driver.head(blobKey(parsed.id))) === undefined) {
+        problems.push({ kind: "missing_blob", key: entry.key, artifact_id: parsed.id, message: `session ${parsed.session} references content that is not stored`, repaired: false });
+      }
+    } finally {
+      tick();
+    }
+  });
+
+  if (driver.sweepTemp) {
+    for (const key of await driver.sweepTemp(core.gcGraceMs, { dryRun: !repair })) {
+      problems.push({ kind: "temp_file", key, message: "leftover of an interrupted write", repaired: repair });
+    }
+  }
+  problems.sort((a, b) => a.key.localeCompare(b.key));
+  return {
+    blobs_checked: blobs.length,
+    ok: problems.every((p) => p.repaired),
+    problems,
+    repaired: problems.filter((p) => p.repaired).length,
+  };
+}
+
+export async function runStats(core: StoreCore): Promise<StoreStats> {
+  const sizes = new Map<ArtifactId, number>();
+  let bytes = 0;
+  for await (const blob of core.driver.list(BLOB_PREFIX)) {
+    const id = idOfBlobKey(blob.key);
+    if (id === undefined) continue;
+    sizes.set(id, blob.size);
+    bytes += blob.size;
+  }
+  const sessions = new Set<string>();
+  let references = 0;
+  let logical = 0;
+  for await (const entry of core.driver.list(REF_PREFIX)) {
+    const parsed = parseRefKey(entry.key);
+    if (!parsed) continue;
+    references++;
+    sessions.add(parsed.session);
+    logical += sizes.get(parsed.id) ?? 0;
+  }
+  return {
+    blobs: sizes.size,
+    bytes,
+    references,
+    sessions: sessions.size,
+    logical_bytes: logical,
+    dedupe_ratio: bytes === 0 ? 0 : Math.round((logical / bytes) * 1000) / 1000,
+  };
+}

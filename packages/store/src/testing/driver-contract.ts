@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { collect } from "../concurrency.js";
+import type { Driver } from "../driver.js";
+import { bytesOf, textOf, type DriverFactory, type DriverHarness } from "./harness.js";
+
+export interface ContractOptions {
+  /** The harness provides `reopen` (a second instance over the same backend): run the multi-instance tests. */
+  multiInstance?: boolean;
+}
+
+export function runDriverContract(name: string, factory: DriverFactory, options: ContractOptions = {}): void {
+  describe(`driver contract: ${name}`, () => {
+    let harness: DriverHarness;
+    let driver: Driver;
+    beforeEach(async () => {
+      harness = await factory();
+      driver = harness.driver;
+    });
+    afterEach(async () => {
+      await driver.close?.();
+      await harness.cleanup?.();
+    });
+
+    it("putIfAbsent creates once and never overwrites", async () => {
+      expect(await driver.putIfAbsent("a/b/one", bytesOf("first"))).toEqual({ created: true });
+      expect(await driver.putIfAbsent("a/b/one", bytesOf("second"))).toEqual({ created: false });
+      expect(textOf(await driver.get("a/b/one"))).toBe("first");
+    });
+
+    it("put replaces a value; get of a missing key is undefined", async () => {
+      await driver.put("k/v.json", bytesOf("1"));
+      await driver.put("k/v.json", bytesOf("22"));
+      expect(textOf(await driver.get("k/v.json"))).toBe("22");
+      expect(await driver.get("k/missing")).toBeUndefined();
+      expect(await driver.head("k/missing")).toBeUndefined();
+    });
+
+    it("keeps bytes exactly: empty, binary and every byte value", async () => {
+      const all = Uint8Array.from({ length: 256 * 4 }, (_, i) => i % 256);
+      await driver.putIfAbsent("bin/all", all);
+      await driver.putIfAbsent("bin/empty", new Uint8Array());
+      expect(await driver.get("bin/all")).toEqual(all);
+      expect((await driver.get("bin/empty"))?.byteLength).toBe(0);
+      expect((await driver.head("bin/all"))?.size).toBe(all.byteLength);
+    });
+
+    it("returns copies: mutating a buffer after put or get changes nothing stored", async () => {
+      const data = bytesOf("immutable");
+      await driver.putIfAbsent("copy/x", data);
+      data[0] = 0x58;
+      const read = (await driver.get("copy/x"))!;
+      read[1] = 0x58;
+      expect(textOf(await driver.get("copy/x"))).toBe("immutable");
+    });
+
+    it("head gives size and a modification time", async () => {
+      const before = Date.now();
+      await driver.put("h/one", bytesOf("12345"));
+      const entry = await driver.head("h/one");
+      expect(entry?.key).toBe("h/one");
+      expect(entry?.size).toBe(5);
+      expect(entry!.modifiedAt.getTime()).toBeGreaterThan(before - 5 * 60_000);
+      expect(entry!.modifiedAt.getTime()).toBeLessThan(Date.now() + 5 * 60_000);
+    });
+
+    it("delete removes once; ifUnmodifiedSince keeps newer values", async () => {
+      await driver.put("d/x", bytesOf("x"));
+      expect(await driver.delete("d/x", { ifUnmodifiedSince: new Date(Date.now() - 3_600_000) })).toBe(false);
+      expect(await driver.get("d/x")).toBeDefined();
+      expect(await driver.delete("d/x", { ifUnmodifiedSince: new Date(Date.now() + 3_600_000) })).toBe(true);
+      expect(await driver.delete("d/x")).toBe(false);
+      expect(await driver.get("d/x")).toBeUndefined();
+    });
+
+    it("lists by prefix, across many keys and nested levels", async () => {
+      const keys = Array.from({ length: 1_100 }, (_, i) => `l/p${i % 3}/k${String(i).padStart(4, "0")}`);
+      for (let i = 0; i < keys.length; i += 50) {
+        await Promise.all(keys.slice(i, i + 50).map((k) => driver.putIfAbsent(k, bytesOf(k))));
+      }
+      await driver.put("lx/other", bytesOf("no"));
+      const all = (await collect(driver.list("l/"))).map((e) => e.key).sort();
+      expect(all).toEqual([...keys].sort());
+      const p1 = await collect(driver.list("l/p1/"));
+      expect(p1.length).toBe(keys.filter((k) => k.startsWith("l/p1/")).length);
+      expect(p1.every((e) => e.size === e.key.length)).toBe(true);
+      const partial = (await collect(driver.list("l/p2/k000"))).map((e) => e.key).sort();
+      expect(partial).toEqual(keys.filter((k) => k.startsWith("l/p2/k000")).sort());
+      expect(await collect(driver.list("nothing/"))).toEqual([]);
+    });
+
+    it("one creator wins among concurrent putIfAbsent calls", async () => {
+      const results = await Promise.all(Array.from({ length: 16 }, (_, i) => driver.putIfAbsent("race/key", bytesOf(`writer ${i}`))));
+      expect(results.filter((r) => r.created).length).toBe(1);
+      const winner = results.findIndex((r) => r.created);
+      expect(textOf(await driver.get("race/key"))).toBe(`writer ${winner}`);
+    });
+
+    it("rejects keys that could escape the store", async () => {
+      for (const key of ["../x", "a/../../x", "/abs", "a//b", "a/./b", "a\u0000b", "a b", ""]) {
+        await expect(driver.put(key, bytesOf("x")), key).rejects.toThrow();
+        await expect(driver.get(key), key).rejects.toThrow();
+      }
+    });
+
+    if (options.multiInstance) it("a second instance over the same backend sees the first one's writes", async () => {
+      await driver.putIfAbsent("shared/one", bytesOf("from A"));
+      const other = await harness.reopen!();
+      try {
+        expect(textOf(await other.get("shared/one"))).toBe("from A");
+        expect(await other.putIfAbsent("shared/one", bytesOf("from B"))).toEqual({ created: false });
+        await other.put("shared/two", bytesOf("from B"));
+        expect(textOf(await driver.get("shared/two"))).toBe("from B");
+      } finally {
+        await other.close?.();
+      }
+    });
+  });
+}
