@@ -12,6 +12,7 @@ export const LAYERS = {
   "@artifact-refs/store": 1,
   "@artifact-refs/store-fs": 2,
   "@artifact-refs/store-s3": 2,
+  "@artifact-refs/store-spec": 2.5,
   "@artifact-refs/budget": 3,
   "@artifact-refs/hot-state": 4,
   "@artifact-refs/resolve": 5,
@@ -23,6 +24,23 @@ export const LAYERS = {
 const TOOLING = "@artifact-refs/tooling";
 
 const problems = [];
+const manifests = new Map();
+function manifestOf(name) {
+  if (manifests.size === 0) {
+    for (const group of ["packages", "apps"]) {
+      const base = join(root, group);
+      if (!existsSync(base)) continue;
+      for (const dir of readdirSync(base)) {
+        const file = join(base, dir, "package.json");
+        if (existsSync(file)) {
+          const pkg = JSON.parse(readFileSync(file, "utf8"));
+          manifests.set(pkg.name, pkg);
+        }
+      }
+    }
+  }
+  return manifests.get(name);
+}
 const packages = ["packages", "apps"].flatMap((group) => {
   const base = join(root, group);
   if (!existsSync(base)) return [];
@@ -81,7 +99,7 @@ for (const dir of packages) {
       allowed(dep, where, !inSrc);
       if (LAYERS[dep] !== undefined && spec !== dep && !spec.startsWith(`${dep}/testing`) && dep !== name) {
         const sub = spec.slice(dep.length);
-        const exportsMap = JSON.parse(readFileSync(join(root, dep.includes("cli") || dep.includes("server") || dep.includes("demo") ? "apps" : "packages", dep.split("/")[1], "package.json"), "utf8")).exports ?? {};
+        const exportsMap = manifestOf(dep)?.exports ?? {};
         if (!Object.keys(exportsMap).includes(`.${sub}`)) problems.push(`${where}: imports "${spec}", which ${dep} does not export`);
       }
     }

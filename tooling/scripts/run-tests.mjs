@@ -15,7 +15,7 @@ const reportOf = (dir) => join(dir, "test-output", "vitest-report.json");
 for (const dir of dirs) rmSync(reportOf(dir), { force: true });
 
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
-const args = ["exec", "turbo", "run", "test", "--continue", "--concurrency=2", ...process.argv.slice(2)];
+const args = ["exec", "turbo", "run", "typecheck", "test", "--continue", "--concurrency=2", ...process.argv.slice(2)];
 const run = spawnSync("pnpm", args, { cwd: root, stdio: "inherit", env });
 
 let passed = 0;

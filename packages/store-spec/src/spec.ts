@@ -1,0 +1,117 @@
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { ArefError } from "@artifact-refs/schema";
+
+export type StoreSpec =
+  | { kind: "memory"; name: string }
+  | { kind: "fs"; root: string; gzip: boolean }
+  | { kind: "s3"; bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle?: boolean };
+
+/** The store used when neither --store nor AREF_STORE is given: ~/.artifact-refs/store. */
+export function defaultStoreLocation(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.HOME ?? homedir(), ".artifact-refs", "store");
+}
+
+/** --store wins, then AREF_STORE, then the default location. */
+export function storeSpecFrom(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return flag ?? env.AREF_STORE ?? defaultStoreLocation(env);
+}
+
+function bad(spec: string, why: string): ArefError {
+  return new ArefError("CONFIG_INVALID", `invalid store spec ${JSON.stringify(spec)}: ${why}`, {
+    hint: "use a directory (./store, file:///abs/dir, optionally ?gzip=true), memory:, or s3://bucket/prefix?endpoint=http://127.0.0.1:9000&region=us-east-1&forcePathStyle=true",
+  });
+}
+
+const BOOL: Record<string, boolean> = { true: true, "1": true, yes: true, false: false, "0": false, no: false };
+
+function flag(spec: string, params: URLSearchParams, name: string): boolean | undefined {
+  const value = params.get(name);
+  if (value === null) return undefined;
+  const parsed = BOOL[value.toLowerCase()];
+  if (parsed === undefined) throw bad(spec, `${name} must be true or false, got ${JSON.stringify(value)}`);
+  return parsed;
+}
+
+function checkParams(spec: string, params: URLSearchParams, allowed: string[]): void {
+  for (const key of params.keys()) if (!allowed.includes(key)) throw bad(spec, `unknown option ${JSON.stringify(key)} (allowed: ${allowed.join(", ") || "none"})`);
+}
+
+/**
+ * Parses a store spec: `memory:` (optionally `memory:name`), a directory path or
+ * `file://` URL (`?gzip=true` compresses blobs), or `s3://bucket/prefix?endpoint=…&region=…&forcePathStyle=true`.
+ */
+export function parseStoreSpec(spec: string, cwd: string = process.cwd()): StoreSpec {
+  if (typeof spec !== "string" || spec.trim() === "") throw bad(String(spec), "empty");
+  if (spec.includes("\u0000")) throw bad(spec, "contains a NUL character");
+  if (spec === "memory:" || spec.startsWith("memory:")) {
+    const name = spec.slice("memory:".length);
+    if (!/^[A-Za-z0-9._-]*$/.test(name)) throw bad(spec, "a memory store name may only contain letters, digits, '.', '_' and '-'");
+    return { kind: "memory", name };
+  }
+  if (spec.startsWith("s3://")) {
+    let url: URL;
+    try {
+      url = new URL(spec);
+    } catch {
+      throw bad(spec, "not a valid URL");
+    }
+    const bucket = url.hostname;
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw bad(spec, "the bucket name must be 3-63 chars of lowercase letters, digits, '.' and '-'");
+    checkParams(spec, url.searchParams, ["endpoint", "region", "forcePathStyle"]);
+    const prefix = decodeURIComponent(url.pathname).replace(/^\/+/, "").replace(/\/+$/, "");
+    if (prefix.split("/").some((s) => s === ".." || s === ".")) throw bad(spec, "the key prefix must not contain '.' or '..' segments");
+    if (prefix !== "" && !/^[A-Za-z0-9._:/-]+$/.test(prefix)) throw bad(spec, "the key prefix may only contain letters, digits, '.', '_', ':', '-' and '/'");
+    const endpoint = url.searchParams.get("endpoint") ?? undefined;
+    if (endpoint !== undefined) {
+      try {
+        const e = new URL(endpoint);
+        if (e.protocol !== "http:" && e.protocol !== "https:") throw new Error();
+      } catch {
+        throw bad(spec, `endpoint must be an http(s) URL, got ${JSON.stringify(endpoint)}`);
+      }
+    }
+    const region = url.searchParams.get("region") ?? undefined;
+    const forcePathStyle = flag(spec, url.searchParams, "forcePathStyle");
+    return {
+      kind: "s3",
+      bucket,
+      prefix,
+      ...(endpoint === undefined ? {} : { endpoint }),
+      ...(region === undefined ? {} : { region }),
+      ...(forcePathStyle === undefined ? {} : { forcePathStyle }),
+    };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec) && !spec.startsWith("file://")) throw bad(spec, "unknown scheme");
+  let path = spec;
+  let params = new URLSearchParams();
+  if (spec.startsWith("file://")) {
+    const url = new URL(spec);
+    path = decodeURIComponent(url.pathname);
+    params = url.searchParams;
+  } else if (spec.includes("?")) {
+    const at = spec.indexOf("?");
+    path = spec.slice(0, at);
+    params = new URLSearchParams(spec.slice(at + 1));
+  }
+  checkParams(spec, params, ["gzip"]);
+  return { kind: "fs", root: isAbsolute(path) ? path : resolve(cwd, path), gzip: flag(spec, params, "gzip") ?? false };
+}
+
+/** The spec written back as a string (for messages and receipts); never includes credentials. */
+export function formatStoreSpec(spec: StoreSpec): string {
+  switch (spec.kind) {
+    case "memory":
+      return `memory:${spec.name}`;
+    case "fs":
+      return spec.gzip ? `${spec.root}?gzip=true` : spec.root;
+    case "s3": {
+      const params = new URLSearchParams();
+      if (spec.endpoint) params.set("endpoint", spec.endpoint);
+      if (spec.region) params.set("region", spec.region);
+      if (spec.forcePathStyle !== undefined) params.set("forcePathStyle", String(spec.forcePathStyle));
+      const query = params.toString();
+      return `s3://${spec.bucket}/${spec.prefix}${query ? `?${query}` : ""}`;
+    }
+  }
+}
