@@ -1,1 +1,1 @@
-export class FsDriver { constructor(_o: { root: string; gzip?: boolean }) { throw new Error("not built yet"); } }
+export { FsDriver, FsDriverOptionsSchema, SCRATCH_MIN_AGE_MS, type FsDriverOptions } from "./fs-driver.js";

@@ -1,0 +1,287 @@
+import { link, lstat, readFile, rename, stat, unlink } from "node:fs/promises";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ArefError, parseWith } from "@artifact-refs/schema";
+import type { Driver, DriverEntry } from "@artifact-refs/store";
+import { z } from "zod";
+import { errnoOf, fsError } from "./errors.js";
+import { DirMaker, ScratchNames, syncDir, touch, writeNewFile } from "./files.js";
+import { compress, decompress } from "./gzip.js";
+import { GZ_SUFFIX, locate, type Location } from "./paths.js";
+import { listKeys, logicalSize, sweepScratch } from "./walk.js";
+
+export const FsDriverOptionsSchema = z
+  .object({
+    root: z
+      .string()
+      .min(1, "root must not be empty")
+      .refine((s) => !s.includes("\u0000"), "root must not contain a NUL character"),
+    gzip: z.boolean().optional(),
+    fsync: z.boolean().optional(),
+  })
+  .strict();
+
+export interface FsDriverOptions {
+  /** The store's directory; created (mode 0700) on the first write. Relative paths resolve against the working directory. */
+  root: string;
+  /** Store blobs (keys under `blobs/`) gzip-compressed as `<key>.gz`. Reads find either form whatever this says. Default false. */
+  gzip?: boolean;
+  /** fsync each new file and its directory before a write returns (crash-safe). Default true. */
+  fsync?: boolean;
+}
+
+/** Temp and trash files younger than this are never swept, whatever the caller asks: a write or delete may still be using them. */
+export const SCRATCH_MIN_AGE_MS = 1_000;
+
+/** How often a write retries when its directory or temp file vanished under it (another process's sweep). */
+const WRITE_ATTEMPTS = 3;
+
+const view = (buffer: Uint8Array) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+
+/**
+ * The filesystem driver. Keys map to files under `root`; blobs are sharded by the
+ * store's key layout (`blobs/sha256/ab/cd/<hex>`), metadata lives apart under `meta/`.
+ *
+ * Crash safety: every write goes to a temp file in the final file's own directory
+ * (same file system, so the publish step is atomic), is fsynced, then published with
+ * `link` (create-without-overwrite: exactly one of several concurrent creators wins,
+ * and an existing file is never replaced) or `rename` (atomic replace); the directory is
+ * fsynced after. Readers only ever open final names, so they never see a partial file.
+ */
+export class FsDriver implements Driver {
+  readonly kind = "fs";
+  readonly location: string;
+  readonly root: string;
+  readonly gzip: boolean;
+  readonly fsync: boolean;
+  readonly #dirs = new DirMaker();
+  readonly #names = new ScratchNames();
+
+  constructor(options: FsDriverOptions) {
+    const parsed = parseWith(FsDriverOptionsSchema, options, "FsDriver options", "CONFIG_INVALID");
+    this.root = resolve(parsed.root);
+    this.location = this.root;
+    this.gzip = parsed.gzip ?? false;
+    this.fsync = parsed.fsync ?? true;
+  }
+
+  async putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }> {
+    const loc = this.#locate(key);
+    // The cheap path for re-used content: one utimes both checks and refreshes the time
+    // that keeps a re-used blob out of gc's reach. A blob stored in the other gzip form
+    // counts as present too.
+    if (await this.#touch(loc.path)) return { created: false };
+    if (loc.alt !== undefined && (await this.#touch(loc.alt))) return { created: false };
+    const bytes = loc.compressed ? await compress(data) : data;
+    const created = await this.#publish(loc, bytes, "link");
+    if (!created) await this.#touch(loc.path); // lost the race: refresh the winner's time
+    return { created };
+  }
+
+  async put(key: string, data: Uint8Array): Promise<void> {
+    const loc = this.#locate(key);
+    const bytes = loc.compressed ? await compress(data) : data;
+    await this.#publish(loc, bytes, "rename");
+    // A blob replaced in one form must not leave a stale (maybe corrupt) copy in the other:
+    // a driver with the other gzip setting would read that one first.
+    if (loc.alt !== undefined) await this.#unlinkIfExists(loc.alt);
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const loc = this.#locate(key);
+    for (const path of this.#forms(loc)) {
+      let raw: Buffer;
+      try {
+        raw = await readFile(path);
+      } catch (error) {
+        const errno = errnoOf(error);
+        if (errno === "ENOENT") continue;
+        if (errno === "ENOTDIR") return undefined;
+        throw fsError(error, "read", path, this.root);
+      }
+      return view(path.endsWith(GZ_SUFFIX) ? await decompress(raw) : raw);
+    }
+    return undefined;
+  }
+
+  async head(key: string): Promise<DriverEntry | undefined> {
+    const loc = this.#locate(key);
+    for (const path of this.#forms(loc)) {
+      try {
+        const stats = await stat(path);
+        if (stats.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+        if (!stats.isFile()) {
+          throw new ArefError("IO_ERROR", `${path} is not a regular file`, {
+            hint: `something other than artifact-refs wrote into ${this.root}; move it away`,
+            details: { path },
+          });
+        }
+        return { key, size: await logicalSize(path, stats), modifiedAt: stats.mtime };
+      } catch (error) {
+        const errno = errnoOf(error);
+        if (errno === "ENOENT") continue;
+        if (errno === "ENOTDIR") return undefined;
+        throw fsError(error, "read", path, this.root);
+      }
+    }
+    return undefined;
+  }
+
+  async delete(key: string, options: { ifUnmodifiedSince?: Date } = {}): Promise<boolean> {
+    const loc = this.#locate(key);
+    const since = options.ifUnmodifiedSince;
+    let removed = false;
+    let kept = false;
+    for (const path of this.#forms(loc)) {
+      const outcome = since === undefined ? ((await this.#unlinkIfExists(path)) ? "deleted" : "absent") : await this.#deleteIfOlder(loc, path, since);
+      if (outcome === "deleted") removed = true;
+      if (outcome === "kept") kept = true;
+    }
+    if (removed && this.fsync) await this.#syncDir(loc.dir);
+    return removed && !kept;
+  }
+
+  list(prefix: string): AsyncIterable<DriverEntry> {
+    return listKeys(this.root, prefix);
+  }
+
+  uri(key: string): string {
+    return pathToFileURL(this.#locate(key).path).href;
+  }
+
+  async sweepTemp(olderThanMs: number, options: { dryRun?: boolean } = {}): Promise<string[]> {
+    if (!Number.isFinite(olderThanMs) || olderThanMs < 0) {
+      throw new ArefError("INVALID_INPUT", `sweepTemp needs an age >= 0 in milliseconds, got ${String(olderThanMs)}`);
+    }
+    return sweepScratch(this.root, Math.max(olderThanMs, SCRATCH_MIN_AGE_MS), options.dryRun === true);
+  }
+
+  async close(): Promise<void> {
+    this.#dirs.clear();
+  }
+
+  #locate(key: string): Location {
+    return locate(this.root, key, this.gzip);
+  }
+
+  /** The files a key may be stored in, the one this driver writes first. */
+  #forms(loc: Location): string[] {
+    return loc.alt === undefined ? [loc.path] : [loc.path, loc.alt];
+  }
+
+  async #touch(path: string): Promise<boolean> {
+    try {
+      return await touch(path);
+    } catch (error) {
+      throw fsError(error, "write", path, this.root);
+    }
+  }
+
+  /**
+   * Writes `bytes` to a fresh temp file next to the final file, then publishes it:
+   * `link` creates the final name only if it does not exist (false when it does),
+   * `rename` replaces it atomically. Retries when the directory or the temp file
+   * vanished under us (removed by another process), so a sweep can never fail a write.
+   */
+  async #publish(loc: Location, bytes: Uint8Array, mode: "link" | "rename"): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const temp = this.#names.temp(loc.dir);
+      try {
+        await this.#dirs.ensure(loc.dir);
+        await writeNewFile(temp, bytes, this.fsync);
+      } catch (error) {
+        if (errnoOf(error) === "ENOENT" && attempt < WRITE_ATTEMPTS) {
+          this.#dirs.forget(loc.dir);
+          continue;
+        }
+        throw fsError(error, "write", errnoOf(error) === "ENOENT" ? loc.dir : temp, this.root);
+      }
+      try {
+        if (mode === "rename") {
+          await rename(temp, loc.path);
+        } else {
+          try {
+            await link(temp, loc.path);
+          } finally {
+            await unlink(temp).catch(() => undefined);
+          }
+        }
+      } catch (error) {
+        const errno = errnoOf(error);
+        if (mode === "rename") await unlink(temp).catch(() => undefined);
+        if (errno === "EEXIST" && mode === "link") return false;
+        if (errno === "ENOENT" && attempt < WRITE_ATTEMPTS) {
+          this.#dirs.forget(loc.dir);
+          continue;
+        }
+        throw fsError(error, "write", loc.path, this.root);
+      }
+      if (this.fsync) await this.#syncDir(loc.dir);
+      return true;
+    }
+  }
+
+  async #syncDir(dir: string): Promise<void> {
+    try {
+      await syncDir(dir);
+    } catch (error) {
+      throw fsError(error, "write", dir, this.root);
+    }
+  }
+
+  async #unlinkIfExists(path: string): Promise<boolean> {
+    try {
+      await unlink(path);
+      return true;
+    } catch (error) {
+      const errno = errnoOf(error);
+      if (errno === "ENOENT" || errno === "ENOTDIR") return false;
+      throw fsError(error, "write", path, this.root);
+    }
+  }
+
+  /**
+   * Deletes `path` only if it was last modified before `since`, atomically with respect
+   * to a concurrent putIfAbsent that re-uses the file (and so refreshes its time):
+   *
+   * 1. rename the file to a unique trash name in the same directory. From now on, a
+   *    putIfAbsent's utimes finds no file and writes a fresh copy instead, so no refresh
+   *    can land on the file we are judging: its time is frozen.
+   * 2. read the trash file's mtime. A refresh that happened before step 1 is visible here.
+   * 3. old enough: unlink the trash file. Too new: link it back to its name, unless a new
+   *    file took that name meanwhile (EEXIST: keep the newcomer, same key, newer value),
+   *    then unlink the trash name.
+   *
+   * Checking the time and then unlinking in place would leave a window in which a re-use
+   * reports "already stored" and the blob is deleted right after. Readers may briefly see
+   * a kept file as missing between steps 1 and 3; ArtifactStore treats a missing blob as
+   * "store it again" when writing and gc only ever judges unreferenced blobs.
+   */
+  async #deleteIfOlder(loc: Location, path: string, since: Date): Promise<"deleted" | "kept" | "absent"> {
+    const trash = this.#names.trash(loc.dir);
+    try {
+      await rename(path, trash);
+    } catch (error) {
+      const errno = errnoOf(error);
+      if (errno === "ENOENT" || errno === "ENOTDIR") return "absent";
+      throw fsError(error, "write", path, this.root);
+    }
+    let modifiedAt: Date;
+    try {
+      modifiedAt = (await lstat(trash)).mtime;
+    } catch (error) {
+      throw fsError(error, "read", trash, this.root);
+    }
+    if (modifiedAt < since) {
+      await this.#unlinkIfExists(trash);
+      return "deleted";
+    }
+    try {
+      await link(trash, path);
+    } catch (error) {
+      if (errnoOf(error) !== "EEXIST") throw fsError(error, "write", path, this.root);
+    }
+    await this.#unlinkIfExists(trash);
+    return "kept";
+  }
+}

@@ -1,0 +1,111 @@
+import type { Dirent, Stats } from "node:fs";
+import { lstat, readdir, unlink } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import type { DriverEntry } from "@artifact-refs/store";
+import { errnoOf, fsError } from "./errors.js";
+import { gzipLogicalSize } from "./gzip.js";
+import { GZ_SUFFIX, isScratchName, keyOfFile, listingStart } from "./paths.js";
+
+const STAT_BATCH = 64;
+
+/** The entries of a directory; none when it does not exist (or is not a directory). */
+async function entriesOf(dir: string, root: string): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const errno = errnoOf(error);
+    if (errno === "ENOENT" || errno === "ENOTDIR") return [];
+    throw fsError(error, "read", dir, root);
+  }
+}
+
+async function statOrNone(path: string, root: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT") return undefined; // removed while we looked
+    throw fsError(error, "read", path, root);
+  }
+}
+
+/** Size of the logical value: a `.gz` blob reports its uncompressed size, like every other backend. */
+export async function logicalSize(path: string, stats: Stats): Promise<number> {
+  return path.endsWith(GZ_SUFFIX) ? gzipLogicalSize(path, stats.size) : stats.size;
+}
+
+/**
+ * Every key starting with `prefix`. Walks only the directories the prefix can reach:
+ * `refs/<session>/` reads one directory, `blobs/sha256/ab/cd/abcd12` one shard.
+ * Temp and trash files are never reported; a blob stored in both forms is reported once.
+ */
+export async function* listKeys(root: string, prefix: string): AsyncIterable<DriverEntry> {
+  const { dir, base } = listingStart(root, prefix);
+  yield* walk(root, dir, base, prefix);
+}
+
+async function* walk(root: string, dir: string, base: string, prefix: string): AsyncIterable<DriverEntry> {
+  const entries = await entriesOf(dir, root);
+  const files: { path: string; key: string }[] = [];
+  const subdirs: string[] = [];
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    if (entry.isDirectory()) {
+      if (`${base}${entry.name}/`.startsWith(prefix) || prefix.startsWith(`${base}${entry.name}/`)) subdirs.push(entry.name);
+    } else if (entry.isFile()) {
+      const key = keyOfFile(base, entry.name);
+      if (key !== undefined && key.startsWith(prefix) && !seen.has(key)) {
+        seen.add(key);
+        files.push({ path: join(dir, entry.name), key });
+      }
+    }
+  }
+  for (let i = 0; i < files.length; i += STAT_BATCH) {
+    const batch = await Promise.all(
+      files.slice(i, i + STAT_BATCH).map(async ({ path, key }) => {
+        const stats = await statOrNone(path, root);
+        if (!stats) return undefined;
+        try {
+          return { key, size: await logicalSize(path, stats), modifiedAt: stats.mtime };
+        } catch (error) {
+          if (errnoOf(error) === "ENOENT") return undefined;
+          throw fsError(error, "read", path, root);
+        }
+      }),
+    );
+    for (const entry of batch) if (entry) yield entry;
+  }
+  for (const name of subdirs) yield* walk(root, join(dir, name), `${base}${name}/`, prefix);
+}
+
+/**
+ * Finds temp and trash files whose last change (the later of mtime and ctime: a rename
+ * to trash updates ctime) is at least `olderThanMs` ago, removes them unless `dryRun`,
+ * and returns their paths relative to the root ('/'-separated).
+ */
+export async function sweepScratch(root: string, olderThanMs: number, dryRun: boolean): Promise<string[]> {
+  const found: string[] = [];
+  const cutoff = Date.now() - olderThanMs;
+  const visit = async (dir: string): Promise<void> => {
+    for (const entry of await entriesOf(dir, root)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        await visit(path);
+        continue;
+      }
+      if (!entry.isFile() || !isScratchName(entry.name)) continue;
+      const stats = await statOrNone(path, root);
+      if (!stats || Math.max(stats.mtimeMs, stats.ctimeMs) > cutoff) continue;
+      if (!dryRun) {
+        try {
+          await unlink(path);
+        } catch (error) {
+          if (errnoOf(error) === "ENOENT") continue; // another sweeper or its writer got there first
+          throw fsError(error, "write", path, root);
+        }
+      }
+      found.push(relative(root, path).split(sep).join("/"));
+    }
+  };
+  await visit(root);
+  return found.sort();
+}
