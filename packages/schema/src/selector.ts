@@ -36,6 +36,8 @@ export const RangeSelectorSchema = z
     start: z.number().int().min(1),
     /** 1-based last line, inclusive; absent = as far as the cap allows. */
     end: z.number().int().min(1).optional(),
+    /** 0-based char offset into the first line: continues a line longer than the cap. */
+    offset: z.number().int().min(0).optional(),
     maxChars,
   })
   .strict()
@@ -46,6 +48,8 @@ export const JsonPathSelectorSchema = z
     mode: z.literal("jsonpath"),
     /** A JSONPath expression ($.a.b[0]) or a JSON Pointer (/a/b/0). */
     expr: z.string().min(1).max(1_000),
+    /** Skip this many results (paging: the answer says which skip gets the next ones). */
+    skip: z.number().int().min(0).optional(),
     maxChars,
   })
   .strict();
