@@ -1,1 +1,3 @@
-export class S3Driver { constructor(_o: { bucket: string; prefix?: string; endpoint?: string; region?: string; forcePathStyle?: boolean }) { throw new Error("not built yet"); } }
+export { S3Driver, createS3Client } from "./s3-driver.js";
+export { JitterRetryStrategy, type RetryPolicy } from "./retry.js";
+export type { S3DriverOptions, ConditionalWrites } from "./options.js";
