@@ -1,0 +1,548 @@
+import {
+  ArefError,
+  HotStateSchema,
+  parseSessionId,
+  parseWith,
+  type ArtifactRef,
+  type BudgetViolation,
+  type Cut,
+  type HotState,
+  type PromptMetrics,
+} from "@artifact-refs/schema";
+import type { ArtifactStore } from "@artifact-refs/store";
+import { bootstrapBlock, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, DEFAULT_BOOTSTRAP_THRESHOLD_CHARS, type BootstrapBlock } from "./bootstrap.js";
+import { buildCheckpointPack, writeCheckpoint } from "./checkpoint.js";
+import { callNumber, layoutHistory, type HistoryLayout } from "./layout.js";
+import { modelHintFor, renderModelHint } from "../model-hint.js";
+import { headTailExcerpt, renderMessage, stableJson } from "./render.js";
+import {
+  DEFAULT_BUDGETS,
+  type AssembledPrompt,
+  type AssembleInput,
+  type AssemblerBudgets,
+  type AssemblyStrategy,
+  type BootstrapFile,
+  type CheckpointInfo,
+  type HistoryMessage,
+  type ModelMessage,
+  type PartKind,
+  type PromptPart,
+  type TokenCounter,
+} from "./types.js";
+
+/** Providers whose prompt cache bills a cached prefix at a fraction of the price. */
+export const PROVIDER_PROMPT_CACHING: Readonly<Record<string, boolean>> = Object.freeze({
+  anthropic: true,
+  openai: true,
+  google: true,
+  bedrock: true,
+  deepseek: true,
+  ollama: false,
+  "llama.cpp": false,
+  lmstudio: false,
+  local: false,
+});
+
+/** `append` for providers with prompt caching, `window` otherwise (and for unknown providers). */
+export function defaultStrategy(provider: { promptCaching: boolean } | string | undefined): AssemblyStrategy {
+  if (provider === undefined) return "window";
+  const caching = typeof provider === "string" ? PROVIDER_PROMPT_CACHING[provider.toLowerCase()] === true : provider.promptCaching;
+  return caching ? "append" : "window";
+}
+
+export interface PromptAssemblerOptions {
+  store: ArtifactStore;
+  session: string;
+  tokenCounter: TokenCounter;
+  /** Explicit strategy; default from `provider`. */
+  strategy?: AssemblyStrategy;
+  /** Provider name (see PROVIDER_PROMPT_CACHING) or its caching, used when `strategy` is not given. */
+  provider?: { promptCaching: boolean } | string;
+  budgets?: Partial<AssemblerBudgets>;
+  /** Turns every prompt keeps (assistant message + its tool results). At least 2 (the default). */
+  keepTurns?: number;
+  /** Workspace files offered on every call (inline below the threshold, else an ArtifactRef). */
+  bootstrapFiles?: readonly BootstrapFile[];
+  /** Seed 000: files of at least this many chars become ArtifactRefs (default 8,000). */
+  bootstrapThresholdChars?: number;
+  bootstrapExcerptChars?: number;
+  /** Compacted actions repeated in the checkpoint text (default 3). */
+  checkpointSummaryLines?: number;
+  /** Receives the metrics event of every call. */
+  onMetrics?: (metrics: PromptMetrics) => void;
+  /**
+   * Fail closed (default true): a prompt that cannot be brought within the budgets throws
+   * BUDGET_EXCEEDED. With false it is returned with `violations` (replays and reports use this).
+   */
+  failClosed?: boolean;
+  run?: string;
+}
+
+interface AppendRun {
+  parts: PromptPart[];
+  /** History index of the next message to append. */
+  next: number;
+  hotStateText: string;
+}
+
+const HOT_STATE_WARN_TOKENS = 800;
+const INDEX_WARN_ENTRIES = 15;
+const PROMPT_WARN_TOKENS = 6_000;
+
+/**
+ * Builds each model call's prompt: system prompt + task + bootstrap files + hot state +
+ * checkpoint + recall + recent turns + tail + user message, within the budgets (fail closed).
+ * Stateful: `append` keeps the previous prompt to extend it byte for byte.
+ */
+export class PromptAssembler {
+  readonly strategy: AssemblyStrategy;
+  readonly budgets: AssemblerBudgets;
+  readonly keepTurns: number;
+  readonly #options: PromptAssemblerOptions;
+  readonly #session: string;
+  readonly #blocks = new Map<string, BootstrapBlock>();
+  readonly #stashed = new Map<string, ArtifactRef>();
+  #checkpoint: CheckpointInfo | undefined;
+  #run: AppendRun | undefined;
+
+  constructor(options: PromptAssemblerOptions) {
+    this.#options = options;
+    this.#session = parseSessionId(options.session);
+    this.strategy = options.strategy ?? defaultStrategy(options.provider);
+    if (this.strategy !== "window" && this.strategy !== "append") {
+      throw new ArefError("CONFIG_INVALID", `unknown assembly strategy ${JSON.stringify(this.strategy)}`, { hint: 'use "window" or "append"' });
+    }
+    this.budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
+    for (const [key, value] of Object.entries(this.budgets)) {
+      if (!Number.isInteger(value) || value <= 0) {
+        throw new ArefError("CONFIG_INVALID", `budget ${key} must be a positive integer, got ${String(value)}`);
+      }
+    }
+    this.keepTurns = options.keepTurns ?? 2;
+    if (!Number.isInteger(this.keepTurns) || this.keepTurns < 2) {
+      throw new ArefError("CONFIG_INVALID", `keepTurns must be an integer ≥ 2, got ${String(options.keepTurns)}`, {
+        hint: "every prompt keeps at least the last two turns",
+      });
+    }
+  }
+
+  /** The checkpoint the latest prompt points at, if any. */
+  get checkpoint(): CheckpointInfo | undefined {
+    return this.#checkpoint;
+  }
+
+  /** Assembles the prompt of the next model call. */
+  async assemble(input: AssembleInput): Promise<AssembledPrompt> {
+    const hotState = parseWith(HotStateSchema, input.hotState, "hot state");
+    const history = input.history;
+    const layout = layoutHistory(history);
+    const violations: BudgetViolation[] = [];
+    const cuts: Cut[] = [];
+    const counter = this.#safeCounter(violations);
+
+    const fixed = await this.#fixedParts(history, layout, counter);
+    const hotStateText = `Hot state: ${stableJson(hotState)}`;
+    const hotPart = this.#part("hot_state", { role: "system", content: hotStateText }, counter);
+    const recallParts = this.#recallParts(input, counter, cuts);
+    const tailParts = (input.tail ?? []).map((m) => this.#part("tail", m, counter));
+    const userParts = input.userMessage === undefined ? [] : [this.#part("user", { role: "user", content: input.userMessage }, counter)];
+
+    const result =
+      this.strategy === "window"
+        ? await this.#assembleWindow(history, layout, hotState, fixed, hotPart, recallParts, tailParts, userParts, counter, cuts)
+        : await this.#assembleAppend(history, layout, hotState, hotStateText, fixed, hotPart, recallParts, tailParts, userParts, counter, cuts);
+
+    const tokens = sum(result.parts);
+    if (tokens > this.budgets.maxPromptTokens) {
+      violations.push({
+        budget: "maxPromptTokens",
+        limit: this.budgets.maxPromptTokens,
+        actual: tokens,
+        message: `prompt is ${tokens} tokens after every allowed cut; the system prompt, task, hot state and last ${this.keepTurns} turns alone exceed ${this.budgets.maxPromptTokens}`,
+      });
+    }
+    if (hotPart.tokens > this.budgets.maxHotStateTokens) {
+      violations.push({
+        budget: "maxHotStateTokens",
+        limit: this.budgets.maxHotStateTokens,
+        actual: hotPart.tokens,
+        message: `hot state is ${hotPart.tokens} tokens; the dispatcher must shrink it (hot-state's builder evicts index entries first)`,
+      });
+    }
+    const indexEntries = hotState.artifact_index?.length ?? 0;
+    if (indexEntries > this.budgets.maxArtifactIndexEntries) {
+      violations.push({
+        budget: "maxArtifactIndexEntries",
+        limit: this.budgets.maxArtifactIndexEntries,
+        actual: indexEntries,
+        message: `artifact index has ${indexEntries} entries`,
+      });
+    }
+
+    const included = new Set<number>();
+    for (const p of result.parts) if (p.source !== undefined) included.add(p.source);
+    const omitted: number[] = [];
+    for (let i = 0; i < history.length; i++) if (!included.has(i)) omitted.push(i);
+    const covers = new Set(this.#checkpoint?.covers ?? []);
+    const lost = omitted.filter((i) => !covers.has(i));
+    if (lost.length > 0) {
+      // Cannot happen by construction; refuse rather than send a prompt that lost messages.
+      throw new ArefError("INTERNAL", `assembler left out messages ${lost.join(", ")} without a checkpoint reaching them`);
+    }
+
+    const metrics = this.#metrics(history, hotState, hotPart, result.parts, tokens, violations, cuts);
+    this.#options.onMetrics?.(metrics);
+    if (violations.length > 0 && this.#options.failClosed !== false) {
+      throw new ArefError("BUDGET_EXCEEDED", `prompt violates ${violations.map((v) => v.budget).join(", ")}: ${violations[0]!.message}`, {
+        hint: "raise maxPromptTokens, shorten the system prompt or task (large ones become bootstrap ArtifactRefs), or shrink the hot state",
+        details: { violations, tokens },
+      });
+    }
+    return {
+      strategy: this.strategy,
+      turn: callNumber(history),
+      parts: result.parts,
+      messages: result.parts.map((p) => p.message),
+      tokens,
+      included: [...included].sort((a, b) => a - b),
+      omitted,
+      ...(omitted.length > 0 && this.#checkpoint ? { checkpoint: this.#checkpoint } : {}),
+      compacted: result.compacted,
+      metrics,
+      violations,
+      cuts,
+    };
+  }
+
+  // ---- strategies ----
+
+  async #assembleWindow(
+    history: readonly HistoryMessage[],
+    layout: HistoryLayout,
+    hotState: HotState,
+    fixed: PromptPart[],
+    hotPart: PromptPart,
+    recallParts: PromptPart[],
+    tailParts: PromptPart[],
+    userParts: PromptPart[],
+    counter: TokenCounter,
+    cuts: Cut[],
+  ): Promise<{ parts: PromptPart[]; compacted: boolean }> {
+    const turns = layout.turns;
+    let keep = Math.min(this.keepTurns, turns.length);
+    const recall = [...recallParts];
+    const keptParts = async (k: number) => this.#turnParts(history, turns.slice(turns.length - k).flat(), counter);
+    let kept = await keptParts(keep);
+    const ckptEstimate = () => (turns.length > keep ? (this.#checkpoint ? counter.count(this.#checkpoint.text) + 40 : 200) : 0);
+    for (;;) {
+      const total = sum(fixed) + hotPart.tokens + ckptEstimate() + sum(recall) + sum(kept) + sum(tailParts) + sum(userParts);
+      if (total <= this.budgets.maxPromptTokens) break;
+      if (keep > 2) {
+        const moved = turns[turns.length - keep]!;
+        cuts.push({ what: `turn at message #${moved[0]}`, reason: "maxPromptTokens", tokens: sum(kept.filter((p) => moved.includes(p.source!))), recover: "checkpoint" });
+        keep--;
+        kept = await keptParts(keep);
+        continue;
+      }
+      if (recall.length > 0) {
+        const dropped = recall.pop()!;
+        cuts.push({ what: "recall item", reason: "maxPromptTokens", tokens: dropped.tokens, recover: dropped.ref ?? "recall" });
+        continue;
+      }
+      if (await this.#stashLargestInline(history, kept, counter, cuts)) {
+        kept = await keptParts(keep);
+        continue;
+      }
+      if (this.#shrinkTail(tailParts, total - this.budgets.maxPromptTokens, counter, cuts)) continue;
+      break;
+    }
+    const omittedTurns = turns.slice(0, turns.length - keep);
+    const ckptPart = await this.#checkpointFor(history, omittedTurns.flat(), hotState, counter);
+    return { parts: [...fixed, hotPart, ...ckptPart, ...recall, ...kept, ...tailParts, ...userParts], compacted: false };
+  }
+
+  async #assembleAppend(
+    history: readonly HistoryMessage[],
+    layout: HistoryLayout,
+    hotState: HotState,
+    hotStateText: string,
+    fixed: PromptPart[],
+    hotPart: PromptPart,
+    recallParts: PromptPart[],
+    tailParts: PromptPart[],
+    userParts: PromptPart[],
+    counter: TokenCounter,
+    cuts: Cut[],
+  ): Promise<{ parts: PromptPart[]; compacted: boolean }> {
+    const volatile = [...recallParts, ...tailParts, ...userParts];
+    const run = this.#run;
+    const firstTurn = layout.turns[0]?.[0] ?? history.length;
+    if (run && run.next <= history.length && run.next >= firstTurn) {
+      const added = await this.#turnParts(history, range(run.next, history.length), counter);
+      const hsParts =
+        hotStateText === run.hotStateText ? [] : [this.#part("hot_state", { role: "system", content: `Hot state (updated): ${hotStateText.slice("Hot state: ".length)}` }, counter)];
+      const stable = [...run.parts, ...added, ...hsParts];
+      if (sum(stable) + sum(volatile) <= this.budgets.maxPromptTokens) {
+        this.#run = { parts: stable, next: history.length, hotStateText };
+        return { parts: [...stable, ...volatile], compacted: false };
+      }
+    }
+    // Start a new run: everything before the last turns goes into a checkpoint.
+    const turns = layout.turns;
+    let keep = Math.min(this.keepTurns, turns.length);
+    const recall = [...recallParts];
+    let kept = await this.#turnParts(history, turns.slice(turns.length - keep).flat(), counter);
+    for (;;) {
+      const estimate = turns.length > keep ? 250 : 0;
+      const total = sum(fixed) + hotPart.tokens + estimate + sum(kept) + sum(recall) + sum(tailParts) + sum(userParts);
+      if (total <= this.budgets.maxPromptTokens) break;
+      if (keep > 2) {
+        keep--;
+        kept = await this.#turnParts(history, turns.slice(turns.length - keep).flat(), counter);
+        continue;
+      }
+      if (recall.length > 0) {
+        const dropped = recall.pop()!;
+        cuts.push({ what: "recall item", reason: "maxPromptTokens", tokens: dropped.tokens, recover: dropped.ref ?? "recall" });
+        continue;
+      }
+      if (await this.#stashLargestInline(history, kept, counter, cuts)) {
+        kept = await this.#turnParts(history, turns.slice(turns.length - keep).flat(), counter);
+        continue;
+      }
+      if (this.#shrinkTail(tailParts, total - this.budgets.maxPromptTokens, counter, cuts)) continue;
+      break;
+    }
+    const omittedIdx = turns.slice(0, turns.length - keep).flat();
+    const ckptPart = await this.#checkpointFor(history, omittedIdx, hotState, counter);
+    if (omittedIdx.length > 0) {
+      cuts.push({
+        what: `messages #${omittedIdx[0]}-#${omittedIdx.at(-1)} compacted`,
+        reason: "append run reached maxPromptTokens",
+        tokens: 0,
+        recover: this.#checkpoint?.shortRef ?? "checkpoint",
+      });
+    }
+    const stable = [...fixed, ...ckptPart, hotPart, ...kept];
+    this.#run = { parts: stable, next: history.length, hotStateText };
+    return { parts: [...stable, ...recall, ...tailParts, ...userParts], compacted: run !== undefined };
+  }
+
+  // ---- parts ----
+
+  async #fixedParts(history: readonly HistoryMessage[], layout: HistoryLayout, counter: TokenCounter): Promise<PromptPart[]> {
+    const parts: PromptPart[] = [];
+    for (const i of layout.system) {
+      const block = await this.#block(`system prompt #${i}`, history[i]!.content, "text/plain");
+      parts.push(this.#part("system", { role: "system", content: block.text }, counter, i, block.artifactId));
+    }
+    for (const file of this.#options.bootstrapFiles ?? []) {
+      const block = await this.#block(file.name, file.content, file.mime ?? "text/markdown");
+      parts.push(this.#part("bootstrap", { role: "system", content: `Workspace file ${file.name}:\n${block.text}` }, counter, undefined, block.artifactId));
+    }
+    for (const i of layout.task) {
+      const m = history[i]!;
+      if (m.role === "user" || m.role === "system") {
+        const block = await this.#block(`task message #${i}`, m.content, "text/plain");
+        parts.push(this.#part("task", { role: m.role, content: block.text }, counter, i, block.artifactId));
+      } else {
+        parts.push(...(await this.#turnParts(history, [i], counter)).map((p) => ({ ...p, kind: "task" as PartKind })));
+      }
+    }
+    return parts;
+  }
+
+  async #block(name: string, content: string, mime: string): Promise<BootstrapBlock> {
+    const key = `${name}\u0000${content}`;
+    let block = this.#blocks.get(key);
+    if (!block) {
+      block = await bootstrapBlock(name, content, mime, {
+        store: this.#options.store,
+        session: this.#session,
+        thresholdChars: this.#options.bootstrapThresholdChars ?? DEFAULT_BOOTSTRAP_THRESHOLD_CHARS,
+        excerptChars: this.#options.bootstrapExcerptChars ?? DEFAULT_BOOTSTRAP_EXCERPT_CHARS,
+      });
+      this.#blocks.set(key, block);
+    }
+    return block;
+  }
+
+  async #turnParts(history: readonly HistoryMessage[], indexes: readonly number[], counter: TokenCounter): Promise<PromptPart[]> {
+    const parts: PromptPart[] = [];
+    for (const i of indexes) {
+      const m = history[i]!;
+      let ref = m.artifactRef ?? this.#stashed.get(String(i));
+      if (!ref && m.role === "tool" && m.content.length > this.budgets.maxInlineArtifactChars) ref = await this.#stash(i, m);
+      // An externalized result shows what the externalizer gave the model; a bare transcript
+      // reference (content "") or one the assembler stashed itself shows the standard hint.
+      const content = ref ? (m.artifactRef && m.content.length > 0 ? m.content : refContent(ref)) : m.content;
+      const message: ModelMessage = { role: m.role, content };
+      if (m.tool_call_id) message.tool_call_id = m.tool_call_id;
+      if (m.tool_calls && m.tool_calls.length > 0) message.tool_calls = m.tool_calls;
+      if (m.role === "tool" && m.tool_name) message.name = m.tool_name;
+      parts.push(this.#part("turn", message, counter, i, ref?.artifact_id));
+    }
+    return parts;
+  }
+
+  /** Stores a tool result the externalizer left inline but the budgets cannot carry. */
+  async #stash(index: number, m: HistoryMessage): Promise<ArtifactRef> {
+    const put = await this.#options.store.put(m.content, {
+      type: "tool_output",
+      label: `${m.tool_name ?? m.role} result (message #${index})`,
+      producer: "dispatcher",
+      session: this.#session,
+      ...(m.tool_name ? { tool: { name: m.tool_name } } : {}),
+    });
+    const ref: ArtifactRef = {
+      artifact_id: put.id,
+      handle: put.handle,
+      short_ref: put.shortRef,
+      size_bytes: put.record.size_bytes,
+      ...(put.record.mime ? { mime: put.record.mime } : {}),
+      ...(put.record.summary ? { summary: put.record.summary } : {}),
+      payload: "text",
+    };
+    this.#stashed.set(String(index), ref);
+    return ref;
+  }
+
+  /** Puts the largest inline message of the kept turns behind a reference. False when none is left. */
+  async #stashLargestInline(history: readonly HistoryMessage[], kept: PromptPart[], counter: TokenCounter, cuts: Cut[]): Promise<boolean> {
+    let best: PromptPart | undefined;
+    for (const p of kept) {
+      if (p.ref !== undefined || p.source === undefined || p.message.role !== "tool") continue;
+      if (!best || p.tokens > best.tokens) best = p;
+    }
+    if (!best || best.tokens < 64) return false;
+    const ref = await this.#stash(best.source!, history[best.source!]!);
+    cuts.push({ what: `message #${best.source} shown by reference`, reason: "maxPromptTokens", tokens: best.tokens - counter.count(refContent(ref)), recover: ref.short_ref });
+    return true;
+  }
+
+  /**
+   * Last resort before a violation: cut the largest injected tail message (an artifacts_get
+   * answer) to a head/tail excerpt that fits, and record the cut (never silent).
+   */
+  #shrinkTail(tail: PromptPart[], over: number, counter: TokenCounter, cuts: Cut[]): boolean {
+    let best = -1;
+    for (let i = 0; i < tail.length; i++) if (best < 0 || tail[i]!.tokens > tail[best]!.tokens) best = i;
+    if (best < 0) return false;
+    const part = tail[best]!;
+    const content = part.message.content;
+    if (content.length <= 200 || part.tokens <= over) return false;
+    const keepChars = Math.max(200, Math.floor((content.length * (part.tokens - over)) / part.tokens) - 64);
+    if (keepChars >= content.length) return false;
+    const message: ModelMessage = { ...part.message, content: headTailExcerpt(content, keepChars) };
+    const shrunk = this.#part("tail", message, counter, part.source, part.ref);
+    cuts.push({ what: "injected tail message shortened", reason: "maxPromptTokens", tokens: part.tokens - shrunk.tokens, chars: content.length - message.content.length, recover: "artifacts_get with a range or grep selector" });
+    tail[best] = shrunk;
+    return true;
+  }
+
+  async #checkpointFor(history: readonly HistoryMessage[], omitted: readonly number[], hotState: HotState, counter: TokenCounter): Promise<PromptPart[]> {
+    if (omitted.length === 0) return [];
+    const covered = new Set(this.#checkpoint?.covers ?? []);
+    const fresh = omitted.filter((i) => !covered.has(i));
+    if (fresh.length > 0) {
+      const messages = fresh.map((index) => {
+        const message = history[index]!;
+        const stashed = this.#stashed.get(String(index));
+        return { index, message: stashed && !message.artifactRef ? { ...message, artifactRef: stashed } : message };
+      });
+      const pack = buildCheckpointPack({ session: this.#session, call: callNumber(history), previous: this.#checkpoint, hotState, messages });
+      this.#checkpoint = await writeCheckpoint(this.#options.store, pack, this.#checkpoint, {
+        summaryLines: this.#options.checkpointSummaryLines ?? 3,
+      });
+    }
+    const ckpt = this.#checkpoint!;
+    return [this.#part("checkpoint", { role: "system", content: ckpt.text }, counter, undefined, ckpt.artifactId)];
+  }
+
+  #recallParts(input: AssembleInput, counter: TokenCounter, cuts: Cut[]): PromptPart[] {
+    const items = input.recall ?? [];
+    const used = items.slice(0, this.budgets.maxRagChunks);
+    if (items.length > used.length) cuts.push({ what: `${items.length - used.length} recall items`, reason: "maxRagChunks", recover: "recall" });
+    return used.map((item) => this.#part("recall", { role: "system", content: `Recall ${item.ref}: ${item.text}` }, counter, undefined, undefined, item.ref));
+  }
+
+  #part(kind: PartKind, message: ModelMessage, counter: TokenCounter, source?: number, ref?: string, refLabel?: string): PromptPart {
+    const text = renderMessage(message);
+    const part: PromptPart = { kind, message, text, tokens: counter.count(text) };
+    if (source !== undefined) part.source = source;
+    if (ref !== undefined) part.ref = ref;
+    else if (refLabel !== undefined) part.ref = refLabel;
+    return part;
+  }
+
+  /** A counter that never throws: a failure is a violation (fail closed) and counts chars. */
+  #safeCounter(violations: BudgetViolation[]): TokenCounter {
+    const inner = this.#options.tokenCounter;
+    return {
+      count: (text: string) => {
+        try {
+          const n = inner.count(text);
+          if (!Number.isFinite(n) || n < 0) throw new Error(`counter returned ${n}`);
+          return n;
+        } catch (error) {
+          violations.push({ budget: "token_count", limit: 0, actual: null, message: `token count failed: ${(error as Error).message}` });
+          return text.length;
+        }
+      },
+    };
+  }
+
+  #metrics(
+    history: readonly HistoryMessage[],
+    hotState: HotState,
+    hotPart: PromptPart,
+    parts: PromptPart[],
+    tokens: number,
+    violations: BudgetViolation[],
+    cuts: Cut[],
+  ): PromptMetrics {
+    const index = hotState.artifact_index ?? [];
+    const warnings: string[] = [];
+    if (hotPart.tokens > HOT_STATE_WARN_TOKENS) warnings.push(`hot state is ${hotPart.tokens} tokens (> ${HOT_STATE_WARN_TOKENS})`);
+    if (index.length > INDEX_WARN_ENTRIES) warnings.push(`artifact index has ${index.length} entries (> ${INDEX_WARN_ENTRIES})`);
+    if (tokens > PROMPT_WARN_TOKENS) warnings.push(`prompt is ${tokens} tokens (> ${PROMPT_WARN_TOKENS})`);
+    if (violations.length > 0) warnings.push(`${violations.length} budget violation(s)`);
+    const hsJson = hotPart.message.content;
+    return {
+      type: "prompt_metrics",
+      session: this.#session,
+      ...(this.#options.run === undefined ? {} : { run: this.#options.run }),
+      turn: callNumber(history),
+      hs_tokens: hotPart.tokens,
+      hs_bytes: Buffer.byteLength(hsJson, "utf8"),
+      hs_truncated: false,
+      artifacts: index.length,
+      artifact_types: [...new Set(index.map((e) => e.type))].sort(),
+      sys_chars: parts.filter((p) => p.message.role === "system").reduce((n, p) => n + p.message.content.length, 0),
+      user_chars: parts.filter((p) => p.message.role === "user").reduce((n, p) => n + p.message.content.length, 0),
+      est_tokens: tokens,
+      ref_files: parts.filter((p) => (p.kind === "bootstrap" || p.kind === "system" || p.kind === "task") && p.ref !== undefined).length,
+      budget_violations: violations.length,
+      budget_ok: violations.length === 0,
+      cuts,
+      violations,
+      warnings,
+    };
+  }
+}
+
+function refContent(ref: ArtifactRef): string {
+  return renderModelHint(modelHintFor(ref));
+}
+
+function sum(parts: readonly PromptPart[]): number {
+  let n = 0;
+  for (const p of parts) n += p.tokens;
+  return n;
+}
+
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = from; i < to; i++) out.push(i);
+  return out;
+}

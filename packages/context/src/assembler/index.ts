@@ -1,0 +1,18 @@
+export * from "./types.js";
+export { PromptAssembler, defaultStrategy, PROVIDER_PROMPT_CACHING, type PromptAssemblerOptions } from "./assembler.js";
+export { bootstrapBlock, DEFAULT_BOOTSTRAP_THRESHOLD_CHARS, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, type BootstrapBlock, type BootstrapOptions } from "./bootstrap.js";
+export {
+  CHECKPOINT_SCHEMA,
+  CheckpointPackSchema,
+  CheckpointMessageSchema,
+  buildCheckpointPack,
+  writeCheckpoint,
+  readCheckpoint,
+  checkpointText,
+  reachableFromCheckpoint,
+  type CheckpointPack,
+  type CheckpointMessage,
+  type BuildCheckpointInput,
+} from "./checkpoint.js";
+export { layoutHistory, callNumber, type HistoryLayout } from "./layout.js";
+export { renderMessage, stableJson, headTailExcerpt, actionLine } from "./render.js";

@@ -1,0 +1,349 @@
+import type { ArtifactStore } from "@artifact-refs/store";
+import {
+  ArefError,
+  ArtifactRefSchema,
+  isArefError,
+  parseSessionId,
+  type ArtifactRef,
+  type ArtifactType,
+  type TranscriptEntry,
+} from "@artifact-refs/schema";
+import { z } from "zod";
+import { ContextConfigSchema, type ContextConfig, type ContextConfigInput, type ToolPolicy } from "./config.js";
+import { isInjected } from "./injected.js";
+import { ARTIFACTS_GET_TOOL_NAME, modelHintFor, renderModelHint, type ModelHint } from "./model-hint.js";
+import { countLines, serializePayload, utf8Length, type PayloadEncoding } from "./payload.js";
+import { defaultPreview, type PreviewFunction } from "./preview.js";
+import { Redactor } from "./redaction.js";
+
+/** Says what a fallback cut, and why: never a silent truncation. */
+export const LossReceiptSchema = z.object({
+  schema: z.literal("artifact-refs.loss.v1"),
+  reason: z.enum(["deadline", "store_failed"]),
+  message: z.string(),
+  error_code: z.string().optional(),
+  tool: z.string().optional(),
+  bytes_total: z.number().int().nonnegative(),
+  bytes_kept: z.number().int().nonnegative(),
+  bytes_dropped: z.number().int().nonnegative(),
+  chars_total: z.number().int().nonnegative(),
+  chars_kept: z.number().int().nonnegative(),
+});
+export type LossReceipt = z.infer<typeof LossReceiptSchema>;
+
+/** A deadline: epoch milliseconds, a Date, or an AbortSignal (aborted = past the deadline). */
+export type Deadline = number | Date | AbortSignal;
+
+export interface ToolResultInput {
+  session: string;
+  tool: string;
+  result: unknown;
+  args?: Record<string, unknown>;
+  callId?: string | null;
+  mime?: string;
+  label?: string;
+  type?: ArtifactType;
+  /** Injected context (recall, checkpoints, fetch answers): never stashed. */
+  injected?: boolean;
+  /** The turn's deadline: past it, nothing is stored (seed 002). */
+  deadline?: Deadline;
+}
+
+export type ExternalizeAction = "inline" | "stashed" | "fallback";
+
+export interface ExternalizedResult {
+  action: ExternalizeAction;
+  /** Why this action ("over 2000 chars (51200)", "structured application/json", "tool excluded", …). */
+  reason: string;
+  /** What the model sees as the tool message content. */
+  content: string;
+  payload: PayloadEncoding;
+  /** Kinds of secrets replaced (in what was stored or kept inline). */
+  redactions: string[];
+  sizeBytes: number;
+  artifactRef?: ArtifactRef;
+  hint?: ModelHint;
+  loss?: LossReceipt;
+  /** The transcript line: for a stashed result it carries `details.artifactRef` and no payload. */
+  entry: TranscriptEntry;
+}
+
+export interface ExternalizerOptions {
+  store: ArtifactStore;
+  config?: ContextConfig | ContextConfigInput;
+  /** Redactor to use (default: built-in rules plus config.redaction). */
+  redactor?: Redactor;
+  /** Token counter for the token threshold (e.g. budget's counter). A throw counts as over (fail closed). */
+  countTokens?: (text: string) => number;
+  /** The budget's maxInlineArtifactChars: the char threshold never goes above it. */
+  maxInlineArtifactChars?: number;
+  /** Summary + structural preview (default: a local head/tail preview). */
+  preview?: PreviewFunction;
+  now?: () => number;
+}
+
+export interface Decision {
+  externalize: boolean;
+  reason: string;
+}
+
+function deadlinePassed(deadline: Deadline | undefined, now: number): boolean {
+  if (deadline === undefined) return false;
+  if (deadline instanceof Date) return now >= deadline.getTime();
+  if (typeof deadline === "number") return now >= deadline;
+  return deadline.aborted;
+}
+
+function remainingMs(deadline: Deadline | undefined, now: number): number | undefined {
+  if (deadline === undefined || (typeof deadline === "object" && !(deadline instanceof Date))) return undefined;
+  return (deadline instanceof Date ? deadline.getTime() : deadline) - now;
+}
+
+export function buildRedactor(config: ContextConfig): Redactor | undefined {
+  if (!config.redaction.enabled) return undefined;
+  return new Redactor({ rules: config.redaction.rules, disable: config.redaction.disable });
+}
+
+/**
+ * Decides per tool result: keep inline, or stash in the store and give the model a
+ * reference `{artifact_reference, summary, preview, hint, size_bytes}`. Redacts before
+ * anything is stored; past the deadline or on a store failure, truncates and says so.
+ */
+export class Externalizer {
+  readonly store: ArtifactStore;
+  readonly config: ContextConfig;
+  readonly #redactor: Redactor | undefined;
+  readonly #countTokens: ((text: string) => number) | undefined;
+  readonly #maxInlineArtifactChars: number | undefined;
+  readonly #preview: PreviewFunction;
+  readonly #now: () => number;
+
+  constructor(options: ExternalizerOptions) {
+    this.store = options.store;
+    this.config = ContextConfigSchema.parse(options.config ?? {});
+    this.#redactor = options.redactor ?? buildRedactor(this.config);
+    this.#countTokens = options.countTokens;
+    this.#maxInlineArtifactChars = options.maxInlineArtifactChars;
+    this.#preview = options.preview ?? defaultPreview;
+    this.#now = options.now ?? Date.now;
+  }
+
+  policyFor(tool: string): ToolPolicy {
+    return this.config.externalize.tools[tool] ?? {};
+  }
+
+  /** Effective inline char threshold for a tool. */
+  maxInlineChars(tool: string): number {
+    const configured = this.policyFor(tool).maxInlineChars ?? this.config.externalize.maxInlineChars;
+    return this.#maxInlineArtifactChars === undefined ? configured : Math.min(configured, this.#maxInlineArtifactChars);
+  }
+
+  /** Whether a (serialized, redacted) result would be stashed, and why. */
+  decide(tool: string, text: string, mime: string, structured: boolean, injected = false): Decision {
+    const cfg = this.config.externalize;
+    const policy = this.policyFor(tool);
+    if (injected || isInjected(text)) return { externalize: false, reason: "injected context is never stashed" };
+    if (tool === ARTIFACTS_GET_TOOL_NAME) return { externalize: false, reason: `${ARTIFACTS_GET_TOOL_NAME} results are never externalized` };
+    if (!cfg.enabled) return { externalize: false, reason: "externalization disabled" };
+    if (policy.exclude || cfg.excludeTools.includes(tool)) return { externalize: false, reason: `tool ${tool} is excluded` };
+    if (text.length === 0) return { externalize: false, reason: "empty result" };
+    if (policy.always) return { externalize: true, reason: `tool ${tool} is always externalized` };
+    const maxChars = this.maxInlineChars(tool);
+    if (text.length > maxChars) return { externalize: true, reason: `over ${maxChars} chars (${text.length})` };
+    const maxLines = policy.maxInlineLines ?? cfg.maxInlineLines;
+    const lines = countLines(text);
+    if (lines > maxLines) return { externalize: true, reason: `over ${maxLines} lines (${lines})` };
+    if (structured && cfg.structured && text.length >= cfg.structuredMinChars) {
+      return { externalize: true, reason: `structured ${mime} (${text.length} chars)` };
+    }
+    const maxTokens = policy.maxInlineTokens ?? cfg.maxInlineTokens;
+    if (this.#countTokens !== undefined) {
+      let tokens: number;
+      try {
+        tokens = this.#countTokens(text);
+      } catch {
+        return { externalize: true, reason: "token count failed (fail closed)" };
+      }
+      if (!Number.isFinite(tokens)) return { externalize: true, reason: "token count failed (fail closed)" };
+      if (tokens > maxTokens) return { externalize: true, reason: `over ${maxTokens} tokens (${tokens})` };
+    }
+    return { externalize: false, reason: "under the inline thresholds" };
+  }
+
+  /** Processes one tool result. Never throws for a store failure: it falls back and says so. */
+  async externalize(input: ToolResultInput): Promise<ExternalizedResult> {
+    const session = parseSessionId(input.session);
+    if (typeof input.tool !== "string" || input.tool.length === 0) {
+      throw new ArefError("INVALID_INPUT", "tool result needs a tool name", { hint: "pass {tool: 'name'}" });
+    }
+    const serialized = serializePayload(input.result, input.mime);
+    const injected = input.injected === true || isInjected(serialized.text);
+    const redacted = injected || this.#redactor === undefined ? { text: serialized.text, kinds: [] as string[] } : this.#redactor.redact(serialized.text);
+    const text = redacted.text;
+    const decision = this.decide(input.tool, text, serialized.mime, serialized.structured, injected);
+    const base = {
+      role: "tool" as const,
+      ...(input.tool ? { tool_name: input.tool } : {}),
+      ...(input.callId === undefined ? {} : { tool_call_id: input.callId }),
+    };
+    const sizeBytes = utf8Length(text);
+    if (!decision.externalize) {
+      return {
+        action: "inline",
+        reason: decision.reason,
+        content: text,
+        payload: serialized.payload,
+        redactions: redacted.kinds,
+        sizeBytes,
+        entry: {
+          type: "message",
+          ...base,
+          content: text,
+          ...(injected || redacted.kinds.length > 0 || serialized.payload === "json"
+            ? {
+                details: {
+                  ...(injected ? { injected: true } : {}),
+                  ...(redacted.kinds.length > 0 ? { redactions: redacted.kinds } : {}),
+                  ...(serialized.payload === "json" ? { payload: "json" } : {}),
+                },
+              }
+            : {}),
+        },
+      };
+    }
+    const policy = this.policyFor(input.tool);
+    if (deadlinePassed(input.deadline, this.#now())) {
+      return this.#fallback(input, text, serialized.payload, redacted.kinds, base, "deadline", new ArefError("DEADLINE_EXCEEDED", "the turn is past its deadline, so the output was not stored"));
+    }
+    const preview = this.#preview(text, { mime: serialized.mime, maxChars: this.config.externalize.previewChars, ...(input.label ? { label: input.label } : {}) });
+    let put: Awaited<ReturnType<ArtifactStore["put"]>>;
+    try {
+      const ttlMs = policy.ttlMs ?? this.config.externalize.ttlMs;
+      const putting = this.store.put(text, {
+        type: input.type ?? policy.type ?? "tool_output",
+        mime: serialized.mime,
+        producer: "executor",
+        tool: { name: input.tool, ...(input.args ? { args: input.args } : {}) },
+        summary: preview.summary,
+        session,
+        ...(input.label ? { label: input.label.slice(0, 300) } : {}),
+        ...(redacted.kinds.length > 0 ? { redactions: redacted.kinds } : {}),
+        ...(ttlMs === undefined ? {} : { ttlMs }),
+      });
+      const remaining = remainingMs(input.deadline, this.#now());
+      put = remaining === undefined ? await putting : await raceDeadline(putting, remaining);
+    } catch (error) {
+      const reason = hasDeadlineCode(error) ? "deadline" : "store_failed";
+      return this.#fallback(input, text, serialized.payload, redacted.kinds, base, reason, error);
+    }
+    const artifactRef = ArtifactRefSchema.parse({
+      artifact_id: put.id,
+      handle: put.handle,
+      short_ref: put.shortRef,
+      size_bytes: put.record.size_bytes,
+      mime: serialized.mime,
+      summary: preview.summary.slice(0, 500),
+      payload: serialized.payload,
+    });
+    const lines = countLines(text);
+    const hint = modelHintFor(artifactRef, {
+      preview: preview.preview,
+      lines,
+      label: input.label,
+      redactions: redacted.kinds,
+      fetchMaxChars: this.config.fetch.maxChars,
+    });
+    return {
+      action: "stashed",
+      reason: decision.reason,
+      content: renderModelHint(hint),
+      payload: serialized.payload,
+      redactions: redacted.kinds,
+      sizeBytes,
+      artifactRef,
+      hint,
+      entry: {
+        type: "message",
+        ...base,
+        content: "",
+        details: {
+          artifactRef,
+          ...(preview.preview ? { preview: preview.preview } : {}),
+          lines,
+          ...(input.label ? { label: input.label } : {}),
+          ...(redacted.kinds.length > 0 ? { redactions: redacted.kinds } : {}),
+        },
+      },
+    };
+  }
+
+  #fallback(
+    input: ToolResultInput,
+    text: string,
+    payload: PayloadEncoding,
+    redactions: string[],
+    base: { role: "tool"; tool_name?: string; tool_call_id?: string | null },
+    reason: LossReceipt["reason"],
+    error: unknown,
+  ): ExternalizedResult {
+    const keepChars = Math.min(text.length, this.config.externalize.fallbackChars);
+    let kept = text.slice(0, keepChars);
+    // Do not cut a surrogate pair in half.
+    if (kept.length > 0 && /[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+    const bytesTotal = utf8Length(text);
+    const bytesKept = utf8Length(kept);
+    const why =
+      reason === "deadline"
+        ? "the turn passed its deadline, so the output was not stored"
+        : `storing the output failed (${isArefError(error) ? `${error.code}: ` : ""}${(error as Error)?.message ?? String(error)})`;
+    const loss = LossReceiptSchema.parse({
+      schema: "artifact-refs.loss.v1",
+      reason,
+      message: why,
+      ...(isArefError(error) ? { error_code: error.code } : {}),
+      tool: input.tool,
+      bytes_total: bytesTotal,
+      bytes_kept: bytesKept,
+      bytes_dropped: bytesTotal - bytesKept,
+      chars_total: text.length,
+      chars_kept: kept.length,
+    });
+    const notice = `[aref: output truncated: kept the first ${loss.chars_kept} of ${loss.chars_total} chars, ${loss.bytes_dropped} bytes dropped because ${why}; the rest cannot be fetched]`;
+    const content = `${kept}\n${notice}`;
+    return {
+      action: "fallback",
+      reason: why,
+      content,
+      payload,
+      redactions,
+      sizeBytes: bytesTotal,
+      loss,
+      entry: {
+        type: "message",
+        ...base,
+        content,
+        details: { loss, ...(redactions.length > 0 ? { redactions } : {}) },
+      },
+    };
+  }
+}
+
+function hasDeadlineCode(error: unknown): boolean {
+  return isArefError(error) && error.code === "DEADLINE_EXCEEDED";
+}
+
+async function raceDeadline<T>(work: Promise<T>, remaining: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new ArefError("DEADLINE_EXCEEDED", "storing the output did not finish before the turn's deadline")),
+      Math.max(0, remaining),
+    );
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => undefined);
+  }
+}

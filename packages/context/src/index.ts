@@ -1,0 +1,103 @@
+// Configuration
+export {
+  ContextConfigSchema,
+  ExternalizeConfigSchema,
+  FetchConfigSchema,
+  ExecutionsConfigSchema,
+  BootstrapConfigSchema,
+  RecallConfigSchema,
+  RedactionConfigSchema,
+  ToolPolicySchema,
+  SessionOverridesSchema,
+  CONTEXT_ENV_VARS,
+  DEFAULT_CONTEXT_CONFIG,
+  loadContextConfig,
+  parseContextConfig,
+  contextConfigFromEnv,
+  withSessionOverrides,
+  type ContextConfig,
+  type ContextConfigInput,
+  type SessionOverrides,
+  type ToolPolicy,
+  type LoadContextConfigOptions,
+} from "./config.js";
+
+// Redaction
+export {
+  Redactor,
+  redactSecrets,
+  redactionMarker,
+  BUILTIN_REDACTION_RULES,
+  RedactionRuleSchema,
+  type RedactionRule,
+  type RedactionResult,
+  type RedactorOptions,
+} from "./redaction.js";
+
+// Externalizer
+export {
+  Externalizer,
+  LossReceiptSchema,
+  buildRedactor,
+  type ExternalizerOptions,
+  type ToolResultInput,
+  type ExternalizedResult,
+  type ExternalizeAction,
+  type LossReceipt,
+  type Deadline,
+  type Decision,
+} from "./externalizer.js";
+export { ARTIFACTS_GET_TOOL_NAME, fetchHint, modelHintFor, renderModelHint, type ModelHint, type HintExtras } from "./model-hint.js";
+export { INJECTED_TAG, tagInjected, isInjected, stripInjectedTag } from "./injected.js";
+export { serializePayload, deserializePayload, sniffTextMime, countLines, type PayloadEncoding, type SerializedPayload } from "./payload.js";
+export { defaultPreview, type PreviewFunction, type PreviewInput, type ContentPreview } from "./preview.js";
+
+// Transcripts
+export {
+  parseTranscript,
+  serializeTranscript,
+  detectFormat,
+  TRANSCRIPT_FORMATS,
+  type TranscriptFormat,
+  type ParsedLine,
+  type ParsedTranscript,
+} from "./transcript/format.js";
+export { TranscriptWriter, type TranscriptWriterOptions, type TranscriptEntryInput } from "./transcript/writer.js";
+export {
+  readTranscript,
+  parseTranscriptText,
+  rehydrateTranscript,
+  rehydrateEntry,
+  toolResultValue,
+  artifactRefOf,
+  loadPayloadText,
+  REFERENCE_DETAIL_KEYS,
+  type Transcript,
+  type RehydrateOptions,
+  type RehydratedTranscript,
+  type RehydrationError,
+} from "./transcript/reader.js";
+
+// artifacts_get and handles in arguments
+export {
+  ArtifactsGetTool,
+  artifactsGetDefinition,
+  parseArtifactsGetArgs,
+  type ToolDefinition,
+  type ArtifactsGetOptions,
+  type ArtifactsGetArgs,
+  type ArtifactsGetAnswer,
+  type ArtifactsGetResult,
+  type ArtifactsGetError,
+  type LoopGuardAnswer,
+} from "./artifacts-get.js";
+export {
+  resolveArtifactArgs,
+  artifactArgModes,
+  stripArtifactAnnotations,
+  HANDLE_IN_TEXT_RE,
+  type ArtifactArgMode,
+  type ResolvedHandle,
+  type ResolveArgsResult,
+  type ResolveArgsOptions,
+} from "./arg-handles.js";

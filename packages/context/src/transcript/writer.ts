@@ -1,0 +1,74 @@
+import { appendFile, mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { ArefError, TranscriptEntrySchema, formatIssues, parseSessionId, type TranscriptEntry } from "@artifact-refs/schema";
+import type { z } from "zod";
+import type { ExternalizedResult, Externalizer, ToolResultInput } from "../externalizer.js";
+import { tagInjected } from "../injected.js";
+
+export type TranscriptEntryInput = z.input<typeof TranscriptEntrySchema>;
+
+export interface TranscriptWriterOptions {
+  /** JSONL file to append to (created 0600, its directory 0700). */
+  path: string;
+  session: string;
+  /** Decides per tool result: inline or a reference. */
+  externalizer: Externalizer;
+}
+
+/**
+ * Appends a session transcript as JSONL. Tool results go through the externalizer, so
+ * a large result is one line with `details.artifactRef` and no payload (seed 001).
+ * Appends are serialized: lines never interleave.
+ */
+export class TranscriptWriter {
+  readonly path: string;
+  readonly session: string;
+  readonly externalizer: Externalizer;
+  #queue: Promise<unknown> = Promise.resolve();
+  #ready: Promise<void> | undefined;
+
+  constructor(options: TranscriptWriterOptions) {
+    this.path = options.path;
+    this.session = parseSessionId(options.session);
+    this.externalizer = options.externalizer;
+  }
+
+  /** Appends one validated entry. */
+  append(entry: TranscriptEntryInput): Promise<TranscriptEntry> {
+    const parsed = TranscriptEntrySchema.safeParse(entry);
+    if (!parsed.success) {
+      return Promise.reject(new ArefError("INVALID_INPUT", `invalid transcript entry: ${formatIssues(parsed.error)}`));
+    }
+    const line = `${JSON.stringify(parsed.data)}\n`;
+    const run = this.#queue.then(async () => {
+      this.#ready ??= mkdir(dirname(this.path), { recursive: true, mode: 0o700 }).then(() => undefined);
+      await this.#ready;
+      await appendFile(this.path, line, { encoding: "utf8", mode: 0o600 });
+      return parsed.data;
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Appends a user/assistant/system message. */
+  appendMessage(role: "system" | "user" | "assistant", content: string, extra: Partial<TranscriptEntryInput> = {}): Promise<TranscriptEntry> {
+    return this.append({ ...extra, role, content });
+  }
+
+  /** Appends injected context (tagged, never stashed again). */
+  appendInjected(content: string, role: "system" | "user" | "tool" = "system"): Promise<TranscriptEntry> {
+    return this.append({ role, content: tagInjected(content), details: { injected: true } });
+  }
+
+  /** Externalizes a tool result and appends its transcript line; returns what the model sees. */
+  async appendToolResult(input: Omit<ToolResultInput, "session">): Promise<ExternalizedResult> {
+    const result = await this.externalizer.externalize({ ...input, session: this.session });
+    await this.append(result.entry);
+    return result;
+  }
+
+  /** Resolves when every append so far is on disk. */
+  async flush(): Promise<void> {
+    await this.#queue;
+  }
+}
