@@ -194,7 +194,7 @@ export class FsDriver implements Driver {
           this.#dirs.forget(loc.dir);
           continue;
         }
-        throw fsError(error, "write", errnoOf(error) === "ENOENT" ? loc.dir : temp, this.root);
+        throw fsError(error, "write", loc.dir, this.root); // name the directory, not our temp file
       }
       try {
         if (mode === "rename") {

@@ -1,6 +1,9 @@
+import { spawn, type SpawnOptions } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { DriverFactory } from "@artifact-refs/store/testing";
 import { FsDriver, type FsDriverOptions } from "@artifact-refs/store-fs";
 
@@ -20,4 +23,57 @@ export function fsFactory(options: Omit<FsDriverOptions, "root"> = {}): DriverFa
       cleanup,
     };
   };
+}
+
+export const CHILD = fileURLToPath(new URL("./fixtures/child.mjs", import.meta.url));
+
+/** Child processes run built JS: fail clearly when it is missing rather than running stale or no code. */
+export function assertBuilt(): void {
+  for (const pkg of ["store-fs", "store", "schema"]) {
+    const file = fileURLToPath(new URL(`../../${pkg}/dist/index.js`, import.meta.url));
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm --filter @artifact-refs/store-fs... build\` first`);
+  }
+}
+
+export interface ChildRun<T> {
+  /** Resolves once the child printed its first line (writers print {ready:true} and wait for "go"). */
+  ready: Promise<void>;
+  go: () => void;
+  /** Every JSON line the child printed, and its exit code. */
+  done: Promise<{ lines: T[]; code: number | null; stderr: string }>;
+}
+
+export function spawnJson<T = unknown>(command: string, args: string[], options: SpawnOptions = {}): ChildRun<T> {
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], ...options });
+  let stdout = "";
+  let stderr = "";
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  child.stdout!.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (stdout.includes("\n")) markReady();
+  });
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<{ lines: T[]; code: number | null; stderr: string }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      markReady();
+      const lines = stdout
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l) as T)
+        .filter((l) => !(l as { ready?: boolean }).ready);
+      resolve({ lines, code, stderr });
+    });
+  });
+  return { ready, go: () => child.stdin!.end("go\n"), done };
+}
+
+/** Runs one child job with node and returns its single result line. */
+export async function runChild<T>(job: Record<string, unknown>, options: SpawnOptions = {}): Promise<{ ok: boolean; value: T; error?: { code: string; message: string } }> {
+  const run = spawnJson<{ ok: boolean; value: T }>(process.execPath, [CHILD, JSON.stringify(job)], options);
+  run.go();
+  const { lines, code, stderr } = await run.done;
+  if (code !== 0 || lines.length !== 1) throw new Error(`child ${JSON.stringify(job.job)} exited ${code}: ${stderr}`);
+  return lines[0]!;
 }
