@@ -78,6 +78,8 @@ export const ListReceiptSchema = z.object({
   session: z.string().optional(),
   count: z.number().int().nonnegative(),
   items: z.array(ListItemSchema),
+  /** Listing sessions instead of artifacts (`aref list` without --session): each session and its live references. */
+  sessions: z.array(z.object({ session: z.string(), references: z.number().int().nonnegative() })).optional(),
 });
 export type ListReceipt = z.infer<typeof ListReceiptSchema>;
 

@@ -1,0 +1,26 @@
+/**
+ * Every aref command, in the order `aref --help` lists them. Each module exports
+ * `register(program, ctx)`; add a command by adding its file and one line here.
+ */
+import { register as cat } from "./cat.js";
+import { register as fetch } from "./fetch.js";
+import { register as gc } from "./gc.js";
+import { register as list } from "./list.js";
+import { register as peek } from "./peek.js";
+import { register as rm } from "./rm.js";
+import type { RegisterCommand } from "./shared.js";
+import { register as stash } from "./stash.js";
+import { register as stats } from "./stats.js";
+import { register as verify } from "./verify.js";
+
+export const COMMANDS: RegisterCommand[] = [
+  stash,
+  fetch,
+  cat,
+  peek,
+  list,
+  rm,
+  gc,
+  verify,
+  stats,
+];

@@ -1,0 +1,61 @@
+import type { ErrorCode } from "@artifact-refs/schema";
+
+/**
+ * The aref exit codes: one table for the whole CLI (README and `aref --help` print it).
+ * Every ArefError code maps to exactly one of them; the compiler checks the map is complete.
+ */
+export const EXIT = {
+  OK: 0,
+  INTERNAL: 1,
+  USAGE: 2,
+  NOT_FOUND: 3,
+  INVALID: 4,
+  INTEGRITY: 5,
+  TOO_LARGE: 6,
+  STORAGE: 7,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export const EXIT_CODE_OF: Record<ErrorCode, ExitCode> = {
+  NOT_FOUND: EXIT.NOT_FOUND,
+  UNKNOWN_SESSION: EXIT.NOT_FOUND,
+  EXPIRED: EXIT.NOT_FOUND,
+  INVALID_HANDLE: EXIT.INVALID,
+  INVALID_INPUT: EXIT.INVALID,
+  AMBIGUOUS_REF: EXIT.INVALID,
+  INVALID_SELECTOR: EXIT.INVALID,
+  REGEX_TIMEOUT: EXIT.INVALID,
+  CONFIG_INVALID: EXIT.INVALID,
+  UNSUPPORTED: EXIT.INVALID,
+  INTEGRITY: EXIT.INTEGRITY,
+  CORRUPT_METADATA: EXIT.INTEGRITY,
+  TOO_LARGE: EXIT.TOO_LARGE,
+  BUDGET_EXCEEDED: EXIT.TOO_LARGE,
+  TOKENIZER_FAILED: EXIT.TOO_LARGE,
+  READ_ONLY: EXIT.STORAGE,
+  PERMISSION_DENIED: EXIT.STORAGE,
+  IO_ERROR: EXIT.STORAGE,
+  UNAVAILABLE: EXIT.STORAGE,
+  CONFLICT: EXIT.STORAGE,
+  DEADLINE_EXCEEDED: EXIT.STORAGE,
+  UNAUTHORIZED: EXIT.STORAGE,
+  FORBIDDEN: EXIT.STORAGE,
+  RATE_LIMITED: EXIT.STORAGE,
+  INTERNAL: EXIT.INTERNAL,
+};
+
+/** Rows of the exit-code table, for `--help` and the README. */
+export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
+  [EXIT.OK, "success"],
+  [EXIT.INTERNAL, "unexpected internal error (a bug: please report it)"],
+  [EXIT.USAGE, "usage error: unknown command or flag, bad flag value, missing argument"],
+  [EXIT.NOT_FOUND, "not found: NOT_FOUND, UNKNOWN_SESSION, EXPIRED"],
+  [EXIT.INVALID, "invalid input: INVALID_HANDLE, INVALID_INPUT, AMBIGUOUS_REF, INVALID_SELECTOR, CONFIG_INVALID, UNSUPPORTED (binary content)"],
+  [EXIT.INTEGRITY, "integrity: INTEGRITY, CORRUPT_METADATA, or `verify` found unrepaired problems"],
+  [EXIT.TOO_LARGE, "too large / over budget: TOO_LARGE, BUDGET_EXCEEDED"],
+  [EXIT.STORAGE, "storage unavailable: READ_ONLY, PERMISSION_DENIED, IO_ERROR, UNAVAILABLE"],
+];
+
+export function exitCodeOf(code: ErrorCode): ExitCode {
+  return EXIT_CODE_OF[code] ?? EXIT.INTERNAL;
+}
