@@ -82,6 +82,28 @@ export interface ExternalizerOptions {
   now?: () => number;
 }
 
+export interface PreparedResult {
+  input: ToolResultInput;
+  /** The serialized, redacted text (what would be stored). */
+  text: string;
+  payload: PayloadEncoding;
+  mime: string;
+  injected: boolean;
+  redactions: string[];
+  decision: Decision;
+}
+
+export interface StashedResult {
+  artifactRef: ArtifactRef;
+  hint: ModelHint;
+  /** The model-facing content (the hint as JSON). */
+  content: string;
+  /** What goes under the transcript entry's `details`. */
+  details: Record<string, unknown>;
+  /** False when the same bytes were already stored. */
+  created: boolean;
+}
+
 export interface Decision {
   externalize: boolean;
   reason: string;
@@ -170,20 +192,69 @@ export class Externalizer {
     return { externalize: false, reason: "under the inline thresholds" };
   }
 
-  /** Processes one tool result. Never throws for a store failure: it falls back and says so. */
-  async externalize(input: ToolResultInput): Promise<ExternalizedResult> {
-    const session = parseSessionId(input.session);
+  /** Serializes and redacts a tool result and decides what to do with it (no I/O). */
+  prepare(input: ToolResultInput): PreparedResult {
+    parseSessionId(input.session);
     if (typeof input.tool !== "string" || input.tool.length === 0) {
       throw new ArefError("INVALID_INPUT", "tool result needs a tool name", { hint: "pass {tool: 'name'}" });
     }
     const serialized = serializePayload(input.result, input.mime);
     const injected = input.injected === true || isInjected(serialized.text);
     const redacted = injected || this.#redactor === undefined ? { text: serialized.text, kinds: [] as string[] } : this.#redactor.redact(serialized.text);
-    const text = redacted.text;
-    const decision = this.decide(input.tool, text, serialized.mime, serialized.structured, injected);
+    const decision = this.decide(input.tool, redacted.text, serialized.mime, serialized.structured, injected);
+    return { input, text: redacted.text, payload: serialized.payload, mime: serialized.mime, injected, redactions: redacted.kinds, decision };
+  }
+
+  /**
+   * Stores a prepared result and returns its reference, the model hint and the transcript
+   * details. Throws on a store failure (the migration relies on that: it never truncates).
+   */
+  async stash(prepared: PreparedResult): Promise<StashedResult> {
+    const { input, text, mime, payload, redactions } = prepared;
+    const policy = this.policyFor(input.tool);
+    const preview = this.#preview(text, { mime, maxChars: this.config.externalize.previewChars, ...(input.label ? { label: input.label } : {}) });
+    const ttlMs = policy.ttlMs ?? this.config.externalize.ttlMs;
+    const putting = this.store.put(text, {
+      type: input.type ?? policy.type ?? "tool_output",
+      mime,
+      producer: "executor",
+      tool: { name: input.tool, ...(input.args ? { args: input.args } : {}) },
+      summary: preview.summary,
+      session: input.session,
+      ...(input.label ? { label: input.label.slice(0, 300) } : {}),
+      ...(redactions.length > 0 ? { redactions } : {}),
+      ...(ttlMs === undefined ? {} : { ttlMs }),
+    });
+    const remaining = remainingMs(input.deadline, this.#now());
+    const put = remaining === undefined ? await putting : await raceDeadline(putting, remaining);
+    const artifactRef = ArtifactRefSchema.parse({
+      artifact_id: put.id,
+      handle: put.handle,
+      short_ref: put.shortRef,
+      size_bytes: put.record.size_bytes,
+      mime,
+      summary: preview.summary.slice(0, 500),
+      payload,
+    });
+    const lines = countLines(text);
+    const hint = modelHintFor(artifactRef, { preview: preview.preview, lines, label: input.label, redactions, fetchMaxChars: this.config.fetch.maxChars });
+    const details: Record<string, unknown> = {
+      artifactRef,
+      ...(preview.preview ? { preview: preview.preview } : {}),
+      lines,
+      ...(input.label ? { label: input.label } : {}),
+      ...(redactions.length > 0 ? { redactions } : {}),
+    };
+    return { artifactRef, hint, content: renderModelHint(hint), details, created: put.created };
+  }
+
+  /** Processes one tool result. Never throws for a store failure: it falls back and says so. */
+  async externalize(input: ToolResultInput): Promise<ExternalizedResult> {
+    const prepared = this.prepare(input);
+    const { text, payload, redactions, injected, decision } = prepared;
     const base = {
       role: "tool" as const,
-      ...(input.tool ? { tool_name: input.tool } : {}),
+      tool_name: input.tool,
       ...(input.callId === undefined ? {} : { tool_call_id: input.callId }),
     };
     const sizeBytes = utf8Length(text);
@@ -192,88 +263,45 @@ export class Externalizer {
         action: "inline",
         reason: decision.reason,
         content: text,
-        payload: serialized.payload,
-        redactions: redacted.kinds,
+        payload,
+        redactions,
         sizeBytes,
         entry: {
           type: "message",
           ...base,
           content: text,
-          ...(injected || redacted.kinds.length > 0 || serialized.payload === "json"
+          ...(injected || redactions.length > 0 || payload === "json"
             ? {
                 details: {
                   ...(injected ? { injected: true } : {}),
-                  ...(redacted.kinds.length > 0 ? { redactions: redacted.kinds } : {}),
-                  ...(serialized.payload === "json" ? { payload: "json" } : {}),
+                  ...(redactions.length > 0 ? { redactions } : {}),
+                  ...(payload === "json" ? { payload: "json" } : {}),
                 },
               }
             : {}),
         },
       };
     }
-    const policy = this.policyFor(input.tool);
     if (deadlinePassed(input.deadline, this.#now())) {
-      return this.#fallback(input, text, serialized.payload, redacted.kinds, base, "deadline", new ArefError("DEADLINE_EXCEEDED", "the turn is past its deadline, so the output was not stored"));
+      return this.#fallback(input, text, payload, redactions, base, "deadline", new ArefError("DEADLINE_EXCEEDED", "the turn is past its deadline, so the output was not stored"));
     }
-    const preview = this.#preview(text, { mime: serialized.mime, maxChars: this.config.externalize.previewChars, ...(input.label ? { label: input.label } : {}) });
-    let put: Awaited<ReturnType<ArtifactStore["put"]>>;
+    let stashed: StashedResult;
     try {
-      const ttlMs = policy.ttlMs ?? this.config.externalize.ttlMs;
-      const putting = this.store.put(text, {
-        type: input.type ?? policy.type ?? "tool_output",
-        mime: serialized.mime,
-        producer: "executor",
-        tool: { name: input.tool, ...(input.args ? { args: input.args } : {}) },
-        summary: preview.summary,
-        session,
-        ...(input.label ? { label: input.label.slice(0, 300) } : {}),
-        ...(redacted.kinds.length > 0 ? { redactions: redacted.kinds } : {}),
-        ...(ttlMs === undefined ? {} : { ttlMs }),
-      });
-      const remaining = remainingMs(input.deadline, this.#now());
-      put = remaining === undefined ? await putting : await raceDeadline(putting, remaining);
+      stashed = await this.stash(prepared);
     } catch (error) {
       const reason = hasDeadlineCode(error) ? "deadline" : "store_failed";
-      return this.#fallback(input, text, serialized.payload, redacted.kinds, base, reason, error);
+      return this.#fallback(input, text, payload, redactions, base, reason, error);
     }
-    const artifactRef = ArtifactRefSchema.parse({
-      artifact_id: put.id,
-      handle: put.handle,
-      short_ref: put.shortRef,
-      size_bytes: put.record.size_bytes,
-      mime: serialized.mime,
-      summary: preview.summary.slice(0, 500),
-      payload: serialized.payload,
-    });
-    const lines = countLines(text);
-    const hint = modelHintFor(artifactRef, {
-      preview: preview.preview,
-      lines,
-      label: input.label,
-      redactions: redacted.kinds,
-      fetchMaxChars: this.config.fetch.maxChars,
-    });
     return {
       action: "stashed",
       reason: decision.reason,
-      content: renderModelHint(hint),
-      payload: serialized.payload,
-      redactions: redacted.kinds,
+      content: stashed.content,
+      payload,
+      redactions,
       sizeBytes,
-      artifactRef,
-      hint,
-      entry: {
-        type: "message",
-        ...base,
-        content: "",
-        details: {
-          artifactRef,
-          ...(preview.preview ? { preview: preview.preview } : {}),
-          lines,
-          ...(input.label ? { label: input.label } : {}),
-          ...(redacted.kinds.length > 0 ? { redactions: redacted.kinds } : {}),
-        },
-      },
+      artifactRef: stashed.artifactRef,
+      hint: stashed.hint,
+      entry: { type: "message", ...base, content: "", details: stashed.details },
     };
   }
 

@@ -46,6 +46,8 @@ export {
   type LossReceipt,
   type Deadline,
   type Decision,
+  type PreparedResult,
+  type StashedResult,
 } from "./externalizer.js";
 export { ARTIFACTS_GET_TOOL_NAME, fetchHint, modelHintFor, renderModelHint, type ModelHint, type HintExtras } from "./model-hint.js";
 export { INJECTED_TAG, tagInjected, isInjected, stripInjectedTag } from "./injected.js";
@@ -101,3 +103,4 @@ export {
   type ResolveArgsResult,
   type ResolveArgsOptions,
 } from "./arg-handles.js";
+export { migrateTranscript, type MigrateOptions, type MigrationReport, type MigrationSkip } from "./transcript/migrate.js";

@@ -1,0 +1,207 @@
+import { randomBytes } from "node:crypto";
+import { copyFile, open, readFile, readdir, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { ArefError, isArefError, parseSessionId } from "@artifact-refs/schema";
+import type { Externalizer } from "../externalizer.js";
+import { isInjected } from "../injected.js";
+import { utf8Length } from "../payload.js";
+import { parseTranscript, serializeTranscript, type ParsedLine, type TranscriptFormat } from "./format.js";
+
+export interface MigrateOptions {
+  /** Decides what to stash and stores it (its store, thresholds and redaction are used). */
+  externalizer: Externalizer;
+  /** Session the migrated artifacts are referenced from. */
+  session: string;
+  /** Report what would change; write nothing (no store puts, no file changes). */
+  dryRun?: boolean;
+  /** Keep a copy of the original before rewriting (default true): `<file>.bak`, or `<file>.bak.N` when that is taken by other content. */
+  backup?: boolean;
+  format?: TranscriptFormat;
+  /** Called after each tool result is handled. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface MigrationSkip {
+  line: number;
+  reason: string;
+}
+
+export interface MigrationReport {
+  schema: "artifact-refs.migrate.v1";
+  path: string;
+  format: "jsonl" | "json";
+  dry_run: boolean;
+  entries: number;
+  tool_results: number;
+  /** Tool results moved to the store (or that would be, in a dry run). */
+  migrated: number;
+  already_referenced: number;
+  kept_inline: number;
+  /** Results that qualified but could not be stored; they stay inline, nothing is lost. */
+  skipped: MigrationSkip[];
+  bytes_before: number;
+  /** Size after the rewrite (dry run: the size before, as nothing is written). */
+  bytes_after: number;
+  /** Payload bytes moved out of the transcript. */
+  bytes_externalized: number;
+  redactions: Record<string, number>;
+  /** True when the file was rewritten. A rerun over a migrated file is a no-op: false. */
+  changed: boolean;
+  backup?: string;
+}
+
+const TEMP_MARK = ".aref-migrate-";
+
+/** Removes temp files an interrupted migration of `path` left behind. */
+async function sweepTemps(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}${TEMP_MARK}`;
+  for (const name of await readdir(dir)) {
+    if (name.startsWith(prefix) && name.endsWith(".tmp")) await rm(join(dir, name), { force: true });
+  }
+}
+
+async function sameContent(a: string, b: string): Promise<boolean> {
+  try {
+    const [x, y] = await Promise.all([readFile(a), readFile(b)]);
+    return x.equals(y);
+  } catch {
+    return false;
+  }
+}
+
+/** Picks the backup path: reuses `<file>.bak` when it already holds the same bytes (a rerun). */
+async function backupPath(path: string): Promise<{ path: string; exists: boolean }> {
+  for (let n = 0; n < 1_000; n++) {
+    const candidate = n === 0 ? `${path}.bak` : `${path}.bak.${n}`;
+    try {
+      await stat(candidate);
+    } catch {
+      return { path: candidate, exists: false };
+    }
+    if (await sameContent(candidate, path)) return { path: candidate, exists: true };
+  }
+  throw new ArefError("CONFLICT", `too many backups of ${path}`, { hint: "remove old .bak files" });
+}
+
+/** Writes `text` to `path` atomically: temp file in the same directory, fsync, rename, fsync the directory. */
+async function writeAtomic(path: string, text: string, mode: number): Promise<void> {
+  const temp = `${path}${TEMP_MARK}${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  const handle = await open(temp, "wx", mode);
+  try {
+    await handle.writeFile(text, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  try {
+    const dir = await open(dirname(path), "r");
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  } catch {
+    // Some filesystems do not allow fsync on a directory; the rename is still atomic.
+  }
+}
+
+function isCandidate(line: ParsedLine): boolean {
+  const { entry } = line;
+  return entry.role === "tool" && entry.details?.artifactRef === undefined && entry.details?.injected !== true && !isInjected(entry.content);
+}
+
+/**
+ * Migrates a legacy transcript whose tool results carry inline payloads: each result the
+ * externalizer's rules would stash is stored and replaced by `details.artifactRef`.
+ * Dry run, backup, atomic rewrite (temp + fsync + rename), idempotent (a migrated file
+ * is left untouched), and safe to interrupt: the original stays intact until the rename,
+ * and a rerun completes (stored payloads dedupe). Untouched lines keep their exact bytes.
+ */
+export async function migrateTranscript(path: string, options: MigrateOptions): Promise<MigrationReport> {
+  const session = parseSessionId(options.session);
+  const dryRun = options.dryRun === true;
+  let text: string;
+  let mode = 0o600;
+  try {
+    text = await readFile(path, "utf8");
+    mode = (await stat(path)).mode & 0o777;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = parseTranscript(text, { format: options.format ?? "auto", where: path });
+  if (!dryRun) await sweepTemps(path);
+  const ext = options.externalizer;
+  const tools = parsed.lines.filter((l) => l.entry.role === "tool");
+  const report: MigrationReport = {
+    schema: "artifact-refs.migrate.v1",
+    path,
+    format: parsed.format,
+    dry_run: dryRun,
+    entries: parsed.lines.length,
+    tool_results: tools.length,
+    migrated: 0,
+    already_referenced: tools.filter((l) => l.entry.details?.artifactRef !== undefined).length,
+    kept_inline: 0,
+    skipped: [],
+    bytes_before: utf8Length(text),
+    bytes_after: utf8Length(text),
+    bytes_externalized: 0,
+    redactions: {},
+    changed: false,
+  };
+  let done = 0;
+  for (const line of parsed.lines) {
+    if (line.entry.role !== "tool") continue;
+    if (isCandidate(line)) {
+      const prepared = ext.prepare({
+        session,
+        tool: line.entry.tool_name ?? "unknown_tool",
+        result: line.entry.content,
+      });
+      if (!prepared.decision.externalize) {
+        report.kept_inline++;
+      } else if (dryRun) {
+        report.migrated++;
+        report.bytes_externalized += utf8Length(line.entry.content);
+        for (const kind of prepared.redactions) report.redactions[kind] = (report.redactions[kind] ?? 0) + 1;
+      } else {
+        try {
+          const stashed = await ext.stash(prepared);
+          const raw: Record<string, unknown> = {};
+          for (const [key, value] of Object.entries(line.raw)) raw[key] = key === "content" ? "" : value;
+          raw.details = { ...((line.raw.details as Record<string, unknown> | undefined) ?? {}), ...stashed.details };
+          line.raw = raw;
+          delete line.source;
+          report.migrated++;
+          report.bytes_externalized += utf8Length(line.entry.content);
+          for (const kind of prepared.redactions) report.redactions[kind] = (report.redactions[kind] ?? 0) + 1;
+        } catch (error) {
+          // Too large for the store: keep it inline (nothing is lost) and say so.
+          if (isArefError(error) && error.code === "TOO_LARGE") report.skipped.push({ line: line.line, reason: error.message });
+          else throw error;
+        }
+      }
+    }
+    done++;
+    options.onProgress?.(done, tools.length);
+  }
+  if (dryRun || report.migrated === 0) return report;
+  const output = serializeTranscript(parsed);
+  if (options.backup !== false) {
+    const backup = await backupPath(path);
+    if (!backup.exists) await copyFile(path, backup.path);
+    report.backup = backup.path;
+  }
+  await writeAtomic(path, output, mode);
+  report.bytes_after = utf8Length(output);
+  report.changed = true;
+  return report;
+}
