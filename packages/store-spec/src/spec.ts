@@ -57,9 +57,16 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
       throw bad(spec, "not a valid URL");
     }
     const bucket = url.hostname;
+    if (url.username !== "" || url.password !== "") throw bad(spec.replace(/\/\/[^/]*@/, "//***@"), "credentials do not belong in the store spec; use the AWS environment variables or profile");
+    if (url.port !== "") throw bad(spec, "the bucket cannot have a port; put host and port in ?endpoint=http://host:port");
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw bad(spec, "the bucket name must be 3-63 chars of lowercase letters, digits, '.' and '-'");
     checkParams(spec, url.searchParams, ["endpoint", "region", "forcePathStyle"]);
-    const prefix = decodeURIComponent(url.pathname).replace(/^\/+/, "").replace(/\/+$/, "");
+    let prefix: string;
+    try {
+      prefix = decodeURIComponent(url.pathname).replace(/^\/+/, "").replace(/\/+$/, "");
+    } catch {
+      throw bad(spec, "the key prefix has a malformed %-escape");
+    }
     if (prefix.split("/").some((s) => s === ".." || s === ".")) throw bad(spec, "the key prefix must not contain '.' or '..' segments");
     if (prefix !== "" && !/^[A-Za-z0-9._:/-]+$/.test(prefix)) throw bad(spec, "the key prefix may only contain letters, digits, '.', '_', ':', '-' and '/'");
     const endpoint = url.searchParams.get("endpoint") ?? undefined;
@@ -86,8 +93,14 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
   let path = spec;
   let params = new URLSearchParams();
   if (spec.startsWith("file://")) {
-    const url = new URL(spec);
-    path = decodeURIComponent(url.pathname);
+    let url: URL;
+    try {
+      url = new URL(spec);
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      throw bad(spec, "not a valid file:// URL");
+    }
+    if (url.host !== "" && url.host !== "localhost") throw bad(spec, `a file:// URL must name a local path (file:///abs/dir), not the host ${JSON.stringify(url.host)}`);
     params = url.searchParams;
   } else if (spec.includes("?")) {
     const at = spec.indexOf("?");
