@@ -1,0 +1,17 @@
+import type { ArtifactStore } from "@artifact-refs/store";
+import type { Authenticator } from "./auth.js";
+import type { ServerKit } from "./kit/types.js";
+import type { ChatProvider } from "./provider.js";
+import type { Telemetry } from "./telemetry.js";
+import type { ToolRegistry } from "./tools/registry.js";
+
+/** Everything a route needs, built once per server. */
+export interface AppContext {
+  store: ArtifactStore;
+  auth: Authenticator;
+  tools: ToolRegistry;
+  kit: ServerKit;
+  telemetry: Telemetry;
+  provider: ChatProvider | undefined;
+  bodyLimit: number;
+}

@@ -1,0 +1,187 @@
+import { createHash } from "node:crypto";
+import Fastify, { type FastifyInstance } from "fastify";
+import rateLimit from "@fastify/rate-limit";
+import { ArefError, isArefError } from "@artifact-refs/schema";
+import { ArtifactStore } from "@artifact-refs/store";
+import { openStore } from "@artifact-refs/store-spec";
+import { Authenticator, TokensSchema } from "./auth.js";
+import type { AppContext } from "./app-context.js";
+import { toHttpError } from "./errors.js";
+import { createKit } from "./kit/index.js";
+import { openApiDocument } from "./openapi.js";
+import { DEFAULT_BODY_LIMIT, DEFAULT_RATE_LIMIT, type ServerOptions } from "./options.js";
+import { registerRoute, type RouteDef } from "./route.js";
+import { artifactRoutes } from "./routes/artifacts.js";
+import { chatRoutes } from "./routes/chat.js";
+import { executeRoutes } from "./routes/execute.js";
+import { sessionRoutes } from "./routes/sessions.js";
+import { systemRoutes } from "./routes/system.js";
+import { findWebRoot, serveWeb } from "./static.js";
+import { Telemetry } from "./telemetry.js";
+import { builtinTools } from "./tools/builtin.js";
+import { ToolRegistry } from "./tools/registry.js";
+import { Workspace } from "./tools/workspace.js";
+import { parseWith } from "@artifact-refs/schema";
+
+export const SERVER_VERSION = "0.1.0";
+
+export interface ArefServer {
+  /** The Fastify instance (inject requests, add routes). */
+  app: FastifyInstance;
+  store: ArtifactStore;
+  tools: ToolRegistry;
+  /** The OpenAPI document of every route. */
+  openapi: Record<string, unknown>;
+  /** Stops accepting connections, finishes in-flight requests (writes included), closes the store. */
+  close(): Promise<void>;
+}
+
+/** Builds the server (routes, auth, limits, UI) without listening. */
+export async function createServer(options: ServerOptions): Promise<ArefServer> {
+  const store = typeof options.store === "string" ? await openStore(options.store) : options.store;
+  if (!(store instanceof ArtifactStore) && typeof (store as ArtifactStore)?.put !== "function") {
+    throw new ArefError("CONFIG_INVALID", "options.store must be an ArtifactStore or a store spec string");
+  }
+  const tokens = options.tokens === undefined ? undefined : parseWith(TokensSchema, options.tokens, "tokens", "CONFIG_INVALID");
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  if (!Number.isInteger(bodyLimit) || bodyLimit < 1) throw new ArefError("CONFIG_INVALID", `bodyLimit must be a positive integer, got ${String(bodyLimit)}`);
+
+  const tools = new ToolRegistry();
+  if (options.workspace !== undefined) for (const tool of builtinTools(await Workspace.open(options.workspace))) tools.register(tool);
+  for (const tool of options.tools ?? []) tools.register(tool);
+
+  const ctx: AppContext = {
+    store,
+    auth: new Authenticator(tokens),
+    tools,
+    kit: createKit(store, options.kit),
+    telemetry: new Telemetry(store),
+    provider: options.provider,
+    bodyLimit,
+  };
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit,
+    return503OnClosing: true,
+    routerOptions: {
+      maxParamLength: 500,
+      ignoreTrailingSlash: false,
+    },
+    frameworkErrors: (error, _req, reply) => {
+      const { status, receipt } = toHttpError(Object.assign(error, { statusCode: (error as { statusCode?: number }).statusCode ?? 400 }));
+      void (reply as unknown as { code(n: number): { send(b: unknown): void } }).code(status).send(receipt);
+    },
+  });
+
+  app.removeContentTypeParser("text/plain");
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+
+  app.setErrorHandler((error, request, reply) => {
+    const { status, receipt } = toHttpError(error);
+    if (status >= 500) request.log.error({ err: error }, "request failed");
+    if (status >= 500 && !isArefError(error)) console.error(error);
+    return reply.code(status).send(receipt);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(toHttpError(new ArefError("NOT_FOUND", `no route ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}`, { hint: "see GET /openapi.json" })).receipt),
+  );
+
+  app.addHook("onResponse", async (request, reply) => {
+    const route = request.routeOptions.url ?? "unmatched";
+    ctx.telemetry.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    ctx.telemetry.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+  let shuttingDown = false;
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("x-content-type-options", "nosniff");
+    // During a graceful shutdown, answer in-flight requests and close their keep-alive sockets.
+    if (shuttingDown) reply.header("connection", "close");
+    return payload;
+  });
+
+  const limit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
+  if (limit !== false) {
+    await app.register(rateLimit, {
+      global: true,
+      max: limit.max,
+      timeWindow: limit.timeWindowMs ?? DEFAULT_RATE_LIMIT.timeWindowMs,
+      allowList: (req) => req.url === "/healthz",
+      keyGenerator: (req) => {
+        const header = req.headers.authorization;
+        return typeof header === "string" && header !== "" ? `t:${createHash("sha256").update(header).digest("hex").slice(0, 32)}` : `ip:${req.ip}`;
+      },
+      errorResponseBuilder: (_req, context) =>
+        new ArefError("RATE_LIMITED", `rate limit: ${context.max} requests per ${context.after}`, { hint: `retry after ${context.after}` }),
+    });
+  }
+
+  const routes: RouteDef<any, any, any>[] = [];
+  let doc: Record<string, unknown> = {};
+  routes.push(...artifactRoutes(ctx), ...sessionRoutes(ctx), ...executeRoutes(ctx), ...chatRoutes(ctx), ...systemRoutes(ctx, () => doc));
+  doc = openApiDocument(routes, { title: "artifact-refs server", version: SERVER_VERSION });
+  for (const route of routes) registerRoute(app, ctx.auth, route);
+
+  const webRoot = options.ui === false ? undefined : findWebRoot();
+  if (webRoot) serveWeb(app, webRoot);
+  else if (options.ui === true) throw new ArefError("CONFIG_INVALID", "the web UI is not built", { hint: "run `pnpm --filter @artifact-refs/server build`" });
+
+  await app.ready();
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    store,
+    tools,
+    openapi: doc,
+    close() {
+      closing ??= (async () => {
+        shuttingDown = true;
+        // In-flight requests (writes included) finish; sockets still open after the grace period are cut.
+        const force = setTimeout(() => app.server.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
+        force.unref();
+        await app.close();
+        clearTimeout(force);
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+export interface StartOptions extends ServerOptions {
+  port?: number;
+  /** Default 127.0.0.1. Without tokens only a loopback host is allowed. */
+  host?: string;
+  /** Close gracefully on SIGINT and SIGTERM (the CLI sets it). */
+  handleSignals?: boolean;
+}
+
+export interface RunningServer extends ArefServer {
+  url: string;
+  port: number;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/** Builds the server and listens; refuses a non-loopback host without tokens. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  if (options.tokens === undefined && !LOOPBACK.has(host)) {
+    throw new ArefError("CONFIG_INVALID", `refusing to listen on ${host} without tokens: anyone could read every session`, {
+      hint: "pass --token (or options.tokens), or listen on 127.0.0.1",
+    });
+  }
+  const server = await createServer(options);
+  await server.app.listen({ port: options.port ?? 0, host });
+  const address = server.app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : (options.port ?? 0);
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (options.handleSignals) {
+    const stop = () => {
+      void server.close().then(() => process.exit(0));
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  }
+  return { ...server, url, port };
+}

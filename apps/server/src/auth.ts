@@ -1,0 +1,73 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { SessionIdSchema } from "@artifact-refs/schema";
+import { forbidden, unauthorized } from "./errors.js";
+
+/** Bearer tokens: one admin token for everything, and tokens scoped to a list of sessions. */
+export const TokensSchema = z
+  .object({
+    admin: z.string().min(16, "the admin token must be at least 16 characters").optional(),
+    sessions: z.record(z.string().min(16, "a session token must be at least 16 characters"), z.array(SessionIdSchema).min(1)).default({}),
+  })
+  .strict();
+export type TokensInput = z.input<typeof TokensSchema>;
+export type Tokens = z.output<typeof TokensSchema>;
+
+/** Who is calling: everything (admin, or no auth configured) or a fixed set of sessions. */
+export type Principal = { kind: "admin" } | { kind: "sessions"; sessions: ReadonlySet<string> };
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+export class Authenticator {
+  readonly #enabled: boolean;
+  readonly #admin: Buffer | undefined;
+  readonly #scoped: Array<{ digest: Buffer; sessions: ReadonlySet<string> }>;
+
+  constructor(tokens: Tokens | undefined) {
+    this.#enabled = tokens !== undefined;
+    this.#admin = tokens?.admin === undefined ? undefined : digest(tokens.admin);
+    this.#scoped = Object.entries(tokens?.sessions ?? {}).map(([token, sessions]) => ({ digest: digest(token), sessions: new Set(sessions) }));
+  }
+
+  /** False when the server runs without tokens (loopback development only). */
+  get enabled(): boolean {
+    return this.#enabled;
+  }
+
+  /** The principal of an Authorization header value; UNAUTHORIZED when missing or unknown. */
+  authenticate(header: string | undefined): Principal {
+    if (!this.#enabled) return { kind: "admin" };
+    if (header === undefined || header === "") throw unauthorized("this route needs a bearer token");
+    const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
+    if (!match) throw unauthorized("the Authorization header must be 'Bearer <token>'");
+    const given = digest(match[1]!);
+    // Compare digests in constant time; check every token so timing does not say which matched.
+    let principal: Principal | undefined;
+    if (this.#admin !== undefined && timingSafeEqual(this.#admin, given)) principal = { kind: "admin" };
+    for (const entry of this.#scoped) {
+      if (timingSafeEqual(entry.digest, given) && principal === undefined) principal = { kind: "sessions", sessions: entry.sessions };
+    }
+    if (principal === undefined) throw unauthorized("unknown bearer token");
+    return principal;
+  }
+}
+
+/** FORBIDDEN unless the principal may use the session. */
+export function assertSession(principal: Principal, session: string): void {
+  if (principal.kind === "admin") return;
+  if (!principal.sessions.has(session)) throw forbidden(`this token is not allowed to use session ${JSON.stringify(session)}`);
+}
+
+/** Session-scoped tokens must name a session on routes where the admin may omit it. */
+export function requireSessionFor(principal: Principal, session: string | undefined, route: string): string | undefined {
+  if (session !== undefined) {
+    assertSession(principal, session);
+    return session;
+  }
+  if (principal.kind === "admin") return undefined;
+  throw forbidden(`a session-scoped token must name its session on ${route} (?session=<id>)`);
+}
+
+export function canSee(principal: Principal, session: string): boolean {
+  return principal.kind === "admin" || principal.sessions.has(session);
+}

@@ -1,0 +1,36 @@
+import type { ArtifactStore } from "@artifact-refs/store";
+import type { TokensInput } from "./auth.js";
+import type { ServerKit } from "./kit/types.js";
+import type { ChatProvider } from "./provider.js";
+import type { ToolDefinition } from "./tools/registry.js";
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
+
+export interface ServerOptions {
+  /** An open ArtifactStore, or a store spec (memory:, ./dir, s3://bucket/prefix?endpoint=…). */
+  store: ArtifactStore | string;
+  /** Directory the built-in tools may read. Without it, read_file, list_files and grep are not registered. */
+  workspace?: string;
+  /**
+   * Bearer tokens: `admin` may do everything; each `sessions` token only its sessions.
+   * Without tokens the API is open, and startServer only binds a loopback address.
+   */
+  tokens?: TokensInput;
+  /** Largest request body in bytes (default 1 MiB); larger is 413. */
+  bodyLimit?: number;
+  /** Requests per window per token (or per IP without a token); `false` turns the limit off. */
+  rateLimit?: { max: number; timeWindowMs?: number } | false;
+  /** Extra tools for /api/artifacts/execute. */
+  tools?: ToolDefinition<any>[];
+  /** A chat model; without it the chat endpoint returns the context message only. */
+  provider?: ChatProvider;
+  /** Replaces parts of the kit (selection, reference resolution, executions, metrics, hot state). */
+  kit?: Partial<ServerKit>;
+  /** Serve the web UI at / (default true when dist/web exists). */
+  ui?: boolean;
+  /** How long close() waits for in-flight requests before cutting their sockets (default 10 s). */
+  shutdownGraceMs?: number;
+  /** Fastify logger (default off). */
+  logger?: boolean;
+}

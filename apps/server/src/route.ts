@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { ArefError, parseWith } from "@artifact-refs/schema";
+import type { Authenticator, Principal } from "./auth.js";
+
+export type HttpMethod = "GET" | "HEAD" | "POST" | "DELETE";
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  /** Defaults to application/json. */
+  contentType?: string;
+}
+
+export interface RouteContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  principal: Principal;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/**
+ * One HTTP route: its zod schemas validate every input and also generate the OpenAPI
+ * document, so the two never drift. `body: "raw"` takes any content type as bytes.
+ */
+export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
+  method: HttpMethod;
+  url: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** False for routes anyone may call (health, the UI, the OpenAPI document). */
+  auth: boolean;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Accepts raw bytes of any content type besides JSON (the stash route). */
+  rawBody?: boolean;
+  /** With rawBody: the JSON envelope also accepted (documented in OpenAPI; validated by the handler). */
+  jsonEnvelope?: z.ZodType;
+  responses: Record<number, ResponseDoc>;
+  /** Per-route rate limit override (requests per window). */
+  rateLimit?: { max: number };
+  handler: (ctx: RouteContext<P, Q, B>) => Promise<unknown>;
+}
+
+export function defineRoute<P, Q, B>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
+  return def;
+}
+
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const type = header.split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/** Registers a route on Fastify: authenticates, validates params, query and body with zod, runs the handler. */
+export function registerRoute(app: FastifyInstance, auth: Authenticator, def: RouteDef<any, any, any>): void {
+  app.route({
+    method: def.method,
+    url: def.url,
+    exposeHeadRoute: false,
+    ...(def.rateLimit ? { config: { rateLimit: def.rateLimit } } : {}),
+    handler: async (request, reply) => {
+      const principal: Principal = def.auth ? auth.authenticate(request.headers.authorization) : { kind: "admin" };
+      const params = def.params ? parseWith(def.params, request.params, "path parameters") : {};
+      const query = def.query ? parseWith(def.query, request.query ?? {}, "query parameters") : {};
+      let body: unknown;
+      if (def.body !== undefined) {
+        if (!isJsonContentType(request.headers["content-type"])) {
+          throw new ArefError("UNSUPPORTED", `${def.method} ${def.url} takes a JSON body (Content-Type: application/json)`, {
+            hint: "send the body as JSON with Content-Type: application/json",
+          });
+        }
+        body = parseWith(def.body, request.body, "request body");
+      } else if (def.rawBody) {
+        body = request.body;
+      }
+      return def.handler({ params, query, body, principal, request, reply });
+    },
+  });
+}

@@ -1,0 +1,163 @@
+import { z } from "zod";
+import {
+  ArefError,
+  FetchReceiptSchema,
+  ListReceiptSchema,
+  RmReceiptSchema,
+  SelectorSchema,
+  StashReceiptSchema,
+  parseWith,
+  receiptName,
+  toHandle,
+  type FetchReceipt,
+  type StashReceipt,
+} from "@artifact-refs/schema";
+import { assertSession, requireSessionFor } from "../auth.js";
+import type { AppContext } from "../app-context.js";
+import { defineRoute, isJsonContentType, type RouteDef } from "../route.js";
+import { FetchQuerySchema, RefParams, SessionRefParams, StashJsonBodySchema, StashQuerySchema, selectorFromQuery } from "../schemas.js";
+import { ERROR_RESPONSES } from "./common.js";
+
+export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
+  const { store, kit } = app;
+
+  const stash = defineRoute({
+    method: "POST",
+    url: "/api/artifacts",
+    summary: "Stash content (raw body, or a JSON envelope)",
+    description:
+      "Raw body: any Content-Type except JSON; options in the query (session, label, type, mime, ttl_ms). " +
+      "JSON body (application/json): the envelope { content, encoding?, session?, label?, type?, mime?, summary?, ttl_ms? }. " +
+      "To store a JSON document as-is, send it as application/octet-stream with ?mime=application/json. Bodies over the limit are 413.",
+    tags: ["artifacts"],
+    auth: true,
+    query: StashQuerySchema,
+    rawBody: true,
+    jsonEnvelope: StashJsonBodySchema,
+    responses: { 201: { description: "stored", schema: StashReceiptSchema }, ...ERROR_RESPONSES },
+    async handler({ query, principal, request, reply }) {
+      let bytes: Uint8Array;
+      let opts: z.infer<typeof StashQuerySchema> & { summary?: string };
+      if (isJsonContentType(request.headers["content-type"])) {
+        if (Object.keys(query).length > 0) {
+          throw new ArefError("INVALID_INPUT", "with a JSON envelope, give the options in the body, not the query", { hint: "move session, label, type, mime and ttl_ms into the JSON body" });
+        }
+        const body = parseWith(StashJsonBodySchema, request.body, "stash envelope");
+        if (body.encoding === "base64" && !/^[A-Za-z0-9+/]*={0,2}$/.test(body.content)) {
+          throw new ArefError("INVALID_INPUT", "content is not valid base64", { hint: "encode the bytes with standard base64, or send encoding=utf-8" });
+        }
+        bytes = body.encoding === "base64" ? Buffer.from(body.content, "base64") : Buffer.from(body.content, "utf8");
+        const { content: _content, encoding: _encoding, ...rest } = body;
+        opts = rest;
+      } else {
+        const raw = request.body;
+        bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+        opts = query;
+      }
+      if (bytes.byteLength === 0) throw new ArefError("INVALID_INPUT", "the body is empty: nothing to stash", { hint: "send the content as the request body" });
+      const session = requireSessionFor(principal, opts.session, "POST /api/artifacts");
+      const put = await store.put(bytes, {
+        ...(session === undefined ? {} : { session }),
+        ...(opts.label === undefined ? {} : { label: opts.label }),
+        ...(opts.type === undefined ? {} : { type: opts.type }),
+        ...(opts.mime === undefined ? {} : { mime: opts.mime }),
+        ...(opts.summary === undefined ? {} : { summary: opts.summary }),
+        ...(opts.ttl_ms === undefined ? {} : { ttlMs: opts.ttl_ms }),
+        producer: "user",
+      });
+      const receipt: StashReceipt = {
+        schema: receiptName("stash"),
+        handle: put.handle,
+        artifact_id: put.id,
+        short_ref: put.shortRef,
+        bytes: put.record.size_bytes,
+        created_at: put.record.created_at,
+        deduped: !put.created,
+        type: put.record.type,
+        ...(put.reference?.label ?? put.record.label ? { label: put.reference?.label ?? put.record.label } : {}),
+        ...(put.record.summary === undefined ? {} : { summary: put.record.summary }),
+        ...(session === undefined ? {} : { session }),
+        ...(put.reference?.expires_at === undefined ? {} : { expires_at: put.reference.expires_at }),
+      };
+      reply.code(201);
+      return receipt;
+    },
+  });
+
+  const fetch = defineRoute({
+    method: "GET",
+    url: "/api/artifacts/:ref",
+    summary: "Bounded fetch: a selection of an artifact, never more than its cap",
+    description:
+      "Selector in the query: mode=headtail (head, tail) | grep (pattern, ignoreCase, context, maxMatches, skip) | range (start, end) | jsonpath (expr); maxChars caps the text (default 8000). " +
+      "The answer says what was left out and gives the selector for the next part.",
+    tags: ["artifacts"],
+    auth: true,
+    params: RefParams,
+    query: FetchQuerySchema,
+    responses: { 200: { description: "the selection", schema: FetchReceiptSchema }, ...ERROR_RESPONSES },
+    async handler({ params, query, principal }) {
+      const session = requireSessionFor(principal, query.session, "GET /api/artifacts/:ref");
+      const { selector: raw, stray } = selectorFromQuery(query);
+      if (stray.length > 0) {
+        throw new ArefError("INVALID_SELECTOR", `${stray.join(", ")} ${stray.length === 1 ? "does" : "do"} not apply to mode=${query.mode}`, {
+          hint: "headtail: head, tail; grep: pattern, ignoreCase, context, maxMatches, skip; range: start, end; jsonpath: expr; all: maxChars",
+        });
+      }
+      const selector = parseWith(SelectorSchema, raw, "selector", "INVALID_SELECTOR");
+      const scope = session === undefined ? {} : { session };
+      const id = await store.resolve(params.ref, scope);
+      const text = await store.getText(id, scope);
+      const selection = kit.select(text, selector);
+      const receipt: FetchReceipt = { schema: receiptName("fetch"), handle: toHandle(id), short_ref: await store.shortRef(id, scope), ...selection };
+      return receipt;
+    },
+  });
+
+  const head = defineRoute({
+    method: "HEAD",
+    url: "/api/artifacts/:ref",
+    summary: "Does the artifact exist (for this session)? Its metadata in headers",
+    description: "Headers: X-Artifact-Id, X-Artifact-Size, X-Artifact-Type, X-Short-Ref, ETag, Content-Type of the stored content.",
+    tags: ["artifacts"],
+    auth: true,
+    params: RefParams,
+    query: z.object({ session: FetchQuerySchema.shape.session }).strict(),
+    responses: { 200: { description: "exists" }, 401: { description: "no or unknown token" }, 403: { description: "not your session" }, 404: { description: "no such artifact" } },
+    async handler({ params, query, principal, reply }) {
+      const session = requireSessionFor(principal, query.session, "HEAD /api/artifacts/:ref");
+      const scope = session === undefined ? {} : { session };
+      const record = await store.getRecord(params.ref, scope);
+      reply
+        .header("x-artifact-id", record.artifact_id)
+        .header("x-artifact-size", String(record.size_bytes))
+        .header("x-artifact-type", record.type)
+        .header("x-short-ref", await store.shortRef(record.artifact_id, scope))
+        .header("etag", `"${record.artifact_id}"`)
+        .header("x-content-type", record.mime ?? "application/octet-stream");
+      reply.code(200);
+      return "";
+    },
+  });
+
+  const drop = defineRoute({
+    method: "DELETE",
+    url: "/api/sessions/:id/artifacts/:ref",
+    summary: "Drop a session's reference (the blob stays until gc finds it unreferenced)",
+    tags: ["sessions", "artifacts"],
+    auth: true,
+    params: SessionRefParams,
+    responses: { 200: { description: "removed", schema: RmReceiptSchema }, ...ERROR_RESPONSES },
+    async handler({ params, principal }) {
+      assertSession(principal, params.id);
+      const id = await store.resolve(params.ref, { session: params.id });
+      const removed = await store.removeReference(params.id, id);
+      if (!removed) throw new ArefError("NOT_FOUND", `session ${params.id} holds no reference to ${params.ref}`);
+      return { schema: receiptName("rm"), artifact_id: id, session: params.id, references_removed: 1, blob_removed: false };
+    },
+  });
+
+  return [stash, fetch, head, drop];
+}
+
+export { ListReceiptSchema };
