@@ -1,3 +1,4 @@
+import { countTokens as budgetCountTokens } from "@artifact-refs/budget";
 import type { ArtifactStore } from "@artifact-refs/store";
 import {
   ArefError,
@@ -73,8 +74,14 @@ export interface ExternalizerOptions {
   config?: ContextConfig | ContextConfigInput;
   /** Redactor to use (default: built-in rules plus config.redaction). */
   redactor?: Redactor;
-  /** Token counter for the token threshold (e.g. budget's counter). A throw counts as over (fail closed). */
-  countTokens?: (text: string) => number;
+  /**
+   * Token counter for the token threshold. Default: the budget package's counter (tiktoken
+   * encoding of `model`, cl100k_base when unknown); false = no token threshold. A throw
+   * counts as over the threshold (fail closed).
+   */
+  countTokens?: ((text: string) => number) | false;
+  /** Model whose encoding the default counter uses. */
+  model?: string;
   /** The budget's maxInlineArtifactChars: the char threshold never goes above it. */
   maxInlineArtifactChars?: number;
   /** Summary + structural preview (default: a local head/tail preview). */
@@ -144,7 +151,11 @@ export class Externalizer {
     this.store = options.store;
     this.config = ContextConfigSchema.parse(options.config ?? {});
     this.#redactor = options.redactor ?? buildRedactor(this.config);
-    this.#countTokens = options.countTokens;
+    const model = options.model;
+    this.#countTokens =
+      options.countTokens === false
+        ? undefined
+        : (options.countTokens ?? ((text: string) => budgetCountTokens(text, model === undefined ? {} : { model })));
     this.#maxInlineArtifactChars = options.maxInlineArtifactChars;
     this.#preview = options.preview ?? defaultPreview;
     this.#now = options.now ?? Date.now;

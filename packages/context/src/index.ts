@@ -104,3 +104,18 @@ export {
   type ResolveArgsOptions,
 } from "./arg-handles.js";
 export { migrateTranscript, type MigrateOptions, type MigrationReport, type MigrationSkip } from "./transcript/migrate.js";
+
+// Execution records (seed 004)
+export {
+  ExecutionContext,
+  ExecutionContextShapeSchema,
+  ExecutionStateSchema,
+  summarizeExecution,
+  type ExecutionContextOptions,
+  type ExecutionContextShape,
+  type ExecutionState,
+  type RecordExecutionInput,
+  type ContextMessage,
+  type ReferenceCandidate,
+  type ReferenceResolver,
+} from "./executions.js";
