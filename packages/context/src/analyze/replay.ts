@@ -170,7 +170,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
     if (m.role === "assistant") {
       turns.push(await replayCall(i));
       lastAssistant = i;
-      lastAction = actionLine(m.content, m.tool_calls, 60);
+      lastAction = actionLine(m.content, m.tool_calls, 64);
     }
     // Record message i (after the call that precedes it, if any).
     if (m.role === "tool") {
@@ -186,7 +186,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
       if (m.tool_call_id !== undefined) h.tool_call_id = m.tool_call_id;
       if (result.action === "stashed" && result.artifactRef) {
         h.artifactRef = result.artifactRef;
-        const s: Stashed = { index: i, ref: result.artifactRef, label: `${m.tool_name ?? "tool"} #${i}: ${lastAction}`.slice(0, 120) };
+        const s: Stashed = { index: i, ref: result.artifactRef, label: `${m.tool_name ?? "tool"} #${i}: ${lastAction}`.slice(0, 80) };
         stashed.push(s);
         stashedAt.set(i, s);
       } else if (result.action === "fallback") {

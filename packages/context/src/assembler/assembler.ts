@@ -14,6 +14,7 @@ import { bootstrapBlock, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, DEFAULT_BOOTSTRAP_THRE
 import { buildCheckpointPack, writeCheckpoint } from "./checkpoint.js";
 import { callNumber, layoutHistory, type HistoryLayout } from "./layout.js";
 import { modelHintFor, renderModelHint } from "../model-hint.js";
+import { HOT_STATE_PREFIX, HOT_STATE_UPDATE_PREFIX, hotStateDelta } from "./hot-state-delta.js";
 import { headTailExcerpt, renderMessage, stableJson } from "./render.js";
 import {
   DEFAULT_BUDGETS,
@@ -82,9 +83,12 @@ interface AppendRun {
   parts: PromptPart[];
   /** History index of the next message to append. */
   next: number;
-  hotStateText: string;
+  /** The hot state the run's parts add up to (full state + updates). */
+  hotState: HotState;
 }
 
+/** Chars of a long assistant message kept in a prompt that had to show it by reference. */
+const ASSISTANT_EXCERPT_CHARS = 1_500;
 const HOT_STATE_WARN_TOKENS = 800;
 const INDEX_WARN_ENTRIES = 15;
 const PROMPT_WARN_TOKENS = 6_000;
@@ -141,7 +145,7 @@ export class PromptAssembler {
     const counter = this.#safeCounter(violations);
 
     const fixed = await this.#fixedParts(history, layout, counter);
-    const hotStateText = `Hot state: ${stableJson(hotState)}`;
+    const hotStateText = `${HOT_STATE_PREFIX}${stableJson(hotState)}`;
     const hotPart = this.#part("hot_state", { role: "system", content: hotStateText }, counter);
     const recallParts = this.#recallParts(input, counter, cuts);
     const tailParts = (input.tail ?? []).map((m) => this.#part("tail", m, counter));
@@ -150,7 +154,7 @@ export class PromptAssembler {
     const result =
       this.strategy === "window"
         ? await this.#assembleWindow(history, layout, hotState, fixed, hotPart, recallParts, tailParts, userParts, counter, cuts)
-        : await this.#assembleAppend(history, layout, hotState, hotStateText, fixed, hotPart, recallParts, tailParts, userParts, counter, cuts);
+        : await this.#assembleAppend(history, layout, hotState, fixed, hotPart, recallParts, tailParts, userParts, counter, cuts);
 
     const tokens = sum(result.parts);
     if (tokens > this.budgets.maxPromptTokens) {
@@ -265,7 +269,6 @@ export class PromptAssembler {
     history: readonly HistoryMessage[],
     layout: HistoryLayout,
     hotState: HotState,
-    hotStateText: string,
     fixed: PromptPart[],
     hotPart: PromptPart,
     recallParts: PromptPart[],
@@ -279,11 +282,11 @@ export class PromptAssembler {
     const firstTurn = layout.turns[0]?.[0] ?? history.length;
     if (run && run.next <= history.length && run.next >= firstTurn) {
       const added = await this.#turnParts(history, range(run.next, history.length), counter);
-      const hsParts =
-        hotStateText === run.hotStateText ? [] : [this.#part("hot_state", { role: "system", content: `Hot state (updated): ${hotStateText.slice("Hot state: ".length)}` }, counter)];
+      const delta = hotStateDelta(run.hotState, hotState);
+      const hsParts = delta ? [this.#part("hot_state", { role: "system", content: `${HOT_STATE_UPDATE_PREFIX}${stableJson(delta)}` }, counter)] : [];
       const stable = [...run.parts, ...added, ...hsParts];
       if (sum(stable) + sum(volatile) <= this.budgets.maxPromptTokens) {
-        this.#run = { parts: stable, next: history.length, hotStateText };
+        this.#run = { parts: stable, next: history.length, hotState };
         return { parts: [...stable, ...volatile], compacted: false };
       }
     }
@@ -324,7 +327,7 @@ export class PromptAssembler {
       });
     }
     const stable = [...fixed, ...ckptPart, hotPart, ...kept];
-    this.#run = { parts: stable, next: history.length, hotStateText };
+    this.#run = { parts: stable, next: history.length, hotState };
     return { parts: [...stable, ...recall, ...tailParts, ...userParts], compacted: run !== undefined };
   }
 
@@ -373,6 +376,17 @@ export class PromptAssembler {
       const m = history[i]!;
       let ref = m.artifactRef ?? this.#stashed.get(String(i));
       if (!ref && m.role === "tool" && m.content.length > this.budgets.maxInlineArtifactChars) ref = await this.#stash(i, m);
+      if (ref && m.role !== "tool") {
+        // A message the budget could not carry whole (a long assistant message): its head and
+        // tail, and the reference that returns all of it.
+        const message: ModelMessage = {
+          role: m.role,
+          content: `[message #${i} stored as ${ref.short_ref} (${ref.size_bytes} bytes); artifacts_get returns all of it]\n${headTailExcerpt(m.content, ASSISTANT_EXCERPT_CHARS)}`,
+        };
+        if (m.tool_calls && m.tool_calls.length > 0) message.tool_calls = m.tool_calls;
+        parts.push(this.#part("turn", message, counter, i, ref.artifact_id));
+        continue;
+      }
       // An externalized result shows what the externalizer gave the model; a bare transcript
       // reference (content "") or one the assembler stashed itself shows the standard hint.
       const content = ref ? (m.artifactRef && m.content.length > 0 ? m.content : refContent(ref)) : m.content;
@@ -388,7 +402,7 @@ export class PromptAssembler {
   /** Stores a tool result the externalizer left inline but the budgets cannot carry. */
   async #stash(index: number, m: HistoryMessage): Promise<ArtifactRef> {
     const put = await this.#options.store.put(m.content, {
-      type: "tool_output",
+      type: m.role === "tool" ? "tool_output" : "result",
       label: `${m.tool_name ?? m.role} result (message #${index})`,
       producer: "dispatcher",
       session: this.#session,
@@ -411,7 +425,8 @@ export class PromptAssembler {
   async #stashLargestInline(history: readonly HistoryMessage[], kept: PromptPart[], counter: TokenCounter, cuts: Cut[]): Promise<boolean> {
     let best: PromptPart | undefined;
     for (const p of kept) {
-      if (p.ref !== undefined || p.source === undefined || p.message.role !== "tool") continue;
+      if (p.ref !== undefined || p.source === undefined || (p.message.role !== "tool" && p.message.role !== "assistant")) continue;
+      if (p.message.role === "assistant" && p.message.content.length <= 2 * ASSISTANT_EXCERPT_CHARS) continue;
       if (!best || p.tokens > best.tokens) best = p;
     }
     if (!best || best.tokens < 64) return false;
@@ -448,7 +463,9 @@ export class PromptAssembler {
       const messages = fresh.map((index) => {
         const message = history[index]!;
         const stashed = this.#stashed.get(String(index));
-        return { index, message: stashed && !message.artifactRef ? { ...message, artifactRef: stashed } : message };
+        if (!stashed || message.artifactRef) return { index, message };
+        // Stashed by the assembler: the pack holds the reference (and an assistant message's text).
+        return { index, message: { ...message, artifactRef: stashed, ...(message.role === "tool" ? { content: "" } : {}) } };
       });
       const pack = buildCheckpointPack({ session: this.#session, call: callNumber(history), previous: this.#checkpoint, hotState, messages });
       this.#checkpoint = await writeCheckpoint(this.#options.store, pack, this.#checkpoint, {

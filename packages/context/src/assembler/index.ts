@@ -16,3 +16,4 @@ export {
 } from "./checkpoint.js";
 export { layoutHistory, callNumber, type HistoryLayout } from "./layout.js";
 export { renderMessage, stableJson, headTailExcerpt, actionLine } from "./render.js";
+export { hotStateDelta, applyHotStateDelta, HOT_STATE_PREFIX, HOT_STATE_UPDATE_PREFIX, type HotStateDelta } from "./hot-state-delta.js";

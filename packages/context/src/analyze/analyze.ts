@@ -1,0 +1,84 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { ArefError, DEFAULT_FETCH_MAX_CHARS, type TranscriptEntry } from "@artifact-refs/schema";
+import type { ArtifactStore } from "@artifact-refs/store";
+import { artifactRefOf, rehydrateTranscript } from "../transcript/reader.js";
+import { parseReplayTranscript, type ParsedReplay, type ReplayMessage } from "./formats.js";
+import { buildAnalyzeReport, type AnalyzeReport, type FileResult } from "./report.js";
+import { replayTranscript, totalReports, type ReplayOptions } from "./replay.js";
+
+export interface AnalyzeOptions extends Omit<ReplayOptions, "onCall"> {
+  /** Store holding the payloads of a project transcript whose tool results are references. */
+  store?: ArtifactStore;
+}
+
+/** Parses one transcript text and restores referenced payloads (project JSONL) from the store. */
+export async function loadReplayMessages(text: string, where: string, store?: ArtifactStore): Promise<ParsedReplay> {
+  const parsed = parseReplayTranscript(text, where);
+  if (!parsed.entries || !parsed.entries.some((e) => artifactRefOf(e) !== undefined)) return parsed;
+  if (!store) {
+    throw new ArefError("INVALID_INPUT", `${where} holds artifact references instead of some tool payloads, so it cannot be replayed without its store`, {
+      hint: "pass --store with the store the transcript was written to",
+    });
+  }
+  const rehydrated = await rehydrateTranscript(parsed.entries, { store, strict: true });
+  return { ...parsed, messages: rehydrated.entries.map(toReplay) };
+}
+
+function toReplay(entry: TranscriptEntry): ReplayMessage {
+  const m: ReplayMessage = { role: entry.role, content: entry.content };
+  if (entry.tool_name !== undefined) m.tool_name = entry.tool_name;
+  if (entry.tool_call_id !== undefined) m.tool_call_id = entry.tool_call_id;
+  if (entry.tool_calls !== undefined) m.tool_calls = entry.tool_calls;
+  return m;
+}
+
+/** Replays transcript files and builds the `aref analyze` report (the `--json` shape). */
+export async function analyzeFiles(paths: readonly string[], options: AnalyzeOptions = {}): Promise<AnalyzeReport> {
+  if (paths.length === 0) throw new ArefError("INVALID_INPUT", "no transcript given", { hint: "aref analyze <transcript> [more…]" });
+  const results: FileResult[] = [];
+  for (const path of paths) {
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
+    }
+    results.push(await analyzeOne(basename(path), text, path, options));
+  }
+  return finish(results, options);
+}
+
+/** The same for transcripts already in memory ({name, text}). */
+export async function analyzeTexts(inputs: ReadonlyArray<{ name: string; text: string }>, options: AnalyzeOptions = {}): Promise<AnalyzeReport> {
+  if (inputs.length === 0) throw new ArefError("INVALID_INPUT", "no transcript given");
+  const results: FileResult[] = [];
+  for (const input of inputs) results.push(await analyzeOne(input.name, input.text, input.name, options));
+  return finish(results, options);
+}
+
+async function analyzeOne(name: string, text: string, where: string, options: AnalyzeOptions): Promise<FileResult> {
+  const parsed = await loadReplayMessages(text, where, options.store);
+  if (!parsed.messages.some((m) => m.role === "assistant")) {
+    throw new ArefError("INVALID_INPUT", `${where} has no assistant message, so there is no model call to analyze`, {
+      hint: "a transcript to analyze needs at least one assistant message",
+    });
+  }
+  const { store: _store, ...replayOptions } = options;
+  const report = await replayTranscript(parsed.messages, replayOptions);
+  return { file: name, format: parsed.format, report };
+}
+
+function finish(results: FileResult[], options: AnalyzeOptions): AnalyzeReport {
+  return buildAnalyzeReport(
+    results,
+    totalReports(results.map((r) => r.report)),
+    {
+      maxPromptTokens: options.maxPromptTokens ?? 8_000,
+      fetchChars: options.fetchChars ?? DEFAULT_FETCH_MAX_CHARS,
+      keepTurns: options.keepTurns ?? 2,
+      encoding: options.encoding ?? "cl100k_base",
+    },
+  );
+}

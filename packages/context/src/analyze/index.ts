@@ -1,0 +1,29 @@
+export { analyzeFiles, analyzeTexts, loadReplayMessages, type AnalyzeOptions } from "./analyze.js";
+export { parseReplayTranscript, ANALYZE_FORMATS, type AnalyzeFormat, type ReplayMessage, type ParsedReplay } from "./formats.js";
+export {
+  replayTranscript,
+  totalReports,
+  replayHotState,
+  objectiveOf,
+  type ReplayOptions,
+  type ReplayCall,
+  type ReplayReport,
+  type TurnReport,
+  type SeriesFigures,
+} from "./replay.js";
+export { callCost, prefixTokens, commonPrefixLength, CACHED_PRICE, UNCACHED_PRICE, type CountedPart, type CallCost } from "./accounting.js";
+export {
+  ANALYZE_SCHEMA,
+  AnalyzeReportSchema,
+  AnalyzeFileSchema,
+  AnalyzeTurnSchema,
+  buildAnalyzeReport,
+  formatAnalyzeTable,
+  formatTurnTable,
+  formatSummary,
+  renderAnalyzeSvg,
+  type AnalyzeReport,
+  type AnalyzeFile,
+  type AnalyzeTurn,
+} from "./report.js";
+export * from "./policies/index.js";
