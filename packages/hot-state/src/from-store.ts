@@ -1,0 +1,44 @@
+import type { ArtifactStore } from "@artifact-refs/store";
+import { type HotState, parseSessionId } from "@artifact-refs/schema";
+import { type HotStateBuild, type HotStateBuildOptions, buildHotState } from "./build.js";
+import { type IndexCandidate, selectTop } from "./select.js";
+import { DEFAULT_BUDGET } from "@artifact-refs/budget";
+
+export interface SessionHotStateOptions extends HotStateBuildOptions {
+  /** Fields to show besides the index (objective, constraints, …). */
+  state?: Omit<HotState, "session_id" | "artifact_index">;
+  /** Ids (or short refs) to pin. */
+  pinned?: readonly string[];
+}
+
+/**
+ * The hot state a session's references give: every live reference is an index candidate,
+ * oldest first (so new ones are appended), with its label and type; the summaries of the
+ * entries that make the index are read from their records. UNKNOWN_SESSION when the
+ * session holds no reference.
+ */
+export async function sessionHotState(store: ArtifactStore, session: string, opts: SessionHotStateOptions = {}): Promise<HotStateBuild> {
+  const sessionId = parseSessionId(session);
+  const references = await store.listReferences(sessionId);
+  const pinned = new Set(opts.pinned ?? []);
+  const candidates: IndexCandidate[] = references.map((r, i) => ({
+    artifact_id: r.artifact_id,
+    type: r.type,
+    ...(r.label === undefined ? {} : { label: r.label }),
+    ...(pinned.has(r.artifact_id) || [...pinned].some((p) => p.startsWith("art:") && r.artifact_id.startsWith(p.slice(4))) ? { pinned: true } : {}),
+    created: i,
+  }));
+  const maxEntries = (opts.config ?? DEFAULT_BUDGET).maxArtifactIndexEntries;
+  await Promise.all(
+    selectTop(candidates, maxEntries).map(async (i) => {
+      const c = candidates[i]!;
+      const record = await store.getRecord(c.artifact_id, { session: sessionId });
+      if (record.summary) c.summary = record.summary;
+      if (c.label === undefined && record.label !== undefined) c.label = record.label;
+    }),
+  );
+  return buildHotState(
+    { state: { ...opts.state, session_id: sessionId }, candidates },
+    { listHint: `aref list --session ${sessionId}`, ...opts },
+  );
+}
