@@ -103,7 +103,7 @@ export {
   type ResolveArgsResult,
   type ResolveArgsOptions,
 } from "./arg-handles.js";
-export { migrateTranscript, type MigrateOptions, type MigrationReport, type MigrationSkip } from "./transcript/migrate.js";
+export { migrateTranscript, MigrationReportSchema, type MigrateOptions, type MigrationReport, type MigrationSkip } from "./transcript/migrate.js";
 
 // Execution records (seed 004)
 export {
@@ -119,3 +119,7 @@ export {
   type ReferenceCandidate,
   type ReferenceResolver,
 } from "./executions.js";
+
+// Prompt assembler, checkpoint packs (assembler/) and aref analyze (analyze/)
+export * from "./assembler/index.js";
+export * from "./analyze/index.js";

@@ -6,6 +6,7 @@ import { register as cat } from "./cat.js";
 import { register as fetch } from "./fetch.js";
 import { register as gc } from "./gc.js";
 import { register as list } from "./list.js";
+import { register as migrate } from "./migrate.js";
 import { register as peek } from "./peek.js";
 import { register as rm } from "./rm.js";
 import type { RegisterCommand } from "./shared.js";
@@ -23,4 +24,5 @@ export const COMMANDS: RegisterCommand[] = [
   gc,
   verify,
   stats,
+  migrate,
 ];

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { copyFile, open, readFile, readdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ArefError, isArefError, parseSessionId } from "@artifact-refs/schema";
+import { z } from "zod";
 import type { Externalizer } from "../externalizer.js";
 import { isInjected } from "../injected.js";
 import { utf8Length } from "../payload.js";
@@ -21,34 +22,36 @@ export interface MigrateOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export interface MigrationSkip {
-  line: number;
-  reason: string;
-}
+export const MigrationSkipSchema = z.object({ line: z.number().int().positive(), reason: z.string() });
+export type MigrationSkip = z.infer<typeof MigrationSkipSchema>;
 
-export interface MigrationReport {
-  schema: "artifact-refs.migrate.v1";
-  path: string;
-  format: "jsonl" | "json";
-  dry_run: boolean;
-  entries: number;
-  tool_results: number;
+/** The receipt of a migration (`aref migrate --json` prints it). */
+export const MigrationReportSchema = z.object({
+  schema: z.literal("artifact-refs.migrate.v1"),
+  path: z.string(),
+  format: z.enum(["jsonl", "json"]),
+  dry_run: z.boolean(),
+  session: z.string(),
+  entries: z.number().int().nonnegative(),
+  tool_results: z.number().int().nonnegative(),
   /** Tool results moved to the store (or that would be, in a dry run). */
-  migrated: number;
-  already_referenced: number;
-  kept_inline: number;
-  /** Results that qualified but could not be stored; they stay inline, nothing is lost. */
-  skipped: MigrationSkip[];
-  bytes_before: number;
+  migrated: z.number().int().nonnegative(),
+  already_referenced: z.number().int().nonnegative(),
+  kept_inline: z.number().int().nonnegative(),
+  /** Results that qualified but could not be stored (over the store's cap); they stay inline, nothing is lost. */
+  skipped: z.array(MigrationSkipSchema),
+  bytes_before: z.number().int().nonnegative(),
   /** Size after the rewrite (dry run: the size before, as nothing is written). */
-  bytes_after: number;
+  bytes_after: z.number().int().nonnegative(),
   /** Payload bytes moved out of the transcript. */
-  bytes_externalized: number;
-  redactions: Record<string, number>;
+  bytes_externalized: z.number().int().nonnegative(),
+  /** Kind of secret → how many migrated payloads had it redacted. */
+  redactions: z.record(z.string(), z.number().int().nonnegative()),
   /** True when the file was rewritten. A rerun over a migrated file is a no-op: false. */
-  changed: boolean;
-  backup?: string;
-}
+  changed: z.boolean(),
+  backup: z.string().optional(),
+});
+export type MigrationReport = z.infer<typeof MigrationReportSchema>;
 
 const TEMP_MARK = ".aref-migrate-";
 
@@ -145,6 +148,7 @@ export async function migrateTranscript(path: string, options: MigrateOptions): 
     path,
     format: parsed.format,
     dry_run: dryRun,
+    session,
     entries: parsed.lines.length,
     tool_results: tools.length,
     migrated: 0,
