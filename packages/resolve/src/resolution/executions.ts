@@ -1,0 +1,196 @@
+import { stem, words } from "./tokens.js";
+import { type ToolClass, normalizeToolName, toolClasses } from "./lexicon.js";
+
+/**
+ * The execution shape the resolver and recall work on: the reference data set's format
+ * (id, tool_name, tool_args, label, summary, result_type) and seed 004's records
+ * (execution_id, result_summary, timestamp) both fit.
+ */
+export interface ExecutionLike {
+  id?: string;
+  execution_id?: string;
+  tool_name: string;
+  tool_args?: Record<string, unknown>;
+  label?: string;
+  artifact_title?: string;
+  summary?: string;
+  result_summary?: string;
+  result_type?: string;
+  size_bytes?: number;
+  result_size?: number;
+  timestamp?: string;
+  /** Position in the session; the array order is used when absent. */
+  order?: number;
+  is_referenceable?: boolean;
+}
+
+/** Where a matched word was found; the weight says how much it names the execution. */
+export type Field = "base" | "path" | "args" | "label" | "summary";
+export const FIELD_WEIGHT: Record<Field, number> = { base: 3, path: 2, args: 2, label: 2, summary: 1 };
+
+export interface IndexedExecution {
+  id: string;
+  index: number;
+  source: ExecutionLike;
+  tool: string;
+  classes: Map<ToolClass, number>;
+  /** What was acted on: a path, URL, query, command; same key = the same thing done again. */
+  target: string;
+  /** "file:<path>" for reads and writes of one file (reads stand for the file's content). */
+  group: string;
+  isError: boolean;
+  statusCodes: string[];
+  /** token (lowercase) → best field it appears in */
+  tokens: Map<string, Field>;
+  /** stems → best field */
+  stems: Map<string, Field>;
+  /** Word sequences of each field, for phrase matches. */
+  sequences: Array<{ field: Field; words: string[] }>;
+  /** Full basenames ("package.json") and extensions of the paths and URLs. */
+  basenames: string[];
+  extensions: string[];
+  /** Lowercased paths and URLs, for explicit path matches. */
+  locations: string[];
+}
+
+const PATH_KEYS = ["path", "file", "file_path", "filepath", "filename", "dir", "directory", "cwd", "target", "source", "dest", "destination"];
+const URL_KEYS = ["url", "uri", "href", "endpoint", "link"];
+const QUERY_KEYS = ["query", "q", "sql", "statement", "search", "pattern", "regex", "term"];
+const COMMAND_KEYS = ["command", "cmd", "script", "code"];
+
+export function executionId(e: ExecutionLike, index: number): string {
+  return e.id ?? e.execution_id ?? `#${index + 1}`;
+}
+
+export function indexExecution(e: ExecutionLike, index: number): IndexedExecution {
+  const args = e.tool_args ?? {};
+  const tool = normalizeToolName(e.tool_name);
+  const classes = toolClasses(e.tool_name, args);
+  const tokens = new Map<string, Field>();
+  const stems = new Map<string, Field>();
+  const sequences: IndexedExecution["sequences"] = [];
+  const basenames: string[] = [];
+  const extensions: string[] = [];
+  const locations: string[] = [];
+  const add = (word: string, field: Field) => {
+    const w = word.toLowerCase();
+    if (!w) return;
+    if (!tokens.has(w) || FIELD_WEIGHT[field] > FIELD_WEIGHT[tokens.get(w)!]) tokens.set(w, field);
+    const s = stem(w);
+    if (!stems.has(s) || FIELD_WEIGHT[field] > FIELD_WEIGHT[stems.get(s)!]) stems.set(s, field);
+  };
+  const addText = (text: string, field: Field) => {
+    for (const w of words(text)) add(w, field);
+    sequences.push({ field, words: (text.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase().replace(/s$/, "")) });
+  };
+  const addPath = (p: string) => {
+    const clean = p.trim();
+    if (!clean) return;
+    locations.push(clean.toLowerCase());
+    const segments = clean.split(/[\\/]+/).filter(Boolean);
+    const base = segments.pop() ?? clean;
+    basenames.push(base.toLowerCase());
+    for (const m of base.toLowerCase().match(/\.([a-z0-9]+)/g) ?? []) extensions.push(m.slice(1));
+    addText(base, "base");
+    for (const seg of segments) addText(seg, "path");
+  };
+  const addUrl = (u: string) => {
+    locations.push(u.toLowerCase());
+    let url: URL | undefined;
+    try {
+      url = new URL(u);
+    } catch {
+      url = undefined;
+    }
+    if (!url) return addPath(u);
+    for (const part of url.hostname.split(".")) if (part !== "www" && part !== "com" && part !== "org") addText(part, "base");
+    const segs = url.pathname.split("/").filter(Boolean);
+    const last = segs.pop();
+    for (const seg of segs) addText(decodeSafe(seg), "path");
+    if (last) {
+      basenames.push(decodeSafe(last).toLowerCase());
+      for (const m of last.toLowerCase().match(/\.([a-z0-9]+)$/g) ?? []) extensions.push(m.slice(1));
+      addText(decodeSafe(last), "base");
+    }
+    for (const [k, v] of url.searchParams) addText(`${k} ${v}`, "args");
+  };
+
+  let target = "";
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== "string") {
+      if (value !== null && value !== undefined && typeof value !== "object") addText(String(value), "args");
+      else if (value !== null && typeof value === "object") addText(JSON.stringify(value).slice(0, 2_000), "args");
+      continue;
+    }
+    const k = key.toLowerCase();
+    if (URL_KEYS.includes(k) || /^https?:\/\//.test(value)) {
+      addUrl(value);
+      target ||= value;
+    } else if (PATH_KEYS.includes(k)) {
+      addPath(value);
+      target ||= value;
+    } else if (COMMAND_KEYS.includes(k)) {
+      addCommand(value, addText, addPath, addUrl);
+      target ||= value;
+    } else if (QUERY_KEYS.includes(k)) {
+      addText(value, k === "sql" || k === "query" ? "args" : "args");
+      for (const table of sqlTables(value)) addText(table, "base");
+      target = target ? `${value} @ ${target}` : value;
+    } else addText(value, "args");
+  }
+  if (e.label) addText(e.label, "label");
+  if (e.artifact_title) addText(e.artifact_title, "label");
+  const summary = e.summary ?? e.result_summary ?? "";
+  addText(summary, "summary");
+
+  const isFile = classes.has("read") || classes.has("write");
+  const normTarget = target.trim().replace(/^\.\//, "").replace(/\/+$/, "").replace(/\s+/g, " ").toLowerCase();
+  return {
+    id: executionId(e, index),
+    index,
+    source: e,
+    tool,
+    classes,
+    target: `${tool}:${normTarget}`,
+    group: isFile && normTarget ? `file:${normTarget}` : `${tool}:${normTarget}`,
+    isError: /^(error|failed|failure)$/i.test(e.result_type ?? ""),
+    statusCodes: [...summary.matchAll(/\b(?:HTTP\/?[\d.]*\s*|status(?: code)?[:=\s]+|code[:=\s]+)([1-5]\d\d)\b/gi)].map((m) => m[1]!),
+    tokens,
+    stems,
+    sequences,
+    basenames,
+    extensions,
+    locations,
+  };
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function addCommand(
+  command: string,
+  addText: (t: string, f: Field) => void,
+  addPath: (p: string) => void,
+  addUrl: (u: string) => void,
+): void {
+  for (const part of command.split(/\s+/)) {
+    if (/^https?:\/\//.test(part)) addUrl(part.replace(/^['"]|['"]$/g, ""));
+    else if (/[\\/]/.test(part) || /\.[a-z0-9]{1,5}$/i.test(part)) addPath(part.replace(/^['"]|['"]$/g, ""));
+    else addText(part, "args");
+  }
+}
+
+/** Table names after FROM, JOIN, INTO, UPDATE, TABLE, and in table_name = 'x'. */
+export function sqlTables(sql: string): string[] {
+  const out = new Set<string>();
+  for (const m of sql.matchAll(/\b(?:from|join|into|update|table)\s+([A-Za-z_][\w.]*)/gi)) out.add(m[1]!.toLowerCase());
+  for (const m of sql.matchAll(/table_name\s*=\s*'([^']+)'/gi)) out.add(m[1]!.toLowerCase());
+  out.delete("information_schema.columns");
+  return [...out];
+}
+

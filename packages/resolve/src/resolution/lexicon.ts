@@ -1,0 +1,145 @@
+/**
+ * What words imply, independent of any scenario: the tool classes that verbs and nouns point
+ * to, concept synonyms of everyday development and operations work, and the shapes of general
+ * questions that refer to no execution.
+ */
+
+export const TOOL_CLASSES = ["read", "write", "list", "grep", "search", "test", "exec", "http", "fetch", "sql"] as const;
+export type ToolClass = (typeof TOOL_CLASSES)[number];
+
+export interface HintRule {
+  /** Matched against the lowercased message. */
+  re: RegExp;
+  hints: Partial<Record<ToolClass | "data" | "file", number>>;
+  /** Words this rule consumes: they signal the tool and are not matched as names. */
+  consumes?: string[];
+  /** Short description for the reasons. */
+  what: string;
+}
+
+/** Verbs and nouns that point at kinds of tools. Weights are on a 0-3 scale. */
+export const HINT_RULES: HintRule[] = [
+  { re: /\b(loaded|opened|viewed|catted|was reading|were reading|been reading|(i|you|we)\s+(just\s+)?(read|load|open))\b/, hints: { read: 3, fetch: 1.5 }, consumes: ["loaded", "opened", "viewed", "reading", "read", "load", "open"], what: "a file read" },
+  { re: /\b(listed|listing|listings|directory|directories|folder|folders|ls)\b|\blist of files\b/, hints: { list: 3 }, consumes: ["listed", "listing", "listings", "directory", "directories", "folder", "folders", "ls"], what: "a listing" },
+  { re: /\b(grep|grepped|greps|call sites?|usages?|occurrences?|called from|used (in|by)|uses|references to|defined)\b|\bfiles? (that )?(use|call|import|mention|contain)/, hints: { grep: 2.5 }, consumes: ["grep", "grepped", "greps", "usage", "usages", "occurrence", "occurrences", "called", "uses", "use", "defined", "call", "site", "sites"], what: "a code search" },
+  { re: /\b(search|searches|searched|googled|looked up|search results?)\b/, hints: { search: 3, grep: 1 }, consumes: ["search", "searches", "searched", "googled"], what: "a search" },
+  { re: /\b(tests?|test runs?|testing|pytest|vitest|jest|specs?|test suite|suite)\b/, hints: { test: 3 }, consumes: ["test", "tests", "run", "runs", "testing", "pytest", "vitest", "jest", "spec", "specs", "suite"], what: "a test run" },
+  { re: /\b(commands?|ran|executed|shell|terminal|script|bash|cli)\b/, hints: { exec: 3 }, consumes: ["command", "commands", "ran", "executed", "shell", "terminal", "script", "bash", "cli"], what: "a command" },
+  { re: /\b(api calls?|calls?|requests?|endpoints?|http|curl|responses?|status code|get request|post request)\b/, hints: { http: 3, fetch: 1 }, consumes: ["api", "call", "calls", "request", "requests", "endpoint", "endpoints", "http", "curl", "response", "responses"], what: "an HTTP call" },
+  { re: /\b(fetched|downloaded|scraped|web ?pages?|pages?|links?|urls?|sites?|websites?|articles?|blog posts?)\b/, hints: { fetch: 2.5, http: 1 }, consumes: ["fetched", "downloaded", "scraped", "webpage", "page", "pages", "link", "links", "url", "urls", "site", "website", "article", "blog"], what: "a fetched page" },
+  { re: /\b(wrote|written|saved|edited|my edits?|my changes?|patched|modified|overwrote|write)\b/, hints: { write: 3 }, consumes: ["wrote", "written", "saved", "edited", "edit", "edits", "patched", "modified", "overwrote", "write"], what: "a file write" },
+  { re: /\b(query|queries|queried|sql|select statement)\b/, hints: { sql: 3 }, consumes: ["query", "queries", "queried", "sql"], what: "a query" },
+  { re: /\b(chart|plot|graph|visuali[sz]e|tabulate|the data|dataset)\b/, hints: { data: 1.5 }, what: "data to work with" },
+  { re: /\b(files?)\b/, hints: { file: 1 }, what: "a file" },
+];
+
+/** How much an execution of each tool belongs to each class. */
+export function toolClasses(toolName: string, args: Record<string, unknown>): Map<ToolClass, number> {
+  const name = normalizeToolName(toolName);
+  const m = new Map<ToolClass, number>();
+  const set = (c: ToolClass, w: number) => m.set(c, Math.max(m.get(c) ?? 0, w));
+  if (/(^|_)(read|cat|open|view|get_file|load)(_|$)|read_file|file_read|view_file/.test(name)) set("read", 1);
+  if (/write|patch|edit|create_file|save|append|replace|apply_diff/.test(name)) set("write", 1);
+  if (/list|(^|_)ls($|_)|tree|glob|dir/.test(name)) set("list", 1);
+  if (/grep|ripgrep|search_files|search_code|find_in|code_search/.test(name)) set("grep", 1);
+  if (/web_search|search_web|google|bing|brave|(^|_)search$/.test(name)) set("search", 1);
+  if (/test|pytest|jest|vitest/.test(name)) set("test", 1), set("exec", 0.5);
+  if (/bash|shell|exec|command|run_|terminal|python|node_eval|powershell/.test(name) && !m.has("test")) set("exec", 1);
+  if (/http|request|curl|api_call|rest/.test(name)) set("http", 1), set("fetch", 0.4);
+  if (/fetch|browse|scrape|crawl|web_get|open_url|get_url|download/.test(name)) set("fetch", 1), set("http", 0.6);
+  if (/sql|query|database|db_|postgres|mysql|sqlite|bigquery/.test(name)) set("sql", 1);
+  const command = typeof args.command === "string" ? args.command : typeof args.cmd === "string" ? args.cmd : undefined;
+  if (command) for (const [c, w] of commandClasses(command)) set(c, w);
+  if (m.size === 0) set("exec", 0.5);
+  return m;
+}
+
+/** What a shell command does, judged by its program and subcommand. */
+export function commandClasses(command: string): Array<[ToolClass, number]> {
+  const c = command.trim().replace(/^(sudo|env\s+\S+=\S+|time|nice)\s+/g, "");
+  const out: Array<[ToolClass, number]> = [];
+  if (/\b(pytest|jest|vitest|mocha|rspec|phpunit|go test|cargo test|npm (run )?test|pnpm (-\S+ \S+ )?(run )?test|yarn test|tox|nox|unittest|ctest|mvn test|gradle test|(\S+ )?test\s*$)/.test(c)) out.push(["test", 0.9]);
+  if (/^(ls|tree|find|fd|du)\b|\b(get|list|ls|ps)\s+(pods?|deployments?|services?|nodes?|jobs?|containers?|images?|files?|buckets?|namespaces?)\b|^docker (ps|images)|^git (ls-files|branch)|^kubectl( -n \S+)? get\b/.test(c)) out.push(["list", 0.7]);
+  if (/^(cat|less|more|head|tail|bat|nl)\b/.test(c)) out.push(["read", 0.7]);
+  if (/^(curl|wget|http|httpie|xh)\b/.test(c)) out.push(["http", 0.9]);
+  if (/^(grep|rg|ag|ack|git grep)\b/.test(c)) out.push(["grep", 0.9]);
+  if (/^(psql|mysql|sqlite3|duckdb|bq|clickhouse-client)\b/.test(c)) out.push(["sql", 0.7]);
+  return out;
+}
+
+export function normalizeToolName(toolName: string): string {
+  const last = toolName.split(/[./:]|__/).filter(Boolean).pop() ?? toolName;
+  return last.replace(/([a-z])([A-Z])/g, "$1_$2").replace(/-/g, "_").toLowerCase();
+}
+
+/**
+ * Concept groups: words that name the same thing in day-to-day work. Matching through a group
+ * counts less than matching the word itself.
+ */
+export const CONCEPTS: string[][] = [
+  ["config", "configuration", "conf", "cfg", "ini", "toml", "yaml", "yml", "configmap", "settings", "setting", "rc", "properties", "dotenv"],
+  ["disk", "df", "du", "storage", "filesystem", "volume", "space", "mount", "partition"],
+  ["forum", "reddit", "thread", "comments", "discussion", "discourse", "stackoverflow", "community"],
+  ["docs", "documentation", "doc", "reference", "manual", "guide", "spec", "specification"],
+  ["died", "die", "dead", "crash", "crashed", "crashing", "panic", "panicked", "exit", "exited", "terminated", "killed", "oom", "oomkilled", "segfault", "crashloopbackoff"],
+  ["backend", "server", "api", "service"],
+  ["frontend", "web", "ui", "client", "browser"],
+  ["count", "how many", "number of", "total"],
+  ["single", "one", "only", "sole"],
+  ["error", "errors", "fail", "failed", "failure", "failing", "exception", "traceback"],
+  ["warning", "warnings", "warn", "deprecated"],
+  ["database", "db", "postgres", "postgresql", "mysql", "sqlite", "table", "schema"],
+  ["migration", "migrations", "migrate", "alembic", "flyway", "liquibase", "upgrade"],
+  ["dependencies", "dependency", "deps", "packages", "requirements"],
+  ["secret", "secrets", "password", "passwords", "token", "tokens", "credential", "credentials", "apikey"],
+  ["log", "logs", "journal", "journalctl", "stderr", "stdout", "syslog"],
+  ["container", "containers", "pod", "pods", "docker"],
+  ["image", "images", "registry", "tag"],
+  ["env", "environment", "variables", "vars", "envvars"],
+  ["revenue", "sales", "income", "earnings"],
+  ["rate", "ratelimit", "throttle", "throttling", "quota", "429"],
+  ["slow", "latency", "timeout", "timed", "duration", "performance"],
+  ["memory", "ram", "heap", "oom", "rss"],
+  ["cpu", "load", "usage"],
+  ["repo", "repository", "git", "commit", "commits"],
+  ["diff", "changes", "changed", "patch"],
+  ["build", "compile", "compiled", "bundle", "tsc", "webpack", "vite"],
+  ["deploy", "deployment", "deployed", "rollout", "release"],
+  ["auth", "authentication", "login", "jwt", "oauth", "token"],
+  ["permission", "permissions", "forbidden", "denied", "unauthorized", "403", "401"],
+  ["users", "user", "accounts", "account", "customers"],
+  ["price", "prices", "pricing", "cost", "costs", "amount"],
+];
+
+/** Messages of these shapes ask something general, not about an execution of the session. */
+export const GENERAL_QUESTION: RegExp[] = [
+  /\b(in general|generally|usually|typically|in theory|in principle|best practices?|the best way|a good way|rule of thumb)\b/,
+  /\bdifference between\b/,
+  /\b(vs\.?|versus)\s/,
+  /\bwhen (should|do|would) (i|we|you|one)\b/,
+  /\bhow (would|should|do|does|can|could|might) (i|we|you|one)\b(?! (fix|read|open|interpret)\b)/,
+  /\b(what|who) (is|are|was|were) (a|an)\b/,
+  /\bwhat'?s (a|an)\b/,
+  /\b(explain|define|describe) (what )?(a|an)\b/,
+  /^\s*(please\s+)?(write|compose|draft|create|generate|make)\s+(me\s+)?(a|an|some)\b/,
+  /\b(haiku|poem|limerick|joke|riddle|song|story)\b/,
+  /\btranslate\b/,
+  /\bremind me\b/,
+  /\bwhat (time|day|date) is it\b/,
+  /\b(weather|recipe|capital of)\b/,
+];
+
+/** Nouns that stand for an execution or its result ("the last one", "that listing"). */
+export const EXECUTION_NOUNS = new Set(
+  (
+    "one ones result results output outputs file files page pages link links url command commands run runs test tests query queries " +
+    "search searches call calls request requests response log logs listing listings execution executions error errors thing " +
+    "doc docs document documents fetch read write edit edits change changes migration report table data json csv thread article " +
+    "study time attempt try tool step action operation endpoint config diff build deploy script"
+  ).split(/\s+/),
+);
+
+const NUMBER_WORDS: Record<string, number> = { two: 2, both: 2, pair: 2, three: 3, four: 4, five: 5 };
+export function numberWord(word: string): number | undefined {
+  return NUMBER_WORDS[word];
+}

@@ -1,0 +1,189 @@
+import { ArefError } from "@artifact-refs/schema";
+import { CONCEPTS, EXECUTION_NOUNS, GENERAL_QUESTION, HINT_RULES, type ToolClass, numberWord } from "./lexicon.js";
+import { GENERIC_NOUNS, camelParts, isStopword, stem } from "./tokens.js";
+
+export type TemporalOp =
+  | { kind: "latest"; why: string }
+  | { kind: "previous"; why: string }
+  | { kind: "first"; why: string }
+  | { kind: "event"; side: "before" | "after"; phrase: string; why: string };
+
+export interface QueryTerm {
+  /** The word as written (lowercased). */
+  word: string;
+  stem: string;
+  /** 1 for a content word, less for a generic noun ("file", "page"). */
+  weight: number;
+  /** Words of the same concept (matched at a discount). */
+  related: string[];
+  /** Written like a name: has a dot, slash, underscore, digit or inner capital. */
+  nameLike: boolean;
+}
+
+export interface ParsedQuery {
+  text: string;
+  terms: QueryTerm[];
+  /** Explicit file names, paths and URLs in the message. */
+  names: string[];
+  hints: Map<ToolClass | "data" | "file", { weight: number; what: string }>;
+  temporal: TemporalOp | undefined;
+  /** "that error", "what went wrong", "the 500": the message is about a failed execution. */
+  wantsError: boolean;
+  statusCodes: string[];
+  /** How many executions a plural reference asks for ("the two READMEs"). */
+  count: number | undefined;
+  /** "compare A with B": the parts, each resolved on its own. */
+  parts: string[] | undefined;
+  /** A general question or a task that refers to no execution. */
+  general: boolean;
+  /** A definite reference to something of the session (the/that/my + noun, "what I just ..."). */
+  referring: boolean;
+  /** Word sequence for phrase matches. */
+  sequence: string[];
+}
+
+const NAME_RE = /(?:https?:\/\/[^\s'"`<>()]+)|(?:[~.]?[\w@-]*[\\/][\w@.\-\\/*]+)|(?:\b[\w-]+\.[A-Za-z][\w]{0,9}\b)/g;
+
+export function parseQuery(input: string): ParsedQuery {
+  const text = input.trim();
+  if (text.length === 0) {
+    throw new ArefError("INVALID_INPUT", "the message to resolve is empty", { hint: 'pass the user\'s words, e.g. "summarize what I just loaded"' });
+  }
+  // Quoted phrases that are not names ("translate 'heat pump'") are the object of a task, not a reference.
+  let body = text.replace(/(["'`‘“])([^"'`’”]{1,200})(["'`’”])/g, (whole, _a: string, inner: string) => (/[./\\]/.test(inner) ? inner : " "));
+  const names = [...new Set((body.match(NAME_RE) ?? []).map((n) => n.replace(/[?!,;:]+$/, "")).filter((n) => !/^\d+(\.\d+)*$/.test(n) && !/^(e\.g|i\.e|etc)\b/i.test(n)))];
+  const lower = body.toLowerCase().replace(/[’‘]/g, "'");
+  // Hints are read from the words around names, not inside them ("tests/test_dates.py").
+  let hintText = lower;
+  for (const n of names) hintText = hintText.split(n.toLowerCase()).join(" ");
+
+  const hints: ParsedQuery["hints"] = new Map();
+  const consumed = new Set<string>();
+  for (const rule of HINT_RULES) {
+    if (!rule.re.test(hintText)) continue;
+    for (const [cls, w] of Object.entries(rule.hints) as Array<[ToolClass | "data" | "file", number]>) {
+      const cur = hints.get(cls);
+      if (!cur || cur.weight < w) hints.set(cls, { weight: w, what: rule.what });
+    }
+    for (const c of rule.consumes ?? []) consumed.add(c);
+  }
+  // "the page I opened" is a fetched page, "the file I opened" a file read.
+  if (hints.has("fetch") && /\b(page|link|url|site|website|article|docs?)\b/.test(hintText) && hints.get("read")?.what === "a file read") {
+    hints.set("fetch", { weight: 3, what: "a fetched page" });
+    hints.set("read", { weight: 1, what: "a file read" });
+  }
+  if (/\bfiles?\b/.test(hintText) && hints.get("fetch")?.what === "a file read") hints.delete("fetch");
+
+  const temporal = parseTemporal(lower);
+  const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
+  const wantsError =
+    /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(lower) ||
+    /\b(went wrong|go wrong|goes wrong|broke|broken|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored)\b/.test(lower) ||
+    /\bthe\s+[1-5]\d\d\b/.test(lower) ||
+    /\berror\s*[?.!]*\s*$/.test(lower);
+
+  // Content terms.
+  const terms: QueryTerm[] = [];
+  const seen = new Set<string>();
+  const rawWords = body.match(/[\p{L}\p{N}_]+(?:[.\-][\p{L}\p{N}_]+)*/gu) ?? [];
+  for (const raw of rawWords) {
+    const pieces = raw.includes(".") && !/^\d/.test(raw) ? [raw, ...raw.split(/[.-]/)] : raw.includes("-") ? raw.split("-") : [raw];
+    for (const piece of pieces) {
+      const word = piece.toLowerCase();
+      if (!word || seen.has(word)) continue;
+      seen.add(word);
+      if (consumed.has(word) || isStopword(word) || word.length < 2) continue;
+      if (numberWord(word) !== undefined) continue;
+      const nameLike = /[._\d]/.test(piece) || camelParts(piece).length > 1 || (piece.length >= 2 && piece === piece.toUpperCase() && /[A-Z]/.test(piece));
+      terms.push({
+        word,
+        stem: stem(word),
+        weight: GENERIC_NOUNS.has(word) ? 0.3 : 1,
+        related: relatedWords(word, lower),
+        nameLike,
+      });
+    }
+  }
+
+  const sequence = (lower.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.replace(/s$/, ""));
+  let count: number | undefined;
+  for (const w of lower.match(/\b(two|both|pair|three|four|five)\b/g) ?? []) count = numberWord(w);
+  let parts: string[] | undefined;
+  const cmp = /\b(?:compare|diff|contrast|differences? between)\s+(.+?)\s+(?:with|and|to|against|vs\.?|versus)\s+(.+)$/.exec(lower);
+  if (cmp) {
+    parts = [cmp[1]!, cmp[2]!.replace(/[?.!]+$/, "")];
+    count = Math.max(count ?? 0, 2);
+  } else if (/\bcompare\b/.test(lower)) count = Math.max(count ?? 0, 2);
+
+  const general = GENERAL_QUESTION.some((re) => re.test(lower));
+  const referring =
+    temporal !== undefined ||
+    /\b(that|this|those|these|my|your|our)\s+(\w+\s+)?(\w+)\b/.test(lower) && hasExecutionNounAfterDemonstrative(lower) ||
+    /\b(i|you|we)\s+(just\s+|had\s+|have\s+|'ve\s+)?(\w+ed|read|ran|got|did|saw|made|wrote|found|sent|put|tried)\b/.test(lower) ||
+    /\bthe\s+[\w.-]+\s+(i|you|we)\b/.test(lower) ||
+    names.length > 0;
+
+  return { text, terms, names, hints, temporal, wantsError, statusCodes, count, parts, general, referring, sequence };
+}
+
+function hasExecutionNounAfterDemonstrative(lower: string): boolean {
+  for (const m of lower.matchAll(/\b(?:that|this|those|these|my|your|our)\s+((?:[\w-]+\s+){0,2}?)([\w-]+)\b/g)) {
+    const ws = `${m[1] ?? ""}${m[2]}`.trim().split(/\s+/);
+    if (ws.some((w) => EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, "")))) return true;
+  }
+  return false;
+}
+
+function relatedWords(word: string, lower: string): string[] {
+  const out = new Set<string>();
+  const s = stem(word);
+  for (const group of CONCEPTS) {
+    if (group.some((g) => g === word || stem(g) === s)) for (const g of group) if (g !== word && !g.includes(" ")) out.add(g);
+  }
+  // Multi-word concepts ("how many") come from the message itself.
+  for (const group of CONCEPTS) {
+    for (const g of group) if (g.includes(" ") && lower.includes(g) && g.split(" ").includes(word)) for (const x of group) if (!x.includes(" ")) out.add(x);
+  }
+  return [...out];
+}
+
+/** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
+export function parseTemporal(lower: string): TemporalOp | undefined {
+  const nounAfter = (re: RegExp) => {
+    for (const m of lower.matchAll(re)) {
+      const after = lower.slice(m.index! + m[0].length).trim().split(/[^\w'-]+/).slice(0, 3);
+      if (after.length === 0 || after[0] === "") return true;
+      if (after.some((w) => EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, "")))) return true;
+      // "the first file I opened": a noun then a person and a verb
+      if (/^(i|you|we)$/.test(after[1] ?? "") || /^(i|you|we)$/.test(after[2] ?? "")) return true;
+    }
+    return false;
+  };
+
+  // Before/after an event ("before the migration ran", "after my edit"), unless the event is
+  // the referent itself ("before it died").
+  const ev = /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:my|the|i|you|we|our)\b[^?.!,;]*)/.exec(lower);
+  if (ev && !/^(it|this|that|they)\b/.test(ev[2]!)) {
+    return { kind: "event", side: ev[1] as "before" | "after", phrase: ev[2]!.trim(), why: `"${ev[1]} ${ev[2]!.trim()}"` };
+  }
+
+  if (/\b(second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\b/.test(lower)) return { kind: "previous", why: "second to last" };
+  if (/\b(the one before|one before (it|this|that)|the (one|result|file|run|query|command|page|log) before|before (it|this|that|the last|the latest)( one)?\s*([?.!,]|$)|before this one|before that one|earlier one|the earlier|previous one|the previous|prior one|not (this|that|the latest|the last|the newest)( one)?\b)/.test(lower)) {
+    return { kind: "previous", why: "the one before the latest" };
+  }
+  if (/\b(earlier|previously|before)\b/.test(lower) && /\b(i|you|we)\b/.test(lower) && !/\bbefore\s+(?:it|they|he|she)\s+\w/.test(lower)) {
+    return { kind: "previous", why: '"earlier"' };
+  }
+  if (/\b(first time|the very first|originally|initially|at the (start|beginning)|the original|oldest)\b/.test(lower) || nounAfter(/\bfirst\b/g)) {
+    return { kind: "first", why: '"first"' };
+  }
+  if (
+    /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b/.test(lower) ||
+    nounAfter(/\b(last|latest)\b/g) ||
+    /\b(that|this)\s+((?:[\w-]+\s+){0,2}?)(one|result|output|error|listing|query|search|run|command|call|request|page|file|log|response|thing)\b/.test(lower) ||
+    /\bnow\s*[?.!]*\s*$/.test(lower)
+  ) {
+    return { kind: "latest", why: "the most recent" };
+  }
+  return undefined;
+}

@@ -1,0 +1,178 @@
+import { ArefError } from "@artifact-refs/schema";
+import { type ExecutionLike, type IndexedExecution, indexExecution } from "./executions.js";
+import { type ParsedQuery, parseQuery } from "./query.js";
+import { type Scored, idfTable, scoreExecution } from "./score.js";
+
+export interface ResolveOptions {
+  /** Only executions up to and including this id are considered (the message came right after it). */
+  after?: string;
+  /** Clock for time words; defaults to the latest execution's time. Reserved for "an hour ago". */
+  now?: Date;
+  /** At most this many candidates (default 5). */
+  limit?: number;
+}
+
+export interface Candidate {
+  id: string;
+  /** Plausibility in [0, 1]; the first candidate is the best. */
+  score: number;
+  /** Why it matched: words, names, tool kind, outcome, order. */
+  reasons: string[];
+}
+
+export interface Resolution {
+  candidates: Candidate[];
+  /** Two or more different executions fit equally well: ask which one, or show them all. */
+  ambiguous: boolean;
+}
+
+/** Share of the best score within which two candidates count as a tie. */
+const TIE = 0.9;
+/** Share of the best score that makes a candidate one of "the kind in question" for order words. */
+const KIND = 0.75;
+
+/**
+ * From the user's words and the session's executions (oldest first) to the executions meant.
+ * Returns ranked candidates with reasons, `ambiguous` when different executions fit equally,
+ * and no candidates when the words refer to none (it never invents a reference).
+ */
+export function resolveReferences(text: string, executions: readonly ExecutionLike[], options: ResolveOptions = {}): Resolution {
+  if (typeof text !== "string") throw new ArefError("INVALID_INPUT", "the message to resolve must be a string");
+  if (!Array.isArray(executions)) throw new ArefError("INVALID_INPUT", "executions must be an array of execution records");
+  let list = executions.map((e, i) => indexExecution(e, i)).filter((x) => x.source.is_referenceable !== false);
+  list = orderOf(list);
+  if (options.after !== undefined) {
+    const at = list.findIndex((x) => x.id === options.after);
+    if (at === -1) {
+      throw new ArefError("NOT_FOUND", `no execution with id ${JSON.stringify(options.after)} to resolve after`, {
+        hint: "pass the id of an execution in the list (the message is asked right after it)",
+      });
+    }
+    list = list.slice(0, at + 1);
+  }
+  const query = parseQuery(text);
+  const limit = options.limit ?? 5;
+  if (list.length === 0) return { candidates: [], ambiguous: false };
+
+  if (query.parts && query.parts.length > 1) {
+    const picked: Candidate[] = [];
+    for (const part of query.parts) {
+      const r = resolveParsed(parseQuery(part), list, limit);
+      const first = r.candidates.find((c) => !picked.some((p) => p.id === c.id));
+      if (first) picked.push({ ...first, reasons: [`named in "${part}"`, ...first.reasons] });
+    }
+    if (picked.length === query.parts.length) return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
+  }
+  return resolveParsed(query, list, limit);
+}
+
+function orderOf(list: IndexedExecution[]): IndexedExecution[] {
+  const keyed = list.map((x) => ({ x, key: x.source.order ?? (x.source.timestamp ? Date.parse(x.source.timestamp) : Number.NaN) }));
+  if (keyed.every((k) => Number.isFinite(k.key))) keyed.sort((a, b) => a.key - b.key || a.x.index - b.x.index);
+  return keyed.map((k, i) => ({ ...k.x, index: i }));
+}
+
+function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number): Resolution {
+  const none: Resolution = { candidates: [], ambiguous: false };
+  const idf = idfTable(query, list);
+  const scored = list.map((x) => scoreExecution(query, x, idf));
+  const max = Math.max(...scored.map((s) => s.total));
+
+  const specificHint = [...query.hints.keys()].some((k) => k !== "file" && k !== "data");
+  const demonstrative = query.temporal !== undefined || query.referring;
+  // General questions and tasks ("explain what a 502 means", "write a haiku") refer to nothing,
+  // unless they also point at something of the session ("how do I fix that error?").
+  if (query.general && !(query.temporal || (query.referring && (specificHint || query.wantsError)))) return none;
+  // An explicit file name or URL that matches nothing means the thing is not in this session.
+  if (query.names.length > 0 && !scored.some((s) => s.reasons.some((r) => r.startsWith("name:")))) {
+    if (!query.names.some((n) => /\.[a-z0-9]+$/i.test(n) && scored.some((s) => s.named))) return none;
+  }
+  // Only words matched, none naming the execution, no tool, no order word: the match must cover
+  // most of what the message talks about.
+  const best = scored.reduce((a, b) => (b.total > a.total ? b : a));
+  if (!specificHint && !query.wantsError && !query.temporal && !query.referring) {
+    if (max <= 0 || best.coverage < 0.5) return none;
+  }
+  if (max <= 0 && !(query.temporal && demonstrative && query.terms.every((t) => t.weight < 1))) return none;
+
+  // Order words pick among the executions of the kind in question.
+  if (query.temporal) {
+    let kind = max > 0 ? scored.filter((s) => s.total >= KIND * max && s.total > 0) : scored;
+    let chosen: Scored | undefined;
+    const op = query.temporal;
+    if (op.kind === "event") {
+      const anchor = resolveAnchor(op.phrase, list, scored);
+      if (anchor) {
+        const side = scored.filter((s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0);
+        const top = Math.max(0, ...side.map((s) => s.total));
+        const near = side.filter((s) => s.total >= TIE * top);
+        chosen = op.side === "before" ? near.at(-1) : near[0];
+        if (chosen) chosen = { ...chosen, reasons: [...chosen.reasons, `order: ${op.side} ${anchor.id} (${op.phrase})`] };
+      }
+    } else {
+      if (op.kind === "previous" && kind.length < 2 && max > 0) kind = scored.filter((s) => s.total >= 0.5 * max && s.total > 0);
+      const pick = op.kind === "latest" ? kind.at(-1) : op.kind === "first" ? kind[0] : (kind.at(-2) ?? kind.at(-1));
+      if (pick) {
+        const what = op.kind === "latest" ? "most recent" : op.kind === "first" ? "first" : "second most recent";
+        chosen = { ...pick, reasons: [...pick.reasons, `order: ${what} of ${kind.length} matching (${op.why})`] };
+      }
+    }
+    if (chosen) {
+      const rest = rank(scored.filter((s) => s.x.id !== chosen!.x.id), max).slice(0, limit - 1);
+      return { candidates: [{ id: chosen.x.id, score: 1, reasons: chosen.reasons }, ...rest.map((s) => candidate(s, max, 0.99))], ambiguous: false };
+    }
+    if (max <= 0) return none;
+  }
+
+  const ranked = rank(scored.filter((s) => s.total > 0), max);
+  const top = ranked[0]!;
+  // Ties: the same thing done again collapses to its latest (a file's latest read stands for it).
+  const tied = ranked.filter((s) => s.total >= TIE * top.total);
+  const groups = new Map<string, Scored>();
+  for (const s of tied) {
+    const cur = groups.get(s.x.group);
+    const isRead = (v: Scored) => (v.x.classes.get("read") ?? 0) >= 1;
+    if (!cur || (isRead(s) && !isRead(cur)) || (isRead(s) === isRead(cur) && s.x.index > cur.x.index)) groups.set(s.x.group, s);
+  }
+  const distinct = [...groups.values()].sort((a, b) => b.x.index - a.x.index);
+  const others = ranked.filter((s) => !distinct.includes(s));
+  const count = query.count ?? 1;
+  if (count > 1) {
+    // A plural reference: the top `count` different things, most recent first.
+    const pool = distinct.length >= count ? distinct : [...distinct, ...others.filter((s) => !distinct.some((d) => d.x.group === s.x.group))];
+    const chosen = pool.slice(0, count);
+    const rest = ranked.filter((s) => !chosen.includes(s));
+    return { candidates: [...chosen.map((s) => candidate(s, max, 1)), ...rest.slice(0, Math.max(0, limit - count)).map((s) => candidate(s, max))], ambiguous: false };
+  }
+  const ambiguous = distinct.length > 1 && distinct.every((s) => s.named);
+  const head = ambiguous ? distinct : [distinct.find((s) => s.x.index === Math.max(...distinct.map((d) => d.x.index)))!];
+  const rest = ranked.filter((s) => !head.includes(s));
+  return {
+    candidates: [...head.map((s) => candidate(s, max, ambiguous ? 1 : undefined)), ...rest.slice(0, Math.max(0, limit - head.length)).map((s) => candidate(s, max))],
+    ambiguous,
+  };
+}
+
+function rank(scored: Scored[], _max: number): Scored[] {
+  return [...scored].sort((a, b) => b.total - a.total || b.x.index - a.x.index);
+}
+
+function candidate(s: Scored, max: number, fixed?: number): Candidate {
+  const score = fixed ?? (max > 0 ? Math.min(0.99, s.total / max) : 0);
+  return { id: s.x.id, score: Math.round(score * 1000) / 1000, reasons: s.reasons.length ? s.reasons : ["order only"] };
+}
+
+/** The execution an event phrase points at ("the migration ran", "my edit"): the latest best match. */
+function resolveAnchor(phrase: string, list: IndexedExecution[], _scored: Scored[]): IndexedExecution | undefined {
+  let q: ParsedQuery;
+  try {
+    q = parseQuery(phrase);
+  } catch {
+    return undefined;
+  }
+  const idf = idfTable(q, list);
+  const s = list.map((x) => scoreExecution(q, x, idf));
+  const max = Math.max(...s.map((v) => v.total));
+  if (max <= 0) return undefined;
+  return s.filter((v) => v.total >= TIE * max).at(-1)?.x;
+}

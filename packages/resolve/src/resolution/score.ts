@@ -1,0 +1,172 @@
+import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
+import type { ToolClass } from "./lexicon.js";
+import type { ParsedQuery, QueryTerm } from "./query.js";
+import { isTypo, stem } from "./tokens.js";
+
+export interface Scored {
+  x: IndexedExecution;
+  total: number;
+  text: number;
+  tool: number;
+  outcome: number;
+  /** A word of the message matched a name of the execution (path, URL, args, label). */
+  named: boolean;
+  /** Share of the message's content words (weighted) that matched this execution. */
+  coverage: number;
+  reasons: string[];
+}
+
+const EXT_SYNONYMS: Record<string, string> = { yml: "yaml", htm: "html", jpeg: "jpg", mkd: "md", markdown: "md", tsx: "ts", jsx: "js", mjs: "js", cjs: "js" };
+const ext = (e: string) => EXT_SYNONYMS[e] ?? e;
+
+interface TermMatch {
+  score: number;
+  field: Field;
+  how: string;
+}
+
+function matchTerm(t: QueryTerm, x: IndexedExecution): TermMatch | undefined {
+  let best: TermMatch | undefined;
+  const consider = (field: Field | undefined, quality: number, how: string) => {
+    if (!field) return;
+    const score = FIELD_WEIGHT[field] * quality;
+    if (!best || score > best.score) best = { score, field, how };
+  };
+  consider(x.tokens.get(t.word), 1, `"${t.word}"`);
+  consider(x.stems.get(t.stem), 0.9, `"${t.word}"`);
+  if (t.word.length >= 5 && !best) {
+    for (const [tok, field] of x.tokens) if (isTypo(t.word, tok)) consider(field, 0.75, `"${t.word}" ~ "${tok}"`);
+  }
+  if (!best || best.score < FIELD_WEIGHT.base * 0.55) {
+    for (const r of t.related) {
+      consider(x.tokens.get(r) ?? x.stems.get(stem(r)), 0.55, `"${t.word}" ~ "${r}"`);
+    }
+  }
+  return best;
+}
+
+/** Scores of an explicit name ("package.json", "src/app.ts", a URL) against an execution. */
+function matchName(name: string, x: IndexedExecution): number {
+  const n = name.toLowerCase().replace(/^\.\//, "").replace(/\/+$/, "");
+  if (x.locations.some((loc) => loc === n || loc.endsWith(`/${n}`) || (n.includes("/") && loc.endsWith(n)))) return 4;
+  const base = n.split(/[\\/]/).pop() ?? n;
+  const [bStem, ...bExt] = base.split(".");
+  let best = 0;
+  for (const b of x.basenames) {
+    if (b === base) best = Math.max(best, 3.5);
+    const [s, ...e] = b.split(".");
+    const sameExt = bExt.length === 0 || (e.length > 0 && ext(e.at(-1)!) === ext(bExt.at(-1)!));
+    if (s === bStem && sameExt) best = Math.max(best, 3.2);
+    else if (sameExt && bStem && s && isTypo(bStem, s)) best = Math.max(best, 3);
+    else if (s === bStem) best = Math.max(best, 2);
+  }
+  return best;
+}
+
+export function idfTable(query: ParsedQuery, xs: IndexedExecution[]): Map<string, number> {
+  const n = xs.length;
+  const idf = new Map<string, number>();
+  for (const t of query.terms) {
+    const df = xs.filter((x) => matchTerm(t, x) !== undefined).length;
+    idf.set(t.word, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+  }
+  return idf;
+}
+
+export function scoreExecution(query: ParsedQuery, x: IndexedExecution, idf: Map<string, number>): Scored {
+  const reasons: string[] = [];
+  let text = 0;
+  let named = false;
+  let matchedWeight = 0;
+  let totalWeight = 0;
+  const matchedFields: string[] = [];
+  for (const t of query.terms) {
+    totalWeight += t.weight;
+    const m = matchTerm(t, x);
+    if (!m) continue;
+    matchedWeight += t.weight;
+    text += t.weight * (idf.get(t.word) ?? 1) * m.score;
+    if (FIELD_WEIGHT[m.field] >= 2 && t.weight >= 1) named = true;
+    matchedFields.push(`${m.how} in ${fieldName(m.field)}`);
+  }
+  if (matchedFields.length) reasons.push(`words: ${matchedFields.slice(0, 6).join(", ")}`);
+
+  for (const name of query.names) {
+    const s = matchName(name, x);
+    if (s > 0) {
+      text += s;
+      named = true;
+      reasons.push(`name: "${name}" matches ${x.locations[0] ?? x.target}`);
+    }
+  }
+
+  // Phrases: two adjacent words of the message adjacent in a field too ("rate limit").
+  let phrase = 0;
+  const seq = query.sequence;
+  for (let i = 0; i + 1 < seq.length; i++) {
+    const a = seq[i]!;
+    const b = seq[i + 1]!;
+    if (a.length < 3 || b.length < 3) continue;
+    if (!query.terms.some((t) => t.word.replace(/s$/, "") === a) || !query.terms.some((t) => t.word.replace(/s$/, "") === b)) continue;
+    for (const { field, words } of x.sequences) {
+      let hit = false;
+      for (let j = 0; j + 1 < words.length; j++) if (words[j] === a && words[j + 1] === b) hit = true;
+      if (hit) {
+        phrase = Math.max(phrase, 0.5 * FIELD_WEIGHT[field]);
+        break;
+      }
+    }
+  }
+  if (phrase > 0) reasons.push("phrase match");
+  text += phrase;
+
+  // Tool kind.
+  let tool = 0;
+  let toolWhy = "";
+  for (const [cls, h] of query.hints) {
+    if (cls === "file" || cls === "data") continue;
+    const m = x.classes.get(cls as ToolClass) ?? 0;
+    if (h.weight * m > tool) {
+      tool = h.weight * m;
+      toolWhy = `tool: ${x.tool} is ${h.what}`;
+    }
+  }
+  const fileHint = query.hints.get("file");
+  if (fileHint && (x.classes.has("read") || x.classes.has("write"))) {
+    tool += fileHint.weight * Math.max(x.classes.get("read") ?? 0, x.classes.get("write") ?? 0);
+    toolWhy ||= `tool: ${x.tool} acts on a file`;
+  }
+  const dataHint = query.hints.get("data");
+  if (dataHint && (x.classes.has("sql") || (x.classes.has("read") && x.extensions.some((e) => /^(csv|tsv|json|jsonl|parquet|xlsx?)$/.test(e))))) {
+    tool += dataHint.weight;
+    toolWhy ||= `tool: ${x.tool} returns data`;
+  }
+  if (toolWhy) reasons.push(toolWhy);
+
+  let outcome = 0;
+  if (query.wantsError && x.isError) {
+    outcome = 3;
+    reasons.push(`outcome: ${x.source.result_type}`);
+  }
+  for (const code of query.statusCodes) {
+    if (x.statusCodes.includes(code)) {
+      outcome += 1;
+      reasons.push(`status ${code}`);
+    }
+  }
+
+  return {
+    x,
+    total: text + tool + outcome,
+    text,
+    tool,
+    outcome,
+    named,
+    coverage: totalWeight > 0 ? matchedWeight / totalWeight : 0,
+    reasons,
+  };
+}
+
+function fieldName(f: Field): string {
+  return f === "base" ? "name" : f === "path" ? "path" : f === "args" ? "arguments" : f === "label" ? "label" : "summary";
+}

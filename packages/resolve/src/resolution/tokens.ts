@@ -1,0 +1,100 @@
+/** Tokenizing, stemming and fuzzy matching for reference resolution. No dependencies. */
+
+export const STOPWORDS = new Set(
+  (
+    "a an the this that these those it its it's is are was were be been being am do does did done doing have has had having " +
+    "i me my mine we us our you your yours he she they them their what whats what's which who whom whose where when why how " +
+    "can could would should will shall may might must of in on at to for from by with about into onto over under again " +
+    "and or but not no nor so than too very just also only then there here up down out off any some all each every both " +
+    "one ones thing things stuff something anything please pls thanks thank ok okay hey hi yes let lets let's me " +
+    "show give tell pull paste display bring print say said says see look looks looked like get got go back find found " +
+    "summarize summarise summary recap tldr tl dr key points point explain describe need needs want know mean means " +
+    "make made put take use well really actually kind sort bit lot lots much many more most less least " +
+    "now again still already ago moment while since before after earlier later last latest first previous prior current " +
+    "time times other another same new old once twice run runs running turn turned"
+  ).split(/\s+/),
+);
+
+/** Words that name the kind of thing rather than the thing: matched, but weakly. */
+export const GENERIC_NOUNS = new Set(
+  "file files page pages document documents doc study paper article report thread post link links site website result results output outputs data content contents version info information text list entries entry item items record records value values number numbers response".split(
+    " ",
+  ),
+);
+
+/** Light stemmer: plural and verb endings, enough to match "READMEs"/"readme", "listed"/"list". */
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith("'s")) w = w.slice(0, -2);
+  if (w.endsWith("ies") && w.length > 4) return `${w.slice(0, -3)}y`;
+  if (w.endsWith("sses")) return w.slice(0, -2);
+  if (w.endsWith("ches") || w.endsWith("shes") || w.endsWith("xes")) return w.slice(0, -2);
+  if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is") && w.length > 3) w = w.slice(0, -1);
+  if (w.endsWith("ing") && w.length > 5) w = undouble(w.slice(0, -3));
+  else if (w.endsWith("ed") && w.length > 4 && !w.endsWith("eed")) w = undouble(w.slice(0, -2));
+  return w;
+}
+
+function undouble(w: string): string {
+  return /([bdfglmnprt])\1$/.test(w) ? w.slice(0, -1) : w;
+}
+
+/** Splits camelCase and PascalCase words: "customerId" → ["customer", "id"]. */
+export function camelParts(word: string): string[] {
+  const parts = word.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ");
+  return parts.length > 1 ? parts.map((p) => p.toLowerCase()) : [];
+}
+
+/** Word tokens of free text: lowercased, split on non-alphanumerics (keeping _ words whole too). */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.match(/[\p{L}\p{N}_]+/gu) ?? []) {
+    const lower = raw.toLowerCase();
+    out.push(lower);
+    if (raw.includes("_")) for (const p of lower.split("_")) if (p) out.push(p);
+    for (const p of camelParts(raw.replace(/_/g, " "))) if (p && !out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
+/** Word tokens in reading order, without the extra parts (for phrase matching). */
+export function wordSequence(text: string): string[] {
+  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase().replace(/s$/, ""));
+}
+
+/** Damerau-Levenshtein (optimal string alignment) distance, stopping early past `max`. */
+export function editDistance(a: string, b: string, max = 2): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const prev2: number[] = new Array(b.length + 1).fill(0);
+  let prev: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur: number[] = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      cur.push(v);
+      rowMin = Math.min(rowMin, v);
+    }
+    for (let j = 0; j <= b.length; j++) prev2[j] = prev[j]!;
+    prev = cur;
+    if (rowMin > max) return max + 1;
+  }
+  return prev[b.length]!;
+}
+
+/** True when `a` is a likely typo of `b` (one edit for 5+ letters, two for 9+). */
+export function isTypo(a: string, b: string): boolean {
+  if (a === b || a.length < 5 || b.length < 5 || /\d/.test(a) || /\d/.test(b)) return false;
+  const allowed = Math.min(a.length, b.length) >= 9 ? 2 : 1;
+  return editDistance(a, b, allowed) <= allowed;
+}
+
+const LONG_STOPWORDS = [...STOPWORDS].filter((w) => w.length >= 5);
+/** A stopword, or a typo of a long one ("whcih"). */
+export function isStopword(word: string): boolean {
+  if (STOPWORDS.has(word)) return true;
+  return word.length >= 5 && LONG_STOPWORDS.some((s) => isTypo(word, s));
+}
