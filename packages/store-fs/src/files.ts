@@ -1,5 +1,5 @@
 import { chmod, mkdir, open, unlink, utimes } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { errnoOf } from "./errors.js";
 import { TEMP_PREFIX, TRASH_PREFIX } from "./paths.js";
 
@@ -21,29 +21,42 @@ export class ScratchNames {
 }
 
 /**
- * Creates directories with mode 0700 (chmod'ed explicitly, so a permissive umask
- * cannot widen them), remembering which exist so that the hot path makes no mkdir or
- * stat call. `forget` drops a directory someone removed behind our back.
+ * Makes the store's directories (0700) and files (0600). open/mkdir modes pass through
+ * the umask, which can only remove bits: a umask that strips the owner's own bits (277,
+ * say) would leave files the store cannot rewrite. So the first file this instance
+ * creates is checked with fstat; while the umask is seen (or not yet known) to strip
+ * owner bits, every file and directory is chmod'ed explicitly. With a usual umask (022,
+ * 077) the hot path makes no chmod call at all.
+ *
+ * Directories known to exist are remembered, so the hot path makes no mkdir call
+ * either; they are created top-down from the nearest known one, so no call fails with
+ * ENOENT on the way. `forget` drops a directory someone removed behind our back.
  */
-export class DirMaker {
+export class FileMaker {
+  readonly #root: string;
   readonly #known = new Set<string>();
+  #umaskKeepsOwnerBits: boolean | undefined;
 
-  async ensure(dir: string): Promise<void> {
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  async ensureDir(dir: string): Promise<void> {
     if (this.#known.has(dir)) return;
+    const parent = dirname(dir);
+    const isTop = dir === this.#root || parent === dir || !dir.startsWith(this.#root + sep);
+    if (!isTop) await this.ensureDir(parent);
+    let created: boolean;
     try {
-      await mkdir(dir, { mode: DIR_MODE });
-      await chmod(dir, DIR_MODE);
+      // The root may need its own parents (mkdir -p); below it, the parent exists now.
+      created = isTop ? (await mkdir(dir, { mode: DIR_MODE, recursive: true })) !== undefined : (await mkdir(dir, { mode: DIR_MODE }), true);
     } catch (error) {
-      const errno = errnoOf(error);
-      if (errno === "ENOENT" && dirname(dir) !== dir) {
-        await this.ensure(dirname(dir));
-        this.#known.delete(dir);
-        return this.ensure(dir);
-      }
-      // EEXIST: made by us earlier or by another process. If it is a file, the next
-      // open in it fails with ENOTDIR, which names the path.
-      if (errno !== "EEXIST") throw error;
+      // EEXIST: made by another process meanwhile. If it is a file, the next open in it
+      // fails with ENOTDIR, which names the path.
+      if (errnoOf(error) !== "EEXIST") throw error;
+      created = false;
     }
+    if (created && this.#umaskKeepsOwnerBits !== true) await chmod(dir, DIR_MODE);
     this.#known.add(dir);
   }
 
@@ -54,24 +67,25 @@ export class DirMaker {
   clear(): void {
     this.#known.clear();
   }
-}
 
-/**
- * Writes `data` to a new file (exclusive create, mode 0600), fsyncs it when asked and
- * closes it. On failure the partial file is removed.
- */
-export async function writeNewFile(path: string, data: Uint8Array, sync: boolean): Promise<void> {
-  const handle = await open(path, "wx", FILE_MODE);
-  try {
-    await handle.chmod(FILE_MODE);
-    await handle.writeFile(data);
-    if (sync) await handle.datasync();
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await unlink(path).catch(() => undefined);
-    throw error;
+  /**
+   * Writes `data` to a new file (exclusive create, mode 0600), fsyncs it when asked and
+   * closes it. On failure the partial file is removed.
+   */
+  async writeNewFile(path: string, data: Uint8Array, sync: boolean): Promise<void> {
+    const handle = await open(path, "wx", FILE_MODE);
+    try {
+      if (this.#umaskKeepsOwnerBits === undefined) this.#umaskKeepsOwnerBits = ((await handle.stat()).mode & 0o777) === FILE_MODE;
+      if (!this.#umaskKeepsOwnerBits) await handle.chmod(FILE_MODE);
+      await handle.writeFile(data);
+      if (sync) await handle.datasync();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await unlink(path).catch(() => undefined);
+      throw error;
+    }
+    await handle.close();
   }
-  await handle.close();
 }
 
 /** Makes a directory's entries (a new link, a rename, an unlink) durable. */

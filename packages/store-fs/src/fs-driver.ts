@@ -5,7 +5,7 @@ import { ArefError, parseWith } from "@artifact-refs/schema";
 import type { Driver, DriverEntry } from "@artifact-refs/store";
 import { z } from "zod";
 import { errnoOf, fsError } from "./errors.js";
-import { DirMaker, ScratchNames, syncDir, touch, writeNewFile } from "./files.js";
+import { FileMaker, ScratchNames, syncDir, touch } from "./files.js";
 import { compress, decompress } from "./gzip.js";
 import { GZ_SUFFIX, locate, type Location } from "./paths.js";
 import { listKeys, logicalSize, sweepScratch } from "./walk.js";
@@ -54,7 +54,7 @@ export class FsDriver implements Driver {
   readonly root: string;
   readonly gzip: boolean;
   readonly fsync: boolean;
-  readonly #dirs = new DirMaker();
+  readonly #files: FileMaker;
   readonly #names = new ScratchNames();
 
   constructor(options: FsDriverOptions) {
@@ -63,15 +63,16 @@ export class FsDriver implements Driver {
     this.location = this.root;
     this.gzip = parsed.gzip ?? false;
     this.fsync = parsed.fsync ?? true;
+    this.#files = new FileMaker(this.root);
   }
 
   async putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }> {
     const loc = this.#locate(key);
     // The cheap path for re-used content: one utimes both checks and refreshes the time
     // that keeps a re-used blob out of gc's reach. A blob stored in the other gzip form
-    // counts as present too.
-    if (await this.#touch(loc.path)) return { created: false };
-    if (loc.alt !== undefined && (await this.#touch(loc.alt))) return { created: false };
+    // counts as present too (both forms are checked at once: one round trip, not two).
+    const present = await Promise.all(this.#forms(loc).map((path) => this.#touch(path)));
+    if (present.includes(true)) return { created: false };
     const bytes = loc.compressed ? await compress(data) : data;
     const created = await this.#publish(loc, bytes, "link");
     if (!created) await this.#touch(loc.path); // lost the race: refresh the winner's time
@@ -157,7 +158,7 @@ export class FsDriver implements Driver {
   }
 
   async close(): Promise<void> {
-    this.#dirs.clear();
+    this.#files.clear();
   }
 
   #locate(key: string): Location {
@@ -187,11 +188,11 @@ export class FsDriver implements Driver {
     for (let attempt = 1; ; attempt++) {
       const temp = this.#names.temp(loc.dir);
       try {
-        await this.#dirs.ensure(loc.dir);
-        await writeNewFile(temp, bytes, this.fsync);
+        await this.#files.ensureDir(loc.dir);
+        await this.#files.writeNewFile(temp, bytes, this.fsync);
       } catch (error) {
         if (errnoOf(error) === "ENOENT" && attempt < WRITE_ATTEMPTS) {
-          this.#dirs.forget(loc.dir);
+          this.#files.forget(loc.dir);
           continue;
         }
         throw fsError(error, "write", loc.dir, this.root); // name the directory, not our temp file
@@ -211,7 +212,7 @@ export class FsDriver implements Driver {
         if (mode === "rename") await unlink(temp).catch(() => undefined);
         if (errno === "EEXIST" && mode === "link") return false;
         if (errno === "ENOENT" && attempt < WRITE_ATTEMPTS) {
-          this.#dirs.forget(loc.dir);
+          this.#files.forget(loc.dir);
           continue;
         }
         throw fsError(error, "write", loc.path, this.root);
