@@ -123,3 +123,4 @@ export {
 // Prompt assembler, checkpoint packs (assembler/) and aref analyze (analyze/)
 export * from "./assembler/index.js";
 export * from "./analyze/index.js";
+export { collectReferences, pruneTranscript, renderReferenceIndex, type PruneOptions, type PruneResult } from "./transcript/prune.js";
