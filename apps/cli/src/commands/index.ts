@@ -2,6 +2,7 @@
  * Every aref command, in the order `aref --help` lists them. Each module exports
  * `register(program, ctx)`; add a command by adding its file and one line here.
  */
+import { register as analyze } from "./analyze.js";
 import { register as cat } from "./cat.js";
 import { register as fetch } from "./fetch.js";
 import { register as gc } from "./gc.js";
@@ -25,4 +26,5 @@ export const COMMANDS: RegisterCommand[] = [
   verify,
   stats,
   migrate,
+  analyze,
 ];

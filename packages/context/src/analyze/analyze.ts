@@ -8,12 +8,17 @@ import { buildAnalyzeReport, type AnalyzeReport, type FileResult } from "./repor
 import { replayTranscript, totalReports, type ReplayOptions } from "./replay.js";
 
 export interface AnalyzeOptions extends Omit<ReplayOptions, "onCall"> {
-  /** Store holding the payloads of a project transcript whose tool results are references. */
-  store?: ArtifactStore;
+  /**
+   * Store holding the payloads of a project transcript whose tool results are references
+   * (or a function that opens it, called only when such a transcript is met).
+   */
+  store?: ArtifactStore | (() => Promise<ArtifactStore>);
+  /** Called after each transcript (done, total). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** Parses one transcript text and restores referenced payloads (project JSONL) from the store. */
-export async function loadReplayMessages(text: string, where: string, store?: ArtifactStore): Promise<ParsedReplay> {
+export async function loadReplayMessages(text: string, where: string, store?: ArtifactStore | (() => Promise<ArtifactStore>)): Promise<ParsedReplay> {
   const parsed = parseReplayTranscript(text, where);
   if (!parsed.entries || !parsed.entries.some((e) => artifactRefOf(e) !== undefined)) return parsed;
   if (!store) {
@@ -21,7 +26,8 @@ export async function loadReplayMessages(text: string, where: string, store?: Ar
       hint: "pass --store with the store the transcript was written to",
     });
   }
-  const rehydrated = await rehydrateTranscript(parsed.entries, { store, strict: true });
+  const opened = typeof store === "function" ? await store() : store;
+  const rehydrated = await rehydrateTranscript(parsed.entries, { store: opened, strict: true });
   return { ...parsed, messages: rehydrated.entries.map(toReplay) };
 }
 
@@ -46,6 +52,7 @@ export async function analyzeFiles(paths: readonly string[], options: AnalyzeOpt
       throw new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
     }
     results.push(await analyzeOne(basename(path), text, path, options));
+    options.onProgress?.(results.length, paths.length);
   }
   return finish(results, options);
 }
@@ -65,7 +72,7 @@ async function analyzeOne(name: string, text: string, where: string, options: An
       hint: "a transcript to analyze needs at least one assistant message",
     });
   }
-  const { store: _store, ...replayOptions } = options;
+  const { store: _store, onProgress: _progress, ...replayOptions } = options;
   const report = await replayTranscript(parsed.messages, replayOptions);
   return { file: name, format: parsed.format, report };
 }

@@ -1,0 +1,97 @@
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { AnalyzeReportSchema, analyzeFiles, formatAnalyzeTable, formatSummary, formatTurnTable, renderAnalyzeSvg } from "@artifact-refs/context";
+import { ArefError } from "@artifact-refs/schema";
+import { InvalidArgumentError, type Command } from "commander";
+import type { CliContext } from "../context.js";
+import { examples } from "./shared.js";
+
+function positive(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  return Number(value);
+}
+
+function encoding(value: string): "cl100k_base" | "o200k_base" {
+  if (value !== "cl100k_base" && value !== "o200k_base") throw new InvalidArgumentError(`unknown encoding "${value}"; use cl100k_base or o200k_base`);
+  return value;
+}
+
+interface AnalyzeOpts {
+  chart?: string;
+  turns?: boolean;
+  maxPromptTokens?: number;
+  fetchChars?: number;
+  keepTurns?: number;
+  encoding?: "cl100k_base" | "o200k_base";
+}
+
+export function register(program: Command, ctx: CliContext): void {
+  program
+    .command("analyze")
+    .summary("replay transcripts: naive vs artifact-refs (window, append) vs peer policies, in tokens and cache-weighted cost")
+    .description(
+      "Replays each transcript through the externalizer and the prompt assembler. A model call happens before each assistant " +
+        "message. Reports, per call and in total: naive input tokens (every earlier message re-sent), tokens with artifact-refs " +
+        "(one capped artifacts_get fetch counted in the call after each externalized output), the floor (system prompt + first " +
+        "task message on every call), the window and append strategies, the peer policies (deepagents, Claude Code, Anthropic " +
+        "context editing, SWE-agent's last-5), the share of each prompt that is a byte-identical prefix of the previous one, " +
+        "cache-weighted cost (cached prefix 0.1x, the rest 1.25x), budget violations and byte-exact rehydration. " +
+        "Formats: this project's transcript JSONL, trajectory JSONL, an OpenAI chat messages array, an Anthropic messages array.",
+    )
+    .argument("<transcripts...>", "transcript files (.jsonl or .json)")
+    .option("--chart <file>", "write an SVG chart of input tokens per call")
+    .option("--turns", "print the per-call table (default when one transcript is given)")
+    .option("--max-prompt-tokens <n>", "prompt budget of the assembler (default 8000)", positive)
+    .option("--fetch-chars <n>", "cap of the artifacts_get fetch counted after each externalized output (default 8000)", positive)
+    .option("--keep-turns <n>", "turns every assembled prompt keeps (default 2, at least 2)", positive)
+    .option("--encoding <name>", "tokenizer encoding: cl100k_base (default) or o200k_base", encoding)
+    .addHelpText(
+      "after",
+      examples([
+        ["aref analyze session.jsonl", "per-call and total figures of one transcript"],
+        ["aref analyze ../shared/data/trajectories/*.jsonl --chart tokens.svg", "a table over many files and a chart"],
+        ["aref analyze messages.json --json | jq .strategies", "window and append totals as JSON (artifact-refs.analyze.v1)"],
+      ]),
+    )
+    .action(async (files: string[], opts: AnalyzeOpts, cmd: Command) => {
+      if (opts.keepTurns !== undefined && opts.keepTurns < 2) {
+        throw new ArefError("INVALID_INPUT", `--keep-turns must be at least 2, got ${opts.keepTurns}`, { hint: "every prompt keeps the last two turns" });
+      }
+      const progress = ctx.progress("analyze");
+      let report;
+      try {
+        report = await analyzeFiles(
+          files.map((f) => resolve(ctx.io.cwd, f)),
+          {
+            store: () => ctx.openStore(cmd),
+            onProgress: progress.update,
+            ...(opts.maxPromptTokens === undefined ? {} : { maxPromptTokens: opts.maxPromptTokens }),
+            ...(opts.fetchChars === undefined ? {} : { fetchChars: opts.fetchChars }),
+            ...(opts.keepTurns === undefined ? {} : { keepTurns: opts.keepTurns }),
+            ...(opts.encoding === undefined ? {} : { encoding: opts.encoding }),
+          },
+        );
+      } finally {
+        progress.stop();
+      }
+      if (opts.chart) {
+        const path = resolve(ctx.io.cwd, opts.chart);
+        try {
+          await writeFile(path, renderAnalyzeSvg(report));
+        } catch (error) {
+          throw new ArefError("IO_ERROR", `cannot write the chart to ${path}: ${(error as Error).message}`, { cause: error });
+        }
+      }
+      await ctx.emit(AnalyzeReportSchema, report, async (r) => {
+        await ctx.out(`${formatSummary(r)}\n\n${formatAnalyzeTable(r)}\n`);
+        if (opts.turns || r.files.length === 1) {
+          for (const f of r.files) await ctx.out(`\n${f.file}: per call\n\n${formatTurnTable(r, f.file)}\n`);
+        }
+        await ctx.out(
+          "\nEach cell is a ratio to the naive transcript under the same measure: input tokens / cache-weighted cost " +
+            "(a prefix byte-identical to the previous call's prompt at 0.1x, the rest at 1.25x).\n",
+        );
+        if (opts.chart) await ctx.out(`chart: ${opts.chart}\n`);
+      });
+    });
+}
