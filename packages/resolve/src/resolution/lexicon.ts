@@ -4,7 +4,7 @@
  * questions that refer to no execution.
  */
 
-export const TOOL_CLASSES = ["read", "write", "list", "grep", "search", "test", "exec", "http", "fetch", "sql"] as const;
+export const TOOL_CLASSES = ["read", "write", "list", "grep", "search", "test", "exec", "http", "fetch", "sql", "log"] as const;
 export type ToolClass = (typeof TOOL_CLASSES)[number];
 
 export interface HintRule {
@@ -29,6 +29,7 @@ export const HINT_RULES: HintRule[] = [
   { re: /\b(fetched|downloaded|scraped|web ?pages?|pages?|links?|urls?|sites?|websites?|articles?|blog posts?)\b/, hints: { fetch: 2.5, http: 1 }, consumes: ["fetched", "downloaded", "scraped", "webpage", "page", "pages", "link", "links", "url", "urls", "site", "website", "article", "blog"], what: "a fetched page" },
   { re: /\b(wrote|written|saved|edited|my edits?|my changes?|patched|modified|overwrote|write)\b/, hints: { write: 3 }, consumes: ["wrote", "written", "saved", "edited", "edit", "edits", "patched", "modified", "overwrote", "write"], what: "a file write" },
   { re: /\b(query|queries|queried|sql|select statement)\b/, hints: { sql: 3 }, consumes: ["query", "queries", "queried", "sql"], what: "a query" },
+  { re: /\b(logs?|logged|logging)\b/, hints: { log: 2 }, what: "a log" },
   { re: /\b(chart|plot|graph|visuali[sz]e|tabulate|the data|dataset)\b/, hints: { data: 1.5 }, what: "data to work with" },
   { re: /\b(files?)\b/, hints: { file: 1 }, what: "a file" },
 ];
@@ -50,6 +51,8 @@ export function toolClasses(toolName: string, args: Record<string, unknown>): Ma
   if (/sql|query|database|db_|postgres|mysql|sqlite|bigquery/.test(name)) set("sql", 1);
   const command = typeof args.command === "string" ? args.command : typeof args.cmd === "string" ? args.cmd : undefined;
   if (command) for (const [c, w] of commandClasses(command)) set(c, w);
+  const path = [args.path, args.file, args.file_path, args.filename].find((v) => typeof v === "string") as string | undefined;
+  if (path && /\.log(\.\d+)?(\.gz)?$|(^|\/)logs?\//i.test(path) && (m.has("read") || m.has("grep"))) set("log", 1);
   if (m.size === 0) set("exec", 0.5);
   return m;
 }
@@ -64,6 +67,7 @@ export function commandClasses(command: string): Array<[ToolClass, number]> {
   if (/^(curl|wget|http|httpie|xh)\b/.test(c)) out.push(["http", 0.9]);
   if (/^(grep|rg|ag|ack|git grep)\b/.test(c)) out.push(["grep", 0.9]);
   if (/^(psql|mysql|sqlite3|duckdb|bq|clickhouse-client)\b/.test(c)) out.push(["sql", 0.7]);
+  if (/\b(logs|journalctl|dmesg)\b|\btail -[fF]\b|\.log\b/.test(c)) out.push(["log", 1]);
   return out;
 }
 
@@ -85,7 +89,7 @@ export const CONCEPTS: string[][] = [
   ["backend", "server", "api", "service"],
   ["frontend", "web", "ui", "client", "browser"],
   ["count", "how many", "number of", "total"],
-  ["single", "one", "only", "sole"],
+  ["single", "only one", "just one", "one word", "single word", "sole", "singular"],
   ["error", "errors", "fail", "failed", "failure", "failing", "exception", "traceback"],
   ["warning", "warnings", "warn", "deprecated"],
   ["database", "db", "postgres", "postgresql", "mysql", "sqlite", "table", "schema"],

@@ -75,6 +75,13 @@ export function parseQuery(input: string): ParsedQuery {
   if (/\bfiles?\b/.test(hintText) && hints.get("fetch")?.what === "a file read") hints.delete("fetch");
 
   const temporal = parseTemporal(lower);
+  if (temporal?.kind === "event") {
+    // The event clause ("before the migration ran") anchors the order; the rest describes the referent.
+    const clause = `${temporal.side} ${temporal.phrase}`;
+    const at = lower.indexOf(clause);
+    const rest = at >= 0 ? `${text.slice(0, at)} ${text.slice(at + clause.length)}`.trim() : "";
+    if (rest.replace(/[^\p{L}\p{N}]/gu, "").length > 0) return { ...parseQuery(rest), text, temporal };
+  }
   const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
   const wantsError =
     /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(lower) ||
@@ -105,6 +112,15 @@ export function parseQuery(input: string): ParsedQuery {
     }
   }
 
+  // Multi-word concepts ("how many", "only one") stand for words that may be written otherwise.
+  for (const group of CONCEPTS) {
+    for (const phrase of group) {
+      if (!phrase.includes(" ") || !new RegExp(`\\b${phrase}\\b`).test(lower) || seen.has(phrase)) continue;
+      seen.add(phrase);
+      terms.push({ word: phrase, stem: phrase, weight: 1, related: group.filter((g) => g !== phrase).flatMap((g) => (g.includes(" ") ? [g.replace(/ /g, "-"), g.replace(/ /g, "")] : [g])), nameLike: false });
+    }
+  }
+
   const sequence = (lower.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.replace(/s$/, ""));
   let count: number | undefined;
   for (const w of lower.match(/\b(two|both|pair|three|four|five)\b/g) ?? []) count = numberWord(w);
@@ -121,9 +137,19 @@ export function parseQuery(input: string): ParsedQuery {
     /\b(that|this|those|these|my|your|our)\s+(\w+\s+)?(\w+)\b/.test(lower) && hasExecutionNounAfterDemonstrative(lower) ||
     /\b(i|you|we)\s+(just\s+|had\s+|have\s+|'ve\s+)?(\w+ed|read|ran|got|did|saw|made|wrote|found|sent|put|tried)\b/.test(lower) ||
     /\bthe\s+[\w.-]+\s+(i|you|we)\b/.test(lower) ||
+    /\b(again|once more)\b/.test(lower) ||
+    definiteExecutionNoun(lower) ||
     names.length > 0;
 
   return { text, terms, names, hints, temporal, wantsError, statusCodes, count, parts, general, referring, sequence };
+}
+
+/** "the routes file", "the test run", "the docs page": a definite description of an execution. */
+function definiteExecutionNoun(lower: string): boolean {
+  for (const m of lower.matchAll(/\bthe\s+((?:[\w.-]+\s+){0,2}?)([\w-]+)\b/g)) {
+    if (EXECUTION_NOUNS.has(m[2]!) || EXECUTION_NOUNS.has(m[2]!.replace(/s$/, ""))) return true;
+  }
+  return false;
 }
 
 function hasExecutionNounAfterDemonstrative(lower: string): boolean {

@@ -23,23 +23,25 @@ interface TermMatch {
   score: number;
   field: Field;
   how: string;
+  /** The execution's word that matched (two message words matching one word count once). */
+  token: string;
 }
 
 function matchTerm(t: QueryTerm, x: IndexedExecution): TermMatch | undefined {
   let best: TermMatch | undefined;
-  const consider = (field: Field | undefined, quality: number, how: string) => {
+  const consider = (field: Field | undefined, quality: number, how: string, token: string) => {
     if (!field) return;
     const score = FIELD_WEIGHT[field] * quality;
-    if (!best || score > best.score) best = { score, field, how };
+    if (!best || score > best.score) best = { score, field, how, token };
   };
-  consider(x.tokens.get(t.word), 1, `"${t.word}"`);
-  consider(x.stems.get(t.stem), 0.9, `"${t.word}"`);
+  consider(x.tokens.get(t.word), 1, `"${t.word}"`, t.word);
+  consider(x.stems.get(t.stem), 0.9, `"${t.word}"`, t.stem);
   if (t.word.length >= 5 && !best) {
-    for (const [tok, field] of x.tokens) if (isTypo(t.word, tok)) consider(field, 0.75, `"${t.word}" ~ "${tok}"`);
+    for (const [tok, field] of x.tokens) if (isTypo(t.word, tok)) consider(field, 0.75, `"${t.word}" ~ "${tok}"`, stem(tok));
   }
   if (!best || best.score < FIELD_WEIGHT.base * 0.55) {
     for (const r of t.related) {
-      consider(x.tokens.get(r) ?? x.stems.get(stem(r)), 0.55, `"${t.word}" ~ "${r}"`);
+      consider(x.tokens.get(r) ?? x.stems.get(stem(r)), 0.55, `"${t.word}" ~ "${r}"`, stem(r));
     }
   }
   return best;
@@ -67,7 +69,9 @@ export function idfTable(query: ParsedQuery, xs: IndexedExecution[]): Map<string
   const n = xs.length;
   const idf = new Map<string, number>();
   for (const t of query.terms) {
-    const df = xs.filter((x) => matchTerm(t, x) !== undefined).length;
+    // Document frequency of the word itself; related words only when the word never occurs.
+    let df = xs.filter((x) => x.tokens.has(t.word) || x.stems.has(t.stem)).length;
+    if (df === 0) df = xs.filter((x) => matchTerm(t, x) !== undefined).length;
     idf.set(t.word, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   }
   return idf;
@@ -80,10 +84,13 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, idf: Map
   let matchedWeight = 0;
   let totalWeight = 0;
   const matchedFields: string[] = [];
+  const usedTokens = new Set<string>();
   for (const t of query.terms) {
     totalWeight += t.weight;
     const m = matchTerm(t, x);
     if (!m) continue;
+    if (usedTokens.has(m.token)) continue;
+    usedTokens.add(m.token);
     matchedWeight += t.weight;
     text += t.weight * (idf.get(t.word) ?? 1) * m.score;
     if (FIELD_WEIGHT[m.field] >= 2 && t.weight >= 1) named = true;
@@ -112,7 +119,9 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, idf: Map
       let hit = false;
       for (let j = 0; j + 1 < words.length; j++) if (words[j] === a && words[j + 1] === b) hit = true;
       if (hit) {
-        phrase = Math.max(phrase, 0.5 * FIELD_WEIGHT[field]);
+        const wa = query.terms.find((t) => t.word.replace(/s$/, "") === a)!;
+        const wb = query.terms.find((t) => t.word.replace(/s$/, "") === b)!;
+        phrase = Math.max(phrase, ((idf.get(wa.word) ?? 1) + (idf.get(wb.word) ?? 1)) * FIELD_WEIGHT[field] * Math.min(wa.weight, wb.weight));
         break;
       }
     }

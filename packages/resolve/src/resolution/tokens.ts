@@ -7,7 +7,7 @@ export const STOPWORDS = new Set(
     "can could would should will shall may might must of in on at to for from by with about into onto over under again " +
     "and or but not no nor so than too very just also only then there here up down out off any some all each every both " +
     "one ones thing things stuff something anything please pls thanks thank ok okay hey hi yes let lets let's me " +
-    "show give tell pull paste display bring print say said says see look looks looked like get got go back find found " +
+    "show give tell pull paste display open reopen bring print say said says see look looks looked like get got go back find found " +
     "summarize summarise summary recap tldr tl dr key points point explain describe need needs want know mean means " +
     "make made put take use well really actually kind sort bit lot lots much many more most less least " +
     "now again still already ago moment while since before after earlier later last latest first previous prior current " +
