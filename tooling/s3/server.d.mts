@@ -1,5 +1,5 @@
 export declare const TEST_REGION: string;
-export declare const TEST_CREDENTIALS: Readonly<{ accessKeyId: string; secretAccessKey: string }>;
+export declare const TEST_CREDENTIALS: { accessKeyId: string; secretAccessKey: string };
 export declare const TEST_ENV: Readonly<Record<string, string>>;
 
 export interface S3TestServer {

@@ -13,7 +13,7 @@
 import { startFauxqs } from "fauxqs";
 
 export const TEST_REGION = "us-east-1";
-export const TEST_CREDENTIALS = Object.freeze({ accessKeyId: "aref-test-key", secretAccessKey: "aref-test-secret" });
+export const TEST_CREDENTIALS = { accessKeyId: "aref-test-key", secretAccessKey: "aref-test-secret" };
 
 /** Environment for child processes (and the SDK's default credential chain) to reach the server. */
 export const TEST_ENV = Object.freeze({
@@ -48,7 +48,7 @@ export async function startS3Server({ port = 0, buckets = [] } = {}) {
     },
     /** Client options for `new S3Client(...)` pointing at this server. */
     clientConfig(overrides = {}) {
-      return { endpoint, region: TEST_REGION, forcePathStyle: true, credentials: TEST_CREDENTIALS, ...overrides };
+      return { endpoint, region: TEST_REGION, forcePathStyle: true, credentials: { ...TEST_CREDENTIALS }, ...overrides };
     },
     /** A store spec (`--store`, AREF_STORE) for `bucket`/`prefix` on this server (or on `via`, e.g. a fault proxy). */
     storeSpec(bucket, prefix = "", via = endpoint) {

@@ -45,7 +45,7 @@ export interface S3DriverOptions {
   throttleBaseDelayMs?: number;
   /** Cap of one backoff delay, default 20 s. */
   retryMaxDelayMs?: number;
-  /** Per-request socket timeout, default 30 s. */
+  /** Time one request (one part of a multipart upload) may take, answer included; then it is abandoned and retried. Default 60 s. */
   requestTimeoutMs?: number;
   /** Connection timeout, default 5 s. */
   connectionTimeoutMs?: number;
@@ -93,7 +93,7 @@ const OptionsSchema = z
     retryBaseDelayMs: z.number().min(0).max(60_000).default(100),
     throttleBaseDelayMs: z.number().min(0).max(60_000).default(500),
     retryMaxDelayMs: z.number().min(0).max(300_000).default(20_000),
-    requestTimeoutMs: z.number().int().min(1).max(3_600_000).default(30_000),
+    requestTimeoutMs: z.number().int().min(1).max(3_600_000).default(60_000),
     connectionTimeoutMs: z.number().int().min(1).max(600_000).default(5_000),
     multipartThresholdBytes: z.number().int().min(5 * MIB).max(5 * 1024 * MIB).default(64 * MIB),
     multipartPartSizeBytes: z.number().int().min(5 * MIB).max(5 * 1024 * MIB).default(16 * MIB),

@@ -48,7 +48,7 @@ export function createS3Client(options: ResolvedOptions): S3Client {
     ...(options.forcePathStyle === undefined ? {} : { forcePathStyle: options.forcePathStyle }),
     maxAttempts: options.maxAttempts,
     retryStrategy: new JitterRetryStrategy(options),
-    requestHandler: { connectionTimeout: options.connectionTimeoutMs, requestTimeout: options.requestTimeoutMs },
+    requestHandler: { connectionTimeout: options.connectionTimeoutMs, requestTimeout: options.requestTimeoutMs, throwOnRequestTimeout: true },
     ...options.clientConfig,
   };
   return new S3Client(config);
