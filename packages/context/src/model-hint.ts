@@ -28,7 +28,7 @@ export function fetchHint(ref: Pick<ArtifactRef, "short_ref" | "mime" | "payload
   const json = ref.payload === "json" || /json/.test(ref.mime ?? "");
   const example = json
     ? `{"ref":"${ref.short_ref}","selector":{"mode":"jsonpath","expr":"$.items[0:5]"}}`
-    : `{"ref":"${ref.short_ref}","selector":{"mode":"grep","pattern":"error|fail","context":2}}`;
+    : `{"ref":"${ref.short_ref}","selector":{"mode":"grep","pattern":"error|fail","ignoreCase":true,"context":2}}`;
   return (
     `Stored as ${ref.short_ref}; not in the prompt. To read part of it, call ${ARTIFACTS_GET_TOOL_NAME} with ${example}` +
     ` or {"ref":"${ref.short_ref}","selector":{"mode":"range","start":1,"end":120}}` +
