@@ -44,6 +44,8 @@ export interface ReplayCall {
   original: readonly ReplayMessage[];
   window: AssembledPrompt;
   append: AssembledPrompt;
+  /** The hot state both prompts were given. */
+  hotState: HotState;
   store: ArtifactStore;
   session: string;
 }
@@ -233,7 +235,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
     const slice = history.slice(0, i);
     const window = await windowAsm.assemble({ history: slice, hotState, tail });
     const append = await appendAsm.assemble({ history: slice, hotState, tail });
-    await options.onCall?.({ call, index: i, history: slice, original: messages.slice(0, i), window, append, store, session });
+    await options.onCall?.({ call, index: i, history: slice, original: messages.slice(0, i), window, append, hotState, store, session });
 
     const policies = {} as Record<PolicyName, SeriesFigures>;
     for (const policy of PEER_POLICIES) {
