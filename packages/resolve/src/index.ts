@@ -15,3 +15,4 @@ export { resolveReferences, type Candidate, type Resolution, type ResolveOptions
 export { type ExecutionLike } from "./resolution/executions.js";
 export { parseQuery, type ParsedQuery } from "./resolution/query.js";
 export { evaluateReferenceSet, formatEvaluation, ReferenceSetSchema, type EvaluationReport, type QueryOutcome, type ReferenceSet } from "./resolution/evaluate.js";
+export { recall, RecallIndex, defaultRender, type RecallItem, type RecallOptions, type RecallResult, type RecalledItem } from "./recall.js";
