@@ -389,7 +389,10 @@ export class ArtifactStore {
         await driver.putIfAbsent(LAYOUT_KEY, encodeJson({ layout: LAYOUT_VERSION }));
         raw = await driver.get(LAYOUT_KEY);
       }
-      if (raw === undefined) return;
+      if (raw === undefined) {
+        this.#layoutChecked = undefined; // nothing confirmed yet: the first write must still write the marker
+        return;
+      }
       let layout: unknown;
       try {
         layout = (JSON.parse(new TextDecoder().decode(raw)) as { layout?: unknown }).layout;
