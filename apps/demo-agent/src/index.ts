@@ -1,0 +1,9 @@
+export { runDemo, SYSTEM_PROMPT, type DemoOptions } from "./agent.js";
+export { renderReport, renderChart, renderTable, type CallRow, type DemoSummary } from "./report.js";
+export { DEFAULT_REQUESTS, TEST_COMMAND } from "./requests.js";
+export { selectProvider, type ProviderChoice } from "./providers/select.js";
+export { ScriptedProvider } from "./providers/scripted.js";
+export { OpenAIProvider, type OpenAIProviderOptions } from "./providers/openai.js";
+export { AnthropicProvider, toAnthropic, type AnthropicProviderOptions } from "./providers/anthropic.js";
+export type { ModelProvider, ChatMessage, ToolSpec, ProviderReply, ToolCallRequest } from "./providers/types.js";
+export { runCommandTool } from "./run-command.js";

@@ -1,0 +1,144 @@
+/** One model call of the demo, as the table and the report show it. */
+export interface CallRow {
+  call: number;
+  /** Index of the user request this call serves (1-based). */
+  request: number;
+  /** Tokens the naive transcript would send for this call (everything so far, payloads inline). */
+  naiveTokens: number;
+  /** Tokens of the prompt artifact-refs actually assembled. */
+  refsTokens: number;
+  hotStateTokens: number;
+  budgetOk: boolean;
+  violations: number;
+  /** Tool results stashed (externalized) after this call. */
+  stashed: number;
+  /** artifacts_get calls answered after this call. */
+  fetched: number;
+  /** What the model did: tool names or "answer". */
+  action: string;
+}
+
+export interface DemoSummary {
+  session: string;
+  provider: string;
+  strategy: string;
+  store: string;
+  calls: CallRow[];
+  requests: Array<{ text: string; answer: string; referenced: string[] }>;
+  naiveTotal: number;
+  refsTotal: number;
+  savedPct: number;
+  rehydrated: number;
+  rehydrationMismatches: number;
+  transcriptPath: string;
+  metricsPath: string;
+  maxPromptTokens: number;
+}
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** Plain-text per-call table for the terminal. */
+export function renderTable(rows: CallRow[]): string {
+  const header = ["call", "req", "naive tok", "refs tok", "saved", "hot-state tok", "budget", "stashed", "fetched", "action"];
+  const body = rows.map((r) => [
+    String(r.call),
+    String(r.request),
+    r.naiveTokens.toLocaleString("en-US"),
+    r.refsTokens.toLocaleString("en-US"),
+    r.naiveTokens > 0 ? `${Math.round((1 - r.refsTokens / r.naiveTokens) * 100)}%` : "–",
+    String(r.hotStateTokens),
+    r.budgetOk ? "ok" : `VIOLATED (${r.violations})`,
+    String(r.stashed),
+    String(r.fetched),
+    r.action,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
+}
+
+/** A dependency-free SVG bar/line chart of naive vs artifact-refs tokens per call, with the budget line. */
+export function renderChart(rows: CallRow[], maxPromptTokens: number): string {
+  const width = 760;
+  const height = 300;
+  const pad = { left: 64, right: 16, top: 24, bottom: 40 };
+  const max = Math.max(maxPromptTokens, ...rows.map((r) => r.naiveTokens), 1);
+  const innerW = width - pad.left - pad.right;
+  const innerH = height - pad.top - pad.bottom;
+  const step = innerW / Math.max(rows.length, 1);
+  const y = (v: number) => pad.top + innerH - (v / max) * innerH;
+  const bars = rows
+    .map((r, i) => {
+      const x = pad.left + i * step;
+      const w = Math.max(2, step * 0.38);
+      return [
+        `<rect x="${(x + step * 0.1).toFixed(1)}" y="${y(r.naiveTokens).toFixed(1)}" width="${w.toFixed(1)}" height="${(pad.top + innerH - y(r.naiveTokens)).toFixed(1)}" fill="#c8ccd4"><title>call ${r.call}: naive ${r.naiveTokens} tokens</title></rect>`,
+        `<rect x="${(x + step * 0.5).toFixed(1)}" y="${y(r.refsTokens).toFixed(1)}" width="${w.toFixed(1)}" height="${(pad.top + innerH - y(r.refsTokens)).toFixed(1)}" fill="${r.budgetOk ? "#2b7de9" : "#d9342b"}"><title>call ${r.call}: artifact-refs ${r.refsTokens} tokens</title></rect>`,
+      ].join("");
+    })
+    .join("\n");
+  const ticks = [0, 0.25, 0.5, 0.75, 1]
+    .map((f) => {
+      const v = Math.round(max * f);
+      return `<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#eee"/><text x="${pad.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#555">${v.toLocaleString("en-US")}</text>`;
+    })
+    .join("\n");
+  const budgetY = y(maxPromptTokens).toFixed(1);
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Prompt tokens per model call: naive transcript vs artifact-refs">
+${ticks}
+${bars}
+<line x1="${pad.left}" x2="${width - pad.right}" y1="${budgetY}" y2="${budgetY}" stroke="#d9342b" stroke-dasharray="6 4"/>
+<text x="${width - pad.right}" y="${(Number(budgetY) - 6).toFixed(1)}" text-anchor="end" font-size="11" fill="#d9342b">budget ${maxPromptTokens.toLocaleString("en-US")} tokens</text>
+<text x="${pad.left + innerW / 2}" y="${height - 8}" text-anchor="middle" font-size="12" fill="#333">model call</text>
+<rect x="${pad.left}" y="4" width="10" height="10" fill="#c8ccd4"/><text x="${pad.left + 14}" y="13" font-size="11">naive transcript</text>
+<rect x="${pad.left + 130}" y="4" width="10" height="10" fill="#2b7de9"/><text x="${pad.left + 144}" y="13" font-size="11">with artifact-refs</text>
+</svg>`;
+}
+
+/** A self-contained HTML report (no external requests). */
+export function renderReport(summary: DemoSummary): string {
+  const rows = summary.calls
+    .map(
+      (r) =>
+        `<tr><td>${r.call}</td><td>${r.request}</td><td class="n">${r.naiveTokens.toLocaleString("en-US")}</td><td class="n">${r.refsTokens.toLocaleString("en-US")}</td><td class="n">${r.hotStateTokens}</td><td>${r.budgetOk ? "ok" : `<b class="bad">violated (${r.violations})</b>`}</td><td class="n">${r.stashed}</td><td class="n">${r.fetched}</td><td>${esc(r.action)}</td></tr>`,
+    )
+    .join("\n");
+  const requests = summary.requests
+    .map(
+      (q, i) =>
+        `<li><p class="q"><b>${i + 1}.</b> ${esc(q.text)}</p>${q.referenced.length ? `<p class="ref">referenced: ${q.referenced.map((r) => `<code>${esc(r)}</code>`).join(", ")}</p>` : ""}<pre>${esc(q.answer)}</pre></li>`,
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>artifact-refs demo report — ${esc(summary.session)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:980px;color:#222;padding:0 16px}
+h1{font-size:22px}h2{font-size:17px;margin-top:28px}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #e3e3e3;padding:4px 8px;text-align:left}td.n,th.n{text-align:right}
+.kpi{display:flex;gap:16px;flex-wrap:wrap}.kpi div{background:#f4f6fa;border-radius:8px;padding:10px 14px}.kpi b{display:block;font-size:20px}
+.bad{color:#d9342b}pre{background:#f7f7f7;padding:8px;white-space:pre-wrap;border-radius:6px}code{background:#f0f0f0;padding:1px 4px;border-radius:3px}
+.q{margin:12px 0 2px}.ref{margin:0;color:#555;font-size:12px}ol{padding-left:18px}
+</style></head><body>
+<h1>artifact-refs demo report</h1>
+<p>Session <code>${esc(summary.session)}</code> · model: <b>${esc(summary.provider)}</b> · strategy <code>${esc(summary.strategy)}</code> · store <code>${esc(summary.store)}</code></p>
+<div class="kpi">
+<div>naive input tokens<b>${summary.naiveTotal.toLocaleString("en-US")}</b></div>
+<div>with artifact-refs<b>${summary.refsTotal.toLocaleString("en-US")}</b></div>
+<div>saved<b>${summary.savedPct.toFixed(1)}%</b></div>
+<div>outputs rehydrated byte-exact<b>${summary.rehydrated - summary.rehydrationMismatches} / ${summary.rehydrated}</b></div>
+<div>budget violations<b>${summary.calls.reduce((n, r) => n + r.violations, 0)}</b></div>
+</div>
+<h2>Prompt tokens per model call</h2>
+<figure id="chart">${renderChart(summary.calls, summary.maxPromptTokens)}</figure>
+<h2>Per call</h2>
+<table><thead><tr><th>call</th><th>request</th><th class="n">naive tokens</th><th class="n">refs tokens</th><th class="n">hot-state tokens</th><th>budget</th><th class="n">stashed</th><th class="n">fetched</th><th>action</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+<h2>Requests and answers</h2>
+<ol>${requests}</ol>
+<p>Transcript: <code>${esc(summary.transcriptPath)}</code> (open it with <code>aref analyze</code>) · metrics: <code>${esc(summary.metricsPath)}</code></p>
+</body></html>
+`;
+}
