@@ -86,22 +86,55 @@ function preview(text: string, max = 60): string {
  * small state (once when it fits, O(log k) times when it does not).
  */
 export function buildHotState(input: HotStateBuildInput, opts: HotStateBuildOptions = {}): HotStateBuild {
-  const config = opts.config ?? DEFAULT_BUDGET;
-  const maxTokens = config.maxHotStateTokens;
-  const maxEntries = config.maxArtifactIndexEntries;
-  const recover = opts.recover ?? ((ref: string) => `artifacts_get ${ref}`);
+  const maxEntries = (opts.config ?? DEFAULT_BUDGET).maxArtifactIndexEntries;
   const base = parseWith(HotStateSchema, input.state, "hot state");
   const given = input.candidates ?? [];
   if (!Array.isArray(given)) throw new ArefError("INVALID_INPUT", "invalid hot state candidates: expected an array");
   const candidates: readonly IndexCandidate[] = base.artifact_index?.length ? [...base.artifact_index, ...given] : given;
 
+  // 1. Index cap: one pass, bounded heap.
+  const picked = selectTop(candidates, maxEntries); // highest priority first
+  const refs = shortRefsFor(
+    picked.map((i) => candidates[i]!.artifact_id),
+    candidates,
+  );
+  return buildFromSelection(
+    base,
+    picked.map((i) => ({ candidate: candidates[i]!, order: i })),
+    refs,
+    candidates.length - picked.length,
+    opts,
+  );
+}
+
+/** One selected index entry: the candidate and its place in the stable display order. */
+export interface SelectedEntry {
+  candidate: IndexCandidate;
+  order: number;
+}
+
+/**
+ * The rest of the build, once the index candidates are selected (highest priority first)
+ * and their short refs known: used by buildHotState (after its pass over an array) and by
+ * the dispatcher (which keeps its candidates ordered and selects in O(k)).
+ * @internal
+ */
+export function buildFromSelection(
+  base: HotState,
+  selected: readonly SelectedEntry[],
+  refs: ReadonlyMap<string, string>,
+  overCap: number,
+  opts: HotStateBuildOptions,
+): HotStateBuild {
+  const config = opts.config ?? DEFAULT_BUDGET;
+  const maxTokens = config.maxHotStateTokens;
+  const maxEntries = config.maxArtifactIndexEntries;
+  const recover = opts.recover ?? ((ref: string) => `artifacts_get ${ref}`);
   const cuts: Cut[] = [];
   const steps: BuildStep[] = [];
   const evicted: string[] = [];
-
-  // 1. Index cap: one pass, bounded heap.
-  const picked = selectTop(candidates, maxEntries); // highest priority first
-  const overCap = candidates.length - picked.length;
+  const candidates = selected.map((s) => s.candidate);
+  const picked = selected.map((_, i) => i);
   if (overCap > 0 && picked.length === maxEntries) {
     steps.push("index_cap");
     cuts.push({
@@ -110,10 +143,6 @@ export function buildHotState(input: HotStateBuildInput, opts: HotStateBuildOpti
       recover: `still in the store: ${opts.listHint ?? "list the session's artifacts (aref list --session <id>)"} and fetch by ref`,
     });
   }
-  const refs = shortRefsFor(
-    picked.map((i) => candidates[i]!.artifact_id),
-    candidates,
-  );
   const entryOf = new Map<number, ArtifactIndexEntry>();
   for (const i of picked) {
     const c = candidates[i]!;
@@ -123,13 +152,13 @@ export function buildHotState(input: HotStateBuildInput, opts: HotStateBuildOpti
     if (c.summary !== undefined) entry.summary = c.summary;
     const parsed = ArtifactIndexEntrySchema.safeParse(entry);
     if (!parsed.success) {
-      throw new ArefError("INVALID_INPUT", `invalid hot state: artifact index candidate ${i} (${JSON.stringify(c.artifact_id)}): ${formatIssues(parsed.error)}`, {
+      throw new ArefError("INVALID_INPUT", `invalid hot state: artifact index candidate ${selected[i]!.order} (${JSON.stringify(c.artifact_id)}): ${formatIssues(parsed.error)}`, {
         hint: "index entries need a 64-hex artifact id or an art:<hex> short ref, a known type, a label ≤ 300 chars and a summary ≤ 500 chars",
       });
     }
     entryOf.set(i, parsed.data);
   }
-  const displayOrder = [...picked].sort((a, b) => a - b);
+  const displayOrder = [...picked].sort((a, b) => selected[a]!.order - selected[b]!.order);
   const evictionOrder = [...picked].reverse(); // lowest priority first
   const unpinned = evictionOrder.filter((i) => candidates[i]!.pinned !== true);
   const pinned = evictionOrder.filter((i) => candidates[i]!.pinned === true);

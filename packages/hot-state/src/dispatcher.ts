@@ -12,7 +12,9 @@ import {
   toShortRef,
 } from "@artifact-refs/schema";
 import { z } from "zod";
-import { type HotStateBuild, type HotStateBuildOptions, buildHotState } from "./build.js";
+import { DEFAULT_BUDGET } from "@artifact-refs/budget";
+import { type HotStateBuild, type HotStateBuildOptions, buildFromSelection } from "./build.js";
+import { OrderedCandidates, type StoredCandidate } from "./ordered-index.js";
 import type { IndexCandidate } from "./select.js";
 import { deepFreeze } from "./serialize.js";
 
@@ -110,9 +112,8 @@ const PatchSchema = HotStateSchema.omit({ artifact_index: true, session_id: true
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const { session_id, state: initial, snapshot, ...buildOptions } = opts;
   let fields: HotStateFields;
-  type Stored = IndexCandidate & { created: number };
-  const artifacts: Stored[] = [];
-  const byId = new Map<string, Stored>();
+  type Stored = StoredCandidate;
+  let index = new OrderedCandidates();
   let clock = 0;
   let version = 0;
   let current: HotStateBuild | undefined;
@@ -124,13 +125,13 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     }
     fields = restored.state;
     clock = restored.clock;
+    const seen = new Set<string>();
     for (const a of restored.artifacts) {
-      if (byId.has(a.artifact_id)) throw new ArefError("INVALID_INPUT", `invalid hot state snapshot: artifact ${a.artifact_id} appears twice`);
-      const copy = { ...a };
-      artifacts.push(copy);
-      byId.set(copy.artifact_id, copy);
-      clock = Math.max(clock, copy.created, copy.last_referenced ?? 0);
+      if (seen.has(a.artifact_id)) throw new ArefError("INVALID_INPUT", `invalid hot state snapshot: artifact ${a.artifact_id} appears twice`);
+      seen.add(a.artifact_id);
+      clock = Math.max(clock, a.created, a.last_referenced ?? 0);
     }
+    index = OrderedCandidates.from(restored.artifacts.map((a) => ({ ...a })));
   } else {
     fields = parseWith(HotStateSchema.omit({ artifact_index: true }), { ...initial, session_id }, "hot state");
   }
@@ -139,10 +140,11 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     version++;
   };
   const find = (ref: string): Stored | undefined => {
-    if (byId.has(ref)) return byId.get(ref);
+    const direct = index.get(ref);
+    if (direct) return direct;
     const parsed = parseRef(ref);
-    if (parsed.kind === "id") return byId.get(parsed.id) ?? byId.get(toShortRef(parsed.id));
-    const matches = artifacts.filter((a) => a.artifact_id.startsWith(parsed.prefix) || a.artifact_id === `art:${parsed.prefix}`);
+    if (parsed.kind === "id") return index.get(parsed.id) ?? index.get(toShortRef(parsed.id));
+    const matches = index.all.filter((a) => a.artifact_id.startsWith(parsed.prefix) || a.artifact_id === `art:${parsed.prefix}`);
     if (matches.length > 1) {
       throw new ArefError("AMBIGUOUS_REF", `${ref} matches ${matches.length} artifacts in the hot state`, {
         hint: "use a longer prefix or the full id",
@@ -188,48 +190,59 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         "hot state artifact",
       );
       clock++;
-      const existing = byId.get(candidate.artifact_id);
+      const existing = index.get(candidate.artifact_id);
       if (existing) {
-        Object.assign(existing, candidate, { created: existing.created, last_referenced: clock });
-        if (options.pinned === undefined && existing.pinned === undefined) delete existing.pinned;
+        const wasPinned = existing.pinned === true;
+        const { pinned: _pinned, last_referenced: _ref, created: _created, ...meta } = candidate;
+        Object.assign(existing, meta);
+        index.touch(existing.artifact_id, clock);
+        index.setPinned(existing.artifact_id, options.pinned ?? wasPinned);
       } else {
-        const added = { ...candidate, created: clock };
-        artifacts.push(added);
-        byId.set(added.artifact_id, added);
+        const { last_referenced: _ref, created: _created, ...meta } = candidate;
+        index.add({ ...meta, created: clock });
       }
       touch();
     },
     reference(ref) {
       const found = find(ref);
       if (!found) return false;
-      found.last_referenced = ++clock;
+      index.touch(found.artifact_id, ++clock);
       touch();
       return true;
     },
     pin(ref) {
       const found = find(ref);
       if (!found) return false;
-      found.pinned = true;
+      index.setPinned(found.artifact_id, true);
       touch();
       return true;
     },
     unpin(ref) {
       const found = find(ref);
       if (!found) return false;
-      delete found.pinned;
+      index.setPinned(found.artifact_id, false);
       touch();
       return true;
     },
     removeArtifact(ref) {
       const found = find(ref);
       if (!found) return false;
-      artifacts.splice(artifacts.indexOf(found), 1);
-      byId.delete(found.artifact_id);
+      index.remove(found.artifact_id);
       touch();
       return true;
     },
     build() {
-      current = buildHotState({ state: fields, candidates: artifacts }, buildOptions);
+      // O(k): the ordered index gives the top k and their short refs without a pass over all candidates.
+      const maxEntries = (buildOptions.config ?? DEFAULT_BUDGET).maxArtifactIndexEntries;
+      const top = index.top(maxEntries);
+      const refs = index.shortRefs(top.map((c) => c.artifact_id));
+      current = buildFromSelection(
+        parseWith(HotStateSchema, fields, "hot state"),
+        top.map((candidate) => ({ candidate, order: candidate.created })),
+        refs,
+        index.size - top.length,
+        buildOptions,
+      );
       return current;
     },
     snapshot() {
@@ -237,7 +250,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         schema: "artifact-refs.hot-state-snapshot.v1" as const,
         state: structuredClone(fields),
         clock,
-        artifacts: artifacts.map((a) => ({ ...a })),
+        artifacts: index.all.map((a) => ({ ...a })),
       });
     },
   };
@@ -257,7 +270,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       return frozenFields.value;
     },
     artifacts() {
-      if (frozenArtifacts?.version !== version) frozenArtifacts = { version, value: deepFreeze(artifacts.map((a) => ({ ...a }))) };
+      if (frozenArtifacts?.version !== version) frozenArtifacts = { version, value: deepFreeze(index.all.map((a) => ({ ...a }))) };
       return frozenArtifacts.value;
     },
   });

@@ -88,7 +88,9 @@ function topK(candidates: readonly IndexCandidate[], k: number): number[] {
       at = worst;
     }
   };
-  for (let i = 0; i < candidates.length; i++) {
+  // Newest first: candidates are usually appended in creation order, so the newest fill the
+  // heap at once and most older ones are rejected with a single comparison.
+  for (let i = candidates.length - 1; i >= 0; i--) {
     if (heap.length < k) {
       heap.push(i);
       siftUp(heap.length - 1);
@@ -100,16 +102,15 @@ function topK(candidates: readonly IndexCandidate[], k: number): number[] {
   return heap.sort((x, y) => comparePriority(candidates[x]!, x, candidates[y]!, y));
 }
 
-function nibble(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  if (code >= 97 && code <= 102) return code - 87;
-  return -1;
-}
+const NIBBLE = new Int8Array(128).fill(-1);
+for (let c = 0; c < 10; c++) NIBBLE[48 + c] = c;
+for (let c = 0; c < 6; c++) NIBBLE[97 + c] = 10 + c;
+/** The first four hex digits of an id as a number (0..65535), or -1. */
 function key4(id: string): number {
-  const a = nibble(id.charCodeAt(0));
-  const b = nibble(id.charCodeAt(1));
-  const c = nibble(id.charCodeAt(2));
-  const d = nibble(id.charCodeAt(3));
+  const a = NIBBLE[id.charCodeAt(0) & 127]!;
+  const b = NIBBLE[id.charCodeAt(1) & 127]!;
+  const c = NIBBLE[id.charCodeAt(2) & 127]!;
+  const d = NIBBLE[id.charCodeAt(3) & 127]!;
   if ((a | b | c | d) < 0) return -1;
   return (a << 12) | (b << 8) | (c << 4) | d;
 }
@@ -127,8 +128,8 @@ export function shortRefsFor(selectedIds: readonly string[], candidates: readonl
   const buckets = new Uint8Array(1 << 16);
   for (const id of full) buckets[key4(id)] = 1;
   const neighbours = new Map<string, Set<string>>();
-  for (const c of candidates) {
-    const other = c.artifact_id;
+  for (let i = 0, n = candidates.length; i < n; i++) {
+    const other = candidates[i]!.artifact_id;
     const key = key4(other);
     if (key < 0 || buckets[key] === 0) continue;
     for (const id of full) {

@@ -1,7 +1,7 @@
 import { resolveBudgetConfig } from "@artifact-refs/budget";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildHotState, type IndexCandidate, serializeHotState } from "@artifact-refs/hot-state";
+import { buildHotState, createDispatcher, type IndexCandidate, serializeHotState } from "@artifact-refs/hot-state";
 import { hasErrorCode, HotStateSchema } from "@artifact-refs/schema";
 
 const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
@@ -89,6 +89,40 @@ describe("hot state properties (random inputs)", () => {
         expect(after.json.startsWith(before.json.slice(0, -2))).toBe(true);
       }),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe("dispatcher (random operations)", () => {
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant("add" as const), n: fc.nat(40), pinned: fc.option(fc.boolean(), { nil: undefined }) }),
+    fc.record({ kind: fc.constant("ref" as const), n: fc.nat(40) }),
+    fc.record({ kind: fc.constant("pin" as const), n: fc.nat(40), on: fc.boolean() }),
+    fc.record({ kind: fc.constant("rm" as const), n: fc.nat(40) }),
+  );
+  // odd ids share their first 12 hex digits, so short refs must grow past 12 for them
+  const id = (n: number) => (n % 2 === 1 ? `${"c".repeat(12)}${n.toString(16).padStart(4, "0")}${"0".repeat(48)}` : `${n.toString(16).padStart(4, "0")}${"ab".repeat(30)}`);
+
+  it("its O(k) selection equals the pure build over the same candidates, within the caps", () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), fc.integer({ min: 0, max: 12 }), (ops, maxEntries) => {
+        const config = resolveBudgetConfig({ maxArtifactIndexEntries: maxEntries });
+        const { writer, view } = createDispatcher({ session_id: "p", config, impl: "gpt-tokenizer" });
+        for (const o of ops) {
+          if (o.kind === "add") writer.addArtifact({ artifact_id: id(o.n), type: "log", label: `l${o.n}` }, o.pinned === undefined ? {} : { pinned: o.pinned });
+          else if (o.kind === "ref") writer.reference(id(o.n));
+          else if (o.kind === "pin") (o.on ? writer.pin : writer.unpin)(id(o.n));
+          else writer.removeArtifact(id(o.n));
+        }
+        const built = writer.build();
+        const pure = buildHotState({ state: view.fields(), candidates: view.artifacts() }, { config, impl: "gpt-tokenizer" });
+        expect(built.json).toBe(pure.json);
+        expect(built.state.artifact_index?.length ?? 0).toBeLessThanOrEqual(maxEntries);
+        // snapshot round trip keeps the same selection
+        const restored = createDispatcher({ session_id: "p", config, impl: "gpt-tokenizer", snapshot: JSON.parse(JSON.stringify(writer.snapshot())) });
+        expect(restored.writer.build().json).toBe(built.json);
+      }),
+      { numRuns: 200 },
     );
   });
 });
