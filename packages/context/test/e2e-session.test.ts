@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_BUDGET, countTokens } from "@artifact-refs/budget";
 import { createDispatcher } from "@artifact-refs/hot-state";
-import { PromptMetricsSchema, type TranscriptEntry } from "@artifact-refs/schema";
+import { PromptMetricsSchema, type PromptMetrics, type TranscriptEntry } from "@artifact-refs/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ArtifactsGetTool,
@@ -13,7 +13,6 @@ import {
   rehydrateTranscript,
   type ArtifactsGetAnswer,
   type HistoryMessage,
-  type PromptMetrics,
 } from "../src/index.js";
 import { bigLog, memoryStore, tempDir } from "./helpers.js";
 
