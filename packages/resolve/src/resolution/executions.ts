@@ -51,6 +51,8 @@ export interface IndexedExecution {
   extensions: string[];
   /** Lowercased paths and URLs, for explicit path matches. */
   locations: string[];
+  /** Whole names: path segments, basenames and their stems, host labels, SQL tables. */
+  segments: Set<string>;
 }
 
 const PATH_KEYS = ["path", "file", "file_path", "filepath", "filename", "dir", "directory", "cwd", "target", "source", "dest", "destination"];
@@ -72,6 +74,13 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   const basenames: string[] = [];
   const extensions: string[] = [];
   const locations: string[] = [];
+  const segmentSet = new Set<string>();
+  const segment = (v: string) => {
+    const l = v.toLowerCase();
+    if (!l) return;
+    segmentSet.add(l);
+    segmentSet.add(l.split(".")[0]!);
+  };
   const add = (word: string, field: Field) => {
     const w = word.toLowerCase();
     if (!w) return;
@@ -90,6 +99,8 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
     const segments = clean.split(/[\\/]+/).filter(Boolean);
     const base = segments.pop() ?? clean;
     basenames.push(base.toLowerCase());
+    segment(base);
+    for (const seg of segments) segment(seg);
     for (const m of base.toLowerCase().match(/\.([a-z0-9]+)/g) ?? []) extensions.push(m.slice(1));
     addText(base, "base");
     for (const seg of segments) addText(seg, "path");
@@ -103,11 +114,12 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
       url = undefined;
     }
     if (!url) return addPath(u);
-    for (const part of url.hostname.split(".")) if (part !== "www" && part !== "com" && part !== "org") addText(part, "base");
+    for (const part of url.hostname.split(".")) if (part !== "www" && part !== "com" && part !== "org") (addText(part, "base"), segment(part));
     const segs = url.pathname.split("/").filter(Boolean);
     const last = segs.pop();
-    for (const seg of segs) addText(decodeSafe(seg), "path");
+    for (const seg of segs) (addText(decodeSafe(seg), "path"), segment(decodeSafe(seg)));
     if (last) {
+      segment(decodeSafe(last));
       basenames.push(decodeSafe(last).toLowerCase());
       for (const m of last.toLowerCase().match(/\.([a-z0-9]+)$/g) ?? []) extensions.push(m.slice(1));
       addText(decodeSafe(last), "base");
@@ -134,7 +146,7 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
       target ||= value;
     } else if (QUERY_KEYS.includes(k)) {
       addText(value, k === "sql" || k === "query" ? "args" : "args");
-      for (const table of sqlTables(value)) addText(table, "base");
+      for (const table of sqlTables(value)) (addText(table, "base"), segment(table));
       target = target ? `${value} @ ${target}` : value;
     } else addText(value, "args");
   }
@@ -161,6 +173,7 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
     basenames,
     extensions,
     locations,
+    segments: segmentSet,
   };
 }
 

@@ -19,15 +19,15 @@ export interface HintRule {
 
 /** Verbs and nouns that point at kinds of tools. Weights are on a 0-3 scale. */
 export const HINT_RULES: HintRule[] = [
-  { re: /\b(loaded|opened|viewed|catted|was reading|were reading|been reading|(i|you|we)\s+(just\s+)?(read|load|open))\b/, hints: { read: 3, fetch: 1.5 }, consumes: ["loaded", "opened", "viewed", "reading", "read", "load", "open"], what: "a file read" },
+  { re: /\b(loaded|opened|viewed|catted|looked at|checked out|inspected|examined|skimmed|was reading|were reading|been reading|(i|you|we)\s+(just\s+)?(read|load|open))\b/, hints: { read: 3, fetch: 1.5 }, consumes: ["loaded", "opened", "viewed", "reading", "read", "load", "open", "looked", "inspected", "examined", "skimmed"], what: "a file read" },
   { re: /\b(listed|listing|listings|directory|directories|folder|folders|ls)\b|\blist of files\b/, hints: { list: 3 }, consumes: ["listed", "listing", "listings", "directory", "directories", "folder", "folders", "ls"], what: "a listing" },
   { re: /\b(grep|grepped|greps|call sites?|usages?|occurrences?|called from|used (in|by)|uses|references to|defined)\b|\bfiles? (that )?(use|call|import|mention|contain)/, hints: { grep: 2.5 }, consumes: ["grep", "grepped", "greps", "usage", "usages", "occurrence", "occurrences", "called", "uses", "use", "defined", "call", "site", "sites"], what: "a code search" },
   { re: /\b(search|searches|searched|googled|looked up|search results?)\b/, hints: { search: 3, grep: 1 }, consumes: ["search", "searches", "searched", "googled"], what: "a search" },
   { re: /\b(tests?|test runs?|testing|pytest|vitest|jest|specs?|test suite|suite)\b/, hints: { test: 3 }, consumes: ["test", "tests", "run", "runs", "testing", "pytest", "vitest", "jest", "spec", "specs", "suite"], what: "a test run" },
   { re: /\b(commands?|ran|executed|shell|terminal|script|bash|cli)\b/, hints: { exec: 3 }, consumes: ["command", "commands", "ran", "executed", "shell", "terminal", "script", "bash", "cli"], what: "a command" },
   { re: /\b(api calls?|calls?|requests?|endpoints?|http|curl|responses?|status code|get request|post request)\b/, hints: { http: 3, fetch: 1 }, consumes: ["api", "call", "calls", "request", "requests", "endpoint", "endpoints", "http", "curl", "response", "responses"], what: "an HTTP call" },
-  { re: /\b(fetched|downloaded|scraped|web ?pages?|pages?|links?|urls?|sites?|websites?|articles?|blog posts?)\b/, hints: { fetch: 2.5, http: 1 }, consumes: ["fetched", "downloaded", "scraped", "webpage", "page", "pages", "link", "links", "url", "urls", "site", "website", "article", "blog"], what: "a fetched page" },
-  { re: /\b(wrote|written|saved|edited|my edits?|my changes?|patched|modified|overwrote|write)\b/, hints: { write: 3 }, consumes: ["wrote", "written", "saved", "edited", "edit", "edits", "patched", "modified", "overwrote", "write"], what: "a file write" },
+  { re: /\b(fetch|fetches|fetched|downloaded|scraped|web ?pages?|pages?|links?|urls?|sites?|websites?|articles?|blog posts?)\b/, hints: { fetch: 2.5, http: 1 }, consumes: ["fetch", "fetches", "fetched", "downloaded", "scraped", "webpage", "page", "pages", "link", "links", "url", "urls", "site", "website", "article", "blog"], what: "a fetched page" },
+  { re: /\b(wrote|written|saved|edited|my edits?|my changes?|(i|you|we) (changed|updated|fixed)|patched|modified|overwrote|write)\b/, hints: { write: 3 }, consumes: ["wrote", "written", "saved", "edited", "edit", "edits", "patched", "modified", "overwrote", "write", "changed", "updated"], what: "a file write" },
   { re: /\b(query|queries|queried|sql|select statement)\b/, hints: { sql: 3 }, consumes: ["query", "queries", "queried", "sql"], what: "a query" },
   { re: /\b(logs?|logged|logging)\b/, hints: { log: 2 }, what: "a log" },
   { re: /\b(chart|plot|graph|visuali[sz]e|tabulate|the data|dataset)\b/, hints: { data: 1.5 }, what: "data to work with" },
@@ -104,7 +104,7 @@ export const CONCEPTS: string[][] = [
   ["rate", "ratelimit", "throttle", "throttling", "quota", "429"],
   ["slow", "latency", "timeout", "timed", "duration", "performance"],
   ["memory", "ram", "heap", "oom", "rss"],
-  ["cpu", "load", "usage"],
+  ["cpu", "load", "usage", "profile", "profiling", "pprof", "flamegraph", "hotspot", "hotspots"],
   ["repo", "repository", "git", "commit", "commits"],
   ["diff", "changes", "changed", "patch"],
   ["build", "compile", "compiled", "bundle", "tsc", "webpack", "vite"],
@@ -113,6 +113,12 @@ export const CONCEPTS: string[][] = [
   ["permission", "permissions", "forbidden", "denied", "unauthorized", "403", "401"],
   ["users", "user", "accounts", "account", "customers"],
   ["price", "prices", "pricing", "cost", "costs", "amount"],
+  ["worst", "lowest", "least", "minimum", "min", "bottom", "smallest"],
+  ["best", "highest", "most", "maximum", "max", "top", "largest", "biggest"],
+  ["satisfaction", "csat", "nps", "rating", "ratings", "score", "scores", "feedback"],
+  ["complaint", "complaints", "complaining", "issue", "issues", "problem", "problems", "ticket", "tickets"],
+  ["outage", "incident", "incidents", "downtime", "down", "status"],
+  ["slowest", "slow", "latency", "ms", "duration"],
 ];
 
 /** Messages of these shapes ask something general, not about an execution of the session. */
@@ -130,7 +136,6 @@ export const GENERAL_QUESTION: RegExp[] = [
   /\btranslate\b/,
   /\bremind me\b/,
   /\bwhat (time|day|date) is it\b/,
-  /\b(weather|recipe|capital of)\b/,
 ];
 
 /** Nouns that stand for an execution or its result ("the last one", "that listing"). */

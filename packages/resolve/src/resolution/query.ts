@@ -4,7 +4,7 @@ import { GENERIC_NOUNS, camelParts, isStopword, stem } from "./tokens.js";
 
 export type TemporalOp =
   | { kind: "latest"; why: string }
-  | { kind: "previous"; why: string }
+  | { kind: "previous"; why: string; /** "before this/it": before the current execution, not the latest of the kind. */ demonstrative?: boolean }
   | { kind: "first"; why: string }
   | { kind: "event"; side: "before" | "after"; phrase: string; why: string };
 
@@ -85,14 +85,15 @@ export function parseQuery(input: string): ParsedQuery {
   const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
   const wantsError =
     /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(lower) ||
-    /\b(went wrong|go wrong|goes wrong|broke|broken|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored)\b/.test(lower) ||
+    /\b(went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored)\b/.test(lower) ||
     /\bthe\s+[1-5]\d\d\b/.test(lower) ||
     /\berror\s*[?.!]*\s*$/.test(lower);
 
   // Content terms.
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
-  const rawWords = body.match(/[\p{L}\p{N}_]+(?:[.\-][\p{L}\p{N}_]+)*/gu) ?? [];
+  const termText = body.replace(/\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b/gi, " ");
+  const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.\-][\p{L}\p{N}_]+)*/gu) ?? [];
   for (const raw of rawWords) {
     const pieces = raw.includes(".") && !/^\d/.test(raw) ? [raw, ...raw.split(/[.-]/)] : raw.includes("-") ? raw.split("-") : [raw];
     for (const piece of pieces) {
@@ -100,6 +101,8 @@ export function parseQuery(input: string): ParsedQuery {
       if (!word || seen.has(word)) continue;
       seen.add(word);
       if (consumed.has(word) || isStopword(word) || word.length < 2) continue;
+      // "open" at the start of a request means "show"; elsewhere ("tickets that are open") it is a word.
+      if (word === "open" && /^\s*(please\s+|can you\s+|could you\s+|now\s+|and\s+)?(re)?open\b/.test(lower)) continue;
       if (numberWord(word) !== undefined) continue;
       const nameLike = /[._\d]/.test(piece) || camelParts(piece).length > 1 || (piece.length >= 2 && piece === piece.toUpperCase() && /[A-Z]/.test(piece));
       terms.push({
@@ -194,6 +197,9 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   }
 
   if (/\b(second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\b/.test(lower)) return { kind: "previous", why: "second to last" };
+  if (/\b(just |right |immediately )?before (it|this|that)( one)?\s*([?.!,]|$)/.test(lower) && !/\bbefore (it|this|that) one\b/.test(lower)) {
+    return { kind: "previous", why: "the one before this", demonstrative: true };
+  }
   if (/\b(the one before|one before (it|this|that)|the (one|result|file|run|query|command|page|log) before|before (it|this|that|the last|the latest)( one)?\s*([?.!,]|$)|before this one|before that one|earlier one|the earlier|previous one|the previous|prior one|not (this|that|the latest|the last|the newest)( one)?\b)/.test(lower)) {
     return { kind: "previous", why: "the one before the latest" };
   }

@@ -89,9 +89,10 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
   }
   // Only words matched, none naming the execution, no tool, no order word: the match must cover
   // most of what the message talks about.
-  const best = scored.reduce((a, b) => (b.total > a.total ? b : a));
   if (!specificHint && !query.wantsError && !query.temporal && !query.referring) {
-    if (max <= 0 || best.coverage < 0.5) return none;
+    // A whole name of an execution ("what does prod use?") may come with words that only its content holds.
+    const covered = scored.some((s) => s.total > 0 && (s.coverage >= 0.5 || (s.strong && s.coverage >= 1 / 3)));
+    if (max <= 0 || !covered) return none;
   }
   if (max <= 0 && !(query.temporal && demonstrative && query.terms.every((t) => t.weight < 1))) return none;
 
@@ -105,13 +106,17 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
       if (anchor) {
         const side = scored.filter((s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0);
         const top = Math.max(0, ...side.map((s) => s.total));
-        const near = side.filter((s) => s.total >= TIE * top);
+        const near = side.filter((s) => s.total >= 0.98 * top);
         chosen = op.side === "before" ? near.at(-1) : near[0];
         if (chosen) chosen = { ...chosen, reasons: [...chosen.reasons, `order: ${op.side} ${anchor.id} (${op.phrase})`] };
       }
     } else {
       if (op.kind === "previous" && kind.length < 2 && max > 0) kind = scored.filter((s) => s.total >= 0.5 * max && s.total > 0);
-      const pick = op.kind === "latest" ? kind.at(-1) : op.kind === "first" ? kind[0] : (kind.at(-2) ?? kind.at(-1));
+      // "before this": before the current (latest) execution; when that one is not of the kind,
+      // the kind's latest is the one before it.
+      const latestOverall = list.at(-1)!;
+      const beforeCurrent = op.kind === "previous" && op.demonstrative === true && !kind.some((s) => s.x.id === latestOverall.id);
+      const pick = op.kind === "latest" || beforeCurrent ? kind.at(-1) : op.kind === "first" ? kind[0] : (kind.at(-2) ?? kind.at(-1));
       if (pick) {
         const what = op.kind === "latest" ? "most recent" : op.kind === "first" ? "first" : "second most recent";
         chosen = { ...pick, reasons: [...pick.reasons, `order: ${what} of ${kind.length} matching (${op.why})`] };

@@ -11,6 +11,8 @@ export interface Scored {
   outcome: number;
   /** A word of the message matched a name of the execution (path, URL, args, label). */
   named: boolean;
+  /** A content word of the message is a whole name of the execution (a path segment, a file's stem, a host, a table). */
+  strong: boolean;
   /** Share of the message's content words (weighted) that matched this execution. */
   coverage: number;
   reasons: string[];
@@ -34,7 +36,9 @@ function matchTerm(t: QueryTerm, x: IndexedExecution): TermMatch | undefined {
     const score = FIELD_WEIGHT[field] * quality;
     if (!best || score > best.score) best = { score, field, how, token };
   };
-  consider(x.tokens.get(t.word), 1, `"${t.word}"`, t.word);
+  // A word that is a whole name (a file's stem, a path segment, a host, a table) fits best.
+  const whole = x.segments.has(t.word) || x.segments.has(t.stem) ? 1.15 : 1;
+  consider(x.tokens.get(t.word), whole, `"${t.word}"`, t.word);
   consider(x.stems.get(t.stem), 0.9, `"${t.word}"`, t.stem);
   if (t.word.length >= 5 && !best) {
     for (const [tok, field] of x.tokens) if (isTypo(t.word, tok)) consider(field, 0.75, `"${t.word}" ~ "${tok}"`, stem(tok));
@@ -171,6 +175,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, idf: Map
     tool,
     outcome,
     named,
+    strong: query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || query.names.some((n) => matchName(n, x) >= 3),
     coverage: totalWeight > 0 ? matchedWeight / totalWeight : 0,
     reasons,
   };

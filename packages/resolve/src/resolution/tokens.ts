@@ -7,7 +7,7 @@ export const STOPWORDS = new Set(
     "can could would should will shall may might must of in on at to for from by with about into onto over under again " +
     "and or but not no nor so than too very just also only then there here up down out off any some all each every both " +
     "one ones thing things stuff something anything please pls thanks thank ok okay hey hi yes let lets let's me " +
-    "show give tell pull paste display open reopen bring print say said says see look looks looked like get got go back find found " +
+    "show give tell pull paste display reopen as if going goes went gone happening happened second seconds minute minutes moment moments bring print say said says see look looks looked like get got go back find found " +
     "summarize summarise summary recap tldr tl dr key points point explain describe need needs want know mean means " +
     "make made put take use well really actually kind sort bit lot lots much many more most less least " +
     "now again still already ago moment while since before after earlier later last latest first previous prior current " +
@@ -92,9 +92,16 @@ export function isTypo(a: string, b: string): boolean {
   return editDistance(a, b, allowed) <= allowed;
 }
 
-const LONG_STOPWORDS = [...STOPWORDS].filter((w) => w.length >= 5);
-/** A stopword, or a typo of a long one ("whcih"). */
+/** Question words people mistype; a typo of one ("whcih") is still a stopword. */
+const TYPO_PRONE = ["which", "where", "there", "their", "about", "would", "could", "should", "whats", "what's"];
+/** A stopword, or a swapped-letters typo of a question word ("whcih"). */
 export function isStopword(word: string): boolean {
   if (STOPWORDS.has(word)) return true;
-  return word.length >= 5 && LONG_STOPWORDS.some((s) => isTypo(word, s));
+  return word.length >= 5 && TYPO_PRONE.some((s) => s.length === word.length && isTransposition(word, s));
+}
+
+function isTransposition(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i < a.length - 1 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
 }
