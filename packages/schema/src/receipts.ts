@@ -139,6 +139,14 @@ export type StoreStats = z.infer<typeof StoreStatsSchema>;
 export const StatsReceiptSchema = StoreStatsSchema.extend({ schema: z.literal(receiptName("stats")) });
 export type StatsReceipt = z.infer<typeof StatsReceiptSchema>;
 
+/** `aref resolve`: the executions (or a session's artifacts) the user's words refer to. */
+export const ResolveReceiptSchema = z.object({
+  schema: z.literal(receiptName("resolve")),
+  candidates: z.array(z.object({ id: z.string(), score: z.number().min(0).max(1), reasons: z.array(z.string()) })),
+  ambiguous: z.boolean(),
+});
+export type ResolveReceipt = z.infer<typeof ResolveReceiptSchema>;
+
 export const ErrorReceiptSchema = z.object({
   schema: z.literal(receiptName("error")),
   error: z.object({

@@ -9,6 +9,7 @@ import { register as gc } from "./gc.js";
 import { register as list } from "./list.js";
 import { register as migrate } from "./migrate.js";
 import { register as peek } from "./peek.js";
+import { register as resolve } from "./resolve.js";
 import { register as rm } from "./rm.js";
 import type { RegisterCommand } from "./shared.js";
 import { register as stash } from "./stash.js";
@@ -27,4 +28,5 @@ export const COMMANDS: RegisterCommand[] = [
   stats,
   migrate,
   analyze,
+  resolve,
 ];
