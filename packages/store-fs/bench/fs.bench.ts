@@ -14,26 +14,14 @@
 // interleaving spreads the noise over every case alike. ops/s is operations ÷ total time.
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { ArtifactStore } from "@artifact-refs/store";
 import { FsDriver } from "@artifact-refs/store-fs";
+import { machine, table, type HarnessRow } from "@artifact-refs/tooling/bench/harness";
 import cacache from "cacache";
 
-interface Row {
-  name: string;
-  opsPerSec: number;
-  meanMs: number;
-  p99Ms: number;
-  ratio: number;
-}
-interface Harness {
-  table(rows: Row[]): string;
-  machine(): string;
-}
-const harnessUrl = pathToFileURL(join(import.meta.dirname, "../../../tooling/bench/harness.mjs")).href;
-const { table, machine } = (await import(harnessUrl)) as Harness;
+type Row = HarnessRow;
 
 const SIZES = [
   ["4 KiB", 4 * 1024],
@@ -92,6 +80,7 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 async function main() {
   console.log("# fs store benchmark\n");
   console.log(`Machine: ${machine()}`);
+  console.log(`Load average at start: ${loadavg().map((l) => l.toFixed(1)).join(", ")} (1, 5, 15 min)`);
   console.log(`Each case: ${TIME_MS} ms in interleaved batches of ${BATCH} after ${WARMUP} warm-up calls; ratios are to cacache in the same run.`);
   const base = await mkdtemp(join(tmpdir(), "aref-bench-"));
   const summary: string[] = [];
@@ -153,6 +142,7 @@ async function main() {
   console.log("\n### Summary: aref fs store ÷ cacache (same run)\n");
   console.log("| size | put, fsync:false (like cacache) | put, fsync (default) | get (integrity-checked) |\n|---|---:|---:|---:|");
   for (const line of summary) console.log(line);
+  console.log(`\nLoad average at end: ${loadavg().map((l) => l.toFixed(1)).join(", ")}`);
 }
 
 await main();

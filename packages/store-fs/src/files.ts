@@ -1,7 +1,7 @@
 import { chmod, mkdir, open, unlink, utimes } from "node:fs/promises";
-import { dirname, join, sep } from "node:path";
+import { dirname, join } from "node:path";
 import { errnoOf } from "./errors.js";
-import { TEMP_PREFIX, TRASH_PREFIX } from "./paths.js";
+import { TEMP_PREFIX, TRASH_PREFIX, withSep } from "./paths.js";
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -44,7 +44,7 @@ export class FileMaker {
   async ensureDir(dir: string): Promise<void> {
     if (this.#known.has(dir)) return;
     const parent = dirname(dir);
-    const isTop = dir === this.#root || parent === dir || !dir.startsWith(this.#root + sep);
+    const isTop = dir === this.#root || parent === dir || !dir.startsWith(withSep(this.#root));
     if (!isTop) await this.ensureDir(parent);
     let created: boolean;
     try {

@@ -11,6 +11,9 @@ export const GZ_SUFFIX = ".gz";
 /** Keys under this prefix are blobs: the only keys the gzip option compresses. */
 export const GZIP_KEY_PREFIX = "blobs/";
 
+/** `dir` + separator, without doubling the separator of a file-system root ("/"). */
+export const withSep = (dir: string) => (dir.endsWith(sep) ? dir : dir + sep);
+
 export const isScratchName = (name: string) => name.startsWith(TEMP_PREFIX) || name.startsWith(TRASH_PREFIX);
 
 /** Where one key lives on disk. */
@@ -43,7 +46,7 @@ export function locate(root: string, key: string, gzip: boolean): Location {
   if (isBlob && name.endsWith(GZ_SUFFIX)) throw invalid(key, `blob names ending in ${GZ_SUFFIX} are reserved for compressed blobs`);
   const plain = join(root, ...segments);
   // Defence in depth: validated segments cannot climb, but never trust one check alone.
-  if (!plain.startsWith(root + sep)) throw invalid(key, `it resolves outside the store root ${root}`);
+  if (!plain.startsWith(withSep(root))) throw invalid(key, `it resolves outside the store root ${root}`);
   const dir = join(root, ...segments.slice(0, -1));
   if (!isBlob) return { key, dir, path: plain, compressed: false };
   const gz = plain + GZ_SUFFIX;
