@@ -5,9 +5,9 @@ import {
   formatIssues,
   parseSessionId,
   type ExecutionRecord,
-  type ResolutionExecution,
   type ResultType,
 } from "@artifact-refs/schema";
+import { resolveReferences as resolveWithResolution, type ExecutionLike } from "@artifact-refs/resolve";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { z } from "zod";
 import { ContextConfigSchema, withSessionOverrides, type ContextConfig, type ContextConfigInput, type SessionOverrides } from "./config.js";
@@ -24,7 +24,7 @@ export interface ReferenceCandidate {
 }
 
 /** Resolves a user's words to executions: temporal, content, tool, relevance. */
-export type ReferenceResolver = (query: string, executions: ResolutionExecution[]) => { candidates: ReferenceCandidate[]; ambiguous?: boolean };
+export type ReferenceResolver = (query: string, executions: ExecutionLike[]) => { candidates: ReferenceCandidate[]; ambiguous?: boolean };
 
 export interface RecordExecutionInput {
   tool_name: string;
@@ -99,7 +99,7 @@ export interface ExecutionContextOptions {
   overrides?: SessionOverrides;
   /** Stores the results (default: an Externalizer over the same store and config). */
   externalizer?: Externalizer;
-  /** Resolves a query to executions for the context message (e.g. @artifact-refs/resolve's resolveReferences). */
+  /** Resolves a query to executions for the context message. Default: @artifact-refs/resolve's resolveReferences. */
   resolveReferences?: ReferenceResolver;
   now?: () => Date;
 }
@@ -155,7 +155,7 @@ export class ExecutionContext {
   #overrides: SessionOverrides | undefined;
   #executions: Tracked[] = [];
   #turn = 0;
-  readonly #resolve: ReferenceResolver | undefined;
+  readonly #resolve: ReferenceResolver;
   readonly #now: () => Date;
 
   constructor(options: ExecutionContextOptions) {
@@ -165,7 +165,7 @@ export class ExecutionContext {
     this.#overrides = options.overrides;
     withSessionOverrides(this.#baseConfig, this.#overrides); // validate now
     this.externalizer = options.externalizer ?? new Externalizer({ store: options.store, config: this.#baseConfig });
-    this.#resolve = options.resolveReferences;
+    this.#resolve = options.resolveReferences ?? ((query, executions) => resolveWithResolution(query, executions));
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -271,9 +271,10 @@ export class ExecutionContext {
   }
 
   /** Executions in the Resolution package's input format. */
-  resolutionExecutions(): ResolutionExecution[] {
-    return this.#executions.map(({ record }) => ({
+  resolutionExecutions(): ExecutionLike[] {
+    return this.#executions.map(({ record }, order) => ({
       id: record.execution_id,
+      order,
       tool_name: record.tool_name,
       tool_args: record.tool_args,
       ...(record.label ? { label: record.label } : {}),
@@ -295,9 +296,9 @@ export class ExecutionContext {
     const live = this.live();
     const chosen: ExecutionRecord[] = live.slice(0, cfg.recentLimit);
     const referenced: ReferenceCandidate[] = [];
-    if (options.query && this.#resolve) {
+    if (options.query) {
       const liveIds = new Set(live.map((e) => e.execution_id));
-      const { candidates } = this.#resolve(options.query, this.resolutionExecutions().filter((e) => liveIds.has(e.id)));
+      const { candidates } = this.#resolve(options.query, this.resolutionExecutions().filter((e) => e.id !== undefined && liveIds.has(e.id)));
       for (const c of candidates) {
         const execution = this.getExecution(c.id);
         if (execution === undefined) continue;

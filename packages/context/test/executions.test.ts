@@ -8,8 +8,8 @@ const session = "sess-exec";
 /** Matches file names mentioned in the query against `path` arguments (seed 004's content references). */
 const byFileName: ReferenceResolver = (query, executions) => ({
   candidates: executions
-    .filter((e) => typeof e.tool_args.path === "string" && query.includes(String(e.tool_args.path).split("/").pop()!))
-    .map((e) => ({ id: e.id, score: 1, reasons: [`mentions ${String(e.tool_args.path)}`] })),
+    .filter((e) => typeof e.tool_args?.path === "string" && query.includes(String(e.tool_args.path).split("/").pop()!))
+    .map((e) => ({ id: e.id!, score: 1, reasons: [`mentions ${String(e.tool_args?.path)}`] })),
 });
 
 describe("ExecutionContext", () => {
@@ -78,6 +78,20 @@ describe("ExecutionContext", () => {
     const copy = ExecutionContext.fromJSON(JSON.parse(JSON.stringify(ctx)), { store });
     expect(copy.contextShape()).toEqual(shape);
     expect(() => ExecutionContext.fromJSON({ session_id: session }, { store })).toThrow(/invalid execution state/);
+  });
+
+  it("resolves the user's words with the Resolution package by default (seed 004's examples)", async () => {
+    const ctx = new ExecutionContext({ session, store: memoryStore(), config: { executions: { recentLimit: 0 } } });
+    const config = await ctx.record({ tool_name: "builtin.read_file", tool_args: { path: "config/settings.yaml" }, result: "port: 8080\n" });
+    await ctx.record({ tool_name: "builtin.list_files", tool_args: { path: "src" }, result: "main.py\nutils.py\n" });
+    const readme = await ctx.record({ tool_name: "builtin.read_file", tool_args: { path: "README.md" }, result: "# My Project\n" });
+    const just = (await ctx.buildContextMessage({ query: "Summarize what I just loaded" }))!;
+    expect(just.execution_ids[0]).toBe(readme.execution_id);
+    expect(just.content).toContain("# My Project");
+    const cfg = (await ctx.buildContextMessage({ query: "what port is in the settings file I opened?" }))!;
+    expect(cfg.execution_ids).toContain(config.execution_id);
+    expect(cfg.referenced.find((r) => r.id === config.execution_id)!.reasons.length).toBeGreaterThan(0);
+    expect(await ctx.buildContextMessage({ query: "hello there" })).toBeUndefined();
   });
 
   it("redacts results before storing them", async () => {
