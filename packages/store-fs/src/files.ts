@@ -30,7 +30,8 @@ export class ScratchNames {
  *
  * Directories known to exist are remembered, so the hot path makes no mkdir call
  * either; they are created top-down from the nearest known one, so no call fails with
- * ENOENT on the way. `forget` drops a directory someone removed behind our back.
+ * ENOENT on the way. `clear` forgets them all when one turns out to be gone (someone
+ * removed part of the tree behind our back).
  */
 export class FileMaker {
   readonly #root: string;
@@ -58,10 +59,6 @@ export class FileMaker {
     }
     if (created && this.#umaskKeepsOwnerBits !== true) await chmod(dir, DIR_MODE);
     this.#known.add(dir);
-  }
-
-  forget(dir: string): void {
-    this.#known.delete(dir);
   }
 
   clear(): void {

@@ -192,7 +192,7 @@ export class FsDriver implements Driver {
         await this.#files.writeNewFile(temp, bytes, this.fsync);
       } catch (error) {
         if (errnoOf(error) === "ENOENT" && attempt < WRITE_ATTEMPTS) {
-          this.#files.forget(loc.dir);
+          this.#files.clear(); // a directory we knew is gone: re-check them all
           continue;
         }
         throw fsError(error, "write", loc.dir, this.root); // name the directory, not our temp file
@@ -212,7 +212,7 @@ export class FsDriver implements Driver {
         if (mode === "rename") await unlink(temp).catch(() => undefined);
         if (errno === "EEXIST" && mode === "link") return false;
         if (errno === "ENOENT" && attempt < WRITE_ATTEMPTS) {
-          this.#files.forget(loc.dir);
+          this.#files.clear(); // a directory we knew is gone: re-check them all
           continue;
         }
         throw fsError(error, "write", loc.path, this.root);

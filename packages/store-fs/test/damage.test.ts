@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, stat, truncate, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, stat, truncate, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isArefError, type ErrorCode } from "@artifact-refs/schema";
 import { ArtifactStore, blobKey, metaKey, sha256Hex } from "@artifact-refs/store";
@@ -156,6 +156,14 @@ describe("fs store: leftovers, odd files and bad input", () => {
     expect(await readdir(blobDir)).toEqual([id]);
     expect(await store.getText(id)).toBe("kept content");
     await expect(driver.sweepTemp(-1)).rejects.toThrow(/age >= 0/);
+  });
+
+  it("a store directory removed behind the driver's back is created again by the next write", async () => {
+    await store.put("first", { session: "s" });
+    await rm(root, { recursive: true, force: true });
+    const { id } = await store.put("second", { session: "s" });
+    expect(await store.getText(id)).toBe("second");
+    expect((await stat(root)).mode & 0o777).toBe(0o700);
   });
 
   it("unknown sessions: UNKNOWN_SESSION for listing, NOT_FOUND for a read through them", async () => {
