@@ -54,7 +54,7 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     store,
     auth: new Authenticator(tokens),
     tools,
-    kit: createKit(store, options.kit),
+    kit: createKit(store, options.kit, options.context),
     telemetry: new Telemetry(store),
     provider: options.provider,
     bodyLimit,

@@ -1,3 +1,4 @@
+import type { ContextConfigInput } from "@artifact-refs/context";
 import type { ArtifactStore } from "@artifact-refs/store";
 import type { TokensInput } from "./auth.js";
 import type { ServerKit } from "./kit/types.js";
@@ -25,6 +26,8 @@ export interface ServerOptions {
   tools?: ToolDefinition<any>[];
   /** A chat model; without it the chat endpoint returns the context message only. */
   provider?: ChatProvider;
+  /** Context-kit configuration (externalizer thresholds, redaction, execution context limits). */
+  context?: ContextConfigInput;
   /** Replaces parts of the kit (selection, reference resolution, executions, metrics, hot state). */
   kit?: Partial<ServerKit>;
   /** Serve the web UI at / (default true when dist/web exists). */

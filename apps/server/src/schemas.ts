@@ -1,5 +1,7 @@
 import { z } from "zod";
 import {
+  ArefError,
+  parseWith,
   ArtifactTypeSchema,
   HARD_FETCH_MAX_CHARS,
   MAX_LABEL_CHARS,
@@ -60,6 +62,17 @@ export function selectorFromQuery(q: FetchQuery): { selector: Record<string, unk
     else stray.push(key);
   }
   return { selector, stray };
+}
+
+/** The validated selector of a fetch query; INVALID_SELECTOR for parameters of another mode or bad values. */
+export function selectorOf(query: FetchQuery | Omit<FetchQuery, "session">): Selector {
+  const { selector, stray } = selectorFromQuery(query as FetchQuery);
+  if (stray.length > 0) {
+    throw new ArefError("INVALID_SELECTOR", `${stray.join(", ")} ${stray.length === 1 ? "does" : "do"} not apply to mode=${query.mode}`, {
+      hint: "headtail: head, tail; grep: pattern, ignoreCase, context, maxMatches, skip; range: start, end; jsonpath: expr; all: maxChars",
+    });
+  }
+  return parseWith(SelectorSchema, selector, "selector", "INVALID_SELECTOR");
 }
 
 export const StashQuerySchema = z

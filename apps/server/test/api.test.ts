@@ -206,10 +206,15 @@ describe("sessions", () => {
     expectError(await call(`${h.url}/api/sessions/sess-a/artifacts/${stash.json.short_ref}`, { method: "DELETE", token: TOKEN_A }), 404, "NOT_FOUND");
   });
 
-  it("GET hot-state answers null for a session without one", async () => {
+  it("GET hot-state: the session's hot state from its references; null for a session without any", async () => {
     const res = await call(`${h.url}/api/sessions/sess-a/hot-state`, { token: TOKEN_A });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ schema: "artifact-refs.hot-state.v1", session: "sess-a", hot_state: null });
+    expect(res.json).toMatchObject({ schema: "artifact-refs.hot-state.v1", session: "sess-a", hot_state: { session_id: "sess-a" } });
+    expect(res.json.hot_state.artifact_index.some((e: { label?: string }) => e.label === "notes.txt")).toBe(true);
+    expect(res.json.tokens).toBeGreaterThan(0);
+    expect(res.json.tokens).toBeLessThanOrEqual(1_000);
+    const empty = await call(`${h.url}/api/sessions/empty-session/hot-state`, { token: ADMIN });
+    expect(empty.json).toMatchObject({ session: "empty-session", hot_state: null });
   });
 });
 
@@ -220,8 +225,23 @@ describe("executions (seed 004)", () => {
     expect(res.json).toMatchObject({ status: "success", summary: expect.stringContaining("Loaded README.md"), display: { type: "code", syntax: "markdown" } });
     expect(res.json.result).toContain("# My Project");
     expect(res.json.execution_id).toBeTruthy();
-    const fetched = await call(`${h.url}/api/artifacts/${res.json.result_ref}?session=sess-a`, { token: TOKEN_A });
-    expect(fetched.json.text).toContain("# My Project");
+    const fetched = await call(`${h.url}/api/sessions/sess-a/executions/${res.json.execution_id}/result?mode=grep&pattern=TODO`, { token: TOKEN_A });
+    expect(fetched.status).toBe(200);
+    expect(fetched.json.text).toBe("4:It has a TODO list.");
+    expectError(await call(`${h.url}/api/sessions/sess-a/executions/exec_nope/result`, { token: TOKEN_A }), 404, "NOT_FOUND");
+    expectError(await call(`${h.url}/api/sessions/sess-a/executions/${res.json.execution_id}/result?mode=range`, { token: TOKEN_A }), 400, "INVALID_SELECTOR");
+  });
+
+  it("a large result is stored as an artifact: result_ref, shortened result, bounded fetch of the rest", async () => {
+    const res = await call(`${h.url}/api/artifacts/execute`, jsonInit({ session_id: "sess-a", tool_name: "read_file", tool_args: { path: "logs/big.log" } }, TOKEN_A));
+    expect(res.status).toBe(200);
+    expect(res.json.result_ref).toMatch(/^[0-9a-f]{64}$/);
+    expect(res.json.result_truncated).toBe(true);
+    expect(res.json.result.length).toBeLessThanOrEqual(8_000);
+    const tail = await call(`${h.url}/api/artifacts/${res.json.result_ref}?session=sess-a&mode=range&start=5000&end=5000`, { token: TOKEN_A });
+    expect(tail.json.text).toContain("entry 5000");
+    const viaExecution = await call(`${h.url}/api/sessions/sess-a/executions/${res.json.execution_id}/result?mode=grep&pattern=${encodeURIComponent("entry 4999\\b")}`, { token: TOKEN_A });
+    expect(viaExecution.json.text).toContain("entry 4999");
   });
 
   it("runs a batch and records each execution", async () => {
@@ -281,7 +301,8 @@ describe("chat", () => {
     const read = await call(`${h.url}/api/artifacts/execute`, jsonInit({ session_id: "sess-b", tool_name: "read_file", tool_args: { path: "config.json" } }, TOKEN_B));
     const res = await call(`${h.url}/api/chat`, jsonInit({ session_id: "sess-b", message: "summarize what I just loaded" }, TOKEN_B));
     expect(res.status).toBe(200);
-    expect(res.json.referenced_executions[0]).toBe(read.json.execution_id);
+    expect(res.json.referenced_executions).toEqual([read.json.execution_id]);
+    expect(res.json.candidates[0]).toMatchObject({ execution_id: read.json.execution_id, reasons: expect.arrayContaining([expect.stringContaining("read_file")]) });
     expect(res.json.context_message.role).toBe("system");
     expect(res.json.context_message.content).toContain("config.json");
     expect(res.json.context_message.content).toContain('"port": 8080');

@@ -74,7 +74,7 @@ describe("web UI (Chromium)", () => {
     await page.keyboard.press("Enter");
     const assistant = page.locator("#messages .msg.assistant").last();
     await assistant.waitFor();
-    expect(await assistant.locator(".referenced").textContent()).toContain("Referenced: Read File (config.json)");
+    expect(await assistant.locator(".referenced").textContent()).toBe("REFReferenced: Read File (config.json)");
     expect(await assistant.locator(".context pre").textContent()).toContain('"port": 8080');
 
     // 5. The chart shows the turn's prompt tokens against the budget.

@@ -1,9 +1,12 @@
+import type { BudgetConfig } from "@artifact-refs/budget";
+import type { ExecutionContextShape } from "@artifact-refs/context";
 import type { ExecutionRecord, HotState, PromptMetrics, ResultType, Selection, Selector } from "@artifact-refs/schema";
 
 /**
- * What the server needs from the lower layers (resolve, context, budget, hot-state),
- * as small interfaces: the server wires the packages' implementations in kit/index.ts,
- * and an embedding app may pass its own.
+ * What the server needs from the lower layers, as small interfaces: createKit wires
+ * @artifact-refs/context (execution records, context message), @artifact-refs/resolve
+ * (selectors, reference resolution), @artifact-refs/budget (tokens, budgets) and
+ * @artifact-refs/hot-state; an embedding app may replace any part.
  */
 export interface NewExecution {
   session_id: string;
@@ -21,14 +24,14 @@ export interface NewExecution {
   mime?: string;
 }
 
-/** Records executions (the result goes to the store) and lists them per session. */
+/** Records executions (large results go to the store) and lists them per session. */
 export interface ExecutionLog {
   record(input: NewExecution): Promise<ExecutionRecord>;
-  /** A session's executions, oldest first. */
+  /** A session's executions, oldest first (empty for a session without any). */
   list(session: string): Promise<ExecutionRecord[]>;
-  /** The full result text of a recorded execution. */
+  /** The full result text of a recorded execution (inline, or read from the store). */
   result(record: ExecutionRecord): Promise<string>;
-  /** Sessions with at least one execution (for GET /api/sessions), when the log can list them. */
+  /** Sessions with at least one execution (for GET /api/sessions). */
   sessions?(): Promise<string[]>;
 }
 
@@ -43,23 +46,7 @@ export interface ContextMessage {
   content: string;
 }
 
-/** Seed 004's GET /api/artifacts/context/{session_id} shape. */
-export interface ContextView {
-  session_id: string;
-  executions: Array<{
-    execution_id: string;
-    timestamp: string;
-    artifact_title: string;
-    tool_name: string;
-    tool_args: Record<string, unknown>;
-    summary: string;
-    result_type: string;
-    result_size: number;
-    result_ref?: string;
-  }>;
-  recent_files: string[];
-  recent_tools: string[];
-}
+export type ContextView = ExecutionContextShape;
 
 export interface ChatContext {
   /** The system message to inject, or null when the session has nothing to inject. */
@@ -70,20 +57,27 @@ export interface ChatContext {
   ambiguous: boolean;
 }
 
+export interface HotStateView {
+  state: HotState;
+  tokens: number;
+  bytes: number;
+  truncated: boolean;
+}
+
 export interface ServerKit {
   executions: ExecutionLog;
   /** Bounded selection over text (never more than the selector's cap). */
   select(text: string, selector: Selector): Selection;
-  /** Resolves the user's message to the executions it means and builds the context message. */
-  chatContext(session: string, message: string, executions: ExecutionRecord[]): Promise<ChatContext>;
-  contextView(session: string, executions: ExecutionRecord[]): ContextView;
-  /** Token count of a text for the prompt metrics. */
-  countTokens(text: string): number;
-  /** The prompt budget in tokens (seed 000: 8,000). */
-  promptBudget: number;
+  /** Starts a chat turn: resolves the user's message to executions and builds the context message. */
+  chatContext(session: string, message: string): Promise<ChatContext>;
+  /** Seed 004's GET /api/artifacts/context/:session_id answer. */
+  contextView(session: string): Promise<ContextView>;
+  /** The budgets chat turns are checked against (seed 000's table by default). */
+  budget: BudgetConfig;
   metrics: {
     record(event: PromptMetrics): Promise<void>;
     list(session: string): Promise<PromptMetrics[]>;
   };
-  hotState(session: string): Promise<{ state: HotState; tokens?: number } | undefined>;
+  /** The session's hot state built from its references, or undefined when it holds none. */
+  hotState(session: string): Promise<HotStateView | undefined>;
 }

@@ -15,7 +15,7 @@ import {
 import { assertSession, requireSessionFor } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import { defineRoute, isJsonContentType, type RouteDef } from "../route.js";
-import { FetchQuerySchema, RefParams, SessionRefParams, StashJsonBodySchema, StashQuerySchema, selectorFromQuery } from "../schemas.js";
+import { FetchQuerySchema, RefParams, SessionRefParams, StashJsonBodySchema, StashQuerySchema, selectorOf } from "../schemas.js";
 import { ERROR_RESPONSES } from "./common.js";
 
 export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
@@ -98,13 +98,7 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
     responses: { 200: { description: "the selection", schema: FetchReceiptSchema }, ...ERROR_RESPONSES },
     async handler({ params, query, principal }) {
       const session = requireSessionFor(principal, query.session, "GET /api/artifacts/:ref");
-      const { selector: raw, stray } = selectorFromQuery(query);
-      if (stray.length > 0) {
-        throw new ArefError("INVALID_SELECTOR", `${stray.join(", ")} ${stray.length === 1 ? "does" : "do"} not apply to mode=${query.mode}`, {
-          hint: "headtail: head, tail; grep: pattern, ignoreCase, context, maxMatches, skip; range: start, end; jsonpath: expr; all: maxChars",
-        });
-      }
-      const selector = parseWith(SelectorSchema, raw, "selector", "INVALID_SELECTOR");
+      const selector = selectorOf(query);
       const scope = session === undefined ? {} : { session };
       const id = await store.resolve(params.ref, scope);
       const text = await store.getText(id, scope);

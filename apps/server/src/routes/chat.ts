@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { PromptMetricsSchema, receiptName, type PromptMetrics } from "@artifact-refs/schema";
+import { buildPromptMetrics, checkPromptBudget } from "@artifact-refs/budget";
+import { PromptMetricsSchema, receiptName } from "@artifact-refs/schema";
 import { assertSession } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import type { ChatMessage } from "../provider.js";
@@ -37,49 +38,38 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
     responses: { 200: { description: "the context and answer", schema: ChatReceiptSchema }, ...ERROR_RESPONSES, 503: { description: "the chat provider did not answer" } },
     async handler({ body, principal, request }) {
       assertSession(principal, body.session_id);
-      const executions = await kit.executions.list(body.session_id);
-      const ctx = await kit.chatContext(body.session_id, body.message, executions);
+      const ctx = await kit.chatContext(body.session_id, body.message);
       const messages: ChatMessage[] = [
         { role: "system", content: CHAT_SYSTEM_PROMPT },
         ...(ctx.message ? [ctx.message] : []),
         ...body.history,
         { role: "user", content: body.message },
       ];
-      const sysChars = messages.filter((m) => m.role === "system").reduce((n, m) => n + m.content.length, 0);
-      const userChars = messages.filter((m) => m.role !== "system").reduce((n, m) => n + m.content.length, 0);
-      let estTokens: number | null;
-      try {
-        estTokens = messages.reduce((n, m) => n + kit.countTokens(m.content) + 4, 0);
-      } catch {
-        estTokens = null; // fail closed: an uncounted prompt violates the budget
-      }
-      const previous = await kit.metrics.list(body.session_id);
+      // The turn's prompt, measured and checked by @artifact-refs/budget (fails closed), recorded as seed 000's metrics event.
       const hot = await kit.hotState(body.session_id);
-      const hsJson = hot ? JSON.stringify(hot.state) : "";
+      const check = checkPromptBudget({ messages: messages.map((m) => ({ role: m.role, content: m.content })), ...(hot ? { hot_state: hot.state } : {}) }, { config: kit.budget });
+      const executions = await kit.executions.list(body.session_id);
       const referenced = executions.filter((e) => ctx.referenced.includes(e.execution_id));
-      const ok = estTokens !== null && estTokens <= kit.promptBudget;
-      const event: PromptMetrics = {
-        type: "prompt_metrics",
-        ts: new Date().toISOString(),
-        session: body.session_id,
-        turn: previous.length + 1,
-        hs_tokens: hot?.tokens ?? 0,
-        hs_bytes: Buffer.byteLength(hsJson),
-        hs_truncated: false,
-        artifacts: referenced.length,
-        artifact_types: [...new Set(referenced.map((e) => e.tool_name))],
-        sys_chars: sysChars,
-        user_chars: userChars,
-        est_tokens: estTokens ?? 0,
-        ref_files: referenced.filter((e) => typeof e.tool_args.path === "string").length,
-        budget_violations: ok ? 0 : 1,
-        budget_ok: ok,
-        ...(ok
-          ? {}
-          : { violations: [{ budget: "prompt_tokens", limit: kit.promptBudget, actual: estTokens, message: estTokens === null ? "the prompt could not be counted" : `prompt is ${estTokens} tokens, over ${kit.promptBudget}` }] }),
-      };
+      const previous = await kit.metrics.list(body.session_id);
+      const event = buildPromptMetrics(
+        {
+          session: body.session_id,
+          turn: previous.length + 1,
+          hs_tokens: hot?.tokens ?? 0,
+          hs_bytes: hot?.bytes ?? 0,
+          hs_truncated: hot?.truncated ?? false,
+          artifacts: hot?.state.artifact_index?.length ?? 0,
+          artifact_types: [...new Set((hot?.state.artifact_index ?? []).map((e) => e.type))],
+          sys_chars: messages.filter((m) => m.role === "system").reduce((n, m) => n + m.content.length, 0),
+          user_chars: messages.filter((m) => m.role !== "system").reduce((n, m) => n + m.content.length, 0),
+          est_tokens: check.measurements.promptTokens ?? 0,
+          ref_files: referenced.filter((e) => typeof e.tool_args.path === "string").length,
+          violations: check.violations,
+        },
+        kit.budget,
+      );
       await kit.metrics.record(event);
-      if (!ok) telemetry.budgetViolations.inc({ session: body.session_id });
+      if (!event.budget_ok) telemetry.budgetViolations.inc({ session: body.session_id }, event.budget_violations);
       let response: string | null = null;
       if (provider) {
         const controller = new AbortController();

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { ArefError, ExecutionRecordSchema, isArefError, receiptName, toShortRef, type ExecutionRecord } from "@artifact-refs/schema";
+import { ExecutionContextShapeSchema } from "@artifact-refs/context";
+import { ArefError, ExecutionRecordSchema, SelectionSchema, isArefError, receiptName, toShortRef, type ExecutionRecord } from "@artifact-refs/schema";
 import { assertSession } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import { defineRoute, type RouteDef } from "../route.js";
-import { ContextParams, ExecuteBodySchema, type ExecuteItem } from "../schemas.js";
+import { ContextParams, ExecuteBodySchema, FetchQuerySchema, selectorOf, type ExecuteItem } from "../schemas.js";
 import type { ToolDefinition } from "../tools/registry.js";
 import { ERROR_RESPONSES } from "./common.js";
 
@@ -34,24 +35,9 @@ export const BatchResponseSchema = z.object({
   executions: z.array(ExecutionResponseSchema),
 });
 
-export const ContextViewSchema = z.object({
-  session_id: z.string(),
-  executions: z.array(
-    z.object({
-      execution_id: z.string(),
-      timestamp: z.string(),
-      artifact_title: z.string(),
-      tool_name: z.string(),
-      tool_args: z.record(z.string(), z.unknown()),
-      summary: z.string(),
-      result_type: z.string(),
-      result_size: z.number(),
-      result_ref: z.string().optional(),
-    }),
-  ),
-  recent_files: z.array(z.string()),
-  recent_tools: z.array(z.string()),
-});
+export const ContextViewSchema = ExecutionContextShapeSchema;
+
+export const ExecutionResultReceiptSchema = SelectionSchema.extend({ execution_id: z.string(), result_ref: z.string().optional(), short_ref: z.string().optional() });
 
 export const ToolsReceiptSchema = z.object({
   tools: z.array(z.object({ name: z.string(), title: z.string(), description: z.string(), args: z.record(z.string(), z.unknown()) })),
@@ -103,6 +89,8 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
       record = await kit.executions.record({ ...base, result, result_type: "error", summary: `${title} failed: ${e.message}`.slice(0, 500) });
     }
     telemetry.executions.inc({ tool: tool.name, status: record.result_type });
+    // Show what was recorded (after the context kit's redaction), not the raw tool output.
+    if (record.result_type !== "error") result = await kit.executions.result(record);
     const shown = cut(result, EXECUTE_RESULT_MAX_CHARS);
     return {
       execution_id: record.execution_id,
@@ -168,7 +156,7 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
     responses: { 200: { description: "the context", schema: ContextViewSchema }, ...ERROR_RESPONSES },
     async handler({ params, principal }) {
       assertSession(principal, params.session_id);
-      return kit.contextView(params.session_id, await kit.executions.list(params.session_id));
+      return kit.contextView(params.session_id);
     },
   });
 
@@ -200,5 +188,28 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
     },
   });
 
-  return [execute, context, execution, toolList];
+  const result = defineRoute({
+    method: "GET",
+    url: "/api/sessions/:id/executions/:execution_id/result",
+    summary: "Bounded fetch of an execution's full result (inline or stored), with the same selectors as GET /api/artifacts/:ref",
+    tags: ["executions", "sessions"],
+    auth: true,
+    params: z.object({ id: ContextParams.shape.session_id, execution_id: z.string().min(1).max(200) }).strict(),
+    query: FetchQuerySchema.omit({ session: true }),
+    responses: { 200: { description: "the selection", schema: ExecutionResultReceiptSchema }, ...ERROR_RESPONSES },
+    async handler({ params, query, principal }) {
+      assertSession(principal, params.id);
+      const record = (await kit.executions.list(params.id)).find((e) => e.execution_id === params.execution_id);
+      if (!record) throw new ArefError("NOT_FOUND", `session ${params.id} has no execution with that id`, { hint: "list them with GET /api/artifacts/context/<session>" });
+      const selector = selectorOf(query);
+      const text = await kit.executions.result(record);
+      return {
+        execution_id: record.execution_id,
+        ...(record.result_ref === undefined ? {} : { result_ref: record.result_ref, short_ref: toShortRef(record.result_ref) }),
+        ...kit.select(text, selector),
+      };
+    },
+  });
+
+  return [execute, context, execution, result, toolList];
 }

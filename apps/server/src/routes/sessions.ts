@@ -116,7 +116,7 @@ export function sessionRoutes(app: AppContext): RouteDef<any, any, any>[] {
     responses: { 200: { description: "per-turn metrics, oldest first", schema: SessionMetricsReceiptSchema }, ...ERROR_RESPONSES },
     async handler({ params, principal }) {
       assertSession(principal, params.id);
-      return { schema: receiptName("session-metrics"), session: params.id, budget: { prompt_tokens: kit.promptBudget }, turns: await kit.metrics.list(params.id) };
+      return { schema: receiptName("session-metrics"), session: params.id, budget: { prompt_tokens: kit.budget.maxPromptTokens }, turns: await kit.metrics.list(params.id) };
     },
   });
 

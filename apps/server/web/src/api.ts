@@ -81,5 +81,5 @@ export interface FetchReceipt {
   truncated: boolean;
   omitted?: string;
   next?: Record<string, unknown>;
-  short_ref: string;
+  short_ref?: string;
 }

@@ -12,7 +12,7 @@ const state = {
   tools: [] as ToolInfo[],
   batch: [] as Array<{ tool_name: string; tool_args: Record<string, unknown>; artifact_title: string }>,
   titles: new Map<string, string>(),
-  viewerRef: "",
+  viewerExecution: "",
   viewerNext: undefined as Record<string, unknown> | undefined,
 };
 
@@ -217,8 +217,8 @@ async function loadTimeline(): Promise<void> {
   list.replaceChildren(
     ...ctx.executions.map((e) => {
       state.titles.set(e.execution_id, `${e.artifact_title}${typeof e.tool_args.path === "string" ? ` (${e.tool_args.path})` : ""}`);
-      const view = node("button", { type: "button", textContent: "View full result", disabled: !e.result_ref });
-      view.addEventListener("click", () => void openViewer(e.result_ref!, `${e.artifact_title} — ${e.summary}`));
+      const view = node("button", { type: "button", textContent: "View full result" });
+      view.addEventListener("click", () => void openViewer(e.execution_id, `${e.artifact_title} — ${e.summary}`));
       return node(
         "li",
         { className: `execution-card ${e.result_type}` },
@@ -256,12 +256,13 @@ function selectorFromForm(): Record<string, string> {
 }
 
 async function fetchSelection(selector: Record<string, unknown>): Promise<void> {
-  const q = new URLSearchParams({ session: state.session });
+  const q = new URLSearchParams();
   for (const [k, v] of Object.entries(selector)) q.set(k, String(v));
   try {
-    const res = await api.request<FetchReceipt>("GET", `/api/artifacts/${encodeURIComponent(state.viewerRef)}?${q}`);
+    const path = `/api/sessions/${encodeURIComponent(state.session)}/executions/${encodeURIComponent(state.viewerExecution)}/result?${q}`;
+    const res = await api.request<FetchReceipt>("GET", path);
     $("viewer-content").textContent = res.text;
-    $("viewer-info").textContent = `${res.short_ref} · ${res.chars.toLocaleString("en-US")} of ${res.total_chars.toLocaleString("en-US")} chars, ${res.total_lines} lines${res.omitted ? ` · left out: ${res.omitted}` : ""}`;
+    $("viewer-info").textContent = `${res.short_ref ?? "inline result"} · ${res.chars.toLocaleString("en-US")} of ${res.total_chars.toLocaleString("en-US")} chars, ${res.total_lines} lines${res.omitted ? ` · left out: ${res.omitted}` : ""}`;
     state.viewerNext = res.next;
     $<HTMLButtonElement>("sel-next").disabled = !res.next;
   } catch (e) {
@@ -270,8 +271,8 @@ async function fetchSelection(selector: Record<string, unknown>): Promise<void> 
   }
 }
 
-async function openViewer(ref: string, title: string): Promise<void> {
-  state.viewerRef = ref;
+async function openViewer(executionId: string, title: string): Promise<void> {
+  state.viewerExecution = executionId;
   $("viewer-title").textContent = title;
   selForm.reset();
   showModeFields();
