@@ -234,7 +234,8 @@ export function renderAnalyzeSvg(report: AnalyzeReport): string {
     { key: "floor_tokens", label: "floor", color: "#7f7f7f" },
   ];
   const max = Math.max(10, ...turns.map((t) => t.naive_tokens));
-  const lo = 100;
+  const positive = turns.flatMap((t) => series.map((s) => Number(t[s.key]))).filter((v) => v > 0);
+  const lo = Math.min(10 ** Math.floor(Math.log10(Math.max(1, Math.min(max, ...positive)))), 10 ** Math.floor(Math.log10(max)));
   const y = (v: number) => T + (H - T - B) * (1 - (Math.log10(Math.max(lo, v)) - Math.log10(lo)) / (Math.log10(max) - Math.log10(lo) || 1));
   const x = (i: number) => L + ((W - L - R) * i) / Math.max(1, turns.length - 1);
   const out: string[] = [

@@ -107,6 +107,8 @@ export class PromptAssembler {
   readonly #blocks = new Map<string, BootstrapBlock>();
   readonly #stashed = new Map<string, ArtifactRef>();
   #checkpoint: CheckpointInfo | undefined;
+  /** The last summary lines of the checkpoint chain (shown in the checkpoint text). */
+  #summaryTail: string[] = [];
   #run: AppendRun | undefined;
 
   constructor(options: PromptAssemblerOptions) {
@@ -468,9 +470,9 @@ export class PromptAssembler {
         return { index, message: { ...message, artifactRef: stashed, ...(message.role === "tool" ? { content: "" } : {}) } };
       });
       const pack = buildCheckpointPack({ session: this.#session, call: callNumber(history), previous: this.#checkpoint, hotState, messages });
-      this.#checkpoint = await writeCheckpoint(this.#options.store, pack, this.#checkpoint, {
-        summaryLines: this.#options.checkpointSummaryLines ?? 3,
-      });
+      const summaryLines = this.#options.checkpointSummaryLines ?? 3;
+      this.#checkpoint = await writeCheckpoint(this.#options.store, pack, this.#checkpoint, { summaryLines, earlier: this.#summaryTail });
+      this.#summaryTail = [...this.#summaryTail, ...pack.summary].slice(-summaryLines);
     }
     const ckpt = this.#checkpoint!;
     return [this.#part("checkpoint", { role: "system", content: ckpt.text }, counter, undefined, ckpt.artifactId)];

@@ -91,7 +91,7 @@ export async function writeCheckpoint(
   store: ArtifactStore,
   pack: CheckpointPack,
   previous: CheckpointInfo | undefined,
-  options: { summaryLines?: number } = {},
+  options: { summaryLines?: number; /** Summary lines of earlier packs, oldest first (shown before this pack's). */ earlier?: readonly string[] } = {},
 ): Promise<CheckpointInfo> {
   const body = JSON.stringify(pack);
   const put = await store.put(body, {
@@ -104,7 +104,7 @@ export async function writeCheckpoint(
   });
   const covers = [...(previous?.covers ?? []), ...pack.messages.map((m) => m.index)];
   const info: CheckpointInfo = { artifactId: put.id, shortRef: put.shortRef, handle: toHandle(put.id), covers, text: "" };
-  info.text = checkpointText(info, pack, options.summaryLines ?? 3);
+  info.text = checkpointText(info, pack, options.summaryLines ?? 3, options.earlier ?? []);
   return info;
 }
 
@@ -112,7 +112,7 @@ export async function writeCheckpoint(
  * The text injected after compaction (seed 003's bundle text + retrieval hints): which
  * messages the checkpoint holds, how to fetch them, and the last few compacted actions.
  */
-export function checkpointText(info: CheckpointInfo, pack: CheckpointPack, summaryLines: number): string {
+export function checkpointText(info: CheckpointInfo, pack: CheckpointPack, summaryLines: number, earlier: readonly string[] = []): string {
   const first = Math.min(...info.covers);
   const last = pack.last_index;
   const lines = [
@@ -120,7 +120,7 @@ export function checkpointText(info: CheckpointInfo, pack: CheckpointPack, summa
       `(hot state, artifact index, summary and every message; "previous" chains older packs). ` +
       `Read with artifacts_get("${info.shortRef}", {"mode":"jsonpath","path":"$.summary"}) or "$.messages[?(@.index==N)]".`,
   ];
-  const recent = pack.summary.slice(-summaryLines);
+  const recent = summaryLines > 0 ? [...earlier, ...pack.summary].slice(-summaryLines) : [];
   if (recent.length > 0) lines.push(`Last compacted: ${recent.join(" | ")}`);
   return lines.join("\n");
 }
