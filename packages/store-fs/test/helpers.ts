@@ -1,6 +1,6 @@
 import { spawn, type SpawnOptions } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, cp, mkdtemp, readdir, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,10 +70,41 @@ export function spawnJson<T = unknown>(command: string, args: string[], options:
 }
 
 /** Runs one child job with node and returns its single result line. */
-export async function runChild<T>(job: Record<string, unknown>, options: SpawnOptions = {}): Promise<{ ok: boolean; value: T; error?: { code: string; message: string } }> {
-  const run = spawnJson<{ ok: boolean; value: T }>(process.execPath, [CHILD, JSON.stringify(job)], options);
+export async function runChild<T>(
+  job: Record<string, unknown>,
+  options: SpawnOptions = {},
+  child = CHILD,
+): Promise<{ ok: boolean; value: T; error?: { code: string; message: string } }> {
+  const run = spawnJson<{ ok: boolean; value: T }>(process.execPath, [child, JSON.stringify(job)], options);
   run.go();
   const { lines, code, stderr } = await run.done;
   if (code !== 0 || lines.length !== 1) throw new Error(`child ${JSON.stringify(job.job)} exited ${code}: ${stderr}`);
   return lines[0]!;
+}
+
+/** chmod a+rX, recursively. */
+async function openToAll(path: string): Promise<void> {
+  const info = await stat(path);
+  await chmod(path, info.isDirectory() || info.mode & 0o100 ? 0o755 : 0o644);
+  if (info.isDirectory()) for (const name of await readdir(path)) await openToAll(join(path, name));
+}
+
+/**
+ * Copies the child script and the built packages it imports (and zod) into a fresh
+ * world-readable directory, so that a child running as another user can load them
+ * wherever the checkout lives (a checkout under a private home directory included).
+ */
+export async function stageChildForAnyUser(): Promise<{ child: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "aref-child-"));
+  const modules = join(dir, "node_modules");
+  for (const pkg of ["schema", "store", "store-fs"]) {
+    const source = fileURLToPath(new URL(`../../${pkg}/`, import.meta.url));
+    await cp(join(source, "package.json"), join(modules, "@artifact-refs", pkg, "package.json"));
+    await cp(join(source, "dist"), join(modules, "@artifact-refs", pkg, "dist"), { recursive: true });
+  }
+  const zod = await realpath(fileURLToPath(new URL("../node_modules/zod", import.meta.url)));
+  await cp(zod, join(modules, "zod"), { recursive: true });
+  await cp(CHILD, join(dir, "child.mjs"));
+  await openToAll(dir);
+  return { child: join(dir, "child.mjs"), cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

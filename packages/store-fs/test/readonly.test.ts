@@ -2,8 +2,8 @@ import { chmod, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ArtifactStore, blobKey } from "@artifact-refs/store";
 import { FsDriver } from "@artifact-refs/store-fs";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, runChild, tempRoot } from "./helpers.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, runChild, stageChildForAnyUser, tempRoot } from "./helpers.js";
 
 const NOBODY = 65534;
 
@@ -35,7 +35,12 @@ interface ReadonlyResult {
 
 describe("fs store: a store directory this user cannot write", () => {
   let cleanup: (() => Promise<void>) | undefined;
-  beforeAll(() => assertBuilt());
+  let staged: { child: string; cleanup: () => Promise<void> };
+  beforeAll(async () => {
+    assertBuilt();
+    staged = await stageChildForAnyUser();
+  });
+  afterAll(async () => staged.cleanup());
   afterEach(async () => cleanup?.());
 
   // Tests run as root here, and root ignores file modes; so the store is made readable
@@ -55,7 +60,8 @@ describe("fs store: a store directory this user cannot write", () => {
     const readablePrefix = blobKey(a.id).slice(0, -a.id.length) + a.id.slice(0, 8);
     const result = await runChild<ReadonlyResult>(
       { job: "readonly", root: temp.root, existingId: a.id, existingText: "readable content A", readablePrefix },
-      { uid: NOBODY, gid: NOBODY },
+      { uid: NOBODY, gid: NOBODY, cwd: "/" },
+      staged.child,
     );
     expect(result.ok, JSON.stringify(result.error)).toBe(true);
     const r = result.value;
