@@ -1,5 +1,5 @@
 import type { ArtifactStore } from "@artifact-refs/store";
-import { type HotState, parseSessionId } from "@artifact-refs/schema";
+import { type HotState, parseRef, parseSessionId } from "@artifact-refs/schema";
 import { type HotStateBuild, type HotStateBuildOptions, buildHotState } from "./build.js";
 import { type IndexCandidate, selectTop } from "./select.js";
 import { DEFAULT_BUDGET } from "@artifact-refs/budget";
@@ -20,12 +20,14 @@ export interface SessionHotStateOptions extends HotStateBuildOptions {
 export async function sessionHotState(store: ArtifactStore, session: string, opts: SessionHotStateOptions = {}): Promise<HotStateBuild> {
   const sessionId = parseSessionId(session);
   const references = await store.listReferences(sessionId);
-  const pinned = new Set(opts.pinned ?? []);
+  // Pins: full ids, handles, short refs or prefixes (an ambiguous prefix pins every match it names).
+  const pins = (opts.pinned ?? []).map((p) => parseRef(p));
+  const isPinned = (id: string) => pins.some((p) => (p.kind === "id" ? p.id === id : id.startsWith(p.prefix)));
   const candidates: IndexCandidate[] = references.map((r, i) => ({
     artifact_id: r.artifact_id,
     type: r.type,
     ...(r.label === undefined ? {} : { label: r.label }),
-    ...(pinned.has(r.artifact_id) || [...pinned].some((p) => p.startsWith("art:") && r.artifact_id.startsWith(p.slice(4))) ? { pinned: true } : {}),
+    ...(isPinned(r.artifact_id) ? { pinned: true } : {}),
     created: i,
   }));
   const maxEntries = (opts.config ?? DEFAULT_BUDGET).maxArtifactIndexEntries;

@@ -15,6 +15,9 @@ import type { RegisterCommand } from "./shared.js";
 import { register as stash } from "./stash.js";
 import { register as stats } from "./stats.js";
 import { register as verify } from "./verify.js";
+import { register as tokens } from "./tokens.js";
+import { register as budget } from "./budget.js";
+import { register as hotState } from "./hot-state.js";
 
 export const COMMANDS: RegisterCommand[] = [
   stash,
@@ -29,4 +32,7 @@ export const COMMANDS: RegisterCommand[] = [
   migrate,
   analyze,
   resolve,
+  tokens,
+  budget,
+  hotState,
 ];
