@@ -1,7 +1,7 @@
 import { ArefError } from "@artifact-refs/schema";
-import { type ExecutionLike, type IndexedExecution, indexExecution } from "./executions.js";
+import { type ExecutionLike, type IndexedExecution, executionId, indexExecution } from "./executions.js";
 import { type ParsedQuery, parseQuery } from "./query.js";
-import { type Scored, idfTable, scoreExecution } from "./score.js";
+import { type Scored, scoreContext, scoreExecution } from "./score.js";
 
 export interface ResolveOptions {
   /** Only executions up to and including this id are considered (the message came right after it). */
@@ -39,7 +39,7 @@ const KIND = 0.75;
 export function resolveReferences(text: string, executions: readonly ExecutionLike[], options: ResolveOptions = {}): Resolution {
   if (typeof text !== "string") throw new ArefError("INVALID_INPUT", "the message to resolve must be a string");
   if (!Array.isArray(executions)) throw new ArefError("INVALID_INPUT", "executions must be an array of execution records");
-  let list = executions.map((e, i) => indexExecution(e, i)).filter((x) => x.source.is_referenceable !== false);
+  let list = executions.map((e, i) => indexedOf(e, i)).filter((x) => x.source.is_referenceable !== false);
   list = orderOf(list);
   if (options.after !== undefined) {
     const at = list.findIndex((x) => x.id === options.after);
@@ -66,6 +66,20 @@ export function resolveReferences(text: string, executions: readonly ExecutionLi
   return resolveParsed(query, list, limit);
 }
 
+/** Indexing an execution costs far more than scoring it: keep the index per record object. */
+const indexCache = new WeakMap<object, IndexedExecution>();
+function indexedOf(e: ExecutionLike, i: number): IndexedExecution {
+  if (e === null || typeof e !== "object") throw new ArefError("INVALID_INPUT", `execution #${i + 1} is not an object`);
+  if (typeof e.tool_name !== "string") {
+    throw new ArefError("INVALID_INPUT", `execution #${i + 1} has no tool_name`, { hint: 'each execution needs "tool_name" (and "id" or "execution_id")' });
+  }
+  const cached = indexCache.get(e);
+  if (cached && cached.source === e && cached.id === executionId(e, i)) return { ...cached, index: i };
+  const x = indexExecution(e, i);
+  indexCache.set(e, x);
+  return x;
+}
+
 function orderOf(list: IndexedExecution[]): IndexedExecution[] {
   const keyed = list.map((x) => ({ x, key: x.source.order ?? (x.source.timestamp ? Date.parse(x.source.timestamp) : Number.NaN) }));
   if (keyed.every((k) => Number.isFinite(k.key))) keyed.sort((a, b) => a.key - b.key || a.x.index - b.x.index);
@@ -74,8 +88,8 @@ function orderOf(list: IndexedExecution[]): IndexedExecution[] {
 
 function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number): Resolution {
   const none: Resolution = { candidates: [], ambiguous: false };
-  const idf = idfTable(query, list);
-  const scored = list.map((x) => scoreExecution(query, x, idf));
+  const context = scoreContext(query, list);
+  const scored = list.map((x) => scoreExecution(query, x, context));
   const max = Math.max(...scored.map((s) => s.total));
 
   const specificHint = [...query.hints.keys()].some((k) => k !== "file" && k !== "data");
@@ -175,8 +189,8 @@ function resolveAnchor(phrase: string, list: IndexedExecution[], _scored: Scored
   } catch {
     return undefined;
   }
-  const idf = idfTable(q, list);
-  const s = list.map((x) => scoreExecution(q, x, idf));
+  const context = scoreContext(q, list);
+  const s = list.map((x) => scoreExecution(q, x, context));
   const max = Math.max(...s.map((v) => v.total));
   if (max <= 0) return undefined;
   return s.filter((v) => v.total >= TIE * max).at(-1)?.x;

@@ -29,7 +29,13 @@ interface TermMatch {
   token: string;
 }
 
-function matchTerm(t: QueryTerm, x: IndexedExecution): TermMatch | undefined {
+/** Per query: IDF of each word and, for each word, the session's words that are a typo of it. */
+export interface ScoreContext {
+  idf: Map<string, number>;
+  typos: Map<string, string[]>;
+}
+
+function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
   let best: TermMatch | undefined;
   const consider = (field: Field | undefined, quality: number, how: string, token: string) => {
     if (!field) return;
@@ -41,7 +47,12 @@ function matchTerm(t: QueryTerm, x: IndexedExecution): TermMatch | undefined {
   consider(x.tokens.get(t.word), whole, `"${t.word}"`, t.word);
   consider(x.stems.get(t.stem), 0.9, `"${t.word}"`, t.stem);
   if (t.word.length >= 5 && !best) {
-    for (const [tok, field] of x.tokens) if (isTypo(t.word, tok)) consider(field, 0.75, `"${t.word}" ~ "${tok}"`, stem(tok));
+    const candidates = typos?.get(t.word);
+    if (candidates) {
+      for (const tok of candidates) consider(x.tokens.get(tok), 0.75, `"${t.word}" ~ "${tok}"`, stem(tok));
+    } else {
+      for (const [tok, field] of x.tokens) if (isTypo(t.word, tok)) consider(field, 0.75, `"${t.word}" ~ "${tok}"`, stem(tok));
+    }
   }
   if (!best || best.score < FIELD_WEIGHT.base * 0.55) {
     for (const r of t.related) {
@@ -69,19 +80,33 @@ function matchName(name: string, x: IndexedExecution): number {
   return best;
 }
 
-export function idfTable(query: ParsedQuery, xs: IndexedExecution[]): Map<string, number> {
+export function scoreContext(query: ParsedQuery, xs: IndexedExecution[]): ScoreContext {
+  const vocab = new Set<string>();
+  for (const x of xs) for (const tok of x.tokens.keys()) vocab.add(tok);
+  const typos = new Map<string, string[]>();
+  for (const t of query.terms) {
+    if (t.word.length < 5) continue;
+    const found: string[] = [];
+    for (const tok of vocab) if (isTypo(t.word, tok)) found.push(tok);
+    typos.set(t.word, found);
+  }
+  return { idf: idfTable(query, xs, typos), typos };
+}
+
+export function idfTable(query: ParsedQuery, xs: IndexedExecution[], typos?: Map<string, string[]>): Map<string, number> {
   const n = xs.length;
   const idf = new Map<string, number>();
   for (const t of query.terms) {
     // Document frequency of the word itself; related words only when the word never occurs.
     let df = xs.filter((x) => x.tokens.has(t.word) || x.stems.has(t.stem)).length;
-    if (df === 0) df = xs.filter((x) => matchTerm(t, x) !== undefined).length;
+    if (df === 0) df = xs.filter((x) => matchTerm(t, x, typos) !== undefined).length;
     idf.set(t.word, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   }
   return idf;
 }
 
-export function scoreExecution(query: ParsedQuery, x: IndexedExecution, idf: Map<string, number>): Scored {
+export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context: ScoreContext): Scored {
+  const { idf, typos } = context;
   const reasons: string[] = [];
   let text = 0;
   let named = false;
@@ -91,7 +116,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, idf: Map
   const usedTokens = new Set<string>();
   for (const t of query.terms) {
     totalWeight += t.weight;
-    const m = matchTerm(t, x);
+    const m = matchTerm(t, x, typos);
     if (!m) continue;
     if (usedTokens.has(m.token)) continue;
     usedTokens.add(m.token);

@@ -42,6 +42,7 @@ function undouble(w: string): string {
 
 /** Splits camelCase and PascalCase words: "customerId" → ["customer", "id"]. */
 export function camelParts(word: string): string[] {
+  if (!/[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/.test(word)) return [];
   const parts = word.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ");
   return parts.length > 1 ? parts.map((p) => p.toLowerCase()) : [];
 }
@@ -53,7 +54,7 @@ export function words(text: string): string[] {
     const lower = raw.toLowerCase();
     out.push(lower);
     if (raw.includes("_")) for (const p of lower.split("_")) if (p) out.push(p);
-    for (const p of camelParts(raw.replace(/_/g, " "))) if (p && !out.includes(p)) out.push(p);
+    if (/[A-Z]/.test(raw)) for (const p of camelParts(raw.replace(/_/g, " "))) if (p && !out.includes(p)) out.push(p);
   }
   return out;
 }
