@@ -4,8 +4,7 @@
 import { createHash } from "node:crypto";
 import { clearCountCache } from "@artifact-refs/budget";
 import { buildHotState, createDispatcher, type IndexCandidate } from "@artifact-refs/hot-state";
-// @ts-expect-error untyped .mjs helper shared by every package's benchmarks
-import { compare, machine } from "../../../tooling/bench/harness.mjs";
+import { compare, machine } from "@artifact-refs/tooling/bench/harness";
 
 const TYPES = ["repo", "doc", "code", "log", "data", "plan", "result", "tool_output"] as const;
 function makeCandidates(n: number): IndexCandidate[] {
