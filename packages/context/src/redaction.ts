@@ -33,45 +33,62 @@ const PLACEHOLDER_RE =
   /^(?:\[REDACTED:|\*{3,}|x{6,}$|<[^>]*>$|\$\{|(?:password|passw0rd|changeme|secret|example|dummy|placeholder|redacted|undefined|your[_-]?[a-z_-]+|test[a-z0-9_-]*)$)/i;
 
 /** The built-in rules, in the order they are applied (specific before generic). */
+/**
+ * Start-of-token guard: a token-like secret may only start where the previous char cannot
+ * continue it. Besides avoiding matches inside longer words, it keeps every rule linear:
+ * a long run of token chars is scanned from its start only, never from each position in it.
+ */
+const START = "(?<![A-Za-z0-9_-])";
+
+/** The built-in rules, in the order they are applied (specific before generic). Every quantifier is bounded or anchored, so scanning is linear in the text length. */
 export const BUILTIN_REDACTION_RULES: readonly RedactionRule[] = [
   {
     kind: "private_key",
     description: "PEM private key blocks (RSA, EC, OpenSSH, PGP, PKCS#8), also when the END line is missing",
     pattern:
-      "-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\\s\\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\\s:-]*)",
+      "-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----(?:[\\s\\S]{0,20000}?-----END (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\\s:-]{0,20000})",
   },
   {
     kind: "aws_access_key",
     description: "AWS access key ids (AKIA/ASIA/…)",
-    pattern: "\\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[0-9A-Z]{16}\\b",
+    pattern: `${START}(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[0-9A-Z]{16}(?![0-9A-Za-z])`,
   },
   {
     kind: "aws_secret_key",
     description: "AWS secret access keys in an assignment",
-    pattern: "(?<pre>aws_?secret_?(?:access_?)?key[\"']?\\s*[:=]\\s*[\"']?)(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+    pattern: "(?<pre>aws_?secret_?(?:access_?)?key[\"']?\\s{0,10}[:=]\\s{0,10}[\"']?)(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
     flags: "i",
   },
-  { kind: "github_token", description: "GitHub tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)", pattern: "\\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\\b" },
-  { kind: "gitlab_token", description: "GitLab tokens (glpat-, gldt-, glrt-, …)", pattern: "\\bgl(?:pat|dt|rt|ptt|ft|cbt|soat|agent)-[A-Za-z0-9_-]{20,}" },
-  { kind: "anthropic_key", description: "Anthropic API keys", pattern: "\\bsk-ant-(?:api|admin|sid)\\d{2}-[A-Za-z0-9_-]{20,}" },
+  {
+    kind: "github_token",
+    description: "GitHub tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)",
+    pattern: `${START}(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])`,
+  },
+  { kind: "gitlab_token", description: "GitLab tokens (glpat-, gldt-, glrt-, …)", pattern: `${START}gl(?:pat|dt|rt|ptt|ft|cbt|soat|agent)-[A-Za-z0-9_-]{20,255}` },
+  { kind: "anthropic_key", description: "Anthropic API keys", pattern: `${START}sk-ant-(?:api|admin|sid)\\d{2}-[A-Za-z0-9_-]{20,255}` },
   {
     kind: "openai_key",
     description: "OpenAI API keys (sk-…, sk-proj-…)",
-    pattern: "\\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{32,}",
+    pattern: `${START}sk-(?!ant-)(?:proj-|svcacct-|admin-)?(?=[A-Za-z0-9_-]{0,255}[0-9])(?=[A-Za-z0-9_-]{0,255}[A-Z])(?=[A-Za-z0-9_-]{0,255}[a-z])[A-Za-z0-9_-]{32,255}`,
   },
-  { kind: "slack_token", description: "Slack tokens (xoxb-, xoxp-, …) and app tokens", pattern: "\\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})" },
-  { kind: "slack_webhook", description: "Slack incoming webhook URLs", pattern: "https://hooks\\.slack\\.com/(?:services|workflows)/[A-Za-z0-9_/-]{20,}" },
-  { kind: "jwt", description: "JSON Web Tokens", pattern: "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}" },
+  {
+    kind: "slack_token",
+    description: "Slack tokens (xoxb-, xoxp-, …) and app tokens",
+    pattern: `${START}(?:xox[abposre]-[A-Za-z0-9-]{10,255}|xapp-\\d-[A-Za-z0-9-]{10,255})`,
+  },
+  { kind: "slack_webhook", description: "Slack incoming webhook URLs", pattern: "https://hooks\\.slack\\.com/(?:services|workflows)/[A-Za-z0-9_/-]{20,255}" },
+  { kind: "jwt", description: "JSON Web Tokens", pattern: `${START}eyJ[A-Za-z0-9_-]{8,8192}\\.eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{8,8192}` },
   {
     kind: "url_password",
     description: "passwords in URLs (scheme://user:password@host)",
-    pattern: "(?<pre>\\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\\s:/@\"'<>]+:)(?<secret>[^\\s@/\"'<>]+)(?<post>@)",
+    pattern: "(?<pre>(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\\s:/@\"'<>]{1,256}:)(?<secret>[^\\s@/\"'<>]{1,256})(?<post>@)",
   },
   {
     kind: "secret_assignment",
-    description: "generic assignments to password/secret/token/api_key names: a quoted value of 8+ chars, or an unquoted one of 12+ chars with letters and digits",
+    description:
+      "generic assignments to password/secret/token/api_key names: a quoted value of 8+ chars, or an unquoted one of 12+ chars with letters and digits",
     pattern:
-      "(?<pre>\\b[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key)[\"']?\\s*(?:=|:|=>)\\s*)(?<secret>\"[^\"\\s$<>{}]{8,}\"|'[^'\\s$<>{}]{8,}'|(?=[A-Za-z0-9_+/=.-]*[0-9])(?=[A-Za-z0-9_+/=.-]*[A-Za-z])[A-Za-z0-9_+/=-]{12,}(?![A-Za-z0-9_+/=.(-]))",
+      "(?<pre>(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key)[A-Za-z0-9_]{0,20}[\"']?\\s{0,10}(?:=|:|=>)\\s{0,10})(?<secret>\"[^\"\\s$<>{}]{8,512}\"|'[^'\\s$<>{}]{8,512}'|(?=[A-Za-z0-9_+/=.-]{0,512}[0-9])(?=[A-Za-z0-9_+/=.-]{0,512}[A-Za-z])[A-Za-z0-9_+/=-]{12,512}(?![A-Za-z0-9_+/=.(-]))",
     flags: "i",
   },
 ];

@@ -95,6 +95,23 @@ describe("Redactor", () => {
     expect(() => new Redactor({ rules: [{ kind: "Bad Kind", pattern: "x" }] })).toThrow(/user redaction rule #1 is invalid: kind/);
   });
 
+  it("scans pathological inputs in linear time (no catastrophic backtracking)", () => {
+    // Before the rules were bounded, each of these took minutes to hours (quadratic scans).
+    const inputs = [
+      "a.".repeat(150_000),
+      "ab-".repeat(100_000),
+      `password=${"a1".repeat(150_000)}`,
+      `sk-${"a".repeat(300_000)}`,
+      "eyJ-".repeat(75_000),
+      `-----BEGIN PRIVATE KEY-----${"A".repeat(300_000)}`.slice(0, 300_000),
+      "http://a:b".repeat(30_000),
+    ];
+    for (const text of inputs) {
+      const result = redactSecrets(text);
+      expect(result.text.length).toBeGreaterThan(0);
+    }
+  });
+
   it("leaves every real trajectory message unchanged (no false positives on real agent transcripts)", () => {
     const files = readdirSync(TRAJECTORY_DIR).filter((f) => f.endsWith(".jsonl"));
     expect(files.length).toBeGreaterThanOrEqual(17);
