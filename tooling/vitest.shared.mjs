@@ -3,11 +3,13 @@
 // a build of the packages they import; child processes spawned by tests use dist/.
 import { defineConfig } from "vitest/config";
 
+// No "module" condition: packages such as the AWS SDK point "module" at bundler-only builds
+// (extensionless imports) that Node cannot load once vitest externalizes them.
 export function packageTestConfig(overrides = {}) {
   const { test = {}, ...rest } = overrides;
   return defineConfig({
-    resolve: { conditions: ["source", "import", "module", "node", "default"] },
-    ssr: { resolve: { conditions: ["source", "import", "module", "node", "default"] } },
+    resolve: { conditions: ["source", "import", "node", "default"] },
+    ssr: { resolve: { conditions: ["source", "import", "node", "default"] } },
     test: {
       include: ["test/**/*.test.ts"],
       environment: "node",
