@@ -135,6 +135,30 @@ describe("Externalizer", () => {
     expect((await ext.externalize({ session, tool: "t", result: log, deadline: new Date(Date.now() + 60_000) })).action).toBe("stashed");
   });
 
+  it("a put still running at the deadline is abandoned: fallback with reason deadline", async () => {
+    // A driver whose writes wait on a gate: stands in for a store slower than the turn (a latency we cannot cause on demand).
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    class GatedDriver extends MemoryDriver {
+      override async putIfAbsent(key: string, bytes: Uint8Array) {
+        if (key.startsWith("blobs/")) await gate;
+        return super.putIfAbsent(key, bytes);
+      }
+    }
+    const ext = new Externalizer({ store: new ArtifactStore({ driver: new GatedDriver() }) });
+    const r = await ext.externalize({ session, tool: "t", result: bigLog(10_000), deadline: Date.now() + 30 });
+    release();
+    expect(r.action).toBe("fallback");
+    expect(r.loss).toMatchObject({ reason: "deadline", error_code: "DEADLINE_EXCEEDED" });
+  });
+
+  it("the fallback never cuts a surrogate pair in half", async () => {
+    const ext = new Externalizer({ store: memoryStore(), config: { externalize: { fallbackChars: 5 } } });
+    const r = await ext.externalize({ session, tool: "t", result: `abcd😀${"x".repeat(3_000)}`, deadline: 0 });
+    expect(r.content.startsWith("abcd\n[aref: output truncated")).toBe(true);
+    expect(r.loss!.chars_kept).toBe(4);
+  });
+
   it("when storing fails, truncates with a loss receipt naming the error", async () => {
     const ext = new Externalizer({ store: new ArtifactStore({ driver: new MemoryDriver(), maxBytes: 10_000 }) });
     const r = await ext.externalize({ session, tool: "t", result: bigLog(40_000) });

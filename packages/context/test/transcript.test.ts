@@ -103,6 +103,18 @@ describe("transcripts", () => {
     await expect(rehydrateTranscript(transcript, { store, strict: true })).rejects.toSatisfy((e) => hasErrorCode(e, "NOT_FOUND"));
   });
 
+  it("concurrent appends never interleave: every line is one valid entry, in call order", async () => {
+    const store = memoryStore();
+    const path = join(dir, "c.jsonl");
+    const writer = new TranscriptWriter({ path, session, externalizer: new Externalizer({ store }) });
+    const outputs = Array.from({ length: 40 }, (_, i) => (i % 2 ? `small ${i}` : bigLog(4_000 + i * 100, i)));
+    await Promise.all(outputs.map((result, i) => writer.appendToolResult({ tool: "sh", result, callId: `c${i}` })));
+    const transcript = await readTranscript(path);
+    expect(transcript.entries.map((e) => e.tool_call_id)).toEqual(outputs.map((_, i) => `c${i}`));
+    const back = await rehydrateTranscript(transcript, { store });
+    expect(back.entries.map((e) => e.content)).toEqual(outputs);
+  });
+
   it("tags injected context and rejects invalid entries", async () => {
     const store = memoryStore();
     const path = join(dir, "i.jsonl");

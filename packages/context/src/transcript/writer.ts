@@ -35,15 +35,22 @@ export class TranscriptWriter {
 
   /** Appends one validated entry. */
   append(entry: TranscriptEntryInput): Promise<TranscriptEntry> {
-    const parsed = TranscriptEntrySchema.safeParse(entry);
-    if (!parsed.success) {
-      return Promise.reject(new ArefError("INVALID_INPUT", `invalid transcript entry: ${formatIssues(parsed.error)}`));
-    }
-    const line = `${JSON.stringify(parsed.data)}\n`;
+    return this.#enqueue(Promise.resolve(entry), (e) => e);
+  }
+
+  /**
+   * Queues a line in call order: `pending` may settle in any order (externalizing runs
+   * concurrently), but lines are written in the order the appends were called.
+   */
+  #enqueue<T>(pending: Promise<T>, entryOf: (value: T) => TranscriptEntryInput): Promise<TranscriptEntry> {
+    pending.catch(() => undefined);
     const run = this.#queue.then(async () => {
+      const value = await pending;
+      const parsed = TranscriptEntrySchema.safeParse(entryOf(value));
+      if (!parsed.success) throw new ArefError("INVALID_INPUT", `invalid transcript entry: ${formatIssues(parsed.error)}`);
       this.#ready ??= mkdir(dirname(this.path), { recursive: true, mode: 0o700 }).then(() => undefined);
       await this.#ready;
-      await appendFile(this.path, line, { encoding: "utf8", mode: 0o600 });
+      await appendFile(this.path, `${JSON.stringify(parsed.data)}\n`, { encoding: "utf8", mode: 0o600 });
       return parsed.data;
     });
     this.#queue = run.catch(() => undefined);
@@ -62,9 +69,9 @@ export class TranscriptWriter {
 
   /** Externalizes a tool result and appends its transcript line; returns what the model sees. */
   async appendToolResult(input: Omit<ToolResultInput, "session">): Promise<ExternalizedResult> {
-    const result = await this.externalizer.externalize({ ...input, session: this.session });
-    await this.append(result.entry);
-    return result;
+    const externalizing = this.externalizer.externalize({ ...input, session: this.session });
+    await this.#enqueue(externalizing, (r) => r.entry);
+    return externalizing;
   }
 
   /** Resolves when every append so far is on disk. */
