@@ -18,6 +18,7 @@ import { register as verify } from "./verify.js";
 import { register as tokens } from "./tokens.js";
 import { register as budget } from "./budget.js";
 import { register as hotState } from "./hot-state.js";
+import { register as serve } from "./serve.js";
 
 export const COMMANDS: RegisterCommand[] = [
   stash,
@@ -35,4 +36,5 @@ export const COMMANDS: RegisterCommand[] = [
   tokens,
   budget,
   hotState,
+  serve,
 ];

@@ -1,0 +1,95 @@
+import type { Command } from "commander";
+import type { CliContext } from "../context.js";
+import { UsageError } from "../errors.js";
+import { examples } from "./shared.js";
+
+interface ServeOptions {
+  port: string;
+  host: string;
+  workspace?: string;
+  token?: string;
+  sessionToken: string[];
+  bodyLimit?: string;
+  rateLimit?: string;
+}
+
+function integer(name: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
+
+/** "token=s1,s2" → [token, [s1, s2]] */
+function sessionToken(value: string): [string, string[]] {
+  const at = value.indexOf("=");
+  if (at <= 0 || at === value.length - 1) throw new UsageError(`--session-token must be <token>=<session>[,<session>…], got ${JSON.stringify(value.slice(0, 40))}`);
+  return [value.slice(0, at), value.slice(at + 1).split(",")];
+}
+
+export function register(program: Command, ctx: CliContext): void {
+  program
+    .command("serve")
+    .summary("start the HTTP API and the web UI")
+    .description(
+      "Serves the artifact-refs HTTP API and web UI on the store (--store). Without --token the API is open and only 127.0.0.1 is allowed. " +
+        "Stops gracefully on SIGINT/SIGTERM: in-flight writes finish first.",
+    )
+    .option("--port <n>", "port to listen on (0 picks a free one)", "8787")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--workspace <dir>", "directory the read_file, list_files and grep tools may read")
+    .option("--token <token>", "admin bearer token, at least 16 chars (default: $AREF_TOKEN)")
+    .option("--session-token <token=s1,s2>", "a bearer token limited to these sessions (repeatable)", (v: string, all: string[]) => [...all, v], [] as string[])
+    .option("--body-limit <bytes>", "largest request body (default 1 MiB)")
+    .option("--rate-limit <n>", "requests per minute per token or IP (0 turns it off; default 600)")
+    .addHelpText(
+      "after",
+      `${examples([
+        ["aref serve --workspace . --token $(openssl rand -hex 16)", "the API and UI on http://127.0.0.1:8787 with an admin token"],
+        ["aref serve --store s3://bucket/refs?endpoint=http://127.0.0.1:9000 --host 0.0.0.0 --token $T", "one of several instances sharing a bucket"],
+      ])}
+Environment:
+  AREF_TOKEN             admin token when --token is not given
+  AREF_PROVIDER_URL      an OpenAI-compatible /v1 base URL for chat answers (optional)
+  AREF_PROVIDER_MODEL    its model name
+  AREF_PROVIDER_API_KEY  its API key (optional)
+`,
+    )
+    .action(async (opts: ServeOptions, cmd: Command) => {
+      const admin = opts.token ?? ctx.io.env.AREF_TOKEN;
+      const sessions = Object.fromEntries(opts.sessionToken.map(sessionToken));
+      const tokens = admin === undefined && opts.sessionToken.length === 0 ? undefined : { ...(admin === undefined ? {} : { admin }), sessions };
+      const port = integer("--port", opts.port, 0, 65_535);
+      const rate = opts.rateLimit === undefined ? undefined : integer("--rate-limit", opts.rateLimit, 0, 1_000_000);
+      const env = ctx.io.env;
+      const { startServer, openAiCompatibleProvider } = await import("@artifact-refs/server");
+      const provider =
+        env.AREF_PROVIDER_URL && env.AREF_PROVIDER_MODEL
+          ? openAiCompatibleProvider({ baseUrl: env.AREF_PROVIDER_URL, model: env.AREF_PROVIDER_MODEL, ...(env.AREF_PROVIDER_API_KEY ? { apiKey: env.AREF_PROVIDER_API_KEY } : {}) })
+          : undefined;
+      const store = await ctx.openStore(cmd);
+      const server = await startServer({
+        store,
+        port,
+        host: opts.host,
+        ...(opts.workspace === undefined ? {} : { workspace: opts.workspace }),
+        ...(tokens === undefined ? {} : { tokens }),
+        ...(opts.bodyLimit === undefined ? {} : { bodyLimit: integer("--body-limit", opts.bodyLimit, 1, 1024 ** 3) }),
+        ...(rate === undefined ? {} : { rateLimit: rate === 0 ? false : { max: rate, timeWindowMs: 60_000 } }),
+        ...(provider === undefined ? {} : { provider }),
+      });
+      await ctx.err(`aref: serving ${server.url} (store: ${store.driver.kind}${opts.workspace ? `, workspace: ${opts.workspace}` : ""}${tokens ? ", bearer tokens required" : ", no tokens: loopback only"})\n`);
+      await ctx.out(`${server.url}\n`);
+      // Runs until SIGINT/SIGTERM, then closes gracefully (in-flight requests finish).
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          void server.close().then(resolve, resolve);
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      await ctx.err("aref: server stopped\n");
+    });
+}

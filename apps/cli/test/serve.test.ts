@@ -1,0 +1,86 @@
+// `aref serve` as a real process: the built binary listens on 127.0.0.1, answers the API and
+// the web UI with bearer tokens, and stops gracefully on SIGTERM.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BIN, CLI_DIR, spawnCli, tempDir, tempStore } from "./helpers.js";
+
+const ADMIN = "serve-admin-token-0123456789";
+const SCOPED = "serve-scoped-token-012345678";
+let child: ChildProcess | undefined;
+
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
+});
+afterEach(() => {
+  if (child && child.exitCode === null) child.kill("SIGKILL");
+  child = undefined;
+});
+
+/** Starts `aref serve …` and resolves with the URL it prints on stdout. */
+function serve(args: string[]): Promise<{ url: string; stderr: () => string; exited: Promise<number | null> }> {
+  const proc = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], { cwd: CLI_DIR, env: { PATH: process.env.PATH, HOME: tempDir("aref-home-") }, stdio: ["ignore", "pipe", "pipe"] });
+  child = proc;
+  let out = "";
+  let err = "";
+  proc.stderr!.on("data", (c) => (err += c));
+  const exited = new Promise<number | null>((r) => proc.on("exit", (code) => r(code)));
+  return new Promise((resolve, reject) => {
+    proc.stdout!.on("data", (c) => {
+      out += c;
+      const line = out.split("\n")[0]!;
+      if (out.includes("\n")) resolve({ url: line.trim(), stderr: () => err, exited });
+    });
+    void exited.then((code) => reject(new Error(`aref serve exited with ${code}: ${err}`)));
+  });
+}
+
+describe("aref serve", () => {
+  it("serves the API and the UI with tokens on the store, and stops gracefully on SIGTERM", async () => {
+    const ws = tempDir("aref-ws-");
+    mkdirSync(join(ws, "docs"));
+    writeFileSync(join(ws, "docs", "guide.md"), "# Guide\nstep one\n");
+    const store = tempStore();
+    const server = await serve(["--store", store, "--workspace", ws, "--token", ADMIN, "--session-token", `${SCOPED}=s1,s2`]);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/api/sessions`)).status).toBe(401);
+    const exec = await fetch(`${server.url}/api/artifacts/execute`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${SCOPED}`, "content-type": "application/json" },
+      body: JSON.stringify({ session_id: "s1", tool_name: "read_file", tool_args: { path: "docs/guide.md" } }),
+    });
+    expect(exec.status).toBe(200);
+    expect((await exec.json()).result).toBe("# Guide\nstep one\n");
+    const stash = await fetch(`${server.url}/api/artifacts?session=s2&label=note`, { method: "POST", headers: { authorization: `Bearer ${SCOPED}`, "content-type": "text/plain" }, body: "kept in the fs store\n" });
+    expect(stash.status).toBe(201);
+    const { short_ref } = await stash.json();
+    const forbidden = await fetch(`${server.url}/api/sessions/s3/artifacts`, { headers: { authorization: `Bearer ${SCOPED}` } });
+    expect(forbidden.status).toBe(403);
+    const page = await fetch(`${server.url}/`);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(await page.text()).toContain("<title>artifact-refs</title>");
+
+    child!.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).toContain("server stopped");
+    // The stash went to the store given by --store: the CLI reads it back.
+    const cat = await spawnCli(["cat", short_ref, "--store", store, "--session", "s2"]);
+    expect(cat.out).toBe("kept in the fs store\n");
+  });
+
+  it("rejects bad flags with a usage error and a non-loopback host without tokens", async () => {
+    const badPort = await spawnCli(["serve", "--port", "http", "--store", "memory:"]);
+    expect(badPort.code).toBe(2);
+    expect(badPort.err).toContain("--port must be a whole number");
+    const badToken = await spawnCli(["serve", "--session-token", "nosessions", "--store", "memory:"]);
+    expect(badToken.code).toBe(2);
+    const open = await spawnCli(["serve", "--host", "0.0.0.0", "--store", "memory:", "--json"]);
+    expect(open.code).not.toBe(0);
+    expect(JSON.parse(open.out).error.code).toBe("CONFIG_INVALID");
+    const shortToken = await spawnCli(["serve", "--token", "short", "--store", "memory:", "--json"]);
+    expect(JSON.parse(shortToken.out).error.code).toBe("CONFIG_INVALID");
+    expect(JSON.parse(shortToken.out).error.message).toContain("at least 16 characters");
+  });
+});
