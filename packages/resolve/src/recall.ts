@@ -56,7 +56,7 @@ interface Entry {
 }
 
 /** Items per query word that are scored (the most recent ones): keeps a recall O(1) in the session's size. */
-const POSTINGS_PER_TERM = 2_000;
+const POSTINGS_PER_TERM = 256;
 /** The most recent items always considered, whatever the words. */
 const RECENCY_WINDOW = 64;
 
@@ -129,6 +129,8 @@ export class RecallIndex {
     for (const t of qTerms) {
       const list = this.#postings.get(t);
       if (!list) continue;
+      // A word in most items tells nothing apart (its IDF is near zero): skip its postings.
+      if (n >= 64 && list.length > n / 2) continue;
       const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
       for (let i = list.length - 1; i >= Math.max(0, list.length - POSTINGS_PER_TERM); i--) {
         const c = get(list[i]!);

@@ -14,8 +14,9 @@ export interface QueryTerm {
   stem: string;
   /** 1 for a content word, less for a generic noun ("file", "page"). */
   weight: number;
-  /** Words of the same concept (matched at a discount). */
+  /** Words of the same concept (matched at a discount), and their stems. */
   related: string[];
+  relatedStems: string[];
   /** Written like a name: has a dot, slash, underscore, digit or inner capital. */
   nameLike: boolean;
 }
@@ -105,11 +106,13 @@ export function parseQuery(input: string): ParsedQuery {
       if (word === "open" && /^\s*(please\s+|can you\s+|could you\s+|now\s+|and\s+)?(re)?open\b/.test(lower)) continue;
       if (numberWord(word) !== undefined) continue;
       const nameLike = /[._\d]/.test(piece) || camelParts(piece).length > 1 || (piece.length >= 2 && piece === piece.toUpperCase() && /[A-Z]/.test(piece));
+      const related = relatedWords(word, lower);
       terms.push({
         word,
         stem: stem(word),
         weight: GENERIC_NOUNS.has(word) ? 0.3 : 1,
-        related: relatedWords(word, lower),
+        related,
+        relatedStems: related.map(stem),
         nameLike,
       });
     }
@@ -120,7 +123,8 @@ export function parseQuery(input: string): ParsedQuery {
     for (const phrase of group) {
       if (!phrase.includes(" ") || !new RegExp(`\\b${phrase}\\b`).test(lower) || seen.has(phrase)) continue;
       seen.add(phrase);
-      terms.push({ word: phrase, stem: phrase, weight: 1, related: group.filter((g) => g !== phrase).flatMap((g) => (g.includes(" ") ? [g.replace(/ /g, "-"), g.replace(/ /g, "")] : [g])), nameLike: false });
+      const related = group.filter((g) => g !== phrase).flatMap((g) => (g.includes(" ") ? [g.replace(/ /g, "-"), g.replace(/ /g, "")] : [g]));
+      terms.push({ word: phrase, stem: phrase, weight: 1, related, relatedStems: related.map(stem), nameLike: false });
     }
   }
 

@@ -74,7 +74,11 @@ function indexedOf(e: ExecutionLike, i: number): IndexedExecution {
     throw new ArefError("INVALID_INPUT", `execution #${i + 1} has no tool_name`, { hint: 'each execution needs "tool_name" (and "id" or "execution_id")' });
   }
   const cached = indexCache.get(e);
-  if (cached && cached.source === e && cached.id === executionId(e, i)) return { ...cached, index: i };
+  // The position is per call: set it on the cached index (resolution is synchronous).
+  if (cached && cached.source === e && cached.id === executionId(e, i)) {
+    cached.index = i;
+    return cached;
+  }
   const x = indexExecution(e, i);
   indexCache.set(e, x);
   return x;
@@ -83,20 +87,24 @@ function indexedOf(e: ExecutionLike, i: number): IndexedExecution {
 function orderOf(list: IndexedExecution[]): IndexedExecution[] {
   const keyed = list.map((x) => ({ x, key: x.source.order ?? (x.source.timestamp ? Date.parse(x.source.timestamp) : Number.NaN) }));
   if (keyed.every((k) => Number.isFinite(k.key))) keyed.sort((a, b) => a.key - b.key || a.x.index - b.x.index);
-  return keyed.map((k, i) => ({ ...k.x, index: i }));
+  return keyed.map((k, i) => {
+    k.x.index = i;
+    return k.x;
+  });
 }
 
 function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number): Resolution {
   const none: Resolution = { candidates: [], ambiguous: false };
-  const context = scoreContext(query, list);
-  const scored = list.map((x) => scoreExecution(query, x, context));
-  const max = Math.max(...scored.map((s) => s.total));
-
   const specificHint = [...query.hints.keys()].some((k) => k !== "file" && k !== "data");
   const demonstrative = query.temporal !== undefined || query.referring;
   // General questions and tasks ("explain what a 502 means", "write a haiku") refer to nothing,
   // unless they also point at something of the session ("how do I fix that error?").
   if (query.general && !(query.temporal || (query.referring && (specificHint || query.wantsError)))) return none;
+  if (query.terms.length === 0 && query.names.length === 0 && query.hints.size === 0 && !query.wantsError && !query.temporal) return none;
+  const context = scoreContext(query, list);
+  const scored = list.map((x) => scoreExecution(query, x, context));
+  const max = Math.max(...scored.map((s) => s.total));
+
   // An explicit file name or URL that matches nothing means the thing is not in this session.
   if (query.names.length > 0 && !scored.some((s) => s.reasons.some((r) => r.startsWith("name:")))) {
     if (!query.names.some((n) => /\.[a-z0-9]+$/i.test(n) && scored.some((s) => s.named))) return none;

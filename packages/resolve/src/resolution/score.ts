@@ -33,33 +33,45 @@ interface TermMatch {
 export interface ScoreContext {
   idf: Map<string, number>;
   typos: Map<string, string[]>;
+  /** Adjacent content words of the message ("rate limit") with the weight of a phrase match. */
+  bigrams: Array<{ a: string; b: string; weight: number }>;
 }
 
 function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
-  let best: TermMatch | undefined;
-  const consider = (field: Field | undefined, quality: number, how: string, token: string) => {
-    if (!field) return;
-    const score = FIELD_WEIGHT[field] * quality;
-    if (!best || score > best.score) best = { score, field, how, token };
-  };
+  // No closures and no strings until a match is known: most executions match no word at all.
+  let bestScore = 0;
+  let bestField: Field | undefined;
+  let bestOther: string | undefined;
+  let bestToken = "";
+  let f: Field | undefined;
   // A word that is a whole name (a file's stem, a path segment, a host, a table) fits best.
-  const whole = x.segments.has(t.word) || x.segments.has(t.stem) ? 1.15 : 1;
-  consider(x.tokens.get(t.word), whole, `"${t.word}"`, t.word);
-  consider(x.stems.get(t.stem), 0.9, `"${t.word}"`, t.stem);
-  if (t.word.length >= 5 && !best) {
-    const candidates = typos?.get(t.word);
-    if (candidates) {
-      for (const tok of candidates) consider(x.tokens.get(tok), 0.75, `"${t.word}" ~ "${tok}"`, stem(tok));
-    } else {
-      for (const [tok, field] of x.tokens) if (isTypo(t.word, tok)) consider(field, 0.75, `"${t.word}" ~ "${tok}"`, stem(tok));
+  if ((f = x.tokens.get(t.word))) {
+    const sc = FIELD_WEIGHT[f] * (x.segments.has(t.word) || x.segments.has(t.stem) ? 1.15 : 1);
+    if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, undefined, t.word];
+  }
+  if ((f = x.stems.get(t.stem))) {
+    const sc = FIELD_WEIGHT[f] * 0.9;
+    if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, undefined, t.stem];
+  }
+  if (t.word.length >= 5 && bestField === undefined) {
+    const candidates = typos?.get(t.word) ?? [...x.tokens.keys()].filter((tok) => isTypo(t.word, tok));
+    for (const tok of candidates) {
+      if ((f = x.tokens.get(tok))) {
+        const sc = FIELD_WEIGHT[f] * 0.75;
+        if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, tok, stem(tok)];
+      }
     }
   }
-  if (!best || best.score < FIELD_WEIGHT.base * 0.55) {
-    for (const r of t.related) {
-      consider(x.tokens.get(r) ?? x.stems.get(stem(r)), 0.55, `"${t.word}" ~ "${r}"`, stem(r));
+  if (bestScore < FIELD_WEIGHT.base * 0.55) {
+    for (let i = 0; i < t.related.length; i++) {
+      if ((f = x.tokens.get(t.related[i]!) ?? x.stems.get(t.relatedStems[i]!))) {
+        const sc = FIELD_WEIGHT[f] * 0.55;
+        if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, t.related[i]!, t.relatedStems[i]!];
+      }
     }
   }
-  return best;
+  if (bestField === undefined) return undefined;
+  return { score: bestScore, field: bestField, how: bestOther === undefined ? `"${t.word}"` : `"${t.word}" ~ "${bestOther}"`, token: bestToken };
 }
 
 /** Scores of an explicit name ("package.json", "src/app.ts", a URL) against an execution. */
@@ -90,7 +102,18 @@ export function scoreContext(query: ParsedQuery, xs: IndexedExecution[]): ScoreC
     for (const tok of vocab) if (isTypo(t.word, tok)) found.push(tok);
     typos.set(t.word, found);
   }
-  return { idf: idfTable(query, xs, typos), typos };
+  const idf = idfTable(query, xs, typos);
+  const bigrams: ScoreContext["bigrams"] = [];
+  const seq = query.sequence;
+  for (let i = 0; i + 1 < seq.length; i++) {
+    const a = seq[i]!;
+    const b = seq[i + 1]!;
+    if (a.length < 3 || b.length < 3) continue;
+    const wa = query.terms.find((t) => t.word.replace(/s$/, "") === a);
+    const wb = query.terms.find((t) => t.word.replace(/s$/, "") === b);
+    if (wa && wb) bigrams.push({ a, b, weight: ((idf.get(wa.word) ?? 1) + (idf.get(wb.word) ?? 1)) * Math.min(wa.weight, wb.weight) });
+  }
+  return { idf, typos, bigrams };
 }
 
 export function idfTable(query: ParsedQuery, xs: IndexedExecution[], typos?: Map<string, string[]>): Map<string, number> {
@@ -127,8 +150,10 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
   }
   if (matchedFields.length) reasons.push(`words: ${matchedFields.slice(0, 6).join(", ")}`);
 
+  let bestName = 0;
   for (const name of query.names) {
     const s = matchName(name, x);
+    bestName = Math.max(bestName, s);
     if (s > 0) {
       text += s;
       named = true;
@@ -138,19 +163,12 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
 
   // Phrases: two adjacent words of the message adjacent in a field too ("rate limit").
   let phrase = 0;
-  const seq = query.sequence;
-  for (let i = 0; i + 1 < seq.length; i++) {
-    const a = seq[i]!;
-    const b = seq[i + 1]!;
-    if (a.length < 3 || b.length < 3) continue;
-    if (!query.terms.some((t) => t.word.replace(/s$/, "") === a) || !query.terms.some((t) => t.word.replace(/s$/, "") === b)) continue;
+  for (const { a, b, weight } of context.bigrams) {
     for (const { field, words } of x.sequences) {
       let hit = false;
-      for (let j = 0; j + 1 < words.length; j++) if (words[j] === a && words[j + 1] === b) hit = true;
+      for (let j = 0; j + 1 < words.length && !hit; j++) if (words[j] === a && words[j + 1] === b) hit = true;
       if (hit) {
-        const wa = query.terms.find((t) => t.word.replace(/s$/, "") === a)!;
-        const wb = query.terms.find((t) => t.word.replace(/s$/, "") === b)!;
-        phrase = Math.max(phrase, ((idf.get(wa.word) ?? 1) + (idf.get(wb.word) ?? 1)) * FIELD_WEIGHT[field] * Math.min(wa.weight, wb.weight));
+        phrase = Math.max(phrase, weight * FIELD_WEIGHT[field]);
         break;
       }
     }
@@ -200,7 +218,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     tool,
     outcome,
     named,
-    strong: query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || query.names.some((n) => matchName(n, x) >= 3),
+    strong: query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || bestName >= 3,
     coverage: totalWeight > 0 ? matchedWeight / totalWeight : 0,
     reasons,
   };
