@@ -10,7 +10,7 @@ import {
 import { resolveReferences as resolveWithResolution, type ExecutionLike } from "@artifact-refs/resolve";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { z } from "zod";
-import { ContextConfigSchema, withSessionOverrides, type ContextConfig, type ContextConfigInput, type SessionOverrides } from "./config.js";
+import { parseContextConfig, withSessionOverrides, type ContextConfig, type ContextConfigInput, type SessionOverrides } from "./config.js";
 import { Externalizer } from "./externalizer.js";
 import { tagInjected } from "./injected.js";
 import { ARTIFACTS_GET_TOOL_NAME } from "./model-hint.js";
@@ -161,7 +161,7 @@ export class ExecutionContext {
   constructor(options: ExecutionContextOptions) {
     this.session = parseSessionId(options.session);
     this.store = options.store;
-    this.#baseConfig = ContextConfigSchema.parse(options.config ?? {});
+    this.#baseConfig = parseContextConfig(options.config ?? {});
     this.#overrides = options.overrides;
     withSessionOverrides(this.#baseConfig, this.#overrides); // validate now
     this.externalizer = options.externalizer ?? new Externalizer({ store: options.store, config: this.#baseConfig });

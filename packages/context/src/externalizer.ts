@@ -10,7 +10,7 @@ import {
   type TranscriptEntry,
 } from "@artifact-refs/schema";
 import { z } from "zod";
-import { ContextConfigSchema, type ContextConfig, type ContextConfigInput, type ToolPolicy } from "./config.js";
+import { parseContextConfig, type ContextConfig, type ContextConfigInput, type ToolPolicy } from "./config.js";
 import { isInjected } from "./injected.js";
 import { ARTIFACTS_GET_TOOL_NAME, modelHintFor, renderModelHint, type ModelHint } from "./model-hint.js";
 import { countLines, serializePayload, utf8Length, type PayloadEncoding } from "./payload.js";
@@ -87,6 +87,8 @@ export interface ExternalizerOptions {
   /** Summary + structural preview (default: a local head/tail preview). */
   preview?: PreviewFunction;
   now?: () => number;
+  /** Called after each result is stored (e.g. to add it to the dispatcher's artifact index). */
+  onStash?: (stashed: StashedResult, input: ToolResultInput) => void;
 }
 
 export interface PreparedResult {
@@ -146,10 +148,11 @@ export class Externalizer {
   readonly #maxInlineArtifactChars: number | undefined;
   readonly #preview: PreviewFunction;
   readonly #now: () => number;
+  readonly #onStash: ExternalizerOptions["onStash"];
 
   constructor(options: ExternalizerOptions) {
     this.store = options.store;
-    this.config = ContextConfigSchema.parse(options.config ?? {});
+    this.config = parseContextConfig(options.config ?? {});
     this.#redactor = options.redactor ?? buildRedactor(this.config);
     const model = options.model;
     this.#countTokens =
@@ -159,6 +162,7 @@ export class Externalizer {
     this.#maxInlineArtifactChars = options.maxInlineArtifactChars;
     this.#preview = options.preview ?? defaultPreview;
     this.#now = options.now ?? Date.now;
+    this.#onStash = options.onStash;
   }
 
   policyFor(tool: string): ToolPolicy {
@@ -256,7 +260,9 @@ export class Externalizer {
       ...(input.label ? { label: input.label } : {}),
       ...(redactions.length > 0 ? { redactions } : {}),
     };
-    return { artifactRef, hint, content: renderModelHint(hint), details, created: put.created };
+    const stashed: StashedResult = { artifactRef, hint, content: renderModelHint(hint), details, created: put.created };
+    this.#onStash?.(stashed, input);
+    return stashed;
   }
 
   /** Processes one tool result. Never throws for a store failure: it falls back and says so. */

@@ -167,6 +167,16 @@ describe("Externalizer", () => {
     expect(r.content).toMatch(/storing the output failed \(TOO_LARGE/);
   });
 
+  it("reports each stash to onStash (e.g. for the dispatcher's index) and rejects a bad config", async () => {
+    const seen: string[] = [];
+    const ext = new Externalizer({ store: memoryStore(), onStash: (s, input) => seen.push(`${input.tool}:${s.artifactRef.short_ref}`) });
+    const r = await ext.externalize({ session, tool: "t", result: bigLog(9_000) });
+    await ext.externalize({ session, tool: "t", result: "small" });
+    expect(seen).toEqual([`t:${r.artifactRef!.short_ref}`]);
+    expect(() => new Externalizer({ store: memoryStore(), config: { externalize: { maxInlineChars: -1 } } })).toThrow(/invalid context config: externalize\.maxInlineChars/);
+    expect(() => new Externalizer({ store: memoryStore(), config: { redaction: { rules: [{ kind: "bad", pattern: "[" }] } } })).toThrow(/"bad" has an invalid regular expression/);
+  });
+
   it("rejects a bad session id and a non-serializable result", async () => {
     const ext = new Externalizer({ store: memoryStore() });
     await expect(ext.externalize({ session: "../x", tool: "t", result: "x" })).rejects.toSatisfy((e) => hasErrorCode(e, "INVALID_INPUT"));

@@ -136,6 +136,21 @@ describe("migrateTranscript", () => {
     );
   });
 
+  it("never stashes injected context (no self-ingest)", async () => {
+    const path = join(dir, "inj.jsonl");
+    const lines = [
+      { role: "tool", tool_name: "recall", content: "x".repeat(9_000), details: { injected: true } },
+      { role: "tool", tool_name: "recall", content: `<!-- aref:injected -->\n${"y".repeat(9_000)}` },
+      { role: "tool", tool_name: "sh", content: "z".repeat(9_000) },
+    ];
+    await writeFile(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const store = new ArtifactStore({ driver: new MemoryDriver() });
+    const report = await migrateTranscript(path, { externalizer: new Externalizer({ store }), session });
+    expect(report).toMatchObject({ migrated: 1, kept_inline: 0, tool_results: 3 });
+    const { entries } = await readTranscript(path);
+    expect(entries.map((e) => e.details?.artifactRef === undefined)).toEqual([true, true, false]);
+  });
+
   it("migrates a JSON-array transcript too", async () => {
     const path = join(dir, "t.json");
     const msgs = [{ role: "user", content: "go" }, { role: "tool", tool_name: "sh", content: "line\n".repeat(1_000) }];
