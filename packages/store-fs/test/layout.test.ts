@@ -80,6 +80,9 @@ describe("fs store: layout on disk", () => {
     expect(driver.location).toBe(root);
     expect(driver.kind).toBe("fs");
     expect(driver.uri("refs/s/x.json")).toBe(pathToFileURL(join(root, "refs", "s", "x.json")).href);
+    const odd = join(root, "with space #1 ?%");
+    expect(new FsDriver({ root: odd, gzip: true }).uri("blobs/sha256/ab/cd/abcd")).toBe(pathToFileURL(join(odd, "blobs", "sha256", "ab", "cd", "abcd.gz")).href);
+    expect(new FsDriver({ root: "/" }).uri("layout.json")).toBe("file:///layout.json");
   });
 });
 
