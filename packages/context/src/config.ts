@@ -45,6 +45,8 @@ export const ExternalizeConfigSchema = z
     fallbackChars: int(0).default(2_000),
     /** Chars of the structural preview shown to the model next to the reference. */
     previewChars: int(0, 4_000).default(400),
+    /** Cap of the whole model-facing reference (JSON); the preview is shortened to fit. */
+    maxHintChars: int(200, 8_000).default(1_500),
   })
   .strict();
 

@@ -248,14 +248,21 @@ export class Externalizer {
       short_ref: put.shortRef,
       size_bytes: put.record.size_bytes,
       mime,
-      summary: preview.summary.slice(0, 500),
+      summary: cutChars(preview.summary, 300),
       payload,
     });
     const lines = countLines(text);
-    const hint = modelHintFor(artifactRef, { preview: preview.preview, lines, label: input.label, redactions, fetchMaxChars: this.config.fetch.maxChars });
+    // Keep what the model sees under maxHintChars: shorten the preview (JSON escaping can double it).
+    let shownPreview = preview.preview;
+    const hintFor = (p: string) => modelHintFor(artifactRef, { preview: p, lines, label: input.label, redactions, fetchMaxChars: this.config.fetch.maxChars });
+    let hint = hintFor(shownPreview);
+    while (shownPreview.length > 0 && renderModelHint(hint).length > this.config.externalize.maxHintChars) {
+      shownPreview = shownPreview.length < 40 ? "" : cutChars(shownPreview, Math.floor(shownPreview.length * 0.7));
+      hint = hintFor(shownPreview);
+    }
     const details: Record<string, unknown> = {
       artifactRef,
-      ...(preview.preview ? { preview: preview.preview } : {}),
+      ...(shownPreview ? { preview: shownPreview } : {}),
       lines,
       ...(input.label ? { label: input.label } : {}),
       ...(redactions.length > 0 ? { redactions } : {}),
@@ -371,6 +378,13 @@ export class Externalizer {
       },
     };
   }
+}
+
+/** At most `max` UTF-16 units, never splitting a surrogate pair. */
+function cutChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 function hasDeadlineCode(error: unknown): boolean {

@@ -185,6 +185,15 @@ describe("Externalizer", () => {
     await expect(ext.externalize({ session, tool: "t", result: cyclic })).rejects.toThrow(/not JSON-serializable/);
   });
 
+  it("keeps the model-facing reference under maxHintChars, even when escaping doubles the preview", async () => {
+    const ext = new Externalizer({ store: memoryStore(), config: { externalize: { previewChars: 2_000 } } });
+    const quotes = `${'"\\'.repeat(3_000)}\n`.repeat(3);
+    const r = await ext.externalize({ session, tool: "t", result: quotes });
+    expect(r.action).toBe("stashed");
+    expect(r.content.length).toBeLessThanOrEqual(1_500);
+    expect((JSON.parse(r.content) as ModelHint).preview ?? "").toBe(r.entry.details?.preview ?? "");
+  });
+
   it("produces the same hint bytes for the same content (prompt-cache stable)", async () => {
     const store = memoryStore();
     const ext = new Externalizer({ store });
