@@ -1,4 +1,5 @@
 import { countTokens } from "@artifact-refs/budget";
+import { serializeHotState } from "@artifact-refs/hot-state";
 import { PromptMetricsSchema, hasErrorCode, type HotState, type PromptMetrics } from "@artifact-refs/schema";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -80,7 +81,7 @@ describe("window strategy", () => {
     expect(p.parts[0]).toMatchObject({ kind: "system", source: 0 });
     expect(p.parts[0]!.message.content).toBe(SYSTEM);
     expect(p.parts.find((x) => x.kind === "task")!.message.content).toBe(TASK);
-    expect(p.parts.find((x) => x.kind === "hot_state")!.message.content).toBe(`${HOT_STATE_PREFIX}${stableJson(hot())}`);
+    expect(p.parts.find((x) => x.kind === "hot_state")!.message.content).toBe(`${HOT_STATE_PREFIX}${serializeHotState(hot())}`);
     // last two turns = messages 10..13
     expect(p.included).toEqual([0, 1, 10, 11, 12, 13]);
     expect(p.omitted).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);

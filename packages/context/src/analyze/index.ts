@@ -10,6 +10,7 @@ export {
   type ReplayReport,
   type TurnReport,
   type SeriesFigures,
+  type ReplayStash,
 } from "./replay.js";
 export { callCost, prefixTokens, commonPrefixLength, CACHED_PRICE, UNCACHED_PRICE, type CountedPart, type CallCost } from "./accounting.js";
 export {

@@ -1,6 +1,7 @@
 import { countTokens } from "@artifact-refs/budget";
+import { buildHotState } from "@artifact-refs/hot-state";
 import { applySelector } from "@artifact-refs/resolve";
-import { ArefError, DEFAULT_FETCH_MAX_CHARS, type ArtifactIndexEntry, type ArtifactRef, type HotState, type TranscriptEntry } from "@artifact-refs/schema";
+import { ArefError, DEFAULT_FETCH_MAX_CHARS, type ArtifactRef, type HotState, type TranscriptEntry } from "@artifact-refs/schema";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { PromptAssembler } from "../assembler/assembler.js";
 import { layoutHistory } from "../assembler/layout.js";
@@ -102,7 +103,8 @@ const DEFAULT_MAX_ARTIFACT_BYTES = 64 * 1024 * 1024;
 /** Deterministic replay clock: every record is created at this instant. */
 const REPLAY_EPOCH = new Date("2026-01-01T00:00:00.000Z");
 
-interface Stashed {
+/** An output the replay externalized. */
+export interface ReplayStash {
   index: number;
   ref: ArtifactRef;
   label: string;
@@ -158,8 +160,8 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
   const history: HistoryMessage[] = [];
   const refsText: string[] = [];
   const entries: TranscriptEntry[] = [];
-  const stashed: Stashed[] = [];
-  const stashedAt = new Map<number, Stashed>();
+  const stashed: ReplayStash[] = [];
+  const stashedAt = new Map<number, ReplayStash>();
   const policyStatic = new Map<string, string>();
 
   const prev: Record<string, CountedPart[] | undefined> = {};
@@ -188,7 +190,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
       if (m.tool_call_id !== undefined) h.tool_call_id = m.tool_call_id;
       if (result.action === "stashed" && result.artifactRef) {
         h.artifactRef = result.artifactRef;
-        const s: Stashed = { index: i, ref: result.artifactRef, label: `${m.tool_name ?? "tool"} #${i}: ${lastAction}`.slice(0, 80) };
+        const s: ReplayStash = { index: i, ref: result.artifactRef, label: `${m.tool_name ?? "tool"} #${i}: ${lastAction}`.slice(0, 80) };
         stashed.push(s);
         stashedAt.set(i, s);
       } else if (result.action === "fallback") {
@@ -324,10 +326,13 @@ export function objectiveOf(task: string): string {
   return text.length > 160 ? `${text.slice(0, 159)}…` : text;
 }
 
-/** The dispatcher's hot state in a replay: objective and the latest externalized outputs. */
-export function replayHotState(session: string, objective: string, stashed: readonly Stashed[], maxEntries = 20): HotState {
-  const index: ArtifactIndexEntry[] = stashed.slice(-maxEntries).map((s) => ({ artifact_id: s.ref.short_ref, type: "tool_output", label: s.label }));
-  return { session_id: session, ...(objective ? { objective } : {}), ...(index.length > 0 ? { artifact_index: index } : {}) };
+/**
+ * The dispatcher's hot state in a replay: the objective and the externalized outputs as index
+ * candidates, built by hot-state's builder (index cap by recency, token cap, short refs).
+ */
+export function replayHotState(session: string, objective: string, stashed: readonly ReplayStash[]): HotState {
+  const candidates = stashed.map((s) => ({ artifact_id: s.ref.artifact_id, type: "tool_output" as const, label: s.label }));
+  return buildHotState({ state: { session_id: session, ...(objective ? { objective } : {}) }, candidates }).state;
 }
 
 function zeroPolicies(): Record<PolicyName, SeriesFigures> {

@@ -9,6 +9,7 @@ import {
   type HotState,
   type PromptMetrics,
 } from "@artifact-refs/schema";
+import { serializeHotState } from "@artifact-refs/hot-state";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { bootstrapBlock, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, DEFAULT_BOOTSTRAP_THRESHOLD_CHARS, type BootstrapBlock } from "./bootstrap.js";
 import { buildCheckpointPack, writeCheckpoint } from "./checkpoint.js";
@@ -147,7 +148,8 @@ export class PromptAssembler {
     const counter = this.#safeCounter(violations);
 
     const fixed = await this.#fixedParts(history, layout, counter);
-    const hotStateText = `${HOT_STATE_PREFIX}${stableJson(hotState)}`;
+    // hot-state's canonical JSON: stable keys first, so an unchanged state is byte-identical.
+    const hotStateText = `${HOT_STATE_PREFIX}${serializeHotState(hotState)}`;
     const hotPart = this.#part("hot_state", { role: "system", content: hotStateText }, counter);
     const recallParts = this.#recallParts(input, counter, cuts);
     const tailParts = (input.tail ?? []).map((m) => this.#part("tail", m, counter));
