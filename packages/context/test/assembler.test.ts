@@ -1,4 +1,6 @@
-import { countTokens } from "@artifact-refs/budget";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { countTokens, jsonlSink } from "@artifact-refs/budget";
 import { serializeHotState } from "@artifact-refs/hot-state";
 import { PromptMetricsSchema, hasErrorCode, type HotState, type PromptMetrics } from "@artifact-refs/schema";
 import { createHash } from "node:crypto";
@@ -16,7 +18,7 @@ import {
   type HistoryMessage,
   type PromptAssemblerOptions,
 } from "../src/index.js";
-import { bigLog, memoryStore } from "./helpers.js";
+import { bigLog, memoryStore, tempDir } from "./helpers.js";
 
 const counter = { count: (text: string) => countTokens(text) };
 const SYSTEM = "You are a careful coding agent. Use one shell command per reply.";
@@ -314,6 +316,23 @@ describe("metrics", () => {
     for (const e of events) expect(PromptMetricsSchema.parse(e)).toMatchObject({ session: "s1", run: "r1", budget_ok: true, budget_violations: 0 });
     expect(events.map((e) => e.turn)).toEqual([0, 1, 2, 3]);
     expect(events[3]!.est_tokens).toBeGreaterThan(events[0]!.est_tokens);
+  });
+
+  it("writes the event of every call to budget's metrics sinks (JSONL on disk)", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const path = join(dir, "metrics", "prompt.jsonl");
+      const a = assembler({ metricsSinks: [jsonlSink(path)], failClosed: false, budgets: { maxPromptTokens: 300 } });
+      const history = conversation(2);
+      await a.assemble({ history: history.slice(0, 2), hotState: hot() });
+      await a.assemble({ history, hotState: hot() });
+      const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => PromptMetricsSchema.parse(JSON.parse(l)));
+      expect(lines.map((l) => l.turn)).toEqual([0, 2]);
+      expect(lines[1]).toMatchObject({ budget_ok: false, budget_violations: 1 });
+      expect(lines[1]!.warnings).toContain("1 budget violation(s)");
+    } finally {
+      await cleanup();
+    }
   });
 
   it("recall items beyond maxRagChunks are cut and recorded", async () => {

@@ -9,6 +9,7 @@ import {
   type HotState,
   type PromptMetrics,
 } from "@artifact-refs/schema";
+import type { MetricsSink } from "@artifact-refs/budget";
 import { serializeHotState } from "@artifact-refs/hot-state";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { bootstrapBlock, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, DEFAULT_BOOTSTRAP_THRESHOLD_CHARS, type BootstrapBlock } from "./bootstrap.js";
@@ -72,6 +73,8 @@ export interface PromptAssemblerOptions {
   checkpointSummaryLines?: number;
   /** Receives the metrics event of every call. */
   onMetrics?: (metrics: PromptMetrics) => void;
+  /** Sinks (budget's jsonlSink, memorySink, callbackSink…) that get the metrics event of every call. */
+  metricsSinks?: readonly MetricsSink[];
   /**
    * Fail closed (default true): a prompt that cannot be brought within the budgets throws
    * BUDGET_EXCEEDED. With false it is returned with `violations` (replays and reports use this).
@@ -200,6 +203,7 @@ export class PromptAssembler {
 
     const metrics = this.#metrics(history, hotState, hotPart, result.parts, tokens, violations, cuts);
     this.#options.onMetrics?.(metrics);
+    for (const sink of this.#options.metricsSinks ?? []) await sink.write(metrics);
     if (violations.length > 0 && this.#options.failClosed !== false) {
       throw new ArefError("BUDGET_EXCEEDED", `prompt violates ${violations.map((v) => v.budget).join(", ")}: ${violations[0]!.message}`, {
         hint: "raise maxPromptTokens, shorten the system prompt or task (large ones become bootstrap ArtifactRefs), or shrink the hot state",
