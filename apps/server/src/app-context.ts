@@ -1,6 +1,7 @@
 import type { ArtifactStore } from "@artifact-refs/store";
 import type { Authenticator } from "./auth.js";
 import type { ServerKit } from "./kit/types.js";
+import type { SelectionCache } from "./selection-cache.js";
 import type { ChatProvider } from "./provider.js";
 import type { Telemetry } from "./telemetry.js";
 import type { ToolRegistry } from "./tools/registry.js";
@@ -14,4 +15,6 @@ export interface AppContext {
   telemetry: Telemetry;
   provider: ChatProvider | undefined;
   bodyLimit: number;
+  /** Selections of immutable content, keyed by (artifact id, selector). */
+  selections: SelectionCache;
 }

@@ -17,6 +17,7 @@ import { executeRoutes } from "./routes/execute.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
 import { findWebRoot, serveWeb } from "./static.js";
+import { SelectionCache } from "./selection-cache.js";
 import { Telemetry } from "./telemetry.js";
 import { builtinTools } from "./tools/builtin.js";
 import { ToolRegistry } from "./tools/registry.js";
@@ -58,6 +59,7 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     telemetry: new Telemetry(store),
     provider: options.provider,
     bodyLimit,
+    selections: new SelectionCache(options.selectionCacheChars),
   };
 
   const app = Fastify({

@@ -32,6 +32,8 @@ export interface ServerOptions {
   kit?: Partial<ServerKit>;
   /** Serve the web UI at / (default true when dist/web exists). */
   ui?: boolean;
+  /** Characters of bounded-fetch selections kept in memory (default 16 Mi; 0 turns the cache off). */
+  selectionCacheChars?: number;
   /** How long close() waits for in-flight requests before cutting their sockets (default 10 s). */
   shutdownGraceMs?: number;
   /** Fastify logger (default off). */

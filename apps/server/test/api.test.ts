@@ -199,6 +199,8 @@ describe("sessions", () => {
 
   it("DELETE /api/sessions/:id/artifacts/:ref drops the reference; the fetch is then 404", async () => {
     const stash = await stashText("to be dropped\n");
+    // Fetched once, so its selection is cached: the access check must still run after the drop.
+    expect((await call(`${h.url}/api/artifacts/${stash.json.short_ref}?session=sess-a`, { token: TOKEN_A })).status).toBe(200);
     const del = await call(`${h.url}/api/sessions/sess-a/artifacts/${stash.json.short_ref}`, { method: "DELETE", token: TOKEN_A });
     expect(del.status).toBe(200);
     expect(del.json).toMatchObject({ schema: "artifact-refs.rm.v1", artifact_id: stash.json.artifact_id, references_removed: 1 });

@@ -17,6 +17,7 @@ import type { AppContext } from "../app-context.js";
 import { defineRoute, isJsonContentType, type RouteDef } from "../route.js";
 import { FetchQuerySchema, RefParams, SessionRefParams, StashJsonBodySchema, StashQuerySchema, selectorOf } from "../schemas.js";
 import { ERROR_RESPONSES } from "./common.js";
+import { SelectionCache } from "../selection-cache.js";
 
 export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const { store, kit } = app;
@@ -100,9 +101,15 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
       const session = requireSessionFor(principal, query.session, "GET /api/artifacts/:ref");
       const selector = selectorOf(query);
       const scope = session === undefined ? {} : { session };
-      const id = await store.resolve(params.ref, scope);
-      const text = await store.getText(id, scope);
-      const selection = kit.select(text, selector);
+      // Access first (resolution within the session, live reference), on every request.
+      const record = await store.getRecord(params.ref, scope);
+      const id = record.artifact_id;
+      const key = SelectionCache.key(id, selector);
+      let selection = app.selections.get(key);
+      if (selection === undefined) {
+        selection = kit.select(await store.getText(id), selector);
+        app.selections.set(key, selection);
+      }
       const receipt: FetchReceipt = { schema: receiptName("fetch"), handle: toHandle(id), short_ref: await store.shortRef(id, scope), ...selection };
       return receipt;
     },
