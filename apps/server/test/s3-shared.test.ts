@@ -1,0 +1,56 @@
+import { startS3Server, type S3TestServer } from "@artifact-refs/tooling/s3/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../src/index.js";
+import { ADMIN, TOKEN_A, call, jsonInit } from "./helpers.js";
+
+/**
+ * Two server instances on one bucket of a real S3-compatible server on 127.0.0.1: what one
+ * stores, the other serves; a reference dropped on one is gone on the other.
+ */
+let s3: S3TestServer;
+let a: RunningServer;
+let b: RunningServer;
+const saved: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  s3 = await startS3Server();
+  for (const [k, v] of Object.entries(s3.env)) {
+    saved[k] = process.env[k];
+    process.env[k] = v; // the S3 driver takes its credentials from the default chain
+  }
+  const spec = s3.storeSpec(s3.createBucket(), "refs");
+  const options = { store: spec, tokens: { admin: ADMIN, sessions: { [TOKEN_A]: ["sess-a"] } }, rateLimit: false as const, ui: false };
+  a = await startServer(options);
+  b = await startServer(options);
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await s3?.stop();
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+describe("several instances sharing one S3 bucket", () => {
+  it("stash on one instance, fetch, list and drop on the other", async () => {
+    expect((await call(`${a.url}/healthz`)).json.store).toBe("s3");
+    const text = Array.from({ length: 300 }, (_, i) => `row ${i}${i === 150 ? " NEEDLE" : ""}`).join("\n");
+    const stash = await call(`${a.url}/api/artifacts?session=sess-a&label=rows`, { method: "POST", body: text, headers: { "content-type": "text/plain" }, token: TOKEN_A });
+    expect(stash.status).toBe(201);
+    const fetched = await call(`${b.url}/api/artifacts/${stash.json.short_ref}?session=sess-a&mode=grep&pattern=NEEDLE`, { token: TOKEN_A });
+    expect(fetched.status).toBe(200);
+    expect(fetched.json.text).toBe("151:row 150 NEEDLE");
+    const list = await call(`${b.url}/api/sessions/sess-a/artifacts`, { token: TOKEN_A });
+    expect(list.json.items.map((i: { label?: string }) => i.label)).toContain("rows");
+    const again = await call(`${b.url}/api/artifacts`, jsonInit({ content: text, session: "sess-a" }, TOKEN_A));
+    expect(again.json.deduped).toBe(true);
+    const drop = await call(`${b.url}/api/sessions/sess-a/artifacts/${stash.json.artifact_id}`, { method: "DELETE", token: TOKEN_A });
+    expect(drop.status).toBe(200);
+    const gone = await call(`${a.url}/api/artifacts/${stash.json.artifact_id}?session=sess-a`, { token: TOKEN_A });
+    expect(gone.status).toBe(404);
+    const metrics = await call(`${a.url}/metrics`, { token: ADMIN });
+    expect(metrics.text).toMatch(/aref_store_artifacts 1\b/);
+  });
+});
