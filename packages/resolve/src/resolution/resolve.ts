@@ -145,8 +145,8 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
       }
     }
     if (chosen) {
-      const rest = rank(scored.filter((s) => s.x.id !== chosen!.x.id), max).slice(0, limit - 1);
-      return { candidates: [{ id: chosen.x.id, score: 1, reasons: chosen.reasons }, ...rest.map((s) => candidate(s, max, 0.99))], ambiguous: false };
+      const rest = rank(scored.filter((s) => s.x.id !== chosen!.x.id && s.total > 0), max).slice(0, limit - 1);
+      return { candidates: [{ id: chosen.x.id, score: 1, reasons: chosen.reasons }, ...rest.map((s) => candidate(s, max))], ambiguous: false };
     }
     if (max <= 0) return none;
   }
