@@ -1,6 +1,6 @@
 // Scores the resolver on the reference set(s): `pnpm --filter @artifact-refs/resolve eval [file.json ...]`.
 // Default: ../shared/data/references/dev.json (relative to the repository) and the package's own
-// held-out fixtures (test/fixtures/heldout.json), which were written apart from the dev set.
+// held-out fixtures (test/fixtures/heldout*.json), which were written apart from the dev set.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +10,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../../..");
 const args = process.argv.slice(2).filter((a) => a !== "--verbose");
 const verbose = process.argv.includes("--verbose");
-const files = args.length ? args : [resolve(repo, "../shared/data/references/dev.json"), resolve(here, "../test/fixtures/heldout.json")];
+const files = args.length
+  ? args
+  : [resolve(repo, "../shared/data/references/dev.json"), resolve(here, "../test/fixtures/heldout.json"), resolve(here, "../test/fixtures/heldout-untuned.json")];
 for (const file of files) {
   let data: unknown;
   try {

@@ -20,6 +20,7 @@ function qualityBar(file: string): void {
 describe("quality bar on reference sets", () => {
   it("dev set (shared/data/references/dev.json): top-1 ≥ 90%, no invented reference, ambiguity flagged", () => qualityBar(DEV));
   it("held-out scenarios of this package (other domains and wording)", () => qualityBar(HELDOUT));
+  it("the second held-out set", () => qualityBar(resolvePath(import.meta.dirname, "fixtures/heldout-untuned.json")));
 });
 
 const session: ExecutionLike[] = [
