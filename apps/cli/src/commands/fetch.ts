@@ -136,7 +136,8 @@ export function register(program: Command, ctx: CliContext): void {
       const selection = applySelector(bytes, selector);
       await ctx.emit(FetchReceiptSchema, { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection }, async (r) => {
         await ctx.out(r.text);
-        if (ctx.io.stdout.isTTY === true && r.text !== "" && !r.text.endsWith("\n")) await ctx.out("\n");
+        // On a terminal, end the line on stderr: stdout carries exactly the selected text, never more than the cap.
+        if (ctx.io.stdout.isTTY === true && r.text !== "" && !r.text.endsWith("\n")) await ctx.err("\n");
         if (r.omitted !== undefined || r.truncated || r.next !== undefined) {
           const lines = [`aref: showed ${formatCount(r.chars)} of ${formatCount(r.total_chars)} chars (${formatCount(r.total_lines)} lines)`];
           if (r.omitted) lines.push(`omitted: ${r.omitted}`);
