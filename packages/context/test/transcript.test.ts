@@ -75,6 +75,15 @@ describe("transcripts", () => {
     expect(() => parseTranscriptText('{"role":"user","content":"a"}\n[1,2]\n')).toThrow(/transcript:2: expected a JSON object/);
   });
 
+  it("reads assistant tool calls with content null (OpenAI style) as empty content", () => {
+    const t = parseTranscriptText('{"role":"assistant","content":null,"tool_calls":[{"id":"c1","name":"sh","arguments":"{}"}]}\n');
+    expect(t.entries[0]!.content).toBe("");
+    expect(t.lines[0]!.raw.content).toBeNull();
+    const nested = parseTranscriptText('{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"sh","arguments":"{}"}}]}\n');
+    expect(nested.entries[0]!.tool_calls).toEqual([{ id: "c1", name: "sh", arguments: "{}" }]);
+    expect(nested.lines[0]!.raw.tool_calls).toEqual([{ id: "c1", type: "function", function: { name: "sh", arguments: "{}" } }]);
+  });
+
   it("rejects an unknown format and reads JSON arrays and {messages: [...]}", async () => {
     expect(() => parseTranscriptText("role,content\nuser,hi\n")).toThrow(/unknown format/);
     expect(() => parseTranscriptText("[]", { format: "yaml" as never })).toThrow(/unknown transcript format "yaml"/);

@@ -58,7 +58,21 @@ function validate(raw: unknown, line: number, where: string): ParsedLine {
       details: { line },
     });
   }
-  const result = TranscriptEntrySchema.safeParse(raw);
+  // OpenAI-style assistant messages that only call tools carry `content: null`: read it as "".
+  // The raw object (and so the line's bytes) is left as it was.
+  // OpenAI's nested tool calls ({id, type, function: {name, arguments}}) are read flat.
+  const obj = raw as { content?: unknown; tool_calls?: unknown };
+  let candidate: unknown = obj.content === null ? { ...obj, content: "" } : raw;
+  if (Array.isArray(obj.tool_calls)) {
+    const calls = obj.tool_calls.map((c: unknown) => {
+      const call = c as { id?: unknown; function?: { name?: unknown; arguments?: unknown } };
+      return call && typeof call === "object" && call.function && typeof call.function === "object"
+        ? { id: call.id ?? null, name: call.function.name, arguments: call.function.arguments }
+        : c;
+    });
+    candidate = { ...(candidate as object), tool_calls: calls };
+  }
+  const result = TranscriptEntrySchema.safeParse(candidate);
   if (!result.success) {
     throw new ArefError("INVALID_INPUT", `${where}:${line}: not a transcript entry: ${formatIssues(result.error)}`, {
       hint: "each entry needs role (system|user|assistant|tool) and content (a string)",
