@@ -21,7 +21,8 @@ export interface RequestInfo {
 export type Fault =
   | { status: number; code?: string; message?: string; retryAfterSeconds?: number }
   | { delayMs: number }
-  | { reset: "before" | "mid-body" };
+  /** before: close the connection unanswered; mid-body: send half the body, then close; stall: send half, then nothing. */
+  | { reset: "before" | "mid-body" | "stall" };
 
 export interface FaultRule {
   match?: RequestMatch;
@@ -31,7 +32,7 @@ export interface FaultRule {
 }
 
 export interface LoggedRequest extends RequestInfo {
-  /** Status sent; -1 = reset before the response, -2 = reset mid-body. */
+  /** Status sent; -1 = reset before the response, -2 = reset mid-body, -3 = stalled mid-body. */
   status: number;
   /** The fault applied, if any ("503", "delay:200", "reset:before", ...). */
   fault?: string;

@@ -1,7 +1,8 @@
 // A small HTTP proxy in front of an S3-compatible server (path-style requests) that injects
 // faults on chosen requests, so retries and create-once paths are tested over the wire:
 // error statuses with S3 error bodies (412, 409, 503 SlowDown, 500, ...), delays, and
-// connection resets (before the response, or in the middle of a response body).
+// connection resets (before the response, or in the middle of a response body), and bodies
+// that stall half-way.
 //
 // With `enforceIfNoneMatch`, it also does what no local server does: a PUT (or a
 // CompleteMultipartUpload) carrying `If-None-Match: *` is answered 412 PreconditionFailed
@@ -61,6 +62,7 @@ export async function startFaultProxy({ target, enforceIfNoneMatch = false, port
   const rules = [];
   const requests = [];
   const locks = new Map(); // key -> tail promise (serializes conditional creates per key)
+  const stalled = new Set(); // responses held open by "stall" faults
 
   function withKeyLock(key, fn) {
     const previous = locks.get(key) ?? Promise.resolve();
@@ -157,6 +159,16 @@ export async function startFaultProxy({ target, enforceIfNoneMatch = false, port
       const headers = { ...response.headers };
       delete headers["transfer-encoding"];
       delete headers.connection;
+      if (fault?.reset === "stall" && response.body.byteLength > 1) {
+        // Half the body, then silence: the client's idle timeout must give up on it.
+        entry.status = -3;
+        headers["content-length"] = String(response.body.byteLength);
+        res.writeHead(response.status, headers);
+        res.write(response.body.subarray(0, Math.floor(response.body.byteLength / 2)));
+        stalled.add(res);
+        res.on("close", () => stalled.delete(res));
+        return;
+      }
       if (fault?.reset === "mid-body" && response.body.byteLength > 1) {
         entry.status = -2;
         headers["content-length"] = String(response.body.byteLength);
@@ -203,6 +215,7 @@ export async function startFaultProxy({ target, enforceIfNoneMatch = false, port
       return requests.filter((r) => matches({ match }, { ...r, searchParams: new URLSearchParams(r.query) })).length;
     },
     async stop() {
+      for (const res of stalled) res.destroy();
       server.closeAllConnections?.();
       await new Promise((resolve) => server.close(() => resolve()));
       agent.destroy();

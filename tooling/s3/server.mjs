@@ -10,6 +10,8 @@
 //   await s3.stop();
 //
 // Run it by hand: `node tooling/s3/server.mjs [--port 4566] [--bucket name ...]`.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { startFauxqs } from "fauxqs";
 
 export const TEST_REGION = "us-east-1";
@@ -62,7 +64,44 @@ export async function startS3Server({ port = 0, buckets = [] } = {}) {
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/**
+ * The same server in a child process (for benchmarks, or tests that must not share the
+ * event loop with it). Buckets are created at start; there is no createBucket afterwards.
+ */
+export async function startS3ServerProcess({ buckets = [] } = {}) {
+  const args = [fileURLToPath(import.meta.url), "--port", "0", ...buckets.flatMap((b) => ["--bucket", b])];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...TEST_ENV } });
+  const endpoint = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += String(chunk);
+      const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`S3 server process exited (${code}) before it started`)));
+  });
+  return {
+    endpoint,
+    region: TEST_REGION,
+    credentials: TEST_CREDENTIALS,
+    env: TEST_ENV,
+    pid: child.pid,
+    clientConfig(overrides = {}) {
+      return { endpoint, region: TEST_REGION, forcePathStyle: true, credentials: { ...TEST_CREDENTIALS }, ...overrides };
+    },
+    storeSpec(bucket, prefix = "", via = endpoint) {
+      return `s3://${bucket}/${prefix}?endpoint=${encodeURIComponent(via)}&region=${TEST_REGION}&forcePathStyle=true`;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const port = args.includes("--port") ? Number(args[args.indexOf("--port") + 1]) : 0;
   const buckets = args.flatMap((a, i) => (a === "--bucket" ? [args[i + 1]] : []));

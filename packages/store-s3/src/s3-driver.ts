@@ -48,7 +48,14 @@ export function createS3Client(options: ResolvedOptions): S3Client {
     ...(options.forcePathStyle === undefined ? {} : { forcePathStyle: options.forcePathStyle }),
     maxAttempts: options.maxAttempts,
     retryStrategy: new JitterRetryStrategy(options),
-    requestHandler: { connectionTimeout: options.connectionTimeoutMs, requestTimeout: options.requestTimeoutMs, throwOnRequestTimeout: true },
+    // requestTimeout covers a request until its answer's headers; socketTimeout (idle) covers a
+    // body that stalls half-way, which get() then reads again.
+    requestHandler: {
+      connectionTimeout: options.connectionTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      throwOnRequestTimeout: true,
+      socketTimeout: options.requestTimeoutMs,
+    },
     ...options.clientConfig,
   };
   return new S3Client(config);

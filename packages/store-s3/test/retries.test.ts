@@ -64,6 +64,17 @@ describe("retries with backoff and jitter", () => {
     await driver.close();
   });
 
+  it("a body that stalls half-way is abandoned after requestTimeoutMs of silence and read again", async () => {
+    const driver = fx.driver({ via: "proxy", requestTimeoutMs: 300 });
+    const data = new Uint8Array(64 * 1024).map((_, i) => i % 253);
+    await driver.put("stalled", data);
+    fx.proxy.inject({ match: { method: "GET", key: "stalled" }, fault: { reset: "stall" } });
+    fx.proxy.clearLog();
+    expect(await driver.get("stalled")).toEqual(data);
+    expect(fx.proxy.requests.map((r) => r.status)).toEqual([-3, 200]);
+    await driver.close();
+  });
+
   it("a request that outlives requestTimeoutMs is abandoned and retried", async () => {
     const driver = fx.driver({ via: "proxy", requestTimeoutMs: 300 });
     await driver.put("slow", bytes("eventually"));
