@@ -124,3 +124,4 @@ export {
 export * from "./assembler/index.js";
 export * from "./analyze/index.js";
 export { collectReferences, pruneTranscript, renderReferenceIndex, type PruneOptions, type PruneResult } from "./transcript/prune.js";
+export { historyFromTranscript } from "./transcript/history.js";

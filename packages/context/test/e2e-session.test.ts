@@ -2,17 +2,17 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_BUDGET, countTokens } from "@artifact-refs/budget";
 import { createDispatcher } from "@artifact-refs/hot-state";
-import { PromptMetricsSchema, type PromptMetrics, type TranscriptEntry } from "@artifact-refs/schema";
+import { PromptMetricsSchema, type PromptMetrics } from "@artifact-refs/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ArtifactsGetTool,
   Externalizer,
   PromptAssembler,
   TranscriptWriter,
+  historyFromTranscript,
   readTranscript,
   rehydrateTranscript,
   type ArtifactsGetAnswer,
-  type HistoryMessage,
 } from "../src/index.js";
 import { bigLog, memoryStore, tempDir } from "./helpers.js";
 
@@ -42,17 +42,6 @@ function toolOutput(turn: number): { tool: string; result: unknown; args: Record
         result: `<!doctype html><html><head><title>Page ${turn}</title></head><body>${"<p>paragraph text of the documentation page</p>".repeat(120 + turn)}</body></html>`,
       };
   }
-}
-
-function toHistory(entries: readonly TranscriptEntry[]): HistoryMessage[] {
-  return entries.map((e) => ({
-    role: e.role,
-    content: e.content,
-    ...(e.tool_name ? { tool_name: e.tool_name } : {}),
-    ...(e.tool_call_id !== undefined ? { tool_call_id: e.tool_call_id } : {}),
-    ...(e.tool_calls ? { tool_calls: e.tool_calls } : {}),
-    ...(e.details?.artifactRef ? { artifactRef: e.details.artifactRef } : {}),
-  }));
 }
 
 let dir: string;
@@ -119,7 +108,7 @@ describe("end to end: a scripted 50-turn session with large tool outputs", () =>
       const build = hot.build();
       expect(build.tokens).toBeLessThanOrEqual(BUDGETS.maxHotStateTokens);
       const { entries } = await readTranscript(path);
-      const prompt = await assembler.assemble({ history: toHistory(entries), hotState: build.state });
+      const prompt = await assembler.assemble({ history: historyFromTranscript(entries), hotState: build.state });
       expect(prompt.violations).toEqual([]);
       expect(prompt.tokens).toBeLessThanOrEqual(BUDGETS.maxPromptTokens);
       for (const m of prompt.messages) if (m.role === "tool") expect(m.content.length).toBeLessThanOrEqual(BUDGETS.maxInlineArtifactChars);
