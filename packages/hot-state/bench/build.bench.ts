@@ -13,7 +13,7 @@ function makeCandidates(n: number): IndexCandidate[] {
     type: TYPES[i % TYPES.length]!,
     label: `src/module_${i}/file_${i % 97}.py`,
     summary: `Output of step ${i}: ${i % 3 === 0 ? "pytest run, 3 failed" : "grep results for the failing symbol"}`,
-    ...(i % 5000 === 7 ? { pinned: true } : {}),
+    ...(i === 7 || i === 500 ? { pinned: true } : {}), // the same two pins at every size, so the built states are alike
     ...(i % 3 === 0 ? { last_referenced: i } : {}),
     created: i,
   }));
