@@ -43,6 +43,18 @@ describe("resolveReferences", () => {
     expect(resolveReferences("the file I read before that one", session).candidates[0]!.id).toBe("a2");
   });
 
+  it("ordinals and plural order words", () => {
+    const runs: ExecutionLike[] = [
+      { id: "t1", tool_name: "run_tests", tool_args: { command: "pytest" }, summary: "3 failed", result_type: "error" },
+      { id: "r1", tool_name: "read_file", tool_args: { path: "a.py" }, summary: "module a" },
+      { id: "t2", tool_name: "run_tests", tool_args: { command: "pytest" }, summary: "1 failed", result_type: "error" },
+      { id: "t3", tool_name: "run_tests", tool_args: { command: "pytest" }, summary: "all passed" },
+    ];
+    expect(resolveReferences("what did the second test run say?", runs).candidates[0]!.id).toBe("t2");
+    expect(resolveReferences("compare the last two test runs", runs).candidates.slice(0, 2).map((c) => c.id)).toEqual(["t3", "t2"]);
+    expect(resolveReferences("the first test run", runs).candidates[0]!.id).toBe("t1");
+  });
+
   it("content: a file name, with a typo", () => {
     expect(resolveReferences("what port does servr.ts use?", session).candidates[0]!.id).toBe("a2");
   });

@@ -6,6 +6,7 @@ export type TemporalOp =
   | { kind: "latest"; why: string }
   | { kind: "previous"; why: string; /** "before this/it": before the current execution, not the latest of the kind. */ demonstrative?: boolean }
   | { kind: "first"; why: string }
+  | { kind: "nth"; n: number; why: string }
   | { kind: "event"; side: "before" | "after"; phrase: string; why: string };
 
 export interface QueryTerm {
@@ -209,6 +210,11 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   }
   if (/\b(earlier|previously|before)\b/.test(lower) && /\b(i|you|we)\b/.test(lower) && !/\bbefore\s+(?:it|they|he|she)\s+\w/.test(lower)) {
     return { kind: "previous", why: '"earlier"' };
+  }
+  const nth = /\bthe (second|third|fourth|fifth|2nd|3rd|4th|5th)\b(?![- ](to[- ])?last)/.exec(lower);
+  if (nth && nounAfter(new RegExp(`\\bthe ${nth[1]}\\b`, "g"))) {
+    const n = { second: 2, third: 3, fourth: 4, fifth: 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 }[nth[1] as "second"];
+    return { kind: "nth", n, why: `"the ${nth[1]}"` };
   }
   if (/\b(first time|the very first|originally|initially|at the (start|beginning)|the original|oldest)\b/.test(lower) || nounAfter(/\bfirst\b/g)) {
     return { kind: "first", why: '"first"' };

@@ -138,9 +138,16 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
       // the kind's latest is the one before it.
       const latestOverall = list.at(-1)!;
       const beforeCurrent = op.kind === "previous" && op.demonstrative === true && !kind.some((s) => s.x.id === latestOverall.id);
-      const pick = op.kind === "latest" || beforeCurrent ? kind.at(-1) : op.kind === "first" ? kind[0] : (kind.at(-2) ?? kind.at(-1));
+      // "the last two test runs": the latest `count` of the kind, most recent first.
+      if (op.kind === "latest" && (query.count ?? 1) > 1 && kind.length >= query.count!) {
+        const picked = kind.slice(-query.count!).reverse();
+        const rest = rank(scored.filter((s) => !picked.includes(s) && s.total > 0), max).slice(0, Math.max(0, limit - picked.length));
+        return { candidates: [...picked.map((s) => ({ id: s.x.id, score: 1, reasons: [...s.reasons, `order: one of the ${picked.length} most recent matching`] })), ...rest.map((s) => candidate(s, max))], ambiguous: false };
+      }
+      const pick =
+        op.kind === "latest" || beforeCurrent ? kind.at(-1) : op.kind === "first" ? kind[0] : op.kind === "nth" ? (kind[op.n - 1] ?? kind.at(-1)) : (kind.at(-2) ?? kind.at(-1));
       if (pick) {
-        const what = op.kind === "latest" ? "most recent" : op.kind === "first" ? "first" : "second most recent";
+        const what = op.kind === "latest" ? "most recent" : op.kind === "first" ? "first" : op.kind === "nth" ? `number ${op.n}` : "second most recent";
         chosen = { ...pick, reasons: [...pick.reasons, `order: ${what} of ${kind.length} matching (${op.why})`] };
       }
     }
