@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { copyFile, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ArefError, hasErrorCode } from "@artifact-refs/schema";
@@ -107,6 +108,37 @@ describe("migrateTranscript", () => {
     const back = await rehydrateTranscript(await readTranscript(path), { store });
     expect(back.errors).toEqual([]);
     expect(back.raws).toEqual(originalObjects(original));
+  });
+
+  it("refuses to rewrite when a writer appended during the migration; a rerun completes", async () => {
+    const path = await legacyCopy();
+    const store = new ArtifactStore({ driver: new MemoryDriver() });
+    const externalizer = new Externalizer({ store });
+    const extra = `${JSON.stringify({ role: "user", content: "appended while migrating" })}\n`;
+    let appended = false;
+    const onProgress = (done: number) => {
+      if (done === 3 && !appended) {
+        appended = true;
+        appendFileSync(path, extra);
+      }
+    };
+    await expect(migrateTranscript(path, { externalizer, session, onProgress })).rejects.toSatisfy((e) => hasErrorCode(e, "CONFLICT"));
+    expect((await readFile(path, "utf8")).endsWith(extra)).toBe(true);
+    const report = await migrateTranscript(path, { externalizer, session });
+    expect(report.changed).toBe(true);
+    const { entries } = await readTranscript(path);
+    expect(entries.at(-1)!.content).toBe("appended while migrating");
+    expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
+  });
+
+  it("one migration per file: a live lock holder is a CONFLICT, a dead one's lock is taken over", async () => {
+    const path = await legacyCopy();
+    const externalizer = new Externalizer({ store: new ArtifactStore({ driver: new MemoryDriver() }) });
+    await writeFile(`${path}.aref-migrate.lock`, String(process.ppid));
+    await expect(migrateTranscript(path, { externalizer, session })).rejects.toThrow(/another migration .* is running/);
+    await writeFile(`${path}.aref-migrate.lock`, "2147483646");
+    expect((await migrateTranscript(path, { externalizer, session })).changed).toBe(true);
+    expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
   });
 
   it("keeps an over-cap payload inline and reports it", async () => {

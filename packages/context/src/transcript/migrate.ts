@@ -128,13 +128,59 @@ function isCandidate(line: ParsedLine): boolean {
  * and a rerun completes (stored payloads dedupe). Untouched lines keep their exact bytes.
  */
 export async function migrateTranscript(path: string, options: MigrateOptions): Promise<MigrationReport> {
+  parseSessionId(options.session);
+  if (options.dryRun === true) return migrateLocked(path, options);
+  const release = await acquireLock(path);
+  try {
+    return await migrateLocked(path, options);
+  } finally {
+    await release();
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** One migration per transcript at a time; a lock left by a dead process is taken over. */
+async function acquireLock(path: string): Promise<() => Promise<void>> {
+  const lock = `${path}.aref-migrate.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lock, "wx", 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => rm(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number((await readFile(lock, "utf8").catch(() => "")).trim());
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
+        throw new ArefError("CONFLICT", `another migration of ${path} is running (process ${holder})`, {
+          hint: `wait for it to finish; if no migration is running, remove ${lock}`,
+        });
+      }
+      await rm(lock, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new ArefError("CONFLICT", `cannot take the migration lock of ${path}`, { hint: `remove ${path}.aref-migrate.lock and retry` });
+}
+
+async function migrateLocked(path: string, options: MigrateOptions): Promise<MigrationReport> {
   const session = parseSessionId(options.session);
   const dryRun = options.dryRun === true;
   let text: string;
   let mode = 0o600;
+  let before: { size: number; mtimeMs: number };
   try {
+    const info = await stat(path);
     text = await readFile(path, "utf8");
-    mode = (await stat(path)).mode & 0o777;
+    mode = info.mode & 0o777;
+    before = { size: info.size, mtimeMs: info.mtimeMs };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
@@ -199,6 +245,13 @@ export async function migrateTranscript(path: string, options: MigrateOptions): 
   }
   if (dryRun || report.migrated === 0) return report;
   const output = serializeTranscript(parsed);
+  // A writer appended while we worked: refuse rather than drop its lines (a rerun picks them up).
+  const now = await stat(path);
+  if (now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
+    throw new ArefError("CONFLICT", `${path} changed while it was being migrated; nothing was rewritten`, {
+      hint: "stop the agent writing this transcript, then run the migration again (stored payloads are reused)",
+    });
+  }
   if (options.backup !== false) {
     const backup = await backupPath(path);
     if (!backup.exists) await copyFile(path, backup.path);
