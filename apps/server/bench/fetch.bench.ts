@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { machine, table } from "../../../tooling/bench/harness.mjs";
+import { machine, table } from "@artifact-refs/tooling/bench/harness";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);

@@ -6,7 +6,7 @@ export class Telemetry {
   readonly registry = new Registry();
   readonly requests: Counter<"method" | "route" | "status">;
   readonly latency: Histogram<"method" | "route">;
-  readonly budgetViolations: Counter<"session">;
+  readonly budgetViolations: Counter;
   readonly executions: Counter<"tool" | "status">;
 
   constructor(store: ArtifactStore) {
@@ -19,7 +19,7 @@ export class Telemetry {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
-    this.budgetViolations = new Counter({ name: "aref_budget_violations_total", help: "Prompt budget violations seen in chat turns", labelNames: ["session"], registers });
+    this.budgetViolations = new Counter({ name: "aref_budget_violations_total", help: "Prompt budget violations seen in chat turns", registers });
     this.executions = new Counter({ name: "aref_tool_executions_total", help: "Tool executions by tool and status", labelNames: ["tool", "status"], registers });
 
     // Store gauges are computed on scrape, at most once every 5 s (stats walk the store).

@@ -68,6 +68,7 @@ describe("system routes", () => {
       expect(res.text).toContain(name);
     }
     expect(res.text).toMatch(/aref_store_artifacts \d+/);
+    expect(res.text).toMatch(/^aref_budget_violations_total 0$/m);
     expectError(await call(`${h.url}/metrics`, { token: TOKEN_A }), 403, "FORBIDDEN");
   });
 });
@@ -314,6 +315,26 @@ describe("chat", () => {
     const metrics = await call(`${h.url}/api/sessions/sess-b/metrics`, { token: TOKEN_B });
     expect(metrics.json.turns).toHaveLength(1);
     expect(metrics.json.budget.prompt_tokens).toBe(8_000);
+  });
+});
+
+describe("chat over budget", () => {
+  it("a prompt over the budget is recorded as a violation (metrics event and Prometheus counter), never silently", async () => {
+    const { DEFAULT_BUDGET } = await import("@artifact-refs/budget");
+    const small = await startHarness({ kit: { budget: { ...DEFAULT_BUDGET, maxPromptTokens: 40, warnPromptTokens: 30 } } });
+    try {
+      await call(`${small.url}/api/artifacts/execute`, jsonInit({ session_id: "sess-a", tool_name: "read_file", tool_args: { path: "README.md" } }, TOKEN_A));
+      const res = await call(`${small.url}/api/chat`, jsonInit({ session_id: "sess-a", message: "summarize what I just loaded" }, TOKEN_A));
+      expect(res.status).toBe(200);
+      expect(res.json.metrics).toMatchObject({ budget_ok: false, budget_violations: 1 });
+      expect(res.json.metrics.violations[0].limit).toBe(40);
+      const prom = await call(`${small.url}/metrics`, { token: ADMIN });
+      expect(prom.text).toMatch(/^aref_budget_violations_total 1$/m);
+      const turns = await call(`${small.url}/api/sessions/sess-a/metrics`, { token: TOKEN_A });
+      expect(turns.json.budget.prompt_tokens).toBe(40);
+    } finally {
+      await small.close();
+    }
   });
 });
 

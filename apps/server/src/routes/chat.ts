@@ -69,7 +69,7 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
         kit.budget,
       );
       await kit.metrics.record(event);
-      if (!event.budget_ok) telemetry.budgetViolations.inc({ session: body.session_id }, event.budget_violations);
+      if (!event.budget_ok) telemetry.budgetViolations.inc(event.budget_violations);
       let response: string | null = null;
       if (provider) {
         const controller = new AbortController();
