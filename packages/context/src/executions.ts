@@ -7,7 +7,7 @@ import {
   type ExecutionRecord,
   type ResultType,
 } from "@artifact-refs/schema";
-import { resolveReferences as resolveWithResolution, type ExecutionLike } from "@artifact-refs/resolve";
+import { recall as recallItems, resolveReferences as resolveWithResolution, type ExecutionLike } from "@artifact-refs/resolve";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { z } from "zod";
 import { parseContextConfig, withSessionOverrides, type ContextConfig, type ContextConfigInput, type SessionOverrides } from "./config.js";
@@ -334,6 +334,43 @@ export class ExecutionContext {
     }
     parts.push("", "You can reference these results when answering the user's questions.");
     return { role: "system", content: tagInjected(parts.join("\n")), execution_ids: included.map((e) => e.execution_id), referenced };
+  }
+
+  /**
+   * Seed 001's recall: the top executions for the next prompt, within `recall.maxItems` and
+   * `recall.maxChars` (explicit references first, then relevance to the query and recency).
+   * Each item reads `[art:…] title — summary`. Empty when recall is disabled.
+   */
+  recall(query?: string): { items: { ref: string; text: string }[]; chars: number; omitted: number } {
+    const cfg = this.config.recall;
+    if (!cfg.enabled || cfg.maxItems === 0 || this.#executions.length === 0) return { items: [], chars: 0, omitted: 0 };
+    const live = new Set(this.live().map((e) => e.execution_id));
+    const tracked = this.#executions.filter((t) => live.has(t.record.execution_id));
+    const refOf = (t: Tracked) => t.short_ref ?? t.record.execution_id;
+    const explicit = query ? this.#resolve(query, this.resolutionExecutions().filter((e) => e.id !== undefined && live.has(e.id))).candidates.map((c) => c.id) : [];
+    const result = recallItems({
+      items: tracked.map((t, order) => ({
+        id: t.record.execution_id,
+        order,
+        tool_name: t.record.tool_name,
+        tool_args: t.record.tool_args,
+        ...(t.record.label ? { label: t.record.label } : {}),
+        summary: t.record.result_summary,
+        result_type: t.record.result_type,
+        text: `[${refOf(t)}] ${t.record.artifact_title || t.record.tool_name} — ${t.record.result_summary}`,
+      })),
+      ...(query ? { query } : {}),
+      explicitIds: explicit,
+      maxItems: cfg.maxItems,
+      budgetTokens: cfg.maxChars,
+      countTokens: (text) => text.length, // the budget is in chars (seed 001's maxChars)
+    });
+    const byId = new Map(tracked.map((t) => [t.record.execution_id, t]));
+    return {
+      items: result.items.map((i) => ({ ref: refOf(byId.get(i.id)!), text: i.text })),
+      chars: result.tokens,
+      omitted: result.omitted.length,
+    };
   }
 
   /** The shape GET /api/artifacts/context/:session_id serves (seed 004). */

@@ -94,6 +94,20 @@ describe("ExecutionContext", () => {
     expect(await ctx.buildContextMessage({ query: "hello there" })).toBeUndefined();
   });
 
+  it("recalls top executions within recall.maxItems and maxChars (seed 001), explicit references first", async () => {
+    const ctx = new ExecutionContext({ session, store: memoryStore(), config: { recall: { maxItems: 3, maxChars: 400 } } });
+    for (let i = 0; i < 8; i++) await ctx.record({ tool_name: "read_file", tool_args: { path: `src/file_${i}.py` }, result: `content ${i}\n` });
+    await ctx.record({ tool_name: "run_tests", tool_args: {}, result: bigLog(20_000) });
+    const r = ctx.recall("what did src/file_2.py contain?");
+    expect(r.items.length).toBeGreaterThan(0);
+    expect(r.items.length).toBeLessThanOrEqual(3);
+    expect(r.chars).toBeLessThanOrEqual(400);
+    expect(r.items[0]!.text).toContain("src/file_2.py");
+    expect(r.items.some((i) => /^art:[0-9a-f]{12}$/.test(i.ref))).toBe(r.items.some((i) => i.text.includes("run_tests")));
+    ctx.setOverrides({ recallEnabled: false });
+    expect(ctx.recall("anything").items).toEqual([]);
+  });
+
   it("redacts results before storing them", async () => {
     const store = memoryStore();
     const ctx = new ExecutionContext({ session, store });
