@@ -70,5 +70,5 @@ describe("fs store: 4 processes writing overlapping content at once", () => {
     expect(report.problems).toEqual([]);
     expect(report).toMatchObject({ ok: true, blobs_checked: pool });
     for (const id of distinct) expect((await store.get(id)).byteLength).toBeGreaterThan(0); // get checks the hash
-  });
+  }, 240_000); // ~2,200 fsynced puts: seconds on a quiet machine, much longer on a loaded one
 });
