@@ -1,9 +1,20 @@
+import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TOKENIZER_IMPLS, getTokenizer, splitForCounting } from "@artifact-refs/budget";
 import { trajectoryTexts } from "./helpers.js";
 
 const ENCODINGS = ["cl100k_base", "o200k_base"] as const;
+const require = createRequire(import.meta.url);
+const { get_encoding } = require("tiktoken") as typeof import("tiktoken");
+/** Raw gpt-tokenizer counts (no split): the reference on inputs small enough to count directly. */
+const none = new Set<string>();
+const raw = Object.fromEntries(
+  ENCODINGS.map((e) => {
+    const mod = require(`gpt-tokenizer/encoding/${e}`) as { countTokens(t: string, o: { disallowedSpecial: Set<string> }): number };
+    return [e, (t: string) => mod.countTokens(t, { disallowedSpecial: none })];
+  }),
+) as Record<(typeof ENCODINGS)[number], (t: string) => number>;
 
 describe("safe splitting", () => {
   it("returns normal text whole (so its count is exact)", () => {
@@ -39,20 +50,30 @@ describe("safe splitting", () => {
     }
   });
 
-  it("is exact on every trajectory message (none is changed by the split)", () => {
-    const tok = getTokenizer({ impl: "gpt-tokenizer" });
-    for (const text of trajectoryTexts()) {
-      const { chunks, forcedCuts } = splitForCounting(text, "cl100k_base");
-      if (forcedCuts === 0) continue;
-      // the only messages with forced cuts: their chunked count equals the whole count
-      const sum = chunks.reduce((n, c) => n + tok.countUncached(c), 0);
-      expect(sum).toBe(tok.countUncached(text));
+  it("is exact on every trajectory message: the split never changes a count (raw tiktoken as reference)", () => {
+    for (const encoding of ENCODINGS) {
+      const reference = get_encoding(encoding);
+      const tok = getTokenizer({ impl: "gpt-tokenizer", encoding });
+      let withCuts = 0;
+      for (const text of trajectoryTexts()) {
+        const { chunks, forcedCuts } = splitForCounting(text, encoding);
+        if (forcedCuts === 0) {
+          expect(chunks).toEqual([text]);
+          continue;
+        }
+        withCuts++;
+        const sum = chunks.reduce((n, c) => n + tok.countUncached(c), 0);
+        expect(sum).toBe(reference.encode_ordinary(text).length);
+      }
+      expect(withCuts).toBeGreaterThan(0); // the corpus does exercise forced cuts
+      reference.free();
+      tok.dispose();
     }
-    tok.dispose();
   });
 
   it("chunk boundaries are exact and forced cuts cost at most 3 tokens each (fuzzed, small pieces)", () => {
     const toks = Object.fromEntries(ENCODINGS.map((e) => [e, getTokenizer({ impl: "gpt-tokenizer", encoding: e })]));
+    let cutRuns = 0;
     const runs = fc
       .array(
         fc.tuple(
@@ -67,13 +88,14 @@ describe("safe splitting", () => {
         const tok = toks[encoding]!;
         const { chunks, forcedCuts } = splitForCounting(text, encoding, 32);
         const sum = chunks.reduce((n, c) => n + tok.countUncached(c), 0);
-        const truth = tok.countUncached(text.length > 0 ? text : "");
-        // truth itself is computed through the default (256) split: re-count whole when safe
+        const truth = raw[encoding](text); // unsplit: these inputs are small enough
+        if (forcedCuts > 0) cutRuns++;
         expect(Math.abs(sum - truth)).toBeLessThanOrEqual(3 * forcedCuts);
         if (forcedCuts === 0) expect(sum).toBe(truth);
       }),
       { numRuns: 400 },
     );
+    expect(cutRuns).toBeGreaterThan(50);
     for (const tok of Object.values(toks)) tok.dispose();
   });
 
@@ -82,7 +104,7 @@ describe("safe splitting", () => {
     let truth = 0;
     let approx = 0;
     for (const text of trajectoryTexts().filter((t) => t.length < 50_000)) {
-      truth += tok.countUncached(text);
+      truth += raw.cl100k_base(text);
       approx += splitForCounting(text, "cl100k_base", 16).chunks.reduce((n, c) => n + tok.countUncached(c), 0);
     }
     // measured: +0.9% with 16-char pieces; the default (256) changes no trajectory message at all
