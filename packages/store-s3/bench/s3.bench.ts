@@ -56,6 +56,7 @@ for (const [label, size, iterations] of [["4 KiB", 4 * 1024, 600], ["64 KiB", 64
   const tag = label.replace(" ", "");
   let n = 0;
   const rawPut = () => raw.send(new PutObjectCommand({ Bucket: bucket, Key: `raw/put-${tag}-${n++ % ROTATE}`, Body: data }));
+  const rawPutSha = () => raw.send(new PutObjectCommand({ Bucket: bucket, Key: `raw/put-${tag}-${n++ % ROTATE}`, Body: data, ChecksumAlgorithm: "SHA256" }));
   const drvPutIfAbsent = () => driver.putIfAbsent(`drv/put-${tag}-${n++ % ROTATE}`, data);
   const drvPut = () => driver.put(`drv/replace-${tag}-${n++ % ROTATE}`, data);
   await compare({
@@ -71,6 +72,7 @@ for (const [label, size, iterations] of [["4 KiB", 4 * 1024, 600], ["64 KiB", 64
   await compare({ title: `get ${label}`, time, baseline: "raw SDK GetObject", cases: { "raw SDK GetObject": rawGet, "driver.get": drvGet } });
   const results = [
     ["putIfAbsent (new key) vs PutObject", await paired(iterations, rawPut, drvPutIfAbsent)],
+    ["putIfAbsent (new key) vs PutObject with the same SHA-256 checksum", await paired(iterations, rawPutSha, drvPutIfAbsent)],
     ["put vs PutObject", await paired(iterations, rawPut, drvPut)],
     ["get vs GetObject", await paired(iterations, rawGet, drvGet)],
   ] as const;
