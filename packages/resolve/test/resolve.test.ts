@@ -23,6 +23,24 @@ describe("quality bar on reference sets", () => {
   it("the second held-out set", () => qualityBar(resolvePath(import.meta.dirname, "fixtures/heldout-untuned.json")));
 });
 
+describe("no invented references", () => {
+  it("general questions and tasks resolve to nothing in every scenario of the three sets", () => {
+    const { messages } = JSON.parse(readFileSync(resolvePath(import.meta.dirname, "fixtures/general-messages.json"), "utf8")) as { messages: string[] };
+    const invented: string[] = [];
+    for (const file of [DEV, HELDOUT, resolvePath(import.meta.dirname, "fixtures/heldout-untuned.json")]) {
+      const data = JSON.parse(readFileSync(file, "utf8")) as { scenarios: Array<{ id: string; executions: ExecutionLike[] }> };
+      for (const s of data.scenarios) {
+        for (const m of messages) {
+          const r = resolveReferences(m, s.executions);
+          if (r.candidates.length > 0) invented.push(`${s.id}: ${m} -> ${r.candidates[0]!.id}`);
+        }
+      }
+    }
+    expect(messages.length).toBeGreaterThan(30);
+    expect(invented).toEqual([]);
+  });
+});
+
 const session: ExecutionLike[] = [
   { id: "a1", tool_name: "list_files", tool_args: { path: "src" }, label: "src", summary: "9 entries: index.ts, server.ts, db.ts, ...", result_type: "success" },
   { id: "a2", tool_name: "read_file", tool_args: { path: "src/server.ts" }, label: "src/server.ts", summary: "Fastify server on port 3000; registers /users routes", result_type: "success" },

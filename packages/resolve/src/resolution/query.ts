@@ -40,6 +40,10 @@ export interface ParsedQuery {
   general: boolean;
   /** A definite reference to something of the session (the/that/my + noun, "what I just ..."). */
   referring: boolean;
+  /** A demonstrative or possessive on an execution noun ("that error", "my query", "this listing"). */
+  demonstrative: boolean;
+  /** "the" + a word, for each such word (to check whether it names something of the session). */
+  definiteWords: string[];
   /** Word sequence for phrase matches. */
   sequence: string[];
 }
@@ -111,7 +115,8 @@ export function parseQuery(input: string): ParsedQuery {
       terms.push({
         word,
         stem: stem(word),
-        weight: GENERIC_NOUNS.has(word) ? 0.3 : 1,
+        // Generic nouns ("file", "page") and bare numbers ("23") say little on their own.
+        weight: GENERIC_NOUNS.has(word) || /^\d+(\.\d+)*$/.test(word) ? 0.3 : 1,
         related,
         relatedStems: related.map(stem),
         nameLike,
@@ -125,7 +130,7 @@ export function parseQuery(input: string): ParsedQuery {
       if (!phrase.includes(" ") || !new RegExp(`\\b${phrase}\\b`).test(lower) || seen.has(phrase)) continue;
       seen.add(phrase);
       const related = group.filter((g) => g !== phrase).flatMap((g) => (g.includes(" ") ? [g.replace(/ /g, "-"), g.replace(/ /g, "")] : [g]));
-      terms.push({ word: phrase, stem: phrase, weight: 1, related, relatedStems: related.map(stem), nameLike: false });
+      terms.push({ word: phrase, stem: phrase, weight: 0.5, related, relatedStems: related.map(stem), nameLike: false });
     }
   }
 
@@ -149,7 +154,9 @@ export function parseQuery(input: string): ParsedQuery {
     definiteExecutionNoun(lower) ||
     names.length > 0;
 
-  return { text, terms, names, hints, temporal, wantsError, statusCodes, count, parts, general, referring, sequence };
+  const demonstrative = hasExecutionNounAfterDemonstrative(lower);
+  const definiteWords = [...lower.matchAll(/\b(?:the|that|this|my)\s+([\w.-]+)(?:\s+([\w.-]+))?(?:\s+([\w.-]+))?/g)].flatMap((m) => [m[1], m[2], m[3]].filter((w): w is string => !!w));
+  return { text, terms, names, hints, temporal, wantsError, statusCodes, count, parts, general, referring, demonstrative, definiteWords, sequence };
 }
 
 /** "the routes file", "the test run", "the docs page": a definite description of an execution. */

@@ -99,7 +99,8 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
   const demonstrative = query.temporal !== undefined || query.referring;
   // General questions and tasks ("explain what a 502 means", "write a haiku") refer to nothing,
   // unless they also point at something of the session ("how do I fix that error?").
-  if (query.general && !(query.temporal || (query.referring && (specificHint || query.wantsError)))) return none;
+  const definiteToolNoun = [...query.hints.keys()].some((k) => k !== "file" && k !== "data") && /\bthe\s+((?:[\w.-]+\s+){0,2}?)(test|tests|run|query|search|listing|command|call|request|endpoint|page|log|file|build|output|result|error|response)\b/.test(query.text.toLowerCase());
+  if (query.general && !(query.temporal || query.demonstrative || definiteToolNoun || query.names.length > 0)) return none;
   if (query.terms.length === 0 && query.names.length === 0 && query.hints.size === 0 && !query.wantsError && !query.temporal) return none;
   const context = scoreContext(query, list);
   const scored = list.map((x) => scoreExecution(query, x, context));
@@ -112,8 +113,18 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
   // Only words matched, none naming the execution, no tool, no order word: the match must cover
   // most of what the message talks about.
   if (!specificHint && !query.wantsError && !query.temporal && !query.referring) {
-    // A whole name of an execution ("what does prod use?") may come with words that only its content holds.
-    const covered = scored.some((s) => s.total > 0 && (s.coverage >= 0.5 || (s.strong && s.coverage >= 1 / 3)));
+    // Most of what the message talks about must match; a whole name of an execution ("what does
+    // prod use?") or a definite one ("how full was the disk?") may come with words only its content holds.
+    const covered = scored.some(
+      (s) =>
+        s.total > 0 &&
+        s.matchedWeight >= 1 &&
+        // A match in the summary alone needs more than one word, or a definite one ("the polyfill").
+        (s.coverage > 0.5 ||
+          (s.coverage >= 0.5 && (s.named || s.matchedWeight >= 2 || definiteMatched(query, s))) ||
+          (s.strong && s.coverage >= 1 / 3) ||
+          (s.strong && s.coverage >= 0.25 && definiteNamed(query, s))),
+    );
     if (max <= 0 || !covered) return none;
   }
   if (max <= 0 && !(query.temporal && demonstrative && query.terms.every((t) => t.weight < 1))) return none;
@@ -185,6 +196,16 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
     candidates: [...head.map((s) => candidate(s, max, ambiguous ? 1 : undefined)), ...rest.slice(0, Math.max(0, limit - head.length)).map((s) => candidate(s, max))],
     ambiguous,
   };
+}
+
+/** A word after "the" that matched this execution in a name field ("the disk" → df). */
+function definiteNamed(query: ParsedQuery, s: Scored): boolean {
+  return query.definiteWords.some((w) => s.namedWords.includes(w));
+}
+
+/** A word after "the" that matched this execution anywhere. */
+function definiteMatched(query: ParsedQuery, s: Scored): boolean {
+  return query.definiteWords.some((w) => s.matchedWords.includes(w));
 }
 
 function rank(scored: Scored[], _max: number): Scored[] {

@@ -15,6 +15,12 @@ export interface Scored {
   strong: boolean;
   /** Share of the message's content words (weighted) that matched this execution. */
   coverage: number;
+  /** Weight of the message's content words that matched. */
+  matchedWeight: number;
+  /** Words of the message that matched a name field (path, URL, args, label). */
+  namedWords: string[];
+  /** Words of the message that matched anywhere. */
+  matchedWords: string[];
   reasons: string[];
 }
 
@@ -137,6 +143,8 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
   let totalWeight = 0;
   const matchedFields: string[] = [];
   const usedTokens = new Set<string>();
+  const namedWords: string[] = [];
+  const matchedWords: string[] = [];
   for (const t of query.terms) {
     totalWeight += t.weight;
     const m = matchTerm(t, x, typos);
@@ -144,8 +152,12 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     if (usedTokens.has(m.token)) continue;
     usedTokens.add(m.token);
     matchedWeight += t.weight;
+    matchedWords.push(t.word);
     text += t.weight * (idf.get(t.word) ?? 1) * m.score;
-    if (FIELD_WEIGHT[m.field] >= 2 && t.weight >= 1) named = true;
+    if (FIELD_WEIGHT[m.field] >= 2 && t.weight >= 1) {
+      named = true;
+      namedWords.push(t.word);
+    }
     matchedFields.push(`${m.how} in ${fieldName(m.field)}`);
   }
   if (matchedFields.length) reasons.push(`words: ${matchedFields.slice(0, 6).join(", ")}`);
@@ -220,6 +232,9 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     named,
     strong: query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || bestName >= 3,
     coverage: totalWeight > 0 ? matchedWeight / totalWeight : 0,
+    matchedWeight,
+    namedWords,
+    matchedWords,
     reasons,
   };
 }

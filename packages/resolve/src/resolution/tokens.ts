@@ -11,7 +11,7 @@ export const STOPWORDS = new Set(
     "summarize summarise summary recap tldr tl dr key points point explain describe need needs want know mean means " +
     "make made put take use well really actually kind sort bit lot lots much many more most less least " +
     "now again still already ago moment while since before after earlier later last latest first previous prior current " +
-    "time times other another same new old once twice run runs running turn turned"
+    "time times other another same new old once twice run runs running turn turned getting using saying doing having making taking looking trying seeing compare contrast"
   ).split(/\s+/),
 );
 
