@@ -48,7 +48,7 @@ describe("fs store: layout on disk", () => {
       `blobs/sha256/${shardOf(id)}/${id}`,
       "layout.json",
       `meta/sha256/${shardOf(id)}/${id}.json`,
-      `refs/s1/${id}.json`,
+      `refs/s1/${id.slice(0, 2)}/${id}.json`,
     ]);
     for (const node of nodes) expect({ path: node.path, mode: node.mode.toString(8) }).toEqual({ path: node.path, mode: node.dir ? "700" : "600" });
 

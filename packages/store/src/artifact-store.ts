@@ -17,7 +17,7 @@ import { collect, mapLimit } from "./concurrency.js";
 import { decodeUtf8, sha256Hex, toBytes } from "./content.js";
 import { StoreCore, encodeJson, rethrowUnlessCorrupt } from "./core.js";
 import type { Driver } from "./driver.js";
-import { LAYOUT_KEY, LAYOUT_VERSION, REF_PREFIX, blobKey, blobPrefixFor, idOfBlobKey, metaKey, parseRefKey, refKey, sessionPrefix } from "./layout.js";
+import { LAYOUT_KEY, LAYOUT_VERSION, REF_PREFIX, blobKey, blobPrefixFor, idOfBlobKey, metaKey, parseRefKey, refKey, refPrefixFor, sessionPrefix } from "./layout.js";
 import { runGc, runStats, runVerify } from "./maintenance.js";
 import type { ArtifactStoreOptions, GcOptions, PutOptions, SessionOption, VerifyOptions } from "./options.js";
 
@@ -72,18 +72,9 @@ export class ArtifactStore {
     const id = sha256Hex(bytes);
     const { driver } = this.#core;
     const key = blobKey(id);
-    const { created } = await driver.putIfAbsent(key, bytes);
-    let healed = false;
-    if (!created && this.#core.verifyOnDedupe) {
-      const stored = await driver.get(key);
-      if (stored === undefined) {
-        await driver.putIfAbsent(key, bytes); // swept between the two calls: store it again
-      } else if (sha256Hex(stored) !== id) {
-        await driver.put(key, bytes);
-        healed = true;
-      }
-    }
-    const record = await this.#ensureRecord(id, bytes, options);
+    // Content and record are independent writes: do them at once. A crash between them can
+    // leave a record without content (verify reports it, gc removes it), never a partial blob.
+    const [{ created, healed }, record] = await Promise.all([this.#storeBlob(id, bytes), this.#ensureRecord(id, bytes, options)]);
     let reference: SessionReference | undefined;
     let shortRef = toShortRef(id);
     if (session !== undefined) {
@@ -167,7 +158,7 @@ export class ArtifactStore {
     const parsed = parseRef(ref);
     if (parsed.kind === "id") return parsed.id;
     const session = options.session === undefined ? undefined : parseSessionId(options.session);
-    const prefix = session === undefined ? blobPrefixFor(parsed.prefix) : `${sessionPrefix(session)}${parsed.prefix}`;
+    const prefix = session === undefined ? blobPrefixFor(parsed.prefix) : refPrefixFor(session, parsed.prefix);
     const ids = new Set<ArtifactId>();
     for await (const entry of this.#core.driver.list(prefix)) {
       const id = session === undefined ? idOfBlobKey(entry.key) : parseRefKey(entry.key)?.id;
@@ -193,7 +184,7 @@ export class ArtifactStore {
   async shortRef(id: ArtifactId, options: SessionOption = {}): Promise<string> {
     const session = options.session === undefined ? undefined : parseSessionId(options.session);
     const head = id.slice(0, MIN_PREFIX_LENGTH);
-    const prefix = session === undefined ? blobPrefixFor(head) : `${sessionPrefix(session)}${head}`;
+    const prefix = session === undefined ? blobPrefixFor(head) : refPrefixFor(session, head);
     const others: ArtifactId[] = [];
     for await (const entry of this.#core.driver.list(prefix)) {
       const other = session === undefined ? idOfBlobKey(entry.key) : parseRefKey(entry.key)?.id;
@@ -303,6 +294,22 @@ export class ArtifactStore {
 
   async close(): Promise<void> {
     await this.#core.driver.close?.();
+  }
+
+  /** Creates the blob, or checks the stored copy (re-putting heals a corrupt one). */
+  async #storeBlob(id: ArtifactId, bytes: Uint8Array): Promise<{ created: boolean; healed: boolean }> {
+    const { driver } = this.#core;
+    const key = blobKey(id);
+    const { created } = await driver.putIfAbsent(key, bytes);
+    if (created || !this.#core.verifyOnDedupe) return { created, healed: false };
+    const stored = await driver.get(key);
+    if (stored === undefined) {
+      await driver.putIfAbsent(key, bytes); // swept between the two calls: store it again
+      return { created: false, healed: false };
+    }
+    if (sha256Hex(stored) === id) return { created: false, healed: false };
+    await driver.put(key, bytes);
+    return { created: false, healed: true };
   }
 
   async #ensureRecord(id: ArtifactId, bytes: Uint8Array, options: PutOptions): Promise<ArtifactRecord> {
