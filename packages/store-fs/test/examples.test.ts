@@ -14,7 +14,7 @@ describe("README example", () => {
       expect(out).toMatch(/stored 27162 bytes as art:[0-9a-f]{12}/);
       expect(out).toMatch(/600 +\d+ +blobs\/sha256\/([0-9a-f]{2})\/([0-9a-f]{2})\/\1\2[0-9a-f]{60}\.gz/);
       expect(out).toMatch(/600 +\d+ +meta\/sha256\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.json/);
-      expect(out).toMatch(/600 +\d+ +refs\/demo\/[0-9a-f]{64}\.json/);
+      expect(out).toMatch(/600 +\d+ +refs\/demo\/([0-9a-f]{2})\/\1[0-9a-f]{62}\.json/);
       expect(out).toContain("identical: true");
       expect(out).toContain('"ok":true');
     } finally {
