@@ -33,9 +33,10 @@ class Capture {
   }
 }
 
-async function aref(args: string[], cwd: string) {
+async function aref(args: string[], cwd: string, stderrTTY = false) {
   const stdout = new Capture();
   const stderr = new Capture();
+  stderr.isTTY = stderrTTY;
   const stdin = Object.assign(Readable.from([]), { isTTY: true });
   const code = await main(args, { stdout, stderr, stdin, env: { PATH: process.env.PATH, HOME: cwd }, cwd });
   return { code, out: stdout.text, err: stderr.text };
@@ -90,6 +91,18 @@ describe("aref migrate", () => {
     const m = await aref(["--store", join(dir, "store"), "migrate", "missing.jsonl"], dir);
     expect(m.code).not.toBe(0);
     expect(m.err).toMatch(/cannot read transcript/);
+  });
+
+  it("shows a progress bar on a terminal for a long transcript", async () => {
+    const dir = temp();
+    const file = join(dir, "long.jsonl");
+    const { writeFileSync } = await import("node:fs");
+    const lines = Array.from({ length: 210 }, (_, i) => JSON.stringify({ role: "tool", tool_name: "sh", content: `${i}\n`.repeat(1_000) }));
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const r = await aref(["--store", join(dir, "store"), "migrate", "long.jsonl"], dir, true);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/migrate \[.*\] 100% \| 210\/210/);
+    expect(r.out).toMatch(/moved 210 of 210 tool results/);
   });
 
   it("derives the session from the file name", () => {
