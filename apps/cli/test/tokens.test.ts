@@ -5,8 +5,12 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { run, tempFile } from "./helpers.js";
 
-const require = createRequire(import.meta.url);
-const { get_encoding } = require("tiktoken") as typeof import("tiktoken");
+// The reference is raw tiktoken (not aref's counting code), loaded from where @artifact-refs/budget
+// installs it, so the CLI needs no tokenizer dependency of its own.
+const require = createRequire(new URL("../../../packages/budget/package.json", import.meta.url));
+const { get_encoding } = require("tiktoken") as {
+  get_encoding(encoding: "cl100k_base" | "o200k_base"): { encode_ordinary(text: string): Uint32Array; free(): void };
+};
 const TRAJECTORIES = fileURLToPath(new URL("../../../../shared/data/trajectories/", import.meta.url));
 const files = readdirSync(TRAJECTORIES).filter((f) => f.endsWith(".jsonl")).sort();
 
