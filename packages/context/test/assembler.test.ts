@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { countTokens, jsonlSink } from "@artifact-refs/budget";
 import { serializeHotState } from "@artifact-refs/hot-state";
+import { RecallIndex } from "@artifact-refs/resolve";
 import { PromptMetricsSchema, hasErrorCode, type HotState, type PromptMetrics } from "@artifact-refs/schema";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -113,6 +114,26 @@ describe("window strategy", () => {
     const pack = await readCheckpoint(store, a.checkpoint!.handle, "s1");
     expect(pack.previous).toMatch(/^aref:v1:sha256:[0-9a-f]{64}$/);
     expect(pack.summary.some((line) => line.includes("grep -n token parser.py"))).toBe(true);
+  });
+
+  it("never drops a reference: every compacted tool result's reference is in a pack's index", async () => {
+    const store = memoryStore();
+    const a = assembler({ store, strategy: "window" });
+    const history = conversation(6, 5_000);
+    const refs = new Map<number, string>();
+    for (let n = 4; n <= history.length; n += 2) {
+      const p = await a.assemble({ history: history.slice(0, n), hotState: hot() });
+      for (const part of p.parts) if (part.source !== undefined && part.ref) refs.set(part.source, part.ref);
+    }
+    const indexed = new Set<string>();
+    let handle: string | null = a.checkpoint!.handle;
+    while (handle) {
+      const pack = await readCheckpoint(store, handle, "s1");
+      for (const e of pack.index) indexed.add(e.artifact_id);
+      handle = pack.previous;
+    }
+    const compacted = [3, 5, 7, 9]; // tool results of the four oldest turns
+    for (const i of compacted) expect(indexed.has(`art:${refs.get(i)!.slice(0, 12)}`), `message #${i}`).toBe(true);
   });
 
   it("is deterministic: two assemblers give byte-identical prompts", async () => {
@@ -340,6 +361,18 @@ describe("metrics", () => {
     const p = await assembler().assemble({ history: conversation(1), hotState: hot(), recall });
     expect(p.parts.filter((x) => x.kind === "recall")).toHaveLength(10);
     expect(p.cuts).toContainEqual(expect.objectContaining({ what: "2 recall items", reason: "maxRagChunks" }));
+  });
+
+  it("takes resolve's recall() result as the recall section", async () => {
+    const index = new RecallIndex();
+    index.add({ id: "art:aaaaaaaaaaaa", tool_name: "bash", label: "pytest run", summary: "3 failed: test_tokenizer_last_line" });
+    index.add({ id: "art:bbbbbbbbbbbb", tool_name: "bash", label: "ls output", summary: "src tests docs" });
+    const result = index.recall({ query: "which tokenizer test failed?", budgetTokens: 200 });
+    expect(result.items.length).toBeGreaterThan(0);
+    const p = await assembler().assemble({ history: conversation(1), hotState: hot(), recall: result });
+    const recall = p.parts.filter((x) => x.kind === "recall");
+    expect(recall.map((x) => x.ref)).toEqual(result.items.map((i) => i.id));
+    expect(recall[0]!.message.content).toBe(`Recall ${result.items[0]!.id}: ${result.items[0]!.text}`);
   });
 });
 

@@ -30,6 +30,7 @@ import {
   type ModelMessage,
   type PartKind,
   type PromptPart,
+  type RecallItem,
   type TokenCounter,
 } from "./types.js";
 
@@ -485,7 +486,8 @@ export class PromptAssembler {
   }
 
   #recallParts(input: AssembleInput, counter: TokenCounter, cuts: Cut[]): PromptPart[] {
-    const items = input.recall ?? [];
+    const given = input.recall ?? [];
+    const items: readonly RecallItem[] = "items" in given ? given.items.map((i) => ({ ref: i.id, text: i.text })) : given;
     const used = items.slice(0, this.budgets.maxRagChunks);
     if (items.length > used.length) cuts.push({ what: `${items.length - used.length} recall items`, reason: "maxRagChunks", recover: "recall" });
     return used.map((item) => this.#part("recall", { role: "system", content: `Recall ${item.ref}: ${item.text}` }, counter, undefined, undefined, item.ref));

@@ -54,7 +54,16 @@ export interface BuildCheckpointInput {
 /** Builds the pack (deterministic for the same input). */
 export function buildCheckpointPack(input: BuildCheckpointInput): CheckpointPack {
   if (input.messages.length === 0) throw new ArefError("INVALID_INPUT", "a checkpoint needs at least one message to compact");
+  // The pack's index: the hot state's entries, then every reference of the compacted messages
+  // (uncapped: compaction never drops a reference).
   const index: ArtifactIndexEntry[] = [...(input.hotState.artifact_index ?? [])];
+  const known = new Set(index.map((e) => e.artifact_id));
+  for (const { index: i, message: m } of input.messages) {
+    const ref = m.artifactRef;
+    if (!ref || known.has(ref.short_ref) || known.has(ref.artifact_id)) continue;
+    known.add(ref.short_ref);
+    index.push({ artifact_id: ref.short_ref, type: m.role === "tool" ? "tool_output" : "result", label: `${m.tool_name ?? m.role} result, message #${i}`.slice(0, 300) });
+  }
   const summary: string[] = [];
   const messages: CheckpointMessage[] = input.messages.map(({ index: i, message: m }) => {
     if (m.role === "assistant") summary.push(`#${i} ${actionLine(m.content, m.tool_calls, 90)}`);

@@ -101,8 +101,11 @@ export interface AssembleInput {
   history: readonly HistoryMessage[];
   /** The dispatcher's hot state for this call (validated; serialized deterministically). */
   hotState: HotState;
-  /** Recall section items, already ranked; at most maxRagChunks are used. */
-  recall?: readonly RecallItem[];
+  /**
+   * Recall section items, already ranked; at most maxRagChunks are used. Takes resolve's
+   * `recall()` result as it is (`{items: [{id, text}]}`).
+   */
+  recall?: readonly RecallItem[] | { items: ReadonlyArray<{ id: string; text: string }> };
   /**
    * Injected tool results for this call only (for example an `artifacts_get` answer): placed
    * after the turns, tagged as injected, never stashed again.
