@@ -105,8 +105,8 @@ export function renderReport(summary: DemoSummary): string {
     .join("\n");
   const requests = summary.requests
     .map(
-      (q, i) =>
-        `<li><p class="q"><b>${i + 1}.</b> ${esc(q.text)}</p>${q.referenced.length ? `<p class="ref">referenced: ${q.referenced.map((r) => `<code>${esc(r)}</code>`).join(", ")}</p>` : ""}<pre>${esc(q.answer)}</pre></li>`,
+      (q) =>
+        `<li><p class="q">${esc(q.text)}</p>${q.referenced.length ? `<p class="ref">referenced: ${q.referenced.map((r) => `<code>${esc(r)}</code>`).join(", ")}</p>` : ""}<pre>${esc(q.answer)}</pre></li>`,
     )
     .join("\n");
   return `<!doctype html>

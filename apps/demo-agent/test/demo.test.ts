@@ -1,6 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readTranscript } from "@artifact-refs/context";
 import { DEFAULT_REQUESTS, ScriptedProvider, TEST_COMMAND, runDemo } from "@artifact-refs/demo-agent";
@@ -70,5 +72,33 @@ describe("offline demo (scripted policy, real tools, real fs store)", () => {
     const metrics = readFileSync(summary.metricsPath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; budget_ok: boolean });
     expect(metrics.length).toBe(summary.calls.length);
     expect(metrics.every((m) => m.type === "prompt_metrics" && m.budget_ok)).toBe(true);
+  });
+
+  it("opens in real Chromium with its chart, table and answers, and no network request", async () => {
+    const browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+      const external: string[] = [];
+      page.on("request", (req) => {
+        if (!req.url().startsWith("file:")) external.push(req.url());
+      });
+      await page.goto(pathToFileURL(summary.reportPath).href);
+      expect(await page.title()).toContain(summary.session);
+      expect(await page.locator("#chart svg rect").count()).toBeGreaterThanOrEqual(summary.calls.length * 2);
+      expect(await page.locator("tbody tr").count()).toBe(summary.calls.length);
+      expect(await page.locator("li p.q").count()).toBe(DEFAULT_REQUESTS.length);
+      await expect(page.getByText(`${summary.savedPct.toFixed(1)}%`).first().isVisible()).resolves.toBe(true);
+      const shots = join(import.meta.dirname, "..", "test-output");
+      mkdirSync(shots, { recursive: true });
+      const shot = join(shots, "demo-report.png");
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(statSync(shot).size).toBeGreaterThan(10_000);
+      expect(external).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 });
