@@ -17,9 +17,14 @@ export const LAYERS = {
   "@artifact-refs/hot-state": 4,
   "@artifact-refs/resolve": 5,
   "@artifact-refs/context": 6,
+  "@artifact-refs/mcp": 6.5,
+  "@artifact-refs/openai": 6.5,
+  "@artifact-refs/anthropic": 6.5,
+  "@artifact-refs/ai-sdk": 6.5,
   "@artifact-refs/server": 7,
   "@artifact-refs/cli": 8,
   "@artifact-refs/demo-agent": 8,
+  "@artifact-refs/stress": 9,
 };
 const TOOLING = "@artifact-refs/tooling";
 
