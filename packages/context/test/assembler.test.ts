@@ -65,6 +65,7 @@ describe("configuration errors", () => {
     expect(() => assembler({ budgets: { maxPromptTokens: 0 } })).toThrow(/maxPromptTokens must be a positive integer/);
     expect(() => assembler({ strategy: "sliding" as never })).toThrow(/unknown assembly strategy/);
     expect(() => assembler({ session: "../etc" })).toThrow(/session id/);
+    expect(() => assembler({ budgets: { maxPromptTokens: 500 } })).toThrow(/maxHotStateTokens must not exceed maxPromptTokens/);
   });
 
   it("validates the hot state", async () => {
@@ -274,7 +275,7 @@ describe("bootstrap ArtifactRefs (seed 000)", () => {
 describe("budgets fail closed", () => {
   it("throws BUDGET_EXCEEDED when the mandatory parts do not fit, and reports with failClosed: false", async () => {
     const history = conversation(2);
-    const tight = { maxPromptTokens: 60 };
+    const tight = { maxPromptTokens: 60, maxHotStateTokens: 50 };
     await expect(assembler({ budgets: tight }).assemble({ history, hotState: hot() })).rejects.toSatisfy((e) => hasErrorCode(e, "BUDGET_EXCEEDED"));
     const p = await assembler({ budgets: tight, failClosed: false }).assemble({ history, hotState: hot() });
     expect(p.violations[0]).toMatchObject({ budget: "maxPromptTokens", limit: 60 });
@@ -343,14 +344,14 @@ describe("metrics", () => {
     const { dir, cleanup } = await tempDir();
     try {
       const path = join(dir, "metrics", "prompt.jsonl");
-      const a = assembler({ metricsSinks: [jsonlSink(path)], failClosed: false, budgets: { maxPromptTokens: 300 } });
+      const a = assembler({ metricsSinks: [jsonlSink(path)], failClosed: false, budgets: { maxPromptTokens: 300, maxHotStateTokens: 200 } });
       const history = conversation(2);
       await a.assemble({ history: history.slice(0, 2), hotState: hot() });
       await a.assemble({ history, hotState: hot() });
       const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => PromptMetricsSchema.parse(JSON.parse(l)));
       expect(lines.map((l) => l.turn)).toEqual([0, 2]);
       expect(lines[1]).toMatchObject({ budget_ok: false, budget_violations: 1 });
-      expect(lines[1]!.warnings).toContain("1 budget violation(s)");
+      expect(lines[1]!.warnings).toContain("1 budget violation this turn");
     } finally {
       await cleanup();
     }

@@ -233,10 +233,11 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
     for (let j = 0; j < i; j++) refs.push(counted(refsText[j]!));
     refs.push(...tailParts);
 
-    const hotState = replayHotState(session, objective, stashed.filter((s) => s.index < i));
+    const hs = replayHotState(session, objective, stashed.filter((s) => s.index < i));
+    const hotState = hs.state;
     const slice = history.slice(0, i);
-    const window = await windowAsm.assemble({ history: slice, hotState, tail });
-    const append = await appendAsm.assemble({ history: slice, hotState, tail });
+    const window = await windowAsm.assemble({ history: slice, hotState, tail, hotStateTruncated: hs.truncated });
+    const append = await appendAsm.assemble({ history: slice, hotState, tail, hotStateTruncated: hs.truncated });
     await options.onCall?.({ call, index: i, history: slice, original: messages.slice(0, i), window, append, hotState, store, session });
 
     const policies = {} as Record<PolicyName, SeriesFigures>;
@@ -330,9 +331,10 @@ export function objectiveOf(task: string): string {
  * The dispatcher's hot state in a replay: the objective and the externalized outputs as index
  * candidates, built by hot-state's builder (index cap by recency, token cap, short refs).
  */
-export function replayHotState(session: string, objective: string, stashed: readonly ReplayStash[]): HotState {
+export function replayHotState(session: string, objective: string, stashed: readonly ReplayStash[]): { state: HotState; truncated: boolean } {
   const candidates = stashed.map((s) => ({ artifact_id: s.ref.artifact_id, type: "tool_output" as const, label: s.label }));
-  return buildHotState({ state: { session_id: session, ...(objective ? { objective } : {}) }, candidates }).state;
+  const build = buildHotState({ state: { session_id: session, ...(objective ? { objective } : {}) }, candidates });
+  return { state: build.state, truncated: build.truncated };
 }
 
 function zeroPolicies(): Record<PolicyName, SeriesFigures> {

@@ -9,7 +9,7 @@ import {
   type HotState,
   type PromptMetrics,
 } from "@artifact-refs/schema";
-import type { MetricsSink } from "@artifact-refs/budget";
+import { buildPromptMetrics, resolveBudgetConfig, type BudgetConfig, type MetricsSink } from "@artifact-refs/budget";
 import { serializeHotState } from "@artifact-refs/hot-state";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { bootstrapBlock, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, DEFAULT_BOOTSTRAP_THRESHOLD_CHARS, type BootstrapBlock } from "./bootstrap.js";
@@ -82,6 +82,8 @@ export interface PromptAssemblerOptions {
    */
   failClosed?: boolean;
   run?: string;
+  /** Clock of the metrics events' `ts` (tests inject one). */
+  now?: () => Date;
 }
 
 interface AppendRun {
@@ -94,9 +96,6 @@ interface AppendRun {
 
 /** Chars of a long assistant message kept in a prompt that had to show it by reference. */
 const ASSISTANT_EXCERPT_CHARS = 1_500;
-const HOT_STATE_WARN_TOKENS = 800;
-const INDEX_WARN_ENTRIES = 15;
-const PROMPT_WARN_TOKENS = 6_000;
 
 /**
  * Builds each model call's prompt: system prompt + task + bootstrap files + hot state +
@@ -108,6 +107,8 @@ export class PromptAssembler {
   readonly budgets: AssemblerBudgets;
   readonly keepTurns: number;
   readonly #options: PromptAssemblerOptions;
+  /** The budgets as budget's config (warning thresholds follow the caps). */
+  readonly #budgetConfig: BudgetConfig;
   readonly #session: string;
   readonly #blocks = new Map<string, BootstrapBlock>();
   readonly #stashed = new Map<string, ArtifactRef>();
@@ -129,6 +130,7 @@ export class PromptAssembler {
         throw new ArefError("CONFIG_INVALID", `budget ${key} must be a positive integer, got ${String(value)}`);
       }
     }
+    this.#budgetConfig = resolveBudgetConfig({ ...options.budgets }, "assembler budgets");
     this.keepTurns = options.keepTurns ?? 2;
     if (!Number.isInteger(this.keepTurns) || this.keepTurns < 2) {
       throw new ArefError("CONFIG_INVALID", `keepTurns must be an integer ≥ 2, got ${String(options.keepTurns)}`, {
@@ -202,7 +204,7 @@ export class PromptAssembler {
       throw new ArefError("INTERNAL", `assembler left out messages ${lost.join(", ")} without a checkpoint reaching them`);
     }
 
-    const metrics = this.#metrics(history, hotState, hotPart, result.parts, tokens, violations, cuts);
+    const metrics = this.#metrics(history, hotState, hotPart, result.parts, tokens, violations, cuts, input.hotStateTruncated === true);
     this.#options.onMetrics?.(metrics);
     for (const sink of this.#options.metricsSinks ?? []) await sink.write(metrics);
     if (violations.length > 0 && this.#options.failClosed !== false) {
@@ -244,7 +246,7 @@ export class PromptAssembler {
     const turns = layout.turns;
     let keep = Math.min(this.keepTurns, turns.length);
     const recall = [...recallParts];
-    const keptParts = async (k: number) => this.#turnParts(history, turns.slice(turns.length - k).flat(), counter);
+    const keptParts = async (k: number) => this.#turnParts(history, withRequest(history, layout, turns.slice(turns.length - k).flat()), counter);
     let kept = await keptParts(keep);
     const ckptEstimate = () => (turns.length > keep ? (this.#checkpoint ? counter.count(this.#checkpoint.text) + 40 : 200) : 0);
     for (;;) {
@@ -303,14 +305,15 @@ export class PromptAssembler {
     const turns = layout.turns;
     let keep = Math.min(this.keepTurns, turns.length);
     const recall = [...recallParts];
-    let kept = await this.#turnParts(history, turns.slice(turns.length - keep).flat(), counter);
+    const keptParts = async (k: number) => this.#turnParts(history, withRequest(history, layout, turns.slice(turns.length - k).flat()), counter);
+    let kept = await keptParts(keep);
     for (;;) {
       const estimate = turns.length > keep ? 250 : 0;
       const total = sum(fixed) + hotPart.tokens + estimate + sum(kept) + sum(recall) + sum(tailParts) + sum(userParts);
       if (total <= this.budgets.maxPromptTokens) break;
       if (keep > 2) {
         keep--;
-        kept = await this.#turnParts(history, turns.slice(turns.length - keep).flat(), counter);
+        kept = await keptParts(keep);
         continue;
       }
       if (recall.length > 0) {
@@ -319,7 +322,7 @@ export class PromptAssembler {
         continue;
       }
       if (await this.#stashLargestInline(history, kept, counter, cuts)) {
-        kept = await this.#turnParts(history, turns.slice(turns.length - keep).flat(), counter);
+        kept = await keptParts(keep);
         continue;
       }
       if (this.#shrinkTail(tailParts, total - this.budgets.maxPromptTokens, counter, cuts)) continue;
@@ -527,34 +530,29 @@ export class PromptAssembler {
     tokens: number,
     violations: BudgetViolation[],
     cuts: Cut[],
+    hsTruncated: boolean,
   ): PromptMetrics {
     const index = hotState.artifact_index ?? [];
-    const warnings: string[] = [];
-    if (hotPart.tokens > HOT_STATE_WARN_TOKENS) warnings.push(`hot state is ${hotPart.tokens} tokens (> ${HOT_STATE_WARN_TOKENS})`);
-    if (index.length > INDEX_WARN_ENTRIES) warnings.push(`artifact index has ${index.length} entries (> ${INDEX_WARN_ENTRIES})`);
-    if (tokens > PROMPT_WARN_TOKENS) warnings.push(`prompt is ${tokens} tokens (> ${PROMPT_WARN_TOKENS})`);
-    if (violations.length > 0) warnings.push(`${violations.length} budget violation(s)`);
-    const hsJson = hotPart.message.content;
-    return {
-      type: "prompt_metrics",
-      session: this.#session,
-      ...(this.#options.run === undefined ? {} : { run: this.#options.run }),
-      turn: callNumber(history),
-      hs_tokens: hotPart.tokens,
-      hs_bytes: Buffer.byteLength(hsJson, "utf8"),
-      hs_truncated: false,
-      artifacts: index.length,
-      artifact_types: [...new Set(index.map((e) => e.type))].sort(),
-      sys_chars: parts.filter((p) => p.message.role === "system").reduce((n, p) => n + p.message.content.length, 0),
-      user_chars: parts.filter((p) => p.message.role === "user").reduce((n, p) => n + p.message.content.length, 0),
-      est_tokens: tokens,
-      ref_files: parts.filter((p) => (p.kind === "bootstrap" || p.kind === "system" || p.kind === "task") && p.ref !== undefined).length,
-      budget_violations: violations.length,
-      budget_ok: violations.length === 0,
-      cuts,
-      violations,
-      warnings,
-    };
+    return buildPromptMetrics(
+      {
+        session: this.#session,
+        ...(this.#options.run === undefined ? {} : { run: this.#options.run }),
+        turn: callNumber(history),
+        hs_tokens: hotPart.tokens,
+        hs_bytes: Buffer.byteLength(hotPart.message.content, "utf8"),
+        hs_truncated: hsTruncated,
+        artifacts: index.length,
+        artifact_types: index.map((e) => e.type),
+        sys_chars: parts.filter((p) => p.message.role === "system").reduce((n, p) => n + p.message.content.length, 0),
+        user_chars: parts.filter((p) => p.message.role === "user").reduce((n, p) => n + p.message.content.length, 0),
+        est_tokens: tokens,
+        ref_files: parts.filter((p) => (p.kind === "bootstrap" || p.kind === "system" || p.kind === "task") && p.ref !== undefined).length,
+        violations,
+        cuts,
+      },
+      this.#budgetConfig,
+      this.#options.now,
+    );
   }
 }
 
@@ -572,4 +570,23 @@ function range(from: number, to: number): number[] {
   const out: number[] = [];
   for (let i = from; i < to; i++) out.push(i);
   return out;
+}
+
+/**
+ * The kept turns plus the user's current request: the latest user message after the task.
+ * It sits in an older turn once the model has made two tool calls for it, yet every prompt
+ * must still say what the model is working on.
+ */
+function withRequest(history: readonly HistoryMessage[], layout: HistoryLayout, kept: number[]): number[] {
+  const firstTurn = layout.turns[0]?.[0];
+  if (firstTurn === undefined) return kept;
+  let request = -1;
+  for (let i = history.length - 1; i >= firstTurn; i--) {
+    if (history[i]!.role === "user") {
+      request = i;
+      break;
+    }
+  }
+  if (request < 0 || kept.includes(request)) return kept;
+  return [request, ...kept].sort((a, b) => a - b);
 }

@@ -113,6 +113,8 @@ export interface AssembleInput {
   tail?: readonly ModelMessage[];
   /** A new user message, placed last. */
   userMessage?: string;
+  /** True when the hot state builder had to leave something out (metrics' hs_truncated). */
+  hotStateTruncated?: boolean;
 }
 
 /** Result of one assembly. */
