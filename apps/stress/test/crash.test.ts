@@ -1,0 +1,240 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { gunzipSync } from "node:zlib";
+import { ArtifactStore, type Driver } from "@artifact-refs/store";
+import { FsDriver } from "@artifact-refs/store-fs";
+import { S3Driver } from "@artifact-refs/store-s3";
+import { startS3Server, type S3TestServer } from "@artifact-refs/tooling/s3/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, fixture, spawnChild } from "../src/children.js";
+import { diffSnapshots, filesUnder, sha256, snapshot } from "../src/files.js";
+import { rng, seedFromEnv } from "../src/rng.js";
+import { scale } from "../src/scale.js";
+import { report } from "../src/summary.js";
+
+/**
+ * Crash injection: writer processes are killed with SIGKILL 0-50 ms after they are ready (S3:
+ * 0-250 ms, its first request alone takes longer),
+ * again and again. After each kill (a batch of kills in the full run) the store is checked
+ * from the outside (its files or objects, hashed directly) and through verify and gc.
+ */
+const WRITER = fixture("crash-writer.mjs");
+const MAX_BYTES = 512 * 1024;
+const SCRATCH = /^\.(tmp|trash)-/;
+
+interface Line {
+  ready?: boolean;
+  acked?: string;
+  ref?: boolean;
+  error?: { code: string; message: string };
+}
+
+interface Tally {
+  kills: number;
+  acked: Set<string>;
+  referenced: Set<string>;
+  failures: string[];
+  /** Kills after which a temp/trash file was found: the kill landed inside a write. */
+  midWrite: number;
+  problemsRepaired: Record<string, number>;
+  tempFilesCleaned: number;
+  checks: number;
+}
+
+const newTally = (): Tally => ({ kills: 0, acked: new Set(), referenced: new Set(), failures: [], midWrite: 0, problemsRepaired: {}, tempFilesCleaned: 0, checks: 0 });
+
+/** Runs `parallel` writers, kills each 0-50 ms after it is ready, records what they acknowledged. */
+async function killRound(tally: Tally, parallel: number, command: (slot: number) => Record<string, unknown>, random: ReturnType<typeof rng>, maxDelayMs: number, env?: NodeJS.ProcessEnv): Promise<void> {
+  await Promise.all(
+    Array.from({ length: parallel }, async (_, slot) => {
+      const child = spawnChild<Line>(WRITER, command(slot), env ? { env } : {});
+      try {
+        await child.ready;
+      } catch (error) {
+        tally.failures.push(`writer did not start: ${(error as Error).message}`);
+        return;
+      }
+      await sleep(random.int(maxDelayMs + 1));
+      child.process.kill("SIGKILL");
+      const done = await child.done;
+      if (done.signal !== "SIGKILL") tally.failures.push(`writer ended by itself (${done.code}): ${done.stderr.slice(0, 500)}`);
+      else tally.kills++;
+      for (const line of done.lines) {
+        if (line.acked) {
+          tally.acked.add(line.acked);
+          if (line.ref) tally.referenced.add(line.acked);
+        }
+        if (line.error) tally.failures.push(`put failed in a writer: ${line.error.code} ${line.error.message}`);
+      }
+    }),
+  );
+}
+
+/** verify(repair) then verify again: every problem repaired, none left. Optionally gc(grace 0) first. */
+async function maintain(store: ArtifactStore, tally: Tally, withGc: boolean): Promise<void> {
+  if (withGc) {
+    const gc = await store.gc({ graceMs: 0 });
+    tally.tempFilesCleaned += gc.temp_files_removed;
+    for (const id of gc.swept) if (tally.referenced.has(id)) tally.failures.push(`gc swept referenced blob ${id}`);
+    for (const id of gc.swept) tally.acked.delete(id); // unreferenced puts are garbage: gone is correct
+  }
+  const repaired = await store.verify({ repair: true });
+  for (const p of repaired.problems) {
+    if (!p.repaired) tally.failures.push(`verify could not repair ${p.kind} ${p.key}: ${p.message}`);
+    else tally.problemsRepaired[p.kind] = (tally.problemsRepaired[p.kind] ?? 0) + 1;
+    if (p.kind === "temp_file") tally.tempFilesCleaned++;
+  }
+  const again = await store.verify();
+  for (const p of again.problems) tally.failures.push(`problem left after repair: ${p.kind} ${p.key}: ${p.message}`);
+}
+
+/** Every acknowledged put reads back (get checks the hash). */
+async function checkAcked(store: ArtifactStore, tally: Tally): Promise<void> {
+  for (const id of tally.acked) {
+    try {
+      await store.get(id);
+    } catch (error) {
+      tally.failures.push(`acknowledged put ${id} unreadable after a kill: ${(error as Error).message}`);
+    }
+  }
+}
+
+describe("crash injection: fs store", () => {
+  let parent: string;
+  beforeAll(async () => {
+    assertBuilt(["schema", "store", "store-fs"]);
+    parent = await mkdtemp(join(tmpdir(), "aref-crash-fs-"));
+  });
+  afterAll(async () => {
+    if (parent) await rm(parent, { recursive: true, force: true });
+  });
+
+  it("after every SIGKILL: blobs hash to their ids, acked puts read back, verify repairs all, gc/verify clean temp files, nothing outside the root touched", async () => {
+    const seed = seedFromEnv();
+    const random = rng(seed);
+    const root = join(parent, "store");
+    const canary = join(parent, "canary");
+    await mkdir(canary);
+    await writeFile(join(canary, "keep.txt"), "canary: must never change\n");
+    const outside = () => snapshot(parent, (rel) => rel === "store" || rel.startsWith("store/"));
+    const before = await outside();
+    const kills = scale(30, 1_000);
+    const parallel = scale(1, 2);
+    const batch = scale(3, 20);
+    const tally = newTally();
+    const store = new ArtifactStore({ driver: new FsDriver({ root }), maxBytes: MAX_BYTES, gcGraceMs: 0 });
+    let round = 0;
+    const started = Date.now();
+    while (tally.kills < kills && tally.failures.length < 20) {
+      await killRound(tally, Math.min(parallel, kills - tally.kills), (slot) => ({ driver: "fs", root, seed: random.int(2 ** 31), slot, gzip: random.int(4) === 0, maxBytes: MAX_BYTES }), random, 50);
+      round++;
+      if (round % batch !== 0 && tally.kills < kills) continue;
+      tally.checks++;
+      // 1. The files themselves: every blob file hashes to its name, every record parses.
+      const files = await filesUnder(root);
+      let scratch = 0;
+      for (const file of files) {
+        const name = file.split("/").pop()!;
+        if (SCRATCH.test(name)) {
+          scratch++;
+          continue;
+        }
+        if (file.startsWith("blobs/")) {
+          const m = /^blobs\/sha256\/([0-9a-f]{2})\/([0-9a-f]{2})\/([0-9a-f]{64})(\.gz)?$/.exec(file);
+          if (!m || !m[3]!.startsWith(m[1]! + m[2]!)) {
+            tally.failures.push(`unexpected file in blobs/: ${file}`);
+            continue;
+          }
+          const raw = await readFile(join(root, file));
+          let bytes: Uint8Array;
+          try {
+            bytes = m[4] ? gunzipSync(raw) : raw;
+          } catch {
+            tally.failures.push(`partial gzip blob visible under its id: ${file}`);
+            continue;
+          }
+          if (sha256(bytes) !== m[3]) tally.failures.push(`partial or corrupt blob visible under its id: ${file} (${raw.byteLength} bytes)`);
+        } else if (file.endsWith(".json")) {
+          try {
+            JSON.parse(await readFile(join(root, file), "utf8"));
+          } catch {
+            tally.failures.push(`partial JSON visible: ${file}`);
+          }
+        }
+      }
+      if (scratch > 0) tally.midWrite++;
+      // 2. Acknowledged puts survived.
+      await checkAcked(store, tally);
+      // 3. gc or verify (grace 0) must remove the temp files once they are past the driver's
+      // 1 s floor (it looks at ctime too, so they cannot be aged artificially: wait).
+      if (scratch > 0) await sleep(1_100);
+      await maintain(store, tally, tally.checks % 2 === 0);
+      const left = (await filesUnder(root)).filter((f) => SCRATCH.test(f.split("/").pop()!));
+      if (left.length > 0) tally.failures.push(`temp files left after gc/verify: ${left.join(", ")}`);
+      // 4. Nothing outside the store root.
+      const diff = diffSnapshots(before, await outside());
+      if (diff.length > 0) tally.failures.push(`files outside the store root changed: ${diff.join(", ")}`);
+    }
+    const blobs = (await store.stats()).blobs;
+    report(
+      "crash(fs)",
+      `${tally.kills} kills, ${tally.checks} checks, ${tally.failures.length} failures (${tally.acked.size} acked puts all readable, ${tally.midWrite} checks found a write cut mid-way, repaired ${JSON.stringify(tally.problemsRepaired)}, seed ${seed})`,
+      { kills: tally.kills, checks: tally.checks, failures: tally.failures.length, acked: tally.acked.size, blobs, mid_write: tally.midWrite, repaired: tally.problemsRepaired, temp_cleaned: tally.tempFilesCleaned, seconds: Math.round((Date.now() - started) / 1000), seed },
+    );
+    expect(tally.failures).toEqual([]);
+    expect(tally.kills).toBe(kills);
+    expect(tally.acked.size).toBeGreaterThan(0);
+  });
+});
+
+describe("crash injection: S3 driver through the local server", () => {
+  let s3: S3TestServer;
+  beforeAll(async () => {
+    assertBuilt(["schema", "store", "store-s3"]);
+    s3 = await startS3Server();
+  });
+  afterAll(async () => {
+    await s3?.stop();
+  });
+
+  it("after every SIGKILL: objects hash to their ids, acked puts read back, verify repairs all", async () => {
+    const seed = seedFromEnv();
+    const random = rng(seed);
+    const bucket = s3.createBucket();
+    const direct = (): Driver => new S3Driver({ bucket, endpoint: s3.endpoint, forcePathStyle: true, region: "us-east-1", conditionalWrites: "off", retryBaseDelayMs: 5, clientConfig: { credentials: s3.credentials } });
+    const driver = direct();
+    const store = new ArtifactStore({ driver, maxBytes: MAX_BYTES, gcGraceMs: 0 });
+    const kills = scale(5, 100);
+    const batch = scale(1, 10);
+    const tally = newTally();
+    const env = { ...process.env, ...s3.env };
+    const started = Date.now();
+    let round = 0;
+    while (tally.kills < kills && tally.failures.length < 20) {
+      await killRound(tally, 1, (slot) => ({ driver: "s3", bucket, endpoint: s3.endpoint, seed: random.int(2 ** 31), slot, maxBytes: MAX_BYTES }), random, 250, env);
+      round++;
+      if (round % batch !== 0 && tally.kills < kills) continue;
+      tally.checks++;
+      for await (const entry of driver.list("blobs/")) {
+        const m = /^blobs\/sha256\/[0-9a-f]{2}\/[0-9a-f]{2}\/([0-9a-f]{64})$/.exec(entry.key);
+        if (!m) {
+          tally.failures.push(`unexpected object: ${entry.key}`);
+          continue;
+        }
+        const bytes = await driver.get(entry.key);
+        if (bytes !== undefined && sha256(bytes) !== m[1]) tally.failures.push(`partial or corrupt object visible under its id: ${entry.key} (${bytes.byteLength} bytes)`);
+      }
+      await checkAcked(store, tally);
+      await maintain(store, tally, tally.checks % 2 === 0);
+    }
+    report(
+      "crash(s3)",
+      `${tally.kills} kills, ${tally.checks} checks, ${tally.failures.length} failures (${tally.acked.size} acked puts all readable, repaired ${JSON.stringify(tally.problemsRepaired)}, seed ${seed})`,
+      { kills: tally.kills, checks: tally.checks, failures: tally.failures.length, acked: tally.acked.size, repaired: tally.problemsRepaired, seconds: Math.round((Date.now() - started) / 1000), seed },
+    );
+    expect(tally.failures).toEqual([]);
+    expect(tally.kills).toBe(kills);
+  });
+});
