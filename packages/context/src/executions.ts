@@ -230,7 +230,8 @@ export class ExecutionContext {
   /** Records one execution; its result goes through the externalizer (redacted; large → a reference). */
   async record(input: RecordExecutionInput): Promise<ExecutionRecord> {
     const cfg = this.config.executions;
-    const args = input.tool_args ?? {};
+    // Arguments are persisted in the record: redact them like results.
+    const args = this.externalizer.redactValue(input.tool_args ?? {}).value as Record<string, unknown>;
     const result = await this.externalizer.externalize({
       session: this.session,
       tool: input.tool_name,

@@ -15,7 +15,7 @@ import { isInjected } from "./injected.js";
 import { ARTIFACTS_GET_TOOL_NAME, modelHintFor, renderModelHint, type ModelHint } from "./model-hint.js";
 import { countLines, serializePayload, utf8Length, type PayloadEncoding } from "./payload.js";
 import { defaultPreview, type PreviewFunction } from "./preview.js";
-import { Redactor } from "./redaction.js";
+import { Redactor, type RedactionResult } from "./redaction.js";
 
 /** Says what a fallback cut, and why: never a silent truncation. */
 export const LossReceiptSchema = z.object({
@@ -165,6 +165,39 @@ export class Externalizer {
     this.#onStash = options.onStash;
   }
 
+  /** Redacts one text with this externalizer's rules (unchanged when redaction is off). */
+  redactText(text: string): RedactionResult {
+    return this.#redactor === undefined ? { text, kinds: [], count: 0 } : this.#redactor.redact(text);
+  }
+
+  /** Redacts every string inside a JSON value (tool arguments, records); the value is copied only where it changes. */
+  redactValue(value: unknown): { value: unknown; kinds: string[] } {
+    const kinds = new Set<string>();
+    const walk = (v: unknown): unknown => {
+      if (typeof v === "string") {
+        const r = this.redactText(v);
+        for (const k of r.kinds) kinds.add(k);
+        return r.text;
+      }
+      if (Array.isArray(v)) {
+        const out = v.map(walk);
+        return out.every((x, i) => x === v[i]) ? v : out;
+      }
+      if (typeof v === "object" && v !== null) {
+        let changed = false;
+        const out: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) {
+          out[k] = walk(x);
+          if (out[k] !== x) changed = true;
+        }
+        return changed ? out : v;
+      }
+      return v;
+    };
+    const out = walk(value);
+    return { value: out, kinds: [...kinds].sort() };
+  }
+
   policyFor(tool: string): ToolPolicy {
     return this.config.externalize.tools[tool] ?? {};
   }
@@ -233,7 +266,7 @@ export class Externalizer {
       type: input.type ?? policy.type ?? "tool_output",
       mime,
       producer: "executor",
-      tool: { name: input.tool, ...(input.args ? { args: input.args } : {}) },
+      tool: { name: input.tool, ...(input.args ? { args: this.redactValue(input.args).value as Record<string, unknown> } : {}) },
       summary: preview.summary,
       session: input.session,
       ...(input.label ? { label: input.label.slice(0, 300) } : {}),

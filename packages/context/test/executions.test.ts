@@ -113,6 +113,8 @@ describe("ExecutionContext", () => {
     const ctx = new ExecutionContext({ session, store });
     const e = await ctx.record({ tool_name: "env", result: `AWS key AKIA${"QX7Z".repeat(4)}` });
     expect(e.result_inline).toBe("AWS key [REDACTED:aws_access_key]");
+    const withArgs = await ctx.record({ tool_name: "sh", tool_args: { command: `export KEY=AKIA${"QX7Z".repeat(4)}` }, result: "ok" });
+    expect(withArgs.tool_args).toEqual({ command: "export KEY=[REDACTED:aws_access_key]" });
   });
 
   it("summarizes like seed 004 and rejects a bad session", () => {

@@ -124,6 +124,27 @@ describe("transcripts", () => {
     expect(back.entries.map((e) => e.content)).toEqual(outputs);
   });
 
+  it("redacts secrets in every persisted line: messages, tool-call arguments, tool results", async () => {
+    const store = memoryStore();
+    const path = join(dir, "r.jsonl");
+    const writer = new TranscriptWriter({ path, session, externalizer: new Externalizer({ store }) });
+    const token = `ghp_${"a1B2c3D4e5".repeat(3)}abcdef`;
+    await writer.appendMessage("user", `use my token ${token}`);
+    await writer.appendMessage("assistant", "", { tool_calls: [{ id: "c1", name: "sh", arguments: JSON.stringify({ command: `curl -H 'Authorization: token ${token}'` }) }] });
+    const r = await writer.appendToolResult({ tool: "sh", result: bigLog(5_000), args: { command: `curl ${token}` }, callId: "c1" });
+    await writer.appendMessage("assistant", "clean text stays as it is");
+    const file = await readFile(path, "utf8");
+    expect(file).not.toContain(token);
+    const { entries } = await readTranscript(path);
+    expect(entries[0]!.content).toBe("use my token [REDACTED:github_token]");
+    expect(entries[0]!.details?.redactions).toEqual(["github_token"]);
+    expect(entries[1]!.tool_calls![0]!.arguments).toContain("[REDACTED:github_token]");
+    expect(entries[3]!.details).toBeUndefined();
+    expect((await store.getRecord(r.artifactRef!.artifact_id)).tool?.args).toEqual({ command: "curl [REDACTED:github_token]" });
+    const raw = new TranscriptWriter({ path: join(dir, "raw.jsonl"), session, externalizer: new Externalizer({ store }), redact: false });
+    expect((await raw.appendMessage("user", token)).content).toBe(token);
+  });
+
   it("tags injected context and rejects invalid entries", async () => {
     const store = memoryStore();
     const path = join(dir, "i.jsonl");

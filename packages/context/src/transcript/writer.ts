@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { ArefError, TranscriptEntrySchema, formatIssues, parseSessionId, type TranscriptEntry } from "@artifact-refs/schema";
 import type { z } from "zod";
 import type { ExternalizedResult, Externalizer, ToolResultInput } from "../externalizer.js";
-import { tagInjected } from "../injected.js";
+import { isInjected, tagInjected } from "../injected.js";
 
 export type TranscriptEntryInput = z.input<typeof TranscriptEntrySchema>;
 
@@ -11,8 +11,10 @@ export interface TranscriptWriterOptions {
   /** JSONL file to append to (created 0600, its directory 0700). */
   path: string;
   session: string;
-  /** Decides per tool result: inline or a reference. */
+  /** Decides per tool result: inline or a reference. Its redaction rules also apply to the other lines. */
   externalizer: Externalizer;
+  /** Redact user/assistant/system lines and tool-call arguments too (default true). */
+  redact?: boolean;
 }
 
 /**
@@ -24,6 +26,7 @@ export class TranscriptWriter {
   readonly path: string;
   readonly session: string;
   readonly externalizer: Externalizer;
+  readonly #redact: boolean;
   #queue: Promise<unknown> = Promise.resolve();
   #ready: Promise<void> | undefined;
 
@@ -31,11 +34,36 @@ export class TranscriptWriter {
     this.path = options.path;
     this.session = parseSessionId(options.session);
     this.externalizer = options.externalizer;
+    this.#redact = options.redact !== false;
   }
 
-  /** Appends one validated entry. */
+  /**
+   * Appends one validated entry. Secrets in its content and tool-call arguments are redacted
+   * (the kinds are added to `details.redactions`) unless the entry is injected context or
+   * `redact: false` was given; clean entries are written unchanged.
+   */
   append(entry: TranscriptEntryInput): Promise<TranscriptEntry> {
-    return this.#enqueue(Promise.resolve(entry), (e) => e);
+    return this.#enqueue(Promise.resolve(entry), (e) => (this.#redact ? this.#redacted(e) : e));
+  }
+
+  #redacted(entry: TranscriptEntryInput): TranscriptEntryInput {
+    if (entry.details?.injected === true || isInjected(entry.content) || entry.details?.artifactRef !== undefined) return entry;
+    const kinds = new Set<string>();
+    const content = this.externalizer.redactText(entry.content);
+    for (const k of content.kinds) kinds.add(k);
+    const calls = entry.tool_calls?.map((c) => {
+      const r = this.externalizer.redactText(c.arguments);
+      for (const k of r.kinds) kinds.add(k);
+      return r.text === c.arguments ? c : { ...c, arguments: r.text };
+    });
+    if (kinds.size === 0) return entry;
+    const previous = entry.details?.redactions ?? [];
+    return {
+      ...entry,
+      content: content.text,
+      ...(calls ? { tool_calls: calls } : {}),
+      details: { ...entry.details, redactions: [...new Set([...previous, ...kinds])].sort() },
+    };
   }
 
   /**
