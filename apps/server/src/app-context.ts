@@ -1,7 +1,7 @@
 import type { ArtifactStore } from "@artifact-refs/store";
 import type { Authenticator } from "./auth.js";
 import type { ServerKit } from "./kit/types.js";
-import type { SelectionCache } from "./selection-cache.js";
+import type { ByteCache, SelectionCache } from "./selection-cache.js";
 import type { ChatProvider } from "./provider.js";
 import type { Telemetry } from "./telemetry.js";
 import type { ToolRegistry } from "./tools/registry.js";
@@ -17,4 +17,6 @@ export interface AppContext {
   bodyLimit: number;
   /** Selections of immutable content, keyed by (artifact id, selector). */
   selections: SelectionCache;
+  /** Serialized fetch receipts, keyed by (artifact id, selector, short ref). */
+  receipts: ByteCache;
 }

@@ -17,7 +17,7 @@ import { executeRoutes } from "./routes/execute.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
 import { findWebRoot, serveWeb } from "./static.js";
-import { SelectionCache } from "./selection-cache.js";
+import { ByteCache, SelectionCache } from "./selection-cache.js";
 import { Telemetry } from "./telemetry.js";
 import { builtinTools } from "./tools/builtin.js";
 import { ToolRegistry } from "./tools/registry.js";
@@ -60,6 +60,7 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     provider: options.provider,
     bodyLimit,
     selections: new SelectionCache(options.selectionCacheChars),
+    receipts: new ByteCache(options.selectionCacheChars),
   };
 
   const app = Fastify({
@@ -89,17 +90,18 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     reply.code(404).send(toHttpError(new ArefError("NOT_FOUND", `no route ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}`, { hint: "see GET /openapi.json" })).receipt),
   );
 
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     const route = request.routeOptions.url ?? "unmatched";
     ctx.telemetry.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     ctx.telemetry.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    done();
   });
   let shuttingDown = false;
-  app.addHook("onSend", async (_request, reply, payload) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     reply.header("x-content-type-options", "nosniff");
     // During a graceful shutdown, answer in-flight requests and close their keep-alive sockets.
     if (shuttingDown) reply.header("connection", "close");
-    return payload;
+    done(null, payload);
   });
 
   const limit = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;

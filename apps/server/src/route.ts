@@ -56,8 +56,26 @@ export function isJsonContentType(header: string | undefined): boolean {
   return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
+/**
+ * Parsed query strings, per route: parsing is a pure function of the raw query string, so
+ * repeated queries (a client paging through the same selector) skip zod. Bounded; cleared when full.
+ */
+class QueryMemo {
+  readonly #entries = new Map<string, unknown>();
+  constructor(readonly max = 512) {}
+  parse(schema: z.ZodType, raw: string, value: unknown): unknown {
+    const hit = this.#entries.get(raw);
+    if (hit !== undefined) return hit;
+    const parsed = Object.freeze(parseWith(schema, value, "query parameters"));
+    if (this.#entries.size >= this.max) this.#entries.clear();
+    this.#entries.set(raw, parsed);
+    return parsed;
+  }
+}
+
 /** Registers a route on Fastify: authenticates, validates params, query and body with zod, runs the handler. */
 export function registerRoute(app: FastifyInstance, auth: Authenticator, def: RouteDef<any, any, any>): void {
+  const queries = new QueryMemo();
   app.route({
     method: def.method,
     url: def.url,
@@ -66,7 +84,8 @@ export function registerRoute(app: FastifyInstance, auth: Authenticator, def: Ro
     handler: async (request, reply) => {
       const principal: Principal = def.auth ? auth.authenticate(request.headers.authorization) : { kind: "admin" };
       const params = def.params ? parseWith(def.params, request.params, "path parameters") : {};
-      const query = def.query ? parseWith(def.query, request.query ?? {}, "query parameters") : {};
+      const at = request.url.indexOf("?");
+      const query = def.query ? queries.parse(def.query, at === -1 ? "" : request.url.slice(at + 1), request.query ?? {}) : {};
       let body: unknown;
       if (def.body !== undefined) {
         if (!isJsonContentType(request.headers["content-type"])) {

@@ -46,3 +46,36 @@ export class SelectionCache {
     return this.#entries.size;
   }
 }
+
+/** Bytes by key, least recently used out first, bounded by total bytes. */
+export class ByteCache {
+  readonly #entries = new Map<string, Buffer>();
+  #size = 0;
+
+  constructor(readonly maxBytes = 16 * 1024 * 1024) {}
+
+  get(key: string): Buffer | undefined {
+    const hit = this.#entries.get(key);
+    if (hit === undefined) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, hit);
+    return hit;
+  }
+
+  set(key: string, value: Buffer): void {
+    const size = value.byteLength + key.length;
+    if (size > this.maxBytes) return;
+    const old = this.#entries.get(key);
+    if (old) {
+      this.#size -= old.byteLength + key.length;
+      this.#entries.delete(key);
+    }
+    this.#entries.set(key, value);
+    this.#size += size;
+    for (const [k, v] of this.#entries) {
+      if (this.#size <= this.maxBytes) break;
+      this.#entries.delete(k);
+      this.#size -= v.byteLength + k.length;
+    }
+  }
+}

@@ -10,6 +10,7 @@ import {
   receiptName,
   toHandle,
   type FetchReceipt,
+  type Selector,
   type StashReceipt,
 } from "@artifact-refs/schema";
 import { assertSession, requireSessionFor } from "../auth.js";
@@ -21,6 +22,7 @@ import { SelectionCache } from "../selection-cache.js";
 
 export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const { store, kit } = app;
+  const selectors = new WeakMap<object, Selector>(); // parsed (frozen, memoized) query → selector
 
   const stash = defineRoute({
     method: "POST",
@@ -97,9 +99,10 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
     params: RefParams,
     query: FetchQuerySchema,
     responses: { 200: { description: "the selection", schema: FetchReceiptSchema }, ...ERROR_RESPONSES },
-    async handler({ params, query, principal }) {
+    async handler({ params, query, principal, reply }) {
       const session = requireSessionFor(principal, query.session, "GET /api/artifacts/:ref");
-      const selector = selectorOf(query);
+      let selector = selectors.get(query);
+      if (selector === undefined) selectors.set(query, (selector = selectorOf(query)));
       const scope = session === undefined ? {} : { session };
       // Access first (resolution within the session, live reference), on every request.
       const record = await store.getRecord(params.ref, scope);
@@ -110,8 +113,16 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         selection = kit.select(await store.getText(id), selector);
         app.selections.set(key, selection);
       }
-      const receipt: FetchReceipt = { schema: receiptName("fetch"), handle: toHandle(id), short_ref: await store.shortRef(id, scope), ...selection };
-      return receipt;
+      const shortRef = await store.shortRef(id, scope);
+      // The receipt's bytes depend only on (id, selector, short ref): serialized once.
+      const bytesKey = `${key}\u0000${shortRef}`;
+      let body = app.receipts.get(bytesKey);
+      if (body === undefined) {
+        const receipt: FetchReceipt = { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection };
+        app.receipts.set(bytesKey, (body = Buffer.from(JSON.stringify(receipt))));
+      }
+      reply.type("application/json; charset=utf-8");
+      return body;
     },
   });
 
