@@ -1,0 +1,110 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ArtifactStore } from "@artifact-refs/store";
+import { FsDriver } from "@artifact-refs/store-fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, fixture, spawnChild } from "../src/children.js";
+import { filesUnder, sha256 } from "../src/files.js";
+import { scale } from "../src/scale.js";
+import { report } from "../src/summary.js";
+
+/**
+ * 4 writer processes put overlapping content with session references while a 5th runs gc
+ * (grace 0) in a loop. Afterwards: no errors, every referenced artifact reads back and
+ * verifies, each blob is stored exactly once, nothing referenced is missing.
+ */
+const WORKER = fixture("conc-worker.mjs");
+
+interface Outcome<T> {
+  ready?: boolean;
+  ok?: boolean;
+  value?: T;
+  error?: { code: string; message: string };
+}
+interface WriterValue {
+  referenced: string[];
+  created: number;
+  puts: number;
+  errors: { code: string; message: string }[];
+}
+interface GcValue {
+  runs: number;
+  swept: string[];
+  errors: { code: string; message: string }[];
+}
+
+describe("concurrency: 4 writer processes and a gc process on one fs store", () => {
+  let parent: string;
+  beforeAll(async () => {
+    assertBuilt(["schema", "store", "store-fs"]);
+    parent = await mkdtemp(join(tmpdir(), "aref-conc-"));
+  });
+  afterAll(async () => {
+    if (parent) await rm(parent, { recursive: true, force: true });
+  });
+
+  it("0 errors, every referenced artifact verifies, each blob stored once, gc sweeps only garbage", async () => {
+    const root = join(parent, "store");
+    const workers = 4;
+    const count = scale(500, 10_000);
+    const pool = scale(800, 12_000);
+    const stride = pool / 8; // worker w starts at w*stride: heavy overlap between workers
+    const started = Date.now();
+    const writers = Array.from({ length: workers }, (_, worker) => spawnChild<Outcome<WriterValue>>(WORKER, { job: "writer", root, worker, count, stride, pool }));
+    const collector = spawnChild<Outcome<GcValue>>(WORKER, { job: "gc", root });
+    await Promise.all([...writers, collector].map((c) => c.ready));
+    for (const c of [collector, ...writers]) c.send("go\n");
+    const written = await Promise.all(writers.map((w) => w.done));
+    collector.send("stop\n");
+    const collected = await collector.done;
+
+    const failures: string[] = [];
+    const outcomeOf = <T>(done: { code: number | null; stderr: string; lines: Outcome<T>[] }, who: string): T | undefined => {
+      const last = done.lines[done.lines.length - 1];
+      if (done.code !== 0 || !last?.ok || last.value === undefined) {
+        failures.push(`${who} failed (exit ${done.code}): ${JSON.stringify(last?.error)} ${done.stderr.slice(0, 500)}`);
+        return undefined;
+      }
+      return last.value;
+    };
+    const values = written.map((d, i) => outcomeOf(d, `writer ${i}`));
+    const gcValue = outcomeOf(collected, "gc");
+    for (const v of values) for (const e of v?.errors ?? []) failures.push(`put error: ${e.code} ${e.message}`);
+    for (const e of gcValue?.errors ?? []) failures.push(`gc error: ${e.code} ${e.message}`);
+
+    const referenced = new Set(values.flatMap((v) => v?.referenced ?? []));
+    const puts = values.reduce((s, v) => s + (v?.puts ?? 0), 0);
+    const created = values.reduce((s, v) => s + (v?.created ?? 0), 0);
+    const store = new ArtifactStore({ driver: new FsDriver({ root }) });
+
+    // Every referenced artifact reads back (get checks the hash).
+    for (const id of referenced) {
+      try {
+        await store.get(id);
+      } catch (error) {
+        failures.push(`referenced ${id} unreadable: ${(error as Error).message}`);
+      }
+    }
+    const verify = await store.verify();
+    for (const p of verify.problems) failures.push(`verify: ${p.kind} ${p.key}: ${p.message}`);
+    // A last gc (grace 0, nobody writing) leaves exactly the referenced blobs, each once.
+    const final = await store.gc({ graceMs: 0 });
+    for (const id of final.swept) if (referenced.has(id)) failures.push(`final gc swept referenced ${id}`);
+    const blobFiles = (await filesUnder(join(root, "blobs"))).filter((f) => !f.split("/").pop()!.startsWith("."));
+    const names = blobFiles.map((f) => f.split("/").pop()!);
+    for (const f of blobFiles) if (sha256(await readFile(join(root, "blobs", f))) !== f.split("/").pop()) failures.push(`blob ${f} does not hash to its name`);
+    const sweptReferenced = (gcValue?.swept ?? []).filter((id) => referenced.has(id)).length;
+    report(
+      "concurrency",
+      `${workers} processes × ${count} puts (+ garbage, ${puts} puts in all) with a gc loop (${gcValue?.runs ?? 0} gc runs, ${gcValue?.swept.length ?? 0} blobs swept): ${failures.length} failures, ${referenced.size} referenced blobs stored once each`,
+      { workers, count, puts, created, gc_runs: gcValue?.runs ?? 0, gc_swept: gcValue?.swept.length ?? 0, gc_swept_then_restored: sweptReferenced, referenced: referenced.size, blob_files: blobFiles.length, failures: failures.length, seconds: Math.round((Date.now() - started) / 1000) },
+    );
+    expect(failures).toEqual([]);
+    expect(referenced.size).toBe(pool);
+    expect(blobFiles.length).toBe(referenced.size);
+    expect(new Set(names)).toEqual(referenced);
+    expect((await store.stats()).blobs).toBe(referenced.size);
+    expect(gcValue!.runs).toBeGreaterThan(0);
+  });
+});
