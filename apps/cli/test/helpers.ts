@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Readable } from "node:stream";
@@ -129,6 +129,13 @@ export function spawnCli(
 /** The path of a blob file in an fs store (uncompressed layout). */
 export function blobPath(store: string, id: string): string {
   return join(store, "blobs", "sha256", id.slice(0, 2), id.slice(2, 4), id);
+}
+
+/** The path of a session's reference file in an fs store, found on disk (whatever the sharding). */
+export function refPath(store: string, session: string, id: string): string {
+  const found = readdirSync(join(store, "refs", session), { recursive: true, encoding: "utf8" }).find((p) => p.endsWith(`${id}.json`));
+  if (found === undefined) throw new Error(`no reference file for ${id} in session ${session} of ${store}`);
+  return join(store, "refs", session, found);
 }
 
 export function metaPath(store: string, id: string): string {

@@ -9,7 +9,7 @@ import {
 } from "@artifact-refs/schema";
 import { openStore } from "@artifact-refs/store-spec";
 import { describe, expect, it } from "vitest";
-import { blobPath, flipByte, metaPath, run, tempFile, tempStore } from "./helpers.js";
+import { blobPath, flipByte, metaPath, refPath, run, tempFile, tempStore } from "./helpers.js";
 
 async function stash(store: string, content: string, ...args: string[]) {
   const r = await run(["stash", "-", "--store", store, "--json", ...args], { stdin: content });
@@ -207,7 +207,7 @@ describe("aref verify and corruption on disk", () => {
   it("a garbage reference file is reported by verify and dropped by --repair", async () => {
     const store = tempStore();
     const s = await stash(store, "referenced\n", "--session", "s1");
-    const refFile = `${store}/refs/s1/${s.artifact_id}.json`;
+    const refFile = refPath(store, "s1", s.artifact_id);
     expect(JSON.parse(readFileSync(refFile, "utf8")).session_id).toBe("s1");
     writeFileSync(refFile, "{ truncated");
     const v = VerifyReceiptSchema.parse((await run(["verify", "--store", store, "--json"])).json());

@@ -6,6 +6,9 @@ import { formatBytes, formatCount } from "../format.js";
 import { parseDurationOrZero } from "../parse-options.js";
 import { examples } from "./shared.js";
 
+/** Swept blobs listed by the human output (the receipt lists all). */
+const SHOW_SWEPT = 20;
+
 export function register(program: Command, ctx: CliContext): void {
   program
     .command("gc")
@@ -37,7 +40,8 @@ export function register(program: Command, ctx: CliContext): void {
           `${r.dry_run ? "gc (dry run, nothing deleted): would sweep" : "gc: swept"} ${formatCount(r.blobs_swept)} of ${formatCount(r.blobs_scanned)} blobs ` +
             `(${formatBytes(r.bytes_freed)}), ${r.dry_run ? "would expire" : "expired"} ${formatCount(r.references_expired)} references, ` +
             `${r.dry_run ? "would remove" : "removed"} ${formatCount(r.temp_files_removed)} temp files\n` +
-            r.swept.map((id) => `  ${r.dry_run ? "would sweep" : "swept"} art:${id.slice(0, 12)}\n`).join(""),
+            r.swept.slice(0, SHOW_SWEPT).map((id) => `  ${r.dry_run ? "would sweep" : "swept"} art:${id.slice(0, 12)}\n`).join("") +
+            (r.swept.length > SHOW_SWEPT ? `  … and ${formatCount(r.swept.length - SHOW_SWEPT)} more (--json lists them all)\n` : ""),
         ),
       );
     });
