@@ -16,8 +16,8 @@ interface Instance {
   child: ChildProcessWithoutNullStreams;
 }
 
-function startInstance(bucket: string, prefix: string): Instance {
-  const child = spawn(process.execPath, [join(here, "fixtures", "instance.mjs"), bucket, prefix, fx.s3.endpoint], {
+function startInstance(bucket: string, prefix: string, endpoint: string): Instance {
+  const child = spawn(process.execPath, [join(here, "fixtures", "instance.mjs"), bucket, prefix, endpoint], {
     cwd: packageDir,
     env: { ...process.env, ...fx.s3.env },
   });
@@ -47,7 +47,12 @@ function startInstance(bucket: string, prefix: string): Instance {
   };
 }
 
-describe("two processes on one bucket", () => {
+// Straight to the server (which ignores If-None-Match: the drivers fall back to HEAD-then-PUT),
+// and through the proxy that enforces it like AWS S3 (conditional PUTs, 412, refresh copies).
+describe.each([
+  ["local server, HEAD-then-PUT", "direct", "off"],
+  ["enforcing proxy, If-None-Match", "proxy", "on"],
+] as const)("two processes on one bucket (%s)", (_name, via, mode) => {
   let a: Instance;
   let b: Instance;
   let bucket: string;
@@ -58,8 +63,9 @@ describe("two processes on one bucket", () => {
       if (!existsSync(dist)) throw new Error(`${dist} is missing: build first (pnpm --filter @artifact-refs/store-s3... build)`);
     }
     bucket = fx.s3.createBucket();
-    a = startInstance(bucket, "shared-store");
-    b = startInstance(bucket, "shared-store");
+    const endpoint = via === "proxy" ? fx.proxy.endpoint : fx.s3.endpoint;
+    a = startInstance(bucket, "shared-store", endpoint);
+    b = startInstance(bucket, "shared-store", endpoint);
   });
   afterAll(async () => {
     await Promise.allSettled([a?.call("exit"), b?.call("exit")]);
@@ -75,6 +81,8 @@ describe("two processes on one bucket", () => {
     expect(await b.call("put", { text: "written by process A" })).toMatchObject({ id: fromA.id, created: false });
     expect(await a.call("stats")).toMatchObject({ blobs: 2 });
     expect(a.child.pid).not.toBe(b.child.pid);
+    expect(await a.call("conditionalWrites")).toBe(mode);
+    expect(await b.call("conditionalWrites")).toBe(mode);
   });
 
   it("gc in one process while the other writes never sweeps a referenced blob", async () => {
