@@ -37,6 +37,7 @@ export async function openDriver(spec: string | StoreSpec): Promise<Driver> {
         ...(parsed.endpoint === undefined ? {} : { endpoint: parsed.endpoint }),
         ...(parsed.region === undefined ? {} : { region: parsed.region }),
         ...(parsed.forcePathStyle === undefined ? {} : { forcePathStyle: parsed.forcePathStyle }),
+        ...(parsed.conditionalWrites === undefined ? {} : { conditionalWrites: parsed.conditionalWrites }),
       });
     }
   }

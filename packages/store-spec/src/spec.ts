@@ -5,7 +5,16 @@ import { ArefError } from "@artifact-refs/schema";
 export type StoreSpec =
   | { kind: "memory"; name: string }
   | { kind: "fs"; root: string; gzip: boolean }
-  | { kind: "s3"; bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle?: boolean };
+  | {
+      kind: "s3";
+      bucket: string;
+      prefix: string;
+      endpoint?: string;
+      region?: string;
+      forcePathStyle?: boolean;
+      /** "on" for servers that enforce If-None-Match (AWS S3, R2, MinIO), "off" for HEAD-then-PUT, "auto" to probe once. */
+      conditionalWrites?: "auto" | "on" | "off";
+    };
 
 /** The store used when neither --store nor AREF_STORE is given: ~/.artifact-refs/store. */
 export function defaultStoreLocation(env: NodeJS.ProcessEnv = process.env): string {
@@ -60,7 +69,7 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     if (url.username !== "" || url.password !== "") throw bad(spec.replace(/\/\/[^/]*@/, "//***@"), "credentials do not belong in the store spec; use the AWS environment variables or profile");
     if (url.port !== "") throw bad(spec, "the bucket cannot have a port; put host and port in ?endpoint=http://host:port");
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw bad(spec, "the bucket name must be 3-63 chars of lowercase letters, digits, '.' and '-'");
-    checkParams(spec, url.searchParams, ["endpoint", "region", "forcePathStyle"]);
+    checkParams(spec, url.searchParams, ["endpoint", "region", "forcePathStyle", "conditionalWrites"]);
     let prefix: string;
     try {
       prefix = decodeURIComponent(url.pathname).replace(/^\/+/, "").replace(/\/+$/, "");
@@ -80,6 +89,10 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     }
     const region = url.searchParams.get("region") ?? undefined;
     const forcePathStyle = flag(spec, url.searchParams, "forcePathStyle");
+    const conditionalWrites = url.searchParams.get("conditionalWrites") ?? undefined;
+    if (conditionalWrites !== undefined && !["auto", "on", "off"].includes(conditionalWrites)) {
+      throw bad(spec, `conditionalWrites must be auto, on or off, got ${JSON.stringify(conditionalWrites)}`);
+    }
     return {
       kind: "s3",
       bucket,
@@ -87,6 +100,7 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
       ...(endpoint === undefined ? {} : { endpoint }),
       ...(region === undefined ? {} : { region }),
       ...(forcePathStyle === undefined ? {} : { forcePathStyle }),
+      ...(conditionalWrites === undefined ? {} : { conditionalWrites: conditionalWrites as "auto" | "on" | "off" }),
     };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec) && !spec.startsWith("file://")) throw bad(spec, "unknown scheme");
@@ -123,6 +137,7 @@ export function formatStoreSpec(spec: StoreSpec): string {
       if (spec.endpoint) params.set("endpoint", spec.endpoint);
       if (spec.region) params.set("region", spec.region);
       if (spec.forcePathStyle !== undefined) params.set("forcePathStyle", String(spec.forcePathStyle));
+      if (spec.conditionalWrites !== undefined) params.set("conditionalWrites", spec.conditionalWrites);
       const query = params.toString();
       return `s3://${spec.bucket}/${spec.prefix}${query ? `?${query}` : ""}`;
     }

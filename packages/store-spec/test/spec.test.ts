@@ -51,6 +51,7 @@ describe("parseStoreSpec: s3", () => {
       { kind: "s3", bucket: "bucket", prefix: "p", endpoint: "http://127.0.0.1:9000", region: "eu-west-1", forcePathStyle: true },
     ],
     ["s3://bucket/p?forcePathStyle=false", { kind: "s3", bucket: "bucket", prefix: "p", forcePathStyle: false }],
+    ["s3://bucket/p?conditionalWrites=on", { kind: "s3", bucket: "bucket", prefix: "p", conditionalWrites: "on" }],
     ["s3://bucket/p?endpoint=https://r2.example.com", { kind: "s3", bucket: "bucket", prefix: "p", endpoint: "https://r2.example.com" }],
   ])("%s", (spec, expected) => {
     expect(parseStoreSpec(spec)).toEqual(expected);
@@ -77,7 +78,8 @@ describe("parseStoreSpec: bad specs are CONFIG_INVALID with a clear message and 
     ["s3://bucket/x?endpoint=ftp://host", /endpoint must be an http\(s\) URL/],
     ["s3://bucket/x?endpoint=not a url", /endpoint must be an http\(s\) URL/],
     ["s3://bucket/x?forcePathStyle=sometimes", /forcePathStyle must be true or false/],
-    ["s3://bucket/x?acl=public", /unknown option "acl" \(allowed: endpoint, region, forcePathStyle\)/],
+    ["s3://bucket/x?acl=public", /unknown option "acl" \(allowed: endpoint, region, forcePathStyle, conditionalWrites\)/],
+    ["s3://bucket/x?conditionalWrites=maybe", /conditionalWrites must be auto, on or off/],
     ["s3://bucket/a/%2E%2E%2Fb", /must not contain '\.' or '\.\.' segments/],
     ["s3://bucket/a%20b", /key prefix may only contain/],
     ["s3://bucket/%zz", /malformed %-escape/],
