@@ -24,6 +24,7 @@ import {
   readCheckpoint,
   replayTranscript,
   stableJson,
+  storedForm,
   totalReports,
   type AssembledPrompt,
   type CheckpointMessage,
@@ -112,7 +113,7 @@ async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach,
       continue;
     }
     expect(part!.ref, `${where}: message #${i} shown by reference`).toBeDefined();
-    await expectStored(c.store, part!.ref!, c.original[i]!.content, `${where}: #${i}`);
+    await expectStored(c.store, part!.ref!, storedForm(c.original[i]!), `${where}: #${i}`);
   }
 
   // Everything left out is reachable from the checkpoint the prompt names.
@@ -125,7 +126,7 @@ async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach,
       const m = reachable.get(i);
       expect(m, `${where}: omitted #${i} reachable`).toBeDefined();
       const original = c.original[i]!.content;
-      if (m!.artifact_ref) await expectStored(c.store, m!.artifact_ref.artifact_id, original, `${where}: omitted #${i}`);
+      if (m!.artifact_ref) await expectStored(c.store, m!.artifact_ref.artifact_id, c.original[i]!.role === "tool" ? original : storedForm(c.original[i]!), `${where}: omitted #${i}`);
       else expect(m!.content === original, `${where}: omitted #${i} verbatim in the checkpoint`).toBe(true);
     }
   }

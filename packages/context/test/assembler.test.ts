@@ -16,6 +16,7 @@ import {
   reachableFromCheckpoint,
   readCheckpoint,
   stableJson,
+  storedForm,
   type HistoryMessage,
   type PromptAssemblerOptions,
 } from "../src/index.js";
@@ -306,6 +307,25 @@ describe("budgets fail closed", () => {
     expect(part.message.content).toMatch(/^\[message #4 stored as art:[0-9a-f]{12,} \(\d+ bytes\); artifacts_get returns all of it\]\nTHOUGHT: write the file/);
     expect(await store.getText(part.ref!)).toBe(huge);
     expect(p.cuts.some((c) => c.what === "message #4 shown by reference")).toBe(true);
+  });
+
+  it("puts a tool call with a huge argument behind a reference and keeps the call well-formed", async () => {
+    const store = memoryStore();
+    const history = conversation(2);
+    const file = bigLog(40_000);
+    const call = { id: "call_1", name: "write_file", arguments: JSON.stringify({ path: "big.py", content: file }) };
+    history[4] = { role: "assistant", content: "Writing the file.", tool_calls: [call] };
+    history[5] = { role: "tool", tool_name: "write_file", tool_call_id: "call_1", content: "ok" };
+    const p = await assembler({ store, strategy: "window" }).assemble({ history, hotState: hot() });
+    expect(p.violations).toEqual([]);
+    const part = p.parts.find((x) => x.source === 4)!;
+    expect(part.message.tool_calls).toHaveLength(1);
+    expect(part.message.tool_calls![0]!.id).toBe("call_1");
+    const stub = JSON.parse(part.message.tool_calls![0]!.arguments);
+    expect(stub.stored_as).toMatch(/^art:[0-9a-f]{12,}$/);
+    expect(stub.excerpt.length).toBeLessThanOrEqual(600);
+    expect(JSON.parse(await store.getText(part.ref!))).toEqual({ content: "Writing the file.", tool_calls: [call] });
+    expect(storedForm(history[4]!)).toBe(await store.getText(part.ref!));
   });
 
   it("shortens an injected tail that does not fit, and records the cut", async () => {

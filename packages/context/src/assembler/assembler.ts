@@ -96,6 +96,8 @@ interface AppendRun {
 
 /** Chars of a long assistant message kept in a prompt that had to show it by reference. */
 const ASSISTANT_EXCERPT_CHARS = 1_500;
+/** Chars of a long tool-call argument string kept (as an excerpt) in such a message. */
+const ARGUMENTS_EXCERPT_CHARS = 600;
 
 /**
  * Builds each model call's prompt: system prompt + task + bootstrap files + hot state +
@@ -395,7 +397,15 @@ export class PromptAssembler {
           role: m.role,
           content: `[message #${i} stored as ${ref.short_ref} (${ref.size_bytes} bytes); artifacts_get returns all of it]\n${headTailExcerpt(m.content, ASSISTANT_EXCERPT_CHARS)}`,
         };
-        if (m.tool_calls && m.tool_calls.length > 0) message.tool_calls = m.tool_calls;
+        if (m.tool_calls && m.tool_calls.length > 0) {
+          // Long arguments (a whole file written through a tool call) become a JSON stub that
+          // names the stored message, so the call stays well-formed for the provider.
+          message.tool_calls = m.tool_calls.map((c) =>
+            c.arguments.length <= ARGUMENTS_EXCERPT_CHARS
+              ? c
+              : { ...c, arguments: JSON.stringify({ stored_as: ref.short_ref, excerpt: headTailExcerpt(c.arguments, ARGUMENTS_EXCERPT_CHARS) }) },
+          );
+        }
         parts.push(this.#part("turn", message, counter, i, ref.artifact_id));
         continue;
       }
@@ -413,9 +423,11 @@ export class PromptAssembler {
 
   /** Stores a tool result the externalizer left inline but the budgets cannot carry. */
   async #stash(index: number, m: HistoryMessage): Promise<ArtifactRef> {
-    const put = await this.#options.store.put(m.content, {
+    const body = storedForm(m);
+    const put = await this.#options.store.put(body, {
       type: m.role === "tool" ? "tool_output" : "result",
-      label: `${m.tool_name ?? m.role} result (message #${index})`,
+      label: m.role === "tool" ? `${m.tool_name ?? "tool"} result (message #${index})` : `${m.role} message #${index}`,
+      ...(body === m.content ? {} : { mime: "application/json" }),
       producer: "dispatcher",
       session: this.#session,
       ...(m.tool_name ? { tool: { name: m.tool_name } } : {}),
@@ -438,7 +450,7 @@ export class PromptAssembler {
     let best: PromptPart | undefined;
     for (const p of kept) {
       if (p.ref !== undefined || p.source === undefined || (p.message.role !== "tool" && p.message.role !== "assistant")) continue;
-      if (p.message.role === "assistant" && p.message.content.length <= 2 * ASSISTANT_EXCERPT_CHARS) continue;
+      if (p.message.role === "assistant" && messageChars(history[p.source]!) <= 2 * ASSISTANT_EXCERPT_CHARS) continue;
       if (!best || p.tokens > best.tokens) best = p;
     }
     if (!best || best.tokens < 64) return false;
@@ -554,6 +566,21 @@ export class PromptAssembler {
       this.#options.now,
     );
   }
+}
+
+/**
+ * What the store keeps for a message the assembler puts behind a reference: its text, or, when
+ * it has tool calls, `{"content", "tool_calls"}` as JSON (so the calls come back too).
+ */
+export function storedForm(m: HistoryMessage): string {
+  if (m.role === "tool" || !m.tool_calls || m.tool_calls.length === 0) return m.content;
+  return JSON.stringify({ content: m.content, tool_calls: m.tool_calls });
+}
+
+function messageChars(m: HistoryMessage): number {
+  let n = m.content.length;
+  for (const c of m.tool_calls ?? []) n += c.arguments.length;
+  return n;
 }
 
 function refContent(ref: ArtifactRef): string {

@@ -1,5 +1,5 @@
 export * from "./types.js";
-export { PromptAssembler, defaultStrategy, PROVIDER_PROMPT_CACHING, type PromptAssemblerOptions } from "./assembler.js";
+export { PromptAssembler, defaultStrategy, storedForm, PROVIDER_PROMPT_CACHING, type PromptAssemblerOptions } from "./assembler.js";
 export { bootstrapBlock, DEFAULT_BOOTSTRAP_THRESHOLD_CHARS, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, type BootstrapBlock, type BootstrapOptions } from "./bootstrap.js";
 export {
   CHECKPOINT_SCHEMA,
