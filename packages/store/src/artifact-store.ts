@@ -120,6 +120,15 @@ export class ArtifactStore {
     return text;
   }
 
+  /**
+   * The session's live reference to an artifact (the access check of `get(ref, { session })`
+   * without reading the content): NOT_FOUND when the session holds none, EXPIRED when it expired.
+   */
+  async reference(session: string, ref: string): Promise<SessionReference> {
+    const id = await this.resolve(ref, { session });
+    return this.#liveReference(session, id);
+  }
+
   /** The artifact's metadata record. */
   async getRecord(ref: string, options: SessionOption = {}): Promise<ArtifactRecord> {
     const id = await this.resolve(ref, options);

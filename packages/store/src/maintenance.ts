@@ -1,4 +1,5 @@
 import {
+  ArefError,
   ArtifactRecordSchema,
   type ArtifactId,
   type GcReport,
@@ -16,7 +17,16 @@ import type { GcOptions, VerifyOptions } from "./options.js";
 async function markLive(core: StoreCore): Promise<Set<ArtifactId>> {
   const live = new Set<ArtifactId>();
   const now = core.now();
-  const keys = (await collect(core.driver.list(REF_PREFIX))).map((e) => parseRefKey(e.key)).filter((k) => k !== undefined);
+  const entries = await collect(core.driver.list(REF_PREFIX));
+  const unknown = entries.filter((e) => parseRefKey(e.key) === undefined);
+  if (unknown.length > 0) {
+    // A reference gc cannot read might hold any blob: sweeping anything could lose data.
+    throw new ArefError("CORRUPT_METADATA", `gc found ${unknown.length} reference key(s) it cannot read (first: ${unknown[0]!.key}); it sweeps nothing while they exist`, {
+      hint: "run `aref verify` to list them; remove or restore them by hand (they may come from another layout version), then run gc again",
+      details: { keys: unknown.slice(0, 20).map((e) => e.key) },
+    });
+  }
+  const keys = entries.map((e) => parseRefKey(e.key)).filter((k) => k !== undefined);
   await mapLimit(keys, 16, async (k) => {
     try {
       const reference = await core.readReference(k.session, k.id);
@@ -169,7 +179,7 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
     const parsed = parseRefKey(entry.key);
     try {
       if (!parsed) {
-        problems.push({ kind: "unreadable", key: entry.key, message: "not a well-formed reference key", repaired: false });
+        problems.push({ kind: "unreadable", key: entry.key, message: "not a well-formed reference key (another layout version?); gc refuses to sweep while it exists: remove or restore it by hand", repaired: false });
         return;
       }
       try {
