@@ -58,17 +58,29 @@ const refArb = (known: string[]) =>
   );
 const sessionArb = fc.oneof(fc.constant(undefined), fc.constantFrom("sess-a", "sess-b", "sess-a:x"), fc.string({ maxLength: 140 }), fc.constantFrom(...NASTY));
 
-const intish = fc.oneof(fc.integer({ min: -5, max: 300 }), fc.constantFrom<unknown>(0, 1, 100_000, 100_001, 1e9, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, "5", null));
+/** Mostly valid numbers (so that the pattern or expression is what gets exercised), sometimes nasty ones. */
+const intish = fc.oneof(
+  { weight: 12, arbitrary: fc.integer({ min: 1, max: 300 }) },
+  { weight: 1, arbitrary: fc.integer({ min: -5, max: 0 }) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(100_000, 100_001, 1e9, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, "5", null) },
+);
 const CATASTROPHIC = ["(a+)+$", "(a|aa)+$", "(a|a?)+b", "(.*a){20}", "(\\w+\\s?)*$", "^(a+)+b", "(x+x+)+y", "((a*)*)*b", "(?:a|b|ab)*c", "a{1000}{1000}", "(a{0,1000}){1000}", "\\1", "(a)\\1", "(?<=a)b", "(?=a)a", "[", "(", "*", "a**", "\\p{L}+", "(?i)a", "\\b\\w+\\b", "a{99999}", "[^]", "(?<n>a)\\k<n>", ".*.*.*.*.*.*=", "\\", "[z-a]", "(?", "a|", "^$"];
-const regexArb = fc.oneof(fc.constantFrom(...CATASTROPHIC), fc.string({ unit: fc.constantFrom(..."()[]{}*+?|^$.\\aAb0,19dws-:<>=!".split("")), minLength: 1, maxLength: 24 }), fc.string({ minLength: 1, maxLength: 12 }));
+const regexArb = fc.oneof(fc.constantFrom(...CATASTROPHIC), fc.constantFrom(...CATASTROPHIC), fc.stringMatching(/^[a-z]{1,6}(\\s\\d+|\.\*|\+|\|[a-z]{1,4})?$/), fc.string({ unit: fc.constantFrom(..."()[]{}*+?|^$.\\aAb0,19dws-:<>=!".split("")), minLength: 1, maxLength: 24 }), fc.string({ minLength: 1, maxLength: 12 }));
 const PATH_PARTS = [".a", ".b", ".s", "..", ".*", "..*", "[*]", "[0]", "[-1]", "[1:3]", "[::-1]", "[::0]", "['a']", '["b"]', "[?@.x > 1]", "[?@.a == 'x']", "[?length(@) > 2]", "[?match(@.s, 'a.*')]", "[?search(@.s, '(a+)+$')]", "[?count(@.*) > 1]", "[?value(@..x) == 1]", "[0,1,2]", "[9007199254740993]", "[-9007199254740992:]", "[?@]", "[?!@.a]", "['\\u0000']", "[?@.a<@.b]", "[?@.deep]", "[", "]", "$", "@", "[?(@.a)]", "[?nope(@)]", "[1:2:3:4]", "['unterminated"];
+const VALID_PARTS = PATH_PARTS.slice(0, 28);
 const jsonPathArb = fc.oneof(
+  fc.array(fc.constantFrom(...VALID_PARTS), { maxLength: 6 }).map((parts) => `$${parts.join("")}`),
+  fc.array(fc.constantFrom(...VALID_PARTS), { maxLength: 6 }).map((parts) => `$${parts.join("")}`),
   fc.array(fc.oneof(fc.constantFrom(...PATH_PARTS), fc.string({ maxLength: 6 }).map((s) => `.${s}`), fc.string({ maxLength: 8 }).map((s) => `['${s}']`), fc.string({ maxLength: 6 })), { maxLength: 8 }).map((parts) => `$${parts.join("")}`),
   fc.array(fc.oneof(fc.constantFrom("a", "0", "~0", "~1", "", "-", "deep", "~2"), fc.string({ maxLength: 5 })), { maxLength: 6 }).map((parts) => `/${parts.join("/")}`),
   fc.string({ minLength: 1, maxLength: 30 }),
 );
+const contextArb = fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: 100 }) }, { weight: 1, arbitrary: intish });
 const grepArb = (pattern: fc.Arbitrary<string>) =>
-  fc.record({ mode: fc.constant("grep"), pattern, ignoreCase: fc.oneof(fc.boolean(), fc.constant("yes")), context: intish, maxMatches: intish, skip: intish, maxChars: intish }, { requiredKeys: ["mode", "pattern"] });
+  fc.record(
+    { mode: fc.constant("grep"), pattern, ignoreCase: fc.oneof({ weight: 9, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constant("yes") }), context: contextArb, maxMatches: intish, skip: contextArb, maxChars: intish },
+    { requiredKeys: ["mode", "pattern"] },
+  );
 const jsonSelArb = fc.record({ mode: fc.constant("jsonpath"), expr: jsonPathArb, skip: intish, maxChars: intish }, { requiredKeys: ["mode", "expr"] });
 const selectorArb = fc.oneof(
   fc.record({ mode: fc.constant("headtail"), head: intish, tail: intish, maxChars: intish }, { requiredKeys: ["mode"] }),
@@ -118,6 +130,8 @@ describe("fuzzing", () => {
   });
 
   it("parseRef: returns a well-formed id or prefix, or INVALID_HANDLE", () => {
+
+    const from = tally.failures.length;
     const n = scale(400, 20_000);
     for (const input of fc.sample(refArb(["0".repeat(64)]), { numRuns: n, seed: SEED })) {
       let error: unknown;
@@ -130,10 +144,12 @@ describe("fuzzing", () => {
       }
       check("parseRef", input, error, ["INVALID_HANDLE"]);
     }
-    expect(tally.failures).toEqual([]);
+    expect(tally.failures.slice(from)).toEqual([]);
   });
 
   it("store reads and writes with generated refs and session ids stay inside the store", async () => {
+
+    const from = tally.failures.length;
     const readRoot = join(parent, "read");
     const writeRoot = join(parent, "write");
     const reader = new ArtifactStore({ driver: new FsDriver({ root: readRoot }) });
@@ -178,16 +194,19 @@ describe("fuzzing", () => {
     const written = await filesUnder(writeRoot);
     const stray = written.filter((f) => !/^(layout\.json|blobs\/sha256\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}|meta\/sha256\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.json|refs\/[A-Za-z0-9._:-]+\/[0-9a-f]{2}\/[0-9a-f]{64}\.json)$/.test(f) || f.split("/").some((s) => s === ".." || s === "."));
     expect(stray).toEqual([]);
-    expect(tally.failures).toEqual([]);
+    expect(tally.failures.slice(from)).toEqual([]);
   });
 
   it("FsDriver with generated keys: valid keys stay under the root, the rest is INVALID_INPUT", async () => {
+
+    const from = tally.failures.length;
     const root = join(parent, "driver");
     const driver = new FsDriver({ root });
     const segment = fc.oneof(fc.constantFrom(...NASTY, "a", "b", "blobs", "meta", "sha256", "ab"), fc.string({ maxLength: 8 }));
     const keyArb = fc.oneof(fc.string(), fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => s.join("/")), fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join("\\")));
     const n = scale(300, 15_000);
     const putKeys = new Set<string>();
+    const history = new Map<string, string[]>();
     for (const [name, key] of fc.sample(fc.tuple(fc.constantFrom("get", "head", "put", "putIfAbsent", "delete", "list"), keyArb), { numRuns: n, seed: SEED + 2 })) {
       const error = await attempt(async () => {
         if (name === "list") {
@@ -206,11 +225,13 @@ describe("fuzzing", () => {
         }
         return driver[name](key);
       });
-      check(`driver.${name}`, key, error, ["INVALID_INPUT"]);
+      // IO_ERROR: raw keys may collide as file and directory ("a" then "a/b"); the store's own layout never does.
+      check(`driver.${name}`, key, error, ["INVALID_INPUT", "IO_ERROR"]);
+      history.set(key, [...(history.get(key) ?? []), `${name}${error ? ` threw ${(error as { code?: string }).code}` : ""}`]);
     }
-    const files = (await filesUnder(root)).map((f) => f.replace(/\.gz$/, ""));
-    expect(files.filter((f) => !putKeys.has(f))).toEqual([]);
-    expect(tally.failures).toEqual([]);
+    const files = await filesUnder(root); // gzip is off: a file is its key
+    expect(files.filter((f) => !putKeys.has(f)).map((f) => `${f}: ${history.get(f)?.join(", ")}`)).toEqual([]);
+    expect(tally.failures.slice(from)).toEqual([]);
   });
 
   describe("selectors in a worker thread, each case time-limited", () => {
@@ -243,25 +264,33 @@ describe("fuzzing", () => {
     };
 
     it("SelectorSchema + applySelector: generated selectors of every mode on text, JSON and binary content", async () => {
+
+      const from = tally.failures.length;
       const n = scale(600, 35_000);
       await runCases("select", fc.sample(fc.tuple(fc.integer({ min: 0, max: CONTENTS.length - 1 }), selectorArb), { numRuns: n, seed: SEED + 3 }));
-      expect(tally.failures).toEqual([]);
+      expect(tally.failures.slice(from)).toEqual([]);
     });
 
     it("JSONPath: generated expressions on JSON (a 3,000-deep document included)", async () => {
+
+      const from = tally.failures.length;
       const n = scale(300, 15_000);
       await runCases("jsonpath", fc.sample(fc.tuple(fc.constantFrom(...JSON_CONTENTS), jsonSelArb), { numRuns: n, seed: SEED + 4 }));
-      expect(tally.failures).toEqual([]);
+      expect(tally.failures.slice(from)).toEqual([]);
     });
 
     it("regexes: catastrophic and generated patterns on 50k-char runs and logs", async () => {
+
+      const from = tally.failures.length;
       const n = scale(200, 10_000);
       await runCases("regex", fc.sample(fc.tuple(fc.constantFrom(...TEXT_CONTENTS), grepArb(regexArb)), { numRuns: n, seed: SEED + 5 }));
-      expect(tally.failures).toEqual([]);
+      expect(tally.failures.slice(from)).toEqual([]);
     });
   });
 
   it("parseStoreSpec: generated specs parse to a safe shape or CONFIG_INVALID, touching nothing", async () => {
+
+    const from = tally.failures.length;
     const cwd = join(parent, "canary");
     const before = await snapshot(cwd);
     const specArb = fc.oneof(
@@ -285,6 +314,6 @@ describe("fuzzing", () => {
       check("parseStoreSpec", spec, error, ["CONFIG_INVALID"]);
     }
     expect(diffSnapshots(before, await snapshot(cwd))).toEqual([]);
-    expect(tally.failures).toEqual([]);
+    expect(tally.failures.slice(from)).toEqual([]);
   });
 });
