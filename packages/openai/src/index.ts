@@ -1,0 +1,12 @@
+export {
+  OpenAIRefs,
+  createOpenAIRefs,
+  type OpenAIRefsOptions,
+  type ChatToolCall,
+  type ChatFunctionTool,
+  type ChatToolMessage,
+  type ResponsesFunctionCall,
+  type ResponsesFunctionTool,
+  type FunctionCallOutput,
+  type ToolOutput,
+} from "./refs.js";

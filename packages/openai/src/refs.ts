@@ -1,0 +1,170 @@
+import {
+  ArtifactsGetTool,
+  ARTIFACTS_GET_TOOL_NAME,
+  Externalizer,
+  type ContextConfig,
+  type ContextConfigInput,
+  type Deadline,
+  type ExternalizedResult,
+  type ToolDefinition,
+} from "@artifact-refs/context";
+import { ArefError, parseSessionId } from "@artifact-refs/schema";
+import type { ArtifactStore } from "@artifact-refs/store";
+
+export interface OpenAIRefsOptions {
+  store: ArtifactStore;
+  /** The session the stashed outputs belong to (and where artifacts_get resolves short refs). */
+  session: string;
+  /** Externalizer settings (thresholds, per-tool policy, redaction); see @artifact-refs/context. */
+  config?: ContextConfig | ContextConfigInput;
+  /** Cap of one artifacts_get answer (default 8,000 chars). */
+  maxChars?: number;
+  /** Model whose tokenizer counts the inline-token threshold (default cl100k_base). */
+  model?: string;
+  /** Called for every tool output that was handled (stashed or kept inline). */
+  onResult?: (result: ExternalizedResult, call: { name: string; callId: string }) => void;
+}
+
+/** A Chat Completions tool call (the shape of `message.tool_calls[i]`). */
+export interface ChatToolCall {
+  id: string;
+  type?: string;
+  function: { name: string; arguments: string };
+}
+
+/** A Responses API function call output item (`{type: "function_call", call_id, name, arguments}`). */
+export interface ResponsesFunctionCall {
+  type?: "function_call";
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Chat Completions function tool. */
+export interface ChatFunctionTool {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean };
+}
+
+/** Responses API function tool. */
+export interface ResponsesFunctionTool {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  strict: boolean;
+}
+
+export interface ChatToolMessage {
+  role: "tool";
+  tool_call_id: string;
+  content: string;
+}
+
+export interface FunctionCallOutput {
+  type: "function_call_output";
+  call_id: string;
+  output: string;
+}
+
+/** What a tool produced: a value (string, object, bytes) or a function that runs the tool. */
+export type ToolOutput = unknown | (() => unknown | Promise<unknown>);
+
+function parseArguments(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * artifact-refs for the OpenAI SDK: the artifacts_get tool in both API formats, and tool
+ * messages whose large outputs are stashed in the store (the model sees a short ref,
+ * a summary and how to fetch a part) before they ever enter `messages` / `input`.
+ */
+export class OpenAIRefs {
+  readonly store: ArtifactStore;
+  readonly session: string;
+  readonly externalizer: Externalizer;
+  readonly artifactsGet: ArtifactsGetTool;
+  readonly #onResult: OpenAIRefsOptions["onResult"];
+
+  constructor(options: OpenAIRefsOptions) {
+    if (options === null || typeof options !== "object" || options.store === undefined) {
+      throw new ArefError("INVALID_INPUT", "createOpenAIRefs needs { store, session }", { hint: "e.g. createOpenAIRefs({ store: await openStore('./.refs'), session: 'chat-1' })" });
+    }
+    this.store = options.store;
+    this.session = parseSessionId(options.session);
+    this.externalizer = new Externalizer({ store: options.store, ...(options.config ? { config: options.config } : {}), ...(options.model ? { model: options.model } : {}) });
+    this.artifactsGet = new ArtifactsGetTool({ store: options.store, session: this.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
+    this.#onResult = options.onResult;
+  }
+
+  /** The neutral definition of artifacts_get. */
+  get definition(): ToolDefinition {
+    return this.artifactsGet.definition;
+  }
+
+  /** Chat Completions `tools` entries (add them to your own). */
+  get tools(): ChatFunctionTool[] {
+    const d = this.definition;
+    return [{ type: "function", function: { name: d.name, description: d.description, parameters: d.parameters } }];
+  }
+
+  /** Responses API `tools` entries. */
+  get responsesTools(): ResponsesFunctionTool[] {
+    const d = this.definition;
+    return [{ type: "function", name: d.name, description: d.description, parameters: d.parameters, strict: false }];
+  }
+
+  isArtifactsGet(name: string): boolean {
+    return name === ARTIFACTS_GET_TOOL_NAME;
+  }
+
+  /**
+   * The model-facing content for one tool call: artifacts_get is answered here (bounded);
+   * any other tool's output (or the function that produces it) is externalized when large.
+   */
+  async contentFor(name: string, argsText: string, callId: string, output?: ToolOutput, deadline?: Deadline): Promise<string> {
+    if (this.isArtifactsGet(name)) return this.artifactsGet.handle(argsText);
+    if (output === undefined) {
+      throw new ArefError("INVALID_INPUT", `no output given for tool ${name} (call ${callId})`, {
+        hint: "pass the tool's output, or a function that runs the tool: refs.toolMessage(call, () => myTool(args))",
+      });
+    }
+    const value = typeof output === "function" ? await (output as () => unknown)() : output;
+    const args = parseArguments(argsText);
+    const result = await this.externalizer.externalize({
+      session: this.session,
+      tool: name,
+      result: value,
+      callId,
+      ...(args ? { args } : {}),
+      ...(deadline === undefined ? {} : { deadline }),
+    });
+    this.#onResult?.(result, { name, callId });
+    return result.content;
+  }
+
+  /** Chat Completions: the `{role: "tool"}` message for a tool call (artifacts_get needs no output). */
+  async toolMessage(call: ChatToolCall, output?: ToolOutput, deadline?: Deadline): Promise<ChatToolMessage> {
+    return { role: "tool", tool_call_id: call.id, content: await this.contentFor(call.function.name, call.function.arguments, call.id, output, deadline) };
+  }
+
+  /** Answers an artifacts_get call (Chat Completions); undefined for any other tool. */
+  async handleToolCall(call: ChatToolCall): Promise<ChatToolMessage | undefined> {
+    return this.isArtifactsGet(call.function.name) ? this.toolMessage(call) : undefined;
+  }
+
+  /** Responses API: the `function_call_output` item for a function call. */
+  async functionCallOutput(call: ResponsesFunctionCall, output?: ToolOutput, deadline?: Deadline): Promise<FunctionCallOutput> {
+    return { type: "function_call_output", call_id: call.call_id, output: await this.contentFor(call.name, call.arguments, call.call_id, output, deadline) };
+  }
+}
+
+/** `const refs = createOpenAIRefs({ store, session })` → `refs.tools`, `refs.toolMessage(call, output)`. */
+export function createOpenAIRefs(options: OpenAIRefsOptions): OpenAIRefs {
+  return new OpenAIRefs(options);
+}

@@ -1,0 +1,95 @@
+import OpenAI from "openai";
+import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
+import { afterEach, describe, expect, it } from "vitest";
+import { createOpenAIRefs } from "../src/index.js";
+import { bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "./fake-openai.js";
+
+const LOG = bigLog();
+// A line from the middle of the log: if it ever reaches a request body, the payload leaked.
+const MIDDLE = LOG.split("\n")[1000]!;
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+function newRefs() {
+  const store = new ArtifactStore({ driver: new MemoryDriver() });
+  return { store, refs: createOpenAIRefs({ store, session: "t1" }) };
+}
+
+describe("OpenAI SDK adapter against a local Chat Completions server", () => {
+  it("externalizes the 100 KB tool output: requests carry the ref, never the payload; artifacts_get answers", async () => {
+    fake = await startFakeOpenAI(logScript);
+    const client = new OpenAI({ baseURL: fake.url, apiKey: "test-key", maxRetries: 0 });
+    const { store, refs } = newRefs();
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "which tests failed?" }];
+    for (let turn = 0; turn < 5; turn++) {
+      const reply = (await client.chat.completions.create({ model: "m", messages, tools: refs.tools })).choices[0]!.message;
+      messages.push(reply);
+      if (!reply.tool_calls?.length) break;
+      for (const call of reply.tool_calls) if (call.type === "function") messages.push(await refs.toolMessage(call, () => LOG));
+    }
+    expect(messages.at(-1)).toMatchObject({ role: "assistant", content: "found 4 failures" });
+    expect(fake.requests).toHaveLength(3);
+    const id = (await store.listReferences("t1"))[0]!.artifact_id;
+    const short = await store.shortRef(id, { session: "t1" });
+    for (const r of fake.requests) {
+      expect(r.path).toBe("/v1/chat/completions");
+      expect(r.raw).not.toContain(MIDDLE);
+      expect(r.raw.length).toBeLessThan(12_000);
+    }
+    expect(fake.requests[0]!.body.tools).toEqual([{ type: "function", function: expect.objectContaining({ name: "artifacts_get" }) }]);
+    // Request 2 carries the reference (not the log); request 3 carries the bounded artifacts_get answer.
+    expect(fake.requests[1]!.raw).toContain(short);
+    expect(fake.requests[1]!.raw).toContain("artifact_reference");
+    const third = fake.requests[2]!.body.messages as Array<{ role: string; content: string }>;
+    const answer = JSON.parse(third.at(-1)!.content) as { text: string; artifact_reference: string };
+    expect(answer.artifact_reference).toBe(short);
+    expect(answer.text.match(/FAIL/g)).toHaveLength(4);
+    expect(await store.getText(id)).toBe(LOG);
+  });
+
+  it("keeps small outputs inline and answers artifacts_get errors as tool content", async () => {
+    const { refs } = newRefs();
+    const small = await refs.toolMessage({ id: "c1", type: "function", function: { name: "add", arguments: '{"a":1}' } }, { sum: 3 });
+    expect(small).toMatchObject({ role: "tool", tool_call_id: "c1" });
+    expect(JSON.parse(small.content)).toEqual({ sum: 3 });
+    const bad = await refs.handleToolCall({ id: "c2", type: "function", function: { name: "artifacts_get", arguments: '{"ref":"art:nothex"}' } });
+    expect(JSON.parse(bad!.content).error.code).toBe("INVALID_HANDLE");
+    const notJson = await refs.handleToolCall({ id: "c3", type: "function", function: { name: "artifacts_get", arguments: "{oops" } });
+    expect(JSON.parse(notJson!.content).error.code).toBe("INVALID_INPUT");
+    expect(await refs.handleToolCall({ id: "c4", type: "function", function: { name: "other", arguments: "{}" } })).toBeUndefined();
+    await expect(refs.toolMessage({ id: "c5", function: { name: "other", arguments: "{}" } })).rejects.toThrow(/no output given for tool other/);
+    expect(() => createOpenAIRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "bad session" })).toThrow(/invalid session id/);
+    expect(() => createOpenAIRefs(undefined as never)).toThrow(/needs \{ store, session \}/);
+  });
+});
+
+describe("OpenAI SDK adapter against a local Responses server", () => {
+  it("function_call_output items carry the ref, never the payload", async () => {
+    fake = await startFakeOpenAI(logScript);
+    const client = new OpenAI({ baseURL: fake.url, apiKey: "test-key", maxRetries: 0 });
+    const { refs } = newRefs();
+    const input: OpenAI.Responses.ResponseInput = [{ role: "user", content: "which tests failed?" }];
+    let final = "";
+    for (let turn = 0; turn < 5; turn++) {
+      const response = await client.responses.create({ model: "m", input, tools: refs.responsesTools });
+      input.push(...(response.output as OpenAI.Responses.ResponseInputItem[]));
+      const calls = response.output.filter((item) => item.type === "function_call");
+      if (calls.length === 0) {
+        final = response.output_text;
+        break;
+      }
+      for (const call of calls) input.push(await refs.functionCallOutput(call, () => LOG));
+    }
+    expect(final).toBe("found 4 failures");
+    expect(fake.requests.map((r) => r.path)).toEqual(["/v1/responses", "/v1/responses", "/v1/responses"]);
+    for (const r of fake.requests) expect(r.raw).not.toContain(MIDDLE);
+    expect(fake.requests[0]!.body.tools).toEqual([expect.objectContaining({ type: "function", name: "artifacts_get", strict: false })]);
+    const outputs = (fake.requests[2]!.body.input as Array<{ type?: string; output?: string }>).filter((i) => i.type === "function_call_output");
+    expect(outputs).toHaveLength(2);
+    expect(outputs[0]!.output).toMatch(/"artifact_reference":"art:[0-9a-f]{12,}"/);
+    expect(outputs[1]!.output).toContain("FAIL test/case-2000");
+  });
+});
