@@ -63,10 +63,10 @@ export function isJsonContentType(header: string | undefined): boolean {
 class QueryMemo {
   readonly #entries = new Map<string, unknown>();
   constructor(readonly max = 512) {}
-  parse(schema: z.ZodType, raw: string, value: unknown): unknown {
+  parse(schema: z.ZodType, raw: string, value: unknown, what = "query parameters"): unknown {
     const hit = this.#entries.get(raw);
     if (hit !== undefined) return hit;
-    const parsed = Object.freeze(parseWith(schema, value, "query parameters"));
+    const parsed = Object.freeze(parseWith(schema, value, what));
     if (this.#entries.size >= this.max) this.#entries.clear();
     this.#entries.set(raw, parsed);
     return parsed;
@@ -76,6 +76,7 @@ class QueryMemo {
 /** Registers a route on Fastify: authenticates, validates params, query and body with zod, runs the handler. */
 export function registerRoute(app: FastifyInstance, auth: Authenticator, def: RouteDef<any, any, any>): void {
   const queries = new QueryMemo();
+  const paths = new QueryMemo();
   app.route({
     method: def.method,
     url: def.url,
@@ -83,8 +84,8 @@ export function registerRoute(app: FastifyInstance, auth: Authenticator, def: Ro
     ...(def.rateLimit ? { config: { rateLimit: def.rateLimit } } : {}),
     handler: async (request, reply) => {
       const principal: Principal = def.auth ? auth.authenticate(request.headers.authorization) : { kind: "admin" };
-      const params = def.params ? parseWith(def.params, request.params, "path parameters") : {};
       const at = request.url.indexOf("?");
+      const params = def.params ? paths.parse(def.params, at === -1 ? request.url : request.url.slice(0, at), request.params, "path parameters") : {};
       const query = def.query ? queries.parse(def.query, at === -1 ? "" : request.url.slice(at + 1), request.query ?? {}) : {};
       let body: unknown;
       if (def.body !== undefined) {

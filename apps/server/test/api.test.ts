@@ -168,6 +168,13 @@ describe("GET and HEAD /api/artifacts/:ref (bounded fetch)", () => {
     expectError(await call(`${h.url}/api/artifacts/${ref}`, { token: TOKEN_A }), 403, "FORBIDDEN");
   });
 
+  it("an expired reference is 410 EXPIRED, even when its selection is cached", async () => {
+    const stash = await stashText("short-lived\n", "sess-a", TOKEN_A, "&ttl_ms=300");
+    expect((await call(`${h.url}/api/artifacts/${stash.json.short_ref}?session=sess-a`, { token: TOKEN_A })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 400));
+    expectError(await call(`${h.url}/api/artifacts/${stash.json.short_ref}?session=sess-a`, { token: TOKEN_A }), 410, "EXPIRED");
+  });
+
   it("HEAD gives the metadata in headers, 404 when absent", async () => {
     const res = await fetch(`${h.url}/api/artifacts/${ref}?session=sess-a`, { method: "HEAD", headers: { authorization: `Bearer ${TOKEN_A}` } });
     expect(res.status).toBe(200);

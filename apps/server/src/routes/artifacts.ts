@@ -22,7 +22,7 @@ import { SelectionCache } from "../selection-cache.js";
 
 export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const { store, kit } = app;
-  const selectors = new WeakMap<object, Selector>(); // parsed (frozen, memoized) query → selector
+  const selectors = new WeakMap<object, { selector: Selector; key: string }>(); // parsed (frozen, memoized) query → selector
 
   const stash = defineRoute({
     method: "POST",
@@ -101,13 +101,16 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
     responses: { 200: { description: "the selection", schema: FetchReceiptSchema }, ...ERROR_RESPONSES },
     async handler({ params, query, principal, reply }) {
       const session = requireSessionFor(principal, query.session, "GET /api/artifacts/:ref");
-      let selector = selectors.get(query);
-      if (selector === undefined) selectors.set(query, (selector = selectorOf(query)));
+      let memo = selectors.get(query);
+      if (memo === undefined) {
+        const selector = selectorOf(query);
+        selectors.set(query, (memo = { selector, key: SelectionCache.key("", selector) }));
+      }
+      const { selector } = memo;
       const scope = session === undefined ? {} : { session };
-      // Access first (resolution within the session, live reference), on every request.
-      const record = await store.getRecord(params.ref, scope);
-      const id = record.artifact_id;
-      const key = SelectionCache.key(id, selector);
+      // Access first, on every request: the session must hold a live reference (never cached).
+      const id = session === undefined ? (await store.getRecord(params.ref)).artifact_id : (await store.reference(session, params.ref)).artifact_id;
+      const key = `${id}${memo.key}`;
       let selection = app.selections.get(key);
       if (selection === undefined) {
         selection = kit.select(await store.getText(id), selector);

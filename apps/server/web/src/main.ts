@@ -14,6 +14,8 @@ const state = {
   titles: new Map<string, string>(),
   viewerExecution: "",
   viewerNext: undefined as Record<string, unknown> | undefined,
+  /** This session's chat turns, sent with each message so a configured model sees the conversation. */
+  history: [] as Array<{ role: "user" | "assistant"; content: string }>,
 };
 
 function setStatus(text: string, error = false): void {
@@ -76,6 +78,7 @@ $("auth-form").addEventListener("submit", (ev) => {
   sessionStorage.setItem("aref.token", api.token);
   sessionStorage.setItem("aref.session", state.session);
   $("messages").replaceChildren();
+  state.history = [];
   void connect();
 });
 
@@ -94,6 +97,7 @@ async function loadSessions(): Promise<void> {
         sessionStorage.setItem("aref.session", id);
         $<HTMLInputElement>("session-input").value = id;
         $("messages").replaceChildren();
+        state.history = [];
         setStatus(`Connected · session ${id}`);
         void loadSessions();
         void refreshSession();
@@ -299,7 +303,9 @@ $("chat-form").addEventListener("submit", (ev) => {
   $("messages").append(node("li", { className: "msg user" }, node("span", { className: "who", textContent: "You" }), node("span", { textContent: ` ${message}` })));
   void (async () => {
     try {
-      const res = await api.request<ChatReceipt>("POST", "/api/chat", { session_id: state.session, message });
+      const res = await api.request<ChatReceipt>("POST", "/api/chat", { session_id: state.session, message, history: state.history.slice(-20) });
+      state.history.push({ role: "user", content: message });
+      if (res.response) state.history.push({ role: "assistant", content: res.response });
       const li = node("li", { className: "msg assistant" });
       if (res.referenced_executions.length > 0) {
         const names = res.referenced_executions.map((id) => state.titles.get(id) ?? id);
