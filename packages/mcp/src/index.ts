@@ -1,5 +1,5 @@
 export { createArefMcpServer, MCP_SERVER_NAME, MCP_SERVER_VERSION, type ArefMcpServerOptions } from "./server.js";
-export { serveStdio } from "./stdio.js";
+export { serveStdio, type StdioServeOptions } from "./stdio.js";
 export { serveHttp, type HttpServeOptions, type RunningHttpServer } from "./http.js";
 export { runMcpCommand, MCP_USAGE } from "./main.js";
 export { fallbackText, resourceLink, type ResourceLinkContent, type TextContent, type ToolContent } from "./content.js";

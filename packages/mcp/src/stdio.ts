@@ -1,16 +1,23 @@
+import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createArefMcpServer, type ArefMcpServerOptions } from "./server.js";
 
-/**
- * Serves the MCP server over stdin/stdout until the client closes stdin (or `signal` aborts).
- * Nothing else may write to stdout while it runs: log to stderr.
- */
-export async function serveStdio(options: ArefMcpServerOptions & { signal?: AbortSignal }): Promise<void> {
+export interface StdioServeOptions extends ArefMcpServerOptions {
+  /** Default: process.stdin */
+  stdin?: Readable;
+  /** Default: process.stdout. Nothing else may write to it while the server runs: log to stderr. */
+  stdout?: Writable;
+  signal?: AbortSignal;
+}
+
+/** Serves the MCP server over stdin/stdout until the client closes stdin (or `signal` aborts). */
+export async function serveStdio(options: StdioServeOptions): Promise<void> {
+  const stdin = options.stdin ?? process.stdin;
   const server = createArefMcpServer(options);
-  const transport = new StdioServerTransport();
+  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
-    process.stdin.once("end", () => resolve());
+    stdin.once("end", () => resolve());
     options.signal?.addEventListener("abort", () => resolve(), { once: true });
   });
   await server.connect(transport);

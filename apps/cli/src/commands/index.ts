@@ -19,6 +19,7 @@ import { register as tokens } from "./tokens.js";
 import { register as budget } from "./budget.js";
 import { register as hotState } from "./hot-state.js";
 import { register as serve } from "./serve.js";
+import { register as mcp } from "./mcp.js";
 
 export const COMMANDS: RegisterCommand[] = [
   stash,
@@ -37,4 +38,5 @@ export const COMMANDS: RegisterCommand[] = [
   budget,
   hotState,
   serve,
+  mcp,
 ];
