@@ -1,0 +1,9 @@
+export {
+  AnthropicRefs,
+  createAnthropicRefs,
+  type AnthropicRefsOptions,
+  type AnthropicTool,
+  type ToolUseBlock,
+  type ToolResultBlock,
+  type ToolOutput,
+} from "./refs.js";
