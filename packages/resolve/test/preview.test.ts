@@ -1,7 +1,7 @@
 import { hasErrorCode } from "@artifact-refs/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SUMMARY_MAX_CHARS, preview, summarize } from "../src/index.js";
+import { SUMMARY_MAX_CHARS, preview, summarize, testCounts } from "../src/index.js";
 
 describe("preview by content type", () => {
   it("JSON: shape, keys, array lengths and a sample", () => {
@@ -74,6 +74,41 @@ describe("preview by content type", () => {
     expect(g.kind).toBe("test");
     expect(g.stats).toMatchObject({ failed: 1, passed: 1 });
     expect(g.summary).toContain("TestParse");
+  });
+
+  it("plain logs with ok/failed words are logs, not test runs (step numbers are not counts)", () => {
+    const lines = (f: (i: number) => string) => Array.from({ length: 3_000 }, (_, i) => f(i + 1)).join("\n");
+    const logs = [
+      lines((i) => `INFO step ${i} ok`),
+      lines((i) => `line ${i}: INFO step ok`),
+      lines((i) => `ok ${i} INFO step`),
+      lines((i) => (i % 100 === 0 ? `ERROR step ${i} failed` : `INFO step ${i} ok`)),
+      lines((i) => `2024-05-01 10:00:${String(i % 60).padStart(2, "0")} worker ${i} ok`),
+    ];
+    for (const log of logs) {
+      const p = preview(log);
+      expect(p.kind, log.slice(0, 40)).toBe("log");
+      expect(p.summary).not.toMatch(/Test run/);
+      expect(testCounts(log)).toEqual({});
+    }
+    for (const text of [lines((i) => `step ${i} failed`), lines((i) => `ok ${i} records loaded`), lines((i) => `[ok] step ${i}`), lines((i) => `processed batch ${i} ok`)]) {
+      expect(preview(text).kind, text.slice(0, 40)).not.toBe("test");
+      expect(testCounts(text)).toEqual({});
+    }
+    expect(testCounts("INFO step 3000 failed\nINFO job 12 passed to worker 3")).toEqual({});
+  });
+
+  it("real TAP and count summaries are still test runs", () => {
+    const tap = "TAP version 13\n1..3\nok 1 - adds\nnot ok 2 - subtracts\nok 3 - multiplies\n";
+    expect(preview(tap).kind).toBe("test");
+    expect(preview(tap).summary).toBe("Test run: 1 failed, 2 passed; failing: subtracts");
+    expect(preview("ok 1 - adds\nnot ok 2 - subtracts\n").stats).toMatchObject({ failed: 1, passed: 1 });
+    const nodeTest = "TAP version 13\n# Subtest: a\nok 1 - a\n# Subtest: b\nnot ok 2 - b\n1..2\n# tests 2\n# pass 1\n# fail 1\n";
+    expect(preview(nodeTest).stats).toMatchObject({ failed: 1, passed: 1 });
+    expect(testCounts("  46 passing (2s)\n  1 failing\n")).toEqual({ passed: 46, failed: 1 });
+    expect(testCounts("==== 2 failed, 212 passed in 3.21s ====")).toEqual({ passed: 212, failed: 2 });
+    expect(testCounts("Tests:       1 failed, 46 passed, 47 total")).toEqual({ passed: 46, failed: 1 });
+    expect(preview("collected 3 items\n\ntests/test_a.py ...\n\n3 passed in 0.02s\n").kind).toBe("test");
   });
 
   it("source code: an outline of symbols", () => {

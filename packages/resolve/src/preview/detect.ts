@@ -1,3 +1,4 @@
+import { isTap, summaryCounts } from "./test-output.js";
 import type { PreviewKind } from "./types.js";
 
 const CODE_EXT = new Set([
@@ -20,13 +21,19 @@ const TEST_RE = [
   /^=+ .*\b(passed|failed|error)\b.* in [\d.]+s\s*=+$/im, // pytest
   /^\s*\d+ (passing|failing)\b/im, // mocha
   /^(--- (FAIL|PASS):|ok\s+\S+\s+[\d.]+s|FAIL\s+\S+\s+[\d.]+s)/m, // go test
-  /^(not )?ok \d+ /m, // TAP
   /^\s*(PASS|FAIL)\s+\S+\.(test|spec)\.[jt]sx?/m, // jest file lines
   /^test result: (ok|FAILED)\. \d+ passed/m, // cargo test
-  /\b\d+ (passed|failed)(, \d+ (passed|failed|skipped|errors?))*( in [\d.]+s)?\b/im,
 ];
 
-const LOG_LINE = /^(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{4}\/\d\d\/\d\d \d\d:|\[?(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:])/;
+/** A runner's output: one of TEST_RE in the tail, a summary line of counts (not "step 12 failed"), or TAP. */
+function looksLikeTestRun(text: string): boolean {
+  const tail = text.slice(-8_192);
+  if (TEST_RE.some((re) => re.test(tail))) return true;
+  if (tail.split("\n").some((line) => summaryCounts(line) !== undefined)) return true;
+  return isTap(text);
+}
+
+const LOG_LINE = /^(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{4}\/\d\d\/\d\d \d\d:|\[?(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]|.{0,40}?\[?\b(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\b\]?[\s:])/;
 
 const CODE_LINE = /^\s*(import\s|export\s|from\s+\S+\s+import|def\s+\w+|class\s+\w+|function\s+\w+|func\s+\w+|fn\s+\w+|pub\s+|package\s+\w+|#include\s|const\s+\w+\s*=|let\s+\w+|interface\s+\w+|type\s+\w+\s*=|struct\s+\w+|impl\s|public\s+|private\s+|return\b|if\s*\(|for\s*\()/;
 
@@ -44,7 +51,7 @@ export function detectKind(text: string, mime?: string, label?: string): Preview
   }
   if (m.includes("html") || ext === "html" || ext === "htm") return "html";
   if (m.includes("csv") || m.includes("tab-separated") || ext === "csv" || ext === "tsv") return "csv";
-  if (TEST_RE.some((re) => re.test(text.slice(-8_192))) && (/\b(test|tests|spec|pytest|vitest|jest|passed|failed|passing|failing)\b/i.test(text.slice(-8_192) + l) || /^(--- (FAIL|PASS):|=== RUN|(not )?ok \d+ )/m.test(text))) {
+  if (looksLikeTestRun(text) && (/\b(test|tests|spec|pytest|vitest|jest|passed|failed|passing|failing)\b/i.test(text.slice(-8_192) + l) || /^(--- (FAIL|PASS):|=== RUN)/m.test(text) || isTap(text))) {
     if (!ext || !CODE_EXT.has(ext)) return "test";
   }
   if (ext === "log" || /\.log(\.\d+)?(\.gz)?$/.test(l) || m === "text/x-log") return "log";

@@ -20,6 +20,32 @@ interface Counts {
   errors?: number;
 }
 
+const COUNT_PAIR = /(\d[\d,]*)\s+(passed|passing|failed|failing|skipped|pending|errors?|xfailed|xpassed)\b/gi;
+/** What may stand before the first count of a one-count summary line: decoration and a runner's label. */
+const SUMMARY_PREFIX = /^[\s=\-_*#>|:]*(?:(?:Tests?|Test Files|Test Suites|Specs?|Suites?)\s*:?\s+)?$/i;
+
+/**
+ * The counts of a runner's summary line, or undefined when the line is not one.
+ * A summary line has two counts or more ("1 failed | 46 passed", "3 failed, 211 passed in 2.1s"),
+ * or one count at its start ("  1 failing", "==== 2 failed in 0.3s ====", "Tests: 4 passed").
+ * "step 3000 failed" or "INFO job 12 passed to worker" is a log line, not a summary.
+ */
+export function summaryCounts(line: string): RegExpMatchArray[] | undefined {
+  const found = [...line.matchAll(COUNT_PAIR)];
+  if (found.length === 0) return undefined;
+  if (found.length >= 2) return found;
+  return SUMMARY_PREFIX.test(line.slice(0, found[0]!.index)) ? found : undefined;
+}
+
+/**
+ * TAP output: a "TAP version N" header or a plan line ("1..N") with at least one test line,
+ * or test lines in TAP's "ok N - name" form. A log whose lines merely start with "ok 12" is not TAP.
+ */
+export function isTap(text: string): boolean {
+  if (/^TAP version \d+\s*$|^\s*1\.\.\d+\s*(#.*)?$/m.test(text)) return /^\s*(not )?ok \d+\b/m.test(text);
+  return /^(not )?ok \d+ - \S/m.test(text);
+}
+
 /** Pass/fail counts from the runner's summary line (the last one found wins). */
 export function testCounts(text: string): Counts {
   const counts: Counts = {};
@@ -27,8 +53,8 @@ export function testCounts(text: string): Counts {
   // "46 passed, 1 failed", "1 failed | 46 passed (47)", "3 failed, 211 passed in 2.1s", "Tests: 1 failed, 46 passed"
   for (const line of tail.split("\n")) {
     if (/^\s*Test Files\b/i.test(line)) continue; // vitest's per-file line; the Tests line follows
-    const found = [...line.matchAll(/(\d[\d,]*)\s+(passed|passing|failed|failing|skipped|pending|errors?|xfailed|xpassed)\b/gi)];
-    if (found.length === 0) continue;
+    const found = summaryCounts(line);
+    if (!found) continue;
     const next: Counts = {};
     for (const m of found) {
       const word = m[2]!.toLowerCase();
@@ -43,9 +69,18 @@ export function testCounts(text: string): Counts {
     const pass = (tail.match(/^\s*--- PASS:/gm) ?? []).length;
     const fail = (tail.match(/^\s*--- FAIL:/gm) ?? []).length;
     if (pass || fail) Object.assign(counts, { passed: pass, failed: fail });
-    const ok = (tail.match(/^ok \d+/gm) ?? []).length;
-    const notOk = (tail.match(/^not ok \d+/gm) ?? []).length;
-    if (!pass && !fail && (ok || notOk)) Object.assign(counts, { passed: ok, failed: notOk });
+    if (!pass && !fail && isTap(text)) {
+      // TAP: the "# pass N" / "# fail N" footer of node:test and tape, else the test lines
+      const footer = (word: "pass" | "fail") => [...tail.matchAll(new RegExp(String.raw`^# ${word}\s+(\d+)\s*$`, "gm"))].at(-1)?.[1];
+      const passFooter = footer("pass");
+      const failFooter = footer("fail");
+      if (passFooter !== undefined || failFooter !== undefined) Object.assign(counts, { passed: Number(passFooter ?? 0), failed: Number(failFooter ?? 0) });
+      else {
+        const ok = (tail.match(/^ok \d+/gm) ?? []).length;
+        const notOk = (tail.match(/^not ok \d+/gm) ?? []).length;
+        if (ok || notOk) Object.assign(counts, { passed: ok, failed: notOk });
+      }
+    }
   }
   return counts;
 }
