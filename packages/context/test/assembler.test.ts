@@ -328,6 +328,16 @@ describe("budgets fail closed", () => {
     expect(storedForm(history[4]!)).toBe(await store.getText(part.ref!));
   });
 
+  it("keeps a small tool result inline when its reference would not be smaller (and still reports the violation)", async () => {
+    const store = memoryStore();
+    const history = conversation(2, 300);
+    const p = await assembler({ store, failClosed: false, budgets: { maxPromptTokens: 250, maxHotStateTokens: 100 } }).assemble({ history, hotState: hot() });
+    expect(p.parts.find((x) => x.source === 5)!.message.content).toBe(history[5]!.content);
+    expect(p.cuts.filter((c) => /shown by reference/.test(c.what))).toEqual([]);
+    expect(p.violations.map((v) => v.budget)).toEqual(["maxPromptTokens"]);
+    expect(p.metrics.cuts!.every((c) => (c.tokens ?? 0) >= 0)).toBe(true);
+  });
+
   it("shortens an injected tail that does not fit, and records the cut", async () => {
     const p = await assembler({ strategy: "window", budgets: { maxPromptTokens: 2_500 } }).assemble({
       history: conversation(2),

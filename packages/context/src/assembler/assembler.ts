@@ -114,6 +114,8 @@ export class PromptAssembler {
   readonly #session: string;
   readonly #blocks = new Map<string, BootstrapBlock>();
   readonly #stashed = new Map<string, ArtifactRef>();
+  /** Messages whose reference form is not smaller than the message (never worth stashing). */
+  readonly #noGain = new Set<number>();
   #checkpoint: CheckpointInfo | undefined;
   /** The last summary lines of the checkpoint chain (shown in the checkpoint text). */
   #summaryTail: string[] = [];
@@ -447,17 +449,28 @@ export class PromptAssembler {
 
   /** Puts the largest inline message of the kept turns behind a reference. False when none is left. */
   async #stashLargestInline(history: readonly HistoryMessage[], kept: PromptPart[], counter: TokenCounter, cuts: Cut[]): Promise<boolean> {
-    let best: PromptPart | undefined;
-    for (const p of kept) {
-      if (p.ref !== undefined || p.source === undefined || (p.message.role !== "tool" && p.message.role !== "assistant")) continue;
-      if (p.message.role === "assistant" && messageChars(history[p.source]!) <= 2 * ASSISTANT_EXCERPT_CHARS) continue;
-      if (!best || p.tokens > best.tokens) best = p;
+    const candidates = kept
+      .filter((p) => p.ref === undefined && p.source !== undefined && !this.#noGain.has(p.source) && (p.message.role === "tool" || p.message.role === "assistant"))
+      .filter((p) => p.message.role === "tool" || messageChars(history[p.source!]!) > 2 * ASSISTANT_EXCERPT_CHARS)
+      .sort((a, b) => b.tokens - a.tokens || a.source! - b.source!);
+    for (const best of candidates) {
+      if (best.tokens < 64) return false;
+      const i = best.source!;
+      const ref = await this.#stash(i, history[i]!);
+      const [shown] = await this.#turnParts(history, [i], counter);
+      const saved = best.tokens - shown!.tokens;
+      if (saved <= 0) {
+        // Its reference would cost as much as the message: keep it inline, try the next one.
+        this.#stashed.delete(String(i));
+        this.#noGain.add(i);
+        continue;
+      }
+      cuts.push({ what: `message #${i} shown by reference`, reason: "maxPromptTokens", tokens: saved, recover: ref.short_ref });
+      return true;
     }
-    if (!best || best.tokens < 64) return false;
-    const ref = await this.#stash(best.source!, history[best.source!]!);
-    cuts.push({ what: `message #${best.source} shown by reference`, reason: "maxPromptTokens", tokens: best.tokens - counter.count(refContent(ref)), recover: ref.short_ref });
-    return true;
+    return false;
   }
+
 
   /**
    * Last resort before a violation: cut the largest injected tail message (an artifacts_get
@@ -474,7 +487,7 @@ export class PromptAssembler {
     if (keepChars >= content.length) return false;
     const message: ModelMessage = { ...part.message, content: headTailExcerpt(content, keepChars) };
     const shrunk = this.#part("tail", message, counter, part.source, part.ref);
-    cuts.push({ what: "injected tail message shortened", reason: "maxPromptTokens", tokens: part.tokens - shrunk.tokens, chars: content.length - message.content.length, recover: "artifacts_get with a range or grep selector" });
+    cuts.push({ what: "injected tail message shortened", reason: "maxPromptTokens", tokens: Math.max(0, part.tokens - shrunk.tokens), chars: content.length - message.content.length, recover: "artifacts_get with a range or grep selector" });
     tail[best] = shrunk;
     return true;
   }
