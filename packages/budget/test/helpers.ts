@@ -22,3 +22,13 @@ export function trajectoryTexts(): string[] {
   }
   return texts;
 }
+
+/**
+ * A fixed sample of the trajectory messages for the cross-implementation checks: every
+ * sixth message and every message with non-ASCII text, under 50,000 chars each (about
+ * 350,000 chars of prose, code, logs and diffs). Counting all 2.8 million chars with four
+ * encoders took 20-80 s per encoding on a loaded machine; the sample covers the same kinds.
+ */
+export function sampledTrajectoryTexts(): string[] {
+  return trajectoryTexts().filter((t, i) => t.length < 50_000 && (i % 6 === 0 || /[^\x00-\x7f]/.test(t)));
+}

@@ -38,10 +38,46 @@ describe("safe splitting", () => {
     for (const chunk of chunks) expect(chunk.length % 2).toBe(0);
   });
 
-  it.each(TOKENIZER_IMPLS)("1 MB of one repeated character counts without crashing (%s)", (impl) => {
+  const RUN_CHARS = ["a", " ", "\n", "=", "7", "é", "中", "😀"];
+
+  it("1 MB of one repeated character is cut into short slices that join back to it", () => {
+    for (const encoding of ENCODINGS) {
+      for (const ch of RUN_CHARS) {
+        const text = ch.repeat(1_000_000);
+        const { chunks, forcedCuts } = splitForCounting(text, encoding);
+        if (ch === "7") {
+          // digits are pieces of at most 3: nothing to cut, the text stays whole
+          expect(chunks).toEqual([text]);
+          continue;
+        }
+        expect(forcedCuts).toBeGreaterThan(1000);
+        expect(Math.max(...chunks.map((c) => c.length))).toBeLessThanOrEqual(256);
+        expect(chunks.reduce((n, c) => n + c.length, 0)).toBe(text.length);
+        expect(chunks[0]! + chunks.at(-1)!).toBe(text.slice(0, chunks[0]!.length) + text.slice(text.length - chunks.at(-1)!.length));
+      }
+    }
+  });
+
+  it.each(TOKENIZER_IMPLS)("long runs of one character count the same with every implementation (%s)", (impl) => {
+    // 20,000 chars is far past the 256-char piece limit, so this runs the split path;
+    // the 1 MB case of the default implementation is below (the split makes the size irrelevant)
     for (const encoding of ENCODINGS) {
       const tok = getTokenizer({ impl, encoding });
-      for (const ch of ["a", " ", "\n", "=", "7", "é", "中"]) {
+      const reference = getTokenizer({ impl: "gpt-tokenizer", encoding });
+      for (const ch of RUN_CHARS) {
+        const n = tok.countUncached(ch.repeat(20_000));
+        expect(n).toBeGreaterThan(0);
+        expect(n).toBe(reference.countUncached(ch.repeat(20_000)));
+      }
+      tok.dispose();
+      reference.dispose();
+    }
+  });
+
+  it("1 MB of one repeated character counts without crashing (default implementation)", () => {
+    for (const encoding of ENCODINGS) {
+      const tok = getTokenizer({ encoding });
+      for (const ch of ["a", " ", "\n", "中"]) {
         const n = tok.countUncached(ch.repeat(1_000_000));
         expect(n).toBeGreaterThan(0);
         expect(n).toBeLessThanOrEqual(1_000_000 * 2);
