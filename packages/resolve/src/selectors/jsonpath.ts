@@ -26,8 +26,9 @@ export function selectJsonPath(content: string, totalLines: number, selector: Js
     });
   }
   const tokens = isPointer ? parseJsonPointer(expr) : undefined;
-  if (!isPointer) checkJsonPath(expr);
+  const descendants = isPointer ? 0 : checkJsonPath(expr);
   const doc = parseJson(content);
+  if (descendants > 0) checkJsonPathCost(expr, doc, descendants);
 
   let hits: Hit[];
   if (tokens) {
@@ -118,8 +119,42 @@ function parseJson(content: string): unknown {
   }
 }
 
-/** Rejects syntax errors, and the regex functions (they run on a backtracking engine). */
-function checkJsonPath(expr: string): void {
+/**
+ * Work budget of a JSONPath with descendant segments ('..'). The evaluator copies a node's
+ * path for every node it visits, and each '..' visits every node below each node it starts
+ * from, so the work grows like values × depth^('..' count): a 1,000-deep document and
+ * `$..*..b` took seconds, a 512 KiB one (250k deep) would block for hours. Over the budget
+ * the selector is refused (INVALID_SELECTOR) before any evaluation.
+ */
+export const JSONPATH_WORK_BUDGET = 50_000_000;
+
+/** Values in the document and its nesting depth (iterative: deep documents are the point). */
+function shapeOf(doc: unknown): { values: number; depth: number } {
+  let values = 0;
+  let depth = 0;
+  const stack: Array<[unknown, number]> = [[doc, 1]];
+  while (stack.length > 0) {
+    const [value, d] = stack.pop()!;
+    values++;
+    if (d > depth) depth = d;
+    if (value !== null && typeof value === "object") for (const child of Object.values(value)) stack.push([child, d + 1]);
+  }
+  return { values, depth };
+}
+
+function checkJsonPathCost(expr: string, doc: unknown, descendants: number): void {
+  const { values, depth } = shapeOf(doc);
+  const work = values * depth ** descendants;
+  if (work <= JSONPATH_WORK_BUDGET) return;
+  throw new ArefError(
+    "INVALID_SELECTOR",
+    `JSONPath ${JSON.stringify(expr)} is too expensive for this document: ${descendants} descendant segment(s) ('..') over ${fmtInt(values)} values nested ${fmtInt(depth)} deep (estimated work ${work.toExponential(1)}, limit ${JSONPATH_WORK_BUDGET.toExponential(0)})`,
+    { hint: "use fewer '..' segments or a path from the root ($.a.b[*].c), or read this artifact with the range or grep selector" },
+  );
+}
+
+/** Rejects syntax errors, and the regex functions (they run on a backtracking engine). Returns the number of descendant segments. */
+function checkJsonPath(expr: string): number {
   let ast: unknown;
   try {
     ast = parseJsonPath(expr);
@@ -132,6 +167,17 @@ function checkJsonPath(expr: string): void {
       hint: "filter with comparisons (==, <, &&) instead, or select the values and use the grep selector, which runs a linear-time engine",
     });
   }
+  return countNodes(ast, "DescendantSegment");
+}
+
+/** AST nodes of a type, anywhere (filter sub-queries included: they run once per candidate). */
+function countNodes(node: unknown, type: string): number {
+  if (Array.isArray(node)) return node.reduce((sum: number, child) => sum + countNodes(child, type), 0);
+  if (node === null || typeof node !== "object") return 0;
+  const rec = node as Record<string, unknown>;
+  let n = rec.type === type ? 1 : 0;
+  for (const value of Object.values(rec)) n += countNodes(value, type);
+  return n;
 }
 
 function findFunction(node: unknown, names: Set<string>): string | undefined {
