@@ -11,7 +11,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 16;
 
 const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("./targets.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit"] });
-const info: { real: string; bare: string; path: string; token: string; bytes: number; artifactBytes: number } = await new Promise((resolve, reject) => {
+const info: { real: string; uncached: string; bare: string; path: string; token: string; bytes: number; artifactBytes: number } = await new Promise((resolve, reject) => {
   let out = "";
   child.stdout.on("data", (c) => {
     out += c;
@@ -26,17 +26,23 @@ async function run(base: string): Promise<{ rps: number; p99: number; mean: numb
   return { rps: result.requests.average, p99: result.latency.p99, mean: result.latency.average, errors };
 }
 
-const samples: Record<string, Array<{ rps: number; p99: number; mean: number; errors: number }>> = { bare: [], real: [] };
+const CASES = ["bare", "real", "uncached"] as const;
+const samples: Record<string, Array<{ rps: number; p99: number; mean: number; errors: number }>> = { bare: [], real: [], uncached: [] };
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate the order so warm-up and drift do not favour one case.
-  for (const name of round % 2 === 0 ? (["bare", "real"] as const) : (["real", "bare"] as const)) samples[name]!.push(await run(info[name]));
+  for (const name of round % 2 === 0 ? CASES : [...CASES].reverse()) samples[name]!.push(await run(info[name]));
 }
 child.kill("SIGTERM");
 
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const rows = (["bare", "real"] as const).map((name) => ({
+const NAMES = {
+  bare: "bare Fastify route, same bytes",
+  real: "GET /api/artifacts/:ref (grep selector, auth, session check)",
+  uncached: "same, selection cache off (read + verify + grep every time)",
+};
+const rows = CASES.map((name) => ({
   ratio: 0,
-  name: name === "bare" ? "bare Fastify route, same bytes" : "GET /api/artifacts/:ref (grep selector, auth, session check)",
+  name: NAMES[name],
   opsPerSec: avg(samples[name]!.map((s) => s.rps)),
   meanMs: avg(samples[name]!.map((s) => s.mean)),
   p99Ms: avg(samples[name]!.map((s) => s.p99)),
