@@ -24,6 +24,19 @@ describe("JSONPath work budget", () => {
     expect(() => applySelector(deep(20_000), { mode: "jsonpath", expr: "$..x" })).toThrow(/too expensive/);
   });
 
+  it("a value nested too deep to print is UNSUPPORTED, not a stack overflow", () => {
+    for (const expr of ["$", "$[0]", "/0/0"]) {
+      let error: any;
+      try {
+        applySelector(deep(200_000), { mode: "jsonpath", expr }); // far past any stack size
+      } catch (e) {
+        error = e;
+      }
+      expect(error?.code).toBe("UNSUPPORTED");
+      expect(error.message).toMatch(/nested too deeply to print/);
+    }
+  });
+
   it("still answers '..' on ordinary documents and a single '..' on a 3,000-deep one", () => {
     const doc = JSON.stringify({ items: Array.from({ length: 2_000 }, (_, i) => ({ x: i, sub: { a: { b: i } } })) });
     expect(applySelector(doc, { mode: "jsonpath", expr: "$..a..b", maxChars: 100_000 }).stats).toMatchObject({ results: 2_000 });

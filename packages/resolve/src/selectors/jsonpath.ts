@@ -52,7 +52,7 @@ export function selectJsonPath(content: string, totalLines: number, selector: Js
   // One value: indented JSON; if too large, cut, and page on through its members.
   if (hits.length === 1 && skip === 0) {
     const hit = hits[0]!;
-    const text = JSON.stringify(hit.value, null, 2) ?? "null";
+    const text = printJson(hit.value, 2);
     stats.shown = 1;
     if (text.length <= cap) return selection(selector, text, content, totalLines, { stats });
     const cut = text.slice(0, safeCut(text, cap));
@@ -72,7 +72,7 @@ export function selectJsonPath(content: string, totalLines: number, selector: Js
   let used = 2; // "[\n" ... "\n]" minus the joins, counted below
   let shown = 0;
   for (let i = skip; i < hits.length; i++) {
-    const line = JSON.stringify(hits[i]!.value) ?? "null";
+    const line = printJson(hits[i]!.value);
     const add = line.length + (lines.length > 0 ? 2 : 0) + (i === skip ? 2 : 0);
     if (used + add > cap) {
       if (shown === 0) {
@@ -96,6 +96,18 @@ export function selectJsonPath(content: string, totalLines: number, selector: Js
     next: { ...selector, skip: skip + shown },
     stats,
   });
+}
+
+/** JSON text of a selected value; a value nested too deep for JSON.stringify's recursion is UNSUPPORTED, not a crash. */
+function printJson(value: unknown, indent?: number): string {
+  try {
+    return JSON.stringify(value, null, indent) ?? "null";
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new ArefError("UNSUPPORTED", "the selected JSON value is nested too deeply to print", {
+      hint: "select a part further down with a longer path or a JSON Pointer (/0/0/0), or read this artifact with the range selector",
+    });
+  }
 }
 
 function pathParent(doc: unknown, tokens: string[], i: number): unknown {
