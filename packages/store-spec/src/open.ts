@@ -1,6 +1,6 @@
-import { ArefError } from "@artifact-refs/schema";
+import { ArefError, parseWith } from "@artifact-refs/schema";
 import { ArtifactStore, MemoryDriver, type ArtifactStoreOptions, type Driver } from "@artifact-refs/store";
-import { parseStoreSpec, type StoreSpec } from "./spec.js";
+import { StoreSpecSchema, parseStoreSpec, type StoreSpec } from "./spec.js";
 
 const memoryStores = new Map<string, MemoryDriver>();
 
@@ -9,7 +9,7 @@ const memoryStores = new Map<string, MemoryDriver>();
  * by name. The S3 driver is loaded only when asked for, so fs users never load the AWS SDK.
  */
 export async function openDriver(spec: string | StoreSpec): Promise<Driver> {
-  const parsed = typeof spec === "string" ? parseStoreSpec(spec) : spec;
+  const parsed = typeof spec === "string" ? parseStoreSpec(spec) : parseWith(StoreSpecSchema, spec, "store spec", "CONFIG_INVALID");
   switch (parsed.kind) {
     case "memory": {
       if (parsed.name === "") return new MemoryDriver();

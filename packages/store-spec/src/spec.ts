@@ -1,20 +1,47 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { ArefError } from "@artifact-refs/schema";
+import { z } from "zod";
 
-export type StoreSpec =
-  | { kind: "memory"; name: string }
-  | { kind: "fs"; root: string; gzip: boolean }
-  | {
-      kind: "s3";
-      bucket: string;
-      prefix: string;
-      endpoint?: string;
-      region?: string;
-      forcePathStyle?: boolean;
+/** Longest S3 key prefix: S3 keys are at most 1,024 bytes and the store's own keys take up to about 200. */
+const MAX_S3_PREFIX = 800;
+
+const httpUrl = z.string().refine((v) => {
+  try {
+    return ["http:", "https:"].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}, "must be an http(s) URL");
+
+/** A parsed store spec; `openDriver`/`openStore` validate an object spec with it. */
+export const StoreSpecSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("memory"), name: z.string().regex(/^[A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only") }).strict(),
+  z
+    .object({
+      kind: z.literal("fs"),
+      root: z.string().min(1).refine((v) => !v.includes("\u0000"), "must not contain a NUL character"),
+      gzip: z.boolean(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal("s3"),
+      bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "3-63 chars of lowercase letters, digits, '.' and '-'"),
+      prefix: z
+        .string()
+        .max(MAX_S3_PREFIX)
+        .regex(/^[A-Za-z0-9._:/-]*$/, "letters, digits, '.', '_', ':', '-' and '/' only")
+        .refine((v) => !v.split("/").some((seg) => seg === "." || seg === ".."), "no '.' or '..' segments"),
+      endpoint: httpUrl.optional(),
+      region: z.string().min(1).optional(),
+      forcePathStyle: z.boolean().optional(),
       /** "on" for servers that enforce If-None-Match (AWS S3, R2, MinIO), "off" for HEAD-then-PUT, "auto" to probe once. */
-      conditionalWrites?: "auto" | "on" | "off";
-    };
+      conditionalWrites: z.enum(["auto", "on", "off"]).optional(),
+    })
+    .strict(),
+]);
+export type StoreSpec = z.infer<typeof StoreSpecSchema>;
 
 /** The store used when neither --store nor AREF_STORE is given: ~/.artifact-refs/store. */
 export function defaultStoreLocation(env: NodeJS.ProcessEnv = process.env): string {
@@ -27,7 +54,9 @@ export function storeSpecFrom(flag: string | undefined, env: NodeJS.ProcessEnv =
 }
 
 function bad(spec: string, why: string): ArefError {
-  return new ArefError("CONFIG_INVALID", `invalid store spec ${JSON.stringify(spec)}: ${why}`, {
+  // never echo credentials, whichever check fails first
+  const shown = spec.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1***@");
+  return new ArefError("CONFIG_INVALID", `invalid store spec ${JSON.stringify(shown)}: ${why}`, {
     hint: "use a directory (./store, file:///abs/dir, optionally ?gzip=true), memory:, or s3://bucket/prefix?endpoint=http://127.0.0.1:9000&region=us-east-1&forcePathStyle=true",
   });
 }
@@ -43,8 +72,15 @@ function flag(spec: string, params: URLSearchParams, name: string): boolean | un
 }
 
 function checkParams(spec: string, params: URLSearchParams, allowed: string[]): void {
-  for (const key of params.keys()) if (!allowed.includes(key)) throw bad(spec, `unknown option ${JSON.stringify(key)} (allowed: ${allowed.join(", ") || "none"})`);
+  const seen = new Set<string>();
+  for (const [key, value] of params) {
+    if (!allowed.includes(key)) throw bad(spec, `unknown option ${JSON.stringify(key)} (allowed: ${allowed.join(", ") || "none"})`);
+    if (seen.has(key)) throw bad(spec, `the option ${key} is given twice`);
+    if (value.trim() === "") throw bad(spec, `the option ${key} is empty`);
+    seen.add(key);
+  }
 }
+
 
 /**
  * Parses a store spec: `memory:` (optionally `memory:name`), a directory path or
@@ -58,6 +94,9 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     if (!/^[A-Za-z0-9._-]*$/.test(name)) throw bad(spec, "a memory store name may only contain letters, digits, '.', '_' and '-'");
     return { kind: "memory", name };
   }
+  if (/^(s3|file):(?!\/\/)/i.test(spec)) throw bad(spec, "write s3://bucket/prefix or file:///abs/dir (with the two slashes)");
+  if (/^(s3|file):\/\//i.test(spec) && !/^(s3|file):\/\//.test(spec)) throw bad(spec, "write the scheme in lowercase (s3://, file://)");
+  if (/^memory:/i.test(spec)) throw bad(spec, "write the scheme in lowercase (memory:)");
   if (spec.startsWith("s3://")) {
     let url: URL;
     try {
@@ -78,6 +117,7 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     }
     if (prefix.split("/").some((s) => s === ".." || s === ".")) throw bad(spec, "the key prefix must not contain '.' or '..' segments");
     if (prefix !== "" && !/^[A-Za-z0-9._:/-]+$/.test(prefix)) throw bad(spec, "the key prefix may only contain letters, digits, '.', '_', ':', '-' and '/'");
+    if (prefix.length > MAX_S3_PREFIX) throw bad(spec.slice(0, 80) + "…", `the key prefix is ${prefix.length} chars, over ${MAX_S3_PREFIX}`);
     const endpoint = url.searchParams.get("endpoint") ?? undefined;
     if (endpoint !== undefined) {
       try {
@@ -122,6 +162,10 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     params = new URLSearchParams(spec.slice(at + 1));
   }
   checkParams(spec, params, ["gzip"]);
+  if (path.includes("\u0000")) throw bad(spec, "the path contains a NUL character");
+  if (path.trim() === "") throw bad(spec, "no directory before the options");
+  // "~" is the home directory, as in a shell (a quoted AREF_STORE="~/store" is not expanded by the shell)
+  if (path === "~" || path.startsWith("~/")) path = join(homedir(), path.slice(1));
   return { kind: "fs", root: isAbsolute(path) ? path : resolve(cwd, path), gzip: flag(spec, params, "gzip") ?? false };
 }
 

@@ -40,6 +40,24 @@ describe("openStore: memory", () => {
     await expect(openStore("gopher://x")).rejects.toMatchObject({ code: "CONFIG_INVALID" });
     await expect(openDriver("")).rejects.toMatchObject({ code: "CONFIG_INVALID" });
   });
+
+  it("validates an object spec too (an unknown kind used to open nothing and return undefined)", async () => {
+    const bad = [
+      { kind: "bogus" },
+      { kind: "fs", root: "" },
+      { kind: "fs", root: "/tmp/x", gzip: "yes" },
+      { kind: "memory", name: "a/b" },
+      { kind: "s3", bucket: "B", prefix: "" },
+      { kind: "s3", bucket: "bkt", prefix: "../x" },
+      { kind: "s3", bucket: "bkt", prefix: "", endpoint: "ftp://x" },
+      null,
+    ];
+    for (const spec of bad) {
+      await expect(openDriver(spec as never), JSON.stringify(spec)).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringMatching(/invalid store spec/) });
+    }
+    const driver = await openDriver({ kind: "memory", name: "" });
+    expect(driver.kind).toBe("memory");
+  });
 });
 
 describe("openStore: directories", () => {

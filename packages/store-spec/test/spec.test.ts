@@ -1,5 +1,7 @@
 import { isArefError } from "@artifact-refs/schema";
 import { defaultStoreLocation, formatStoreSpec, parseStoreSpec, storeSpecFrom, type StoreSpec } from "@artifact-refs/store-spec";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 function configError(spec: string): Error & { hint?: string } {
@@ -89,6 +91,33 @@ describe("parseStoreSpec: bad specs are CONFIG_INVALID with a clear message and 
     expect(error.message).toMatch(message);
     expect(error.message).toContain("invalid store spec");
     expect(error.hint).toMatch(/memory:/);
+  });
+
+  it("refuses repeated, empty and misspelled options and schemes", () => {
+    const cases: [string, RegExp][] = [
+      ["s3://bkt/p?endpoint=http://a&endpoint=http://b", /endpoint is given twice/],
+      ["s3://bkt/p?region=", /region is empty/],
+      ["/tmp/x?gzip=1&gzip=0", /gzip is given twice/],
+      ["s3:bkt/p", /with the two slashes/],
+      ["S3://bkt/p", /lowercase/],
+      ["MEMORY:", /lowercase/],
+      ["file:///tmp/%00", /NUL/],
+      ["?gzip=true", /no directory/],
+      [`s3://bkt/${"a".repeat(900)}`, /over 800/],
+    ];
+    for (const [spec, message] of cases) expect(configError(spec).message, spec).toMatch(message);
+  });
+
+  it("never echoes credentials, even when another check fails first", () => {
+    const error = configError("s3://AKIAEXAMPLE:s3 cr3t@bucket/x");
+    expect(error.message).not.toContain("cr3t");
+    expect(error.message).not.toContain("AKIAEXAMPLE");
+  });
+
+  it("~ is the home directory", () => {
+    expect(parseStoreSpec("~/store", "/base")).toEqual({ kind: "fs", root: join(homedir(), "store"), gzip: false });
+    expect(parseStoreSpec("~", "/base")).toEqual({ kind: "fs", root: homedir(), gzip: false });
+    expect(parseStoreSpec("./~x", "/base")).toEqual({ kind: "fs", root: "/base/~x", gzip: false });
   });
 
   it("never echoes credentials put in an s3 spec", () => {
