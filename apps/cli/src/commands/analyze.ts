@@ -36,7 +36,8 @@ export function register(program: Command, ctx: CliContext): void {
         "task message on every call), the window and append strategies, the peer policies (deepagents, Claude Code, Anthropic " +
         "context editing, SWE-agent's last-5), the share of each prompt that is a byte-identical prefix of the previous one, " +
         "cache-weighted cost (cached prefix 0.1x, the rest 1.25x), budget violations and byte-exact rehydration. " +
-        "Formats: this project's transcript JSONL, trajectory JSONL, an OpenAI chat messages array, an Anthropic messages array.",
+        "Formats: this project's transcript JSONL (tool results stored as references are read back from --store), " +
+        "trajectory JSONL, an OpenAI chat messages array, an Anthropic messages array.",
     )
     .argument("<transcripts...>", "transcript files (.jsonl or .json)")
     .option("--chart <file>", "write an SVG chart of input tokens per call")
