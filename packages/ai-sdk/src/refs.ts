@@ -1,0 +1,199 @@
+import { countTokens } from "@artifact-refs/budget";
+import {
+  ArtifactsGetTool,
+  ARTIFACTS_GET_TOOL_NAME,
+  Externalizer,
+  type ContextConfig,
+  type ContextConfigInput,
+  type ExternalizedResult,
+} from "@artifact-refs/context";
+import { ArefError, parseSessionId } from "@artifact-refs/schema";
+import type { ArtifactStore } from "@artifact-refs/store";
+import { jsonSchema, tool, type ModelMessage, type Tool, type ToolSet } from "ai";
+
+export interface AiSdkRefsOptions {
+  store: ArtifactStore;
+  /** The session the stashed results belong to (and where artifacts_get resolves short refs). */
+  session: string;
+  /** Externalizer settings (thresholds, per-tool policy, redaction); see @artifact-refs/context. */
+  config?: ContextConfig | ContextConfigInput;
+  /** Cap of one artifacts_get answer (default 8,000 chars). */
+  maxChars?: number;
+  /** Model whose tokenizer counts tokens (inline threshold and prompt budget; default cl100k_base). */
+  model?: string;
+  /**
+   * Prompt budget for `prepareStep`, in tokens (default 8,000, seed 000). A step whose messages
+   * are still over it after externalizing fails closed with BUDGET_EXCEEDED.
+   */
+  maxPromptTokens?: number;
+  /** Called for every tool result that was handled (stashed or kept inline). */
+  onResult?: (result: ExternalizedResult, call: { toolName: string; toolCallId: string }) => void;
+}
+
+export interface PrepareStepInput {
+  messages: ModelMessage[];
+  stepNumber?: number;
+}
+
+export interface StepBudgetReport {
+  stepNumber: number | undefined;
+  tokens: number;
+  maxPromptTokens: number;
+  /** Tool results stashed by this prepareStep call (results already in the history). */
+  externalized: number;
+}
+
+/** The AI SDK tool for artifacts_get: bounded reads of stored artifacts by short ref. */
+export function artifactsGetTool(options: { store: ArtifactStore; session: string; maxChars?: number } | ArtifactsGetTool): Tool {
+  const getter = options instanceof ArtifactsGetTool ? options : new ArtifactsGetTool({ store: options.store, session: options.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
+  const d = getter.definition;
+  return tool({
+    description: d.description,
+    inputSchema: jsonSchema<Record<string, unknown>>(d.parameters as Parameters<typeof jsonSchema>[0]),
+    execute: async (input: Record<string, unknown>) => getter.handle(input),
+  });
+}
+
+/** Tool results whose model-facing text prepareStep remembers (oldest forgotten first). */
+const MAX_REMEMBERED_RESULTS = 5000;
+
+function outputText(output: unknown): { text: string; json: boolean } | undefined {
+  if (output === null || typeof output !== "object") return undefined;
+  const o = output as { type?: string; value?: unknown };
+  if (o.type === "text" && typeof o.value === "string") return { text: o.value, json: false };
+  if (o.type === "json") return { text: JSON.stringify(o.value), json: true };
+  return undefined;
+}
+
+/**
+ * artifact-refs for the Vercel AI SDK: tools whose large results are stashed before they
+ * enter the conversation, the artifacts_get tool, and a `prepareStep` that stashes large
+ * tool results already in the history (from tools you did not wrap, or earlier turns) and
+ * keeps each step's prompt within the token budget.
+ */
+export class AiSdkRefs {
+  readonly store: ArtifactStore;
+  readonly session: string;
+  readonly externalizer: Externalizer;
+  readonly artifactsGet: ArtifactsGetTool;
+  readonly maxPromptTokens: number;
+  /** The budget report of the last prepareStep call. */
+  lastStep: StepBudgetReport | undefined;
+  readonly #model: string | undefined;
+  readonly #onResult: AiSdkRefsOptions["onResult"];
+  /** toolCallId → model-facing text of a result already externalized in the history. */
+  readonly #replaced = new Map<string, string>();
+
+  constructor(options: AiSdkRefsOptions) {
+    if (options === null || typeof options !== "object" || options.store === undefined) {
+      throw new ArefError("INVALID_INPUT", "createAiSdkRefs needs { store, session }", { hint: "e.g. createAiSdkRefs({ store: await openStore('./.refs'), session: 'chat-1' })" });
+    }
+    const maxPromptTokens = options.maxPromptTokens ?? 8000;
+    if (!Number.isInteger(maxPromptTokens) || maxPromptTokens < 1) {
+      throw new ArefError("INVALID_INPUT", `maxPromptTokens must be a positive whole number, got ${String(options.maxPromptTokens)}`);
+    }
+    this.store = options.store;
+    this.session = parseSessionId(options.session);
+    this.maxPromptTokens = maxPromptTokens;
+    this.#model = options.model;
+    this.externalizer = new Externalizer({ store: options.store, ...(options.config ? { config: options.config } : {}), ...(options.model ? { model: options.model } : {}) });
+    this.artifactsGet = new ArtifactsGetTool({ store: options.store, session: this.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
+    this.#onResult = options.onResult;
+    this.prepareStep = this.prepareStep.bind(this);
+  }
+
+  /** The artifacts_get tool (AI SDK `tool()`). */
+  get tool(): Tool {
+    return artifactsGetTool(this.artifactsGet);
+  }
+
+  /** Stashes one tool result when large; returns what the model sees. */
+  async externalize(toolName: string, toolCallId: string, result: unknown, args?: unknown): Promise<string> {
+    const input = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
+    const out = await this.externalizer.externalize({ session: this.session, tool: toolName, result, callId: toolCallId, ...(input ? { args: input } : {}) });
+    this.#onResult?.(out, { toolName, toolCallId });
+    // prepareStep later finds this result in the history: it must not stash the reference itself.
+    this.#replaced.set(toolCallId, out.content);
+    if (this.#replaced.size > MAX_REMEMBERED_RESULTS) this.#replaced.delete(this.#replaced.keys().next().value!);
+    return out.content;
+  }
+
+  /**
+   * Your tools, each `execute` wrapped so a large result is stashed and the model gets the
+   * reference instead; plus `artifacts_get`. Tools without `execute` are passed through.
+   */
+  wrapTools<T extends ToolSet>(tools: T): T & { artifacts_get: Tool } {
+    const wrapped: Record<string, Tool> = {};
+    for (const [name, t] of Object.entries(tools)) {
+      if (name === ARTIFACTS_GET_TOOL_NAME) {
+        throw new ArefError("INVALID_INPUT", `a tool named ${ARTIFACTS_GET_TOOL_NAME} is already in the set`, { hint: "wrapTools adds it; remove yours" });
+      }
+      const execute = t.execute;
+      if (execute === undefined) {
+        wrapped[name] = t;
+        continue;
+      }
+      wrapped[name] = {
+        ...t,
+        execute: async (input: unknown, options: Parameters<typeof execute>[1]) => {
+          const result: unknown = await execute(input, options);
+          if (result !== null && typeof result === "object" && Symbol.asyncIterator in result) {
+            throw new ArefError("UNSUPPORTED", `tool ${name} streams its result; wrapTools needs a single result`, { hint: "leave streaming tools unwrapped; prepareStep still externalizes their final results" });
+          }
+          return this.externalize(name, options.toolCallId, result, input);
+        },
+      } as Tool;
+    }
+    return { ...(wrapped as T), artifacts_get: this.tool };
+  }
+
+  /**
+   * For `generateText` / `streamText({ prepareStep: refs.prepareStep })`: stashes large tool
+   * results already in the step's messages, then checks the step's prompt against the token
+   * budget (fails closed with BUDGET_EXCEEDED).
+   */
+  async prepareStep(step: PrepareStepInput): Promise<{ messages: ModelMessage[] }> {
+    let externalized = 0;
+    const messages: ModelMessage[] = [];
+    for (const message of step.messages) {
+      if (message.role !== "tool") {
+        messages.push(message);
+        continue;
+      }
+      const content = [];
+      for (const part of message.content) {
+        if (part.type !== "tool-result" || part.toolName === ARTIFACTS_GET_TOOL_NAME) {
+          content.push(part);
+          continue;
+        }
+        let text = this.#replaced.get(part.toolCallId);
+        if (text === undefined) {
+          const original = outputText(part.output);
+          if (original === undefined) {
+            content.push(part);
+            continue;
+          }
+          const value = original.json ? (part.output as { value: unknown }).value : original.text;
+          text = await this.externalize(part.toolName, part.toolCallId, value);
+          if (text !== original.text) externalized++;
+        }
+        content.push({ ...part, output: { type: "text" as const, value: text } });
+      }
+      messages.push({ ...message, content });
+    }
+    const tokens = countTokens(JSON.stringify(messages), this.#model === undefined ? {} : { model: this.#model });
+    this.lastStep = { stepNumber: step.stepNumber, tokens, maxPromptTokens: this.maxPromptTokens, externalized };
+    if (tokens > this.maxPromptTokens) {
+      throw new ArefError("BUDGET_EXCEEDED", `step ${step.stepNumber ?? "?"}: the prompt is ${tokens} tokens after externalizing, over the budget of ${this.maxPromptTokens}`, {
+        hint: "shorten the history (keep references, drop old turns), lower the inline thresholds, or raise maxPromptTokens",
+        details: { tokens, max_prompt_tokens: this.maxPromptTokens },
+      });
+    }
+    return { messages };
+  }
+}
+
+/** `const refs = createAiSdkRefs({ store, session })` → `refs.wrapTools(tools)`, `refs.prepareStep`. */
+export function createAiSdkRefs(options: AiSdkRefsOptions): AiSdkRefs {
+  return new AiSdkRefs(options);
+}

@@ -1,0 +1,109 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { createOpenAI } from "@ai-sdk/openai";
+import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ExternalizedResult } from "@artifact-refs/context";
+import { createAiSdkRefs } from "../src/index.js";
+import { bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "./fake-openai.js";
+
+const LOG = bigLog();
+const MIDDLE = LOG.split("\n")[1000]!;
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const readLog = tool({
+  description: "Read the test log",
+  inputSchema: jsonSchema<{ path?: string }>({ type: "object", properties: { path: { type: "string" } } }),
+  execute: async () => LOG,
+});
+
+function checkRequests(f: FakeOpenAI, short: string) {
+  expect(f.requests).toHaveLength(3);
+  for (const r of f.requests) {
+    expect(r.path).toBe("/v1/chat/completions");
+    expect(r.raw).not.toContain(MIDDLE);
+    expect(r.raw.length).toBeLessThan(12_000);
+  }
+  expect(f.requests[1]!.raw).toContain(short);
+  const last = (f.requests[2]!.body.messages as Array<{ role: string; content: string }>).at(-1)!;
+  expect(last.role).toBe("tool");
+  expect((JSON.parse(last.content) as { text: string }).text.match(/FAIL/g)).toHaveLength(4);
+}
+
+describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local server", () => {
+  it("wrapTools: the 100 KB result is stashed inside execute; requests carry the ref, never the payload", async () => {
+    fake = await startFakeOpenAI(logScript);
+    const store = new ArtifactStore({ driver: new MemoryDriver() });
+    const refs = createAiSdkRefs({ store, session: "t1" });
+    const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
+    const result = await generateText({ model: provider.chat("m"), tools: refs.wrapTools({ read_log: readLog }), prepareStep: refs.prepareStep, stopWhen: stepCountIs(5), prompt: "which tests failed?" });
+    expect(result.text).toBe("found 4 failures");
+    // Wrapped and prepareStep together: stored once, and the reference itself is never stashed again.
+    expect(await store.listReferences("t1")).toHaveLength(1);
+    const id = (await store.listReferences("t1"))[0]!.artifact_id;
+    checkRequests(fake, await store.shortRef(id, { session: "t1" }));
+    expect((fake.requests[0]!.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(["read_log", "artifacts_get"]);
+    expect(await store.getText(id)).toBe(LOG);
+  });
+
+  it("prepareStep: unwrapped tools' large results are stashed before each step, once", async () => {
+    fake = await startFakeOpenAI(logScript);
+    const store = new ArtifactStore({ driver: new MemoryDriver() });
+    const handled: ExternalizedResult[] = [];
+    const refs = createAiSdkRefs({ store, session: "t2", onResult: (r) => handled.push(r) });
+    const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
+    const result = await generateText({
+      model: provider.chat("m"),
+      tools: { read_log: readLog, artifacts_get: refs.tool },
+      prepareStep: refs.prepareStep,
+      stopWhen: stepCountIs(5),
+      prompt: "which tests failed?",
+    });
+    expect(result.text).toBe("found 4 failures");
+    const id = (await store.listReferences("t2"))[0]!.artifact_id;
+    checkRequests(fake, await store.shortRef(id, { session: "t2" }));
+    expect(handled.map((h) => h.action)).toEqual(["stashed"]);
+    expect(await store.listReferences("t2")).toHaveLength(1);
+    expect(refs.lastStep).toMatchObject({ stepNumber: 2, externalized: 0 });
+    expect(refs.lastStep!.tokens).toBeLessThan(refs.maxPromptTokens);
+  });
+
+  it("prepareStep fails closed when a step is over the token budget", async () => {
+    fake = await startFakeOpenAI(logScript);
+    const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t3", maxPromptTokens: 20 });
+    const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
+    await expect(
+      generateText({ model: provider.chat("m"), tools: refs.wrapTools({ read_log: readLog }), prepareStep: refs.prepareStep, stopWhen: stepCountIs(5), prompt: "which tests failed? ".repeat(20) }),
+    ).rejects.toThrow(/BUDGET_EXCEEDED|over the budget of 20/);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("artifacts_get answers errors as content; bad options are clear errors", async () => {
+    const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t4" });
+    const out = await refs.tool.execute!({ ref: "art:bogus" }, { toolCallId: "c1", messages: [] });
+    expect(JSON.parse(out as string).error.code).toBe("INVALID_HANDLE");
+    expect(() => refs.wrapTools({ artifacts_get: readLog })).toThrow(/already in the set/);
+    expect(() => createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t", maxPromptTokens: 0 })).toThrow(/maxPromptTokens must be a positive whole number/);
+    expect(() => createAiSdkRefs({ session: "t" } as never)).toThrow(/needs \{ store, session \}/);
+    const small = await refs.wrapTools({ add: tool({ inputSchema: jsonSchema<{ a: number }>({ type: "object" }), execute: async () => ({ sum: 3 }) }) }).add.execute!({ a: 1 }, { toolCallId: "c2", messages: [] });
+    expect(JSON.parse(small as unknown as string)).toEqual({ sum: 3 });
+  });
+
+  it("examples/generate-text.ts runs as written against the local server", async () => {
+    fake = await startFakeOpenAI(logScript);
+    const { stdout } = await promisify(execFile)(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("../examples/generate-text.ts", import.meta.url))], {
+      env: { ...process.env, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key" },
+      timeout: 60_000,
+    });
+    expect(stdout).toBe("found 4 failures\n");
+    expect(fake.requests).toHaveLength(3);
+    for (const r of fake.requests) expect(r.raw).not.toContain("ok 1001 test/case-1001.test.ts");
+    expect(fake.requests[1]!.raw).toMatch(/art:[0-9a-f]{12,}/);
+  });
+});
