@@ -103,8 +103,9 @@ const CONTENTS: (string | number[])[] = [
   "é€😀\u0000\r\n\t mixed\r\nlines\rold mac\n",
   Array.from({ length: 300 }, (_, i) => (i * 37) % 256),
   "x".repeat(200_000),
+  deepJson(20_000),
 ];
-const JSON_CONTENTS = [1, 2];
+const JSON_CONTENTS = [1, 2, 8];
 const TEXT_CONTENTS = [0, 3, 5, 7];
 const SELECT_CODES = ["INVALID_SELECTOR", "REGEX_TIMEOUT", "UNSUPPORTED"];
 const STORE_CODES = ["NOT_FOUND", "INVALID_HANDLE", "INVALID_INPUT", "AMBIGUOUS_REF", "UNKNOWN_SESSION", "EXPIRED", "UNSUPPORTED", "TOO_LARGE"];
@@ -271,7 +272,7 @@ describe("fuzzing", () => {
       expect(tally.failures.slice(from)).toEqual([]);
     });
 
-    it("JSONPath: generated expressions on JSON (a 3,000-deep document included)", async () => {
+    it("JSONPath: generated expressions on JSON (3,000- and 20,000-deep documents included)", async () => {
 
       const from = tally.failures.length;
       const n = scale(300, 15_000);
