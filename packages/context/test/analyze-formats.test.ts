@@ -156,6 +156,18 @@ describe("bad input", () => {
     await expect(analyzeTexts([{ name: "q.jsonl", text: jsonl(BASE.slice(0, 2)) }])).rejects.toThrow(/no assistant message/);
   });
 
+  it("names files by their path when two have the same base name", async () => {
+    const a = await tempDir();
+    const b = await tempDir();
+    cleanups.push(a.cleanup, b.cleanup);
+    await writeFile(join(a.dir, "s.jsonl"), jsonl(BASE));
+    await writeFile(join(b.dir, "s.jsonl"), jsonl(BASE));
+    await writeFile(join(b.dir, "other.jsonl"), jsonl(BASE));
+    const r = await analyzeFiles([join(a.dir, "s.jsonl"), join(b.dir, "s.jsonl"), join(b.dir, "other.jsonl")]);
+    expect(r.files.map((f) => f.file)).toEqual([join(a.dir, "s.jsonl"), join(b.dir, "s.jsonl"), "other.jsonl"]);
+    expect(new Set(r.turns.map((t) => t.file)).size).toBe(3);
+  });
+
   it("reports a missing file as NOT_FOUND", async () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);

@@ -43,7 +43,10 @@ function toReplay(entry: TranscriptEntry): ReplayMessage {
 export async function analyzeFiles(paths: readonly string[], options: AnalyzeOptions = {}): Promise<AnalyzeReport> {
   if (paths.length === 0) throw new ArefError("INVALID_INPUT", "no transcript given", { hint: "aref analyze <transcript> [more…]" });
   const results: FileResult[] = [];
-  for (const path of paths) {
+  // Files are named by their base name, or by the path given when two base names are the same.
+  const names = paths.map((p) => basename(p));
+  const clash = new Set(names.filter((n, i) => names.indexOf(n) !== i));
+  for (const [i, path] of paths.entries()) {
     let text: string;
     try {
       text = await readFile(path, "utf8");
@@ -51,7 +54,7 @@ export async function analyzeFiles(paths: readonly string[], options: AnalyzeOpt
       const code = (error as NodeJS.ErrnoException).code;
       throw new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
     }
-    results.push(await analyzeOne(basename(path), text, path, options));
+    results.push(await analyzeOne(clash.has(names[i]!) ? path : names[i]!, text, path, options));
     options.onProgress?.(results.length, paths.length);
   }
   return finish(results, options);
