@@ -1,9 +1,11 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { createServer as createHttpServer } from "node:http";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOKEN_A, startHarness, type Harness } from "./helpers.js";
+import { openAiCompatibleProvider } from "../src/index.js";
+import { TOKEN_A, TOKEN_B, startHarness, type Harness } from "./helpers.js";
 
 /**
  * The web UI in real Chromium (Debian's package, driven by playwright-core): seed 004's
@@ -106,5 +108,38 @@ describe("web UI (Chromium)", () => {
     // No external network requests, no console errors (CSP violations included).
     expect(requests.filter((u) => !u.startsWith(h.url) && !u.startsWith("data:"))).toEqual([]);
     expect(consoleErrors).toEqual([]);
+  });
+
+  it("shows the model's answer with the referenced indicator when a provider is configured", async () => {
+    // A real HTTP server on 127.0.0.1 speaking the OpenAI chat-completions protocol.
+    const fake = createHttpServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: "The README describes a sample project about artifact references." } }] }));
+      });
+    });
+    await new Promise<void>((r) => fake.listen(0, "127.0.0.1", r));
+    const withModel = await startHarness({ ui: true, provider: openAiCompatibleProvider({ baseUrl: `http://127.0.0.1:${(fake.address() as { port: number }).port}/v1`, model: "fake" }) });
+    const p2 = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await p2.goto(`${withModel.url}/#token=${TOKEN_B}&session=sess-b`);
+      await p2.locator("#tool-select option[value=read_file]").waitFor({ state: "attached" });
+      await p2.fill("#arg-path", "README.md");
+      await p2.click("#run-tool");
+      await p2.locator("#timeline .execution-card").first().waitFor();
+      await p2.fill("#chat-input", "summarize what I just loaded");
+      await p2.press("#chat-input", "Enter");
+      const answer = p2.locator("#messages .msg.assistant").last();
+      await answer.waitFor();
+      expect(await answer.locator(".message-content").textContent()).toBe("The README describes a sample project about artifact references.");
+      expect(await answer.locator(".referenced").textContent()).toContain("Read File (README.md)");
+      expect(await answer.locator(".context").getAttribute("open")).toBeNull(); // the context stays folded under an answer
+      await p2.screenshot({ path: join(OUT, "ui-with-model.png") });
+    } finally {
+      await p2.close();
+      await withModel.close();
+      await new Promise((r) => fake.close(r));
+    }
   });
 });
