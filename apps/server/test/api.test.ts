@@ -169,9 +169,9 @@ describe("GET and HEAD /api/artifacts/:ref (bounded fetch)", () => {
   });
 
   it("an expired reference is 410 EXPIRED, even when its selection is cached", async () => {
-    const stash = await stashText("short-lived\n", "sess-a", TOKEN_A, "&ttl_ms=300");
+    const stash = await stashText("short-lived\n", "sess-a", TOKEN_A, "&ttl_ms=2000");
     expect((await call(`${h.url}/api/artifacts/${stash.json.short_ref}?session=sess-a`, { token: TOKEN_A })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 2_100));
     expectError(await call(`${h.url}/api/artifacts/${stash.json.short_ref}?session=sess-a`, { token: TOKEN_A }), 410, "EXPIRED");
   });
 

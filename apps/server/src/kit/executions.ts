@@ -14,14 +14,23 @@ export class SessionExecutions implements ExecutionLog {
     private readonly store: ArtifactStore,
     private readonly config: ContextConfigInput | undefined,
     private readonly resolver: ReferenceResolver,
+    /** Sessions kept in memory; the least recently used one is dropped past it (its results stay in the store). */
+    readonly maxSessions = 10_000,
   ) {}
 
   /** The session's context; with `create: false`, a fresh empty one that is not kept. */
   context(session: string, create = true): ExecutionContext {
     const found = this.#contexts.get(session);
-    if (found) return found;
+    if (found) {
+      this.#contexts.delete(session);
+      this.#contexts.set(session, found); // most recently used last
+      return found;
+    }
     const context = new ExecutionContext({ session, store: this.store, ...(this.config ? { config: this.config } : {}), resolveReferences: this.resolver });
-    if (create) this.#contexts.set(session, context);
+    if (create) {
+      this.#contexts.set(session, context);
+      if (this.#contexts.size > this.maxSessions) this.#contexts.delete(this.#contexts.keys().next().value!);
+    }
     return context;
   }
 

@@ -133,7 +133,7 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
     method: "HEAD",
     url: "/api/artifacts/:ref",
     summary: "Does the artifact exist (for this session)? Its metadata in headers",
-    description: "Headers: X-Artifact-Id, X-Artifact-Size, X-Artifact-Type, X-Short-Ref, ETag, Content-Type of the stored content.",
+    description: "Headers: X-Artifact-Id, X-Artifact-Size, X-Artifact-Type, X-Artifact-Mime, X-Short-Ref, ETag.",
     tags: ["artifacts"],
     auth: true,
     params: RefParams,
@@ -149,7 +149,7 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         .header("x-artifact-type", record.type)
         .header("x-short-ref", await store.shortRef(record.artifact_id, scope))
         .header("etag", `"${record.artifact_id}"`)
-        .header("x-content-type", record.mime ?? "application/octet-stream");
+        .header("x-artifact-mime", record.mime ?? "application/octet-stream");
       reply.code(200);
       return "";
     },
