@@ -1,6 +1,6 @@
 import { join, sep } from "node:path";
 import { ArefError } from "@artifact-refs/schema";
-import { isValidKey } from "@artifact-refs/store";
+import { assertValidListPrefix, isValidKey } from "@artifact-refs/store";
 
 /** Temp files of writes in progress: `.tmp-<pid>-<instance>-<n>`, in the directory of their final file. */
 export const TEMP_PREFIX = ".tmp-";
@@ -53,28 +53,16 @@ export function locate(root: string, key: string, gzip: boolean): Location {
   return gzip ? { key, dir, path: gz, alt: plain, compressed: true } : { key, dir, path: plain, alt: gz, compressed: false };
 }
 
-const PREFIX_RE = /^[A-Za-z0-9._:/-]*$/;
-
 /**
  * The directory a listing of `prefix` has to walk, and the part of the prefix that is
  * left to match against names inside it: `blobs/sha256/ab/cd/abcd12` walks only
  * `blobs/sha256/ab/cd` and keeps names starting with `abcd12`.
  */
 export function listingStart(root: string, prefix: string): { dir: string; base: string } {
-  if (typeof prefix !== "string" || !PREFIX_RE.test(prefix) || prefix.includes("//") || prefix.startsWith("/")) {
-    throw new ArefError("INVALID_INPUT", `invalid listing prefix ${JSON.stringify(prefix)}`, {
-      hint: "a prefix is the start of a key: '/'-separated segments of [A-Za-z0-9._:-]",
-      details: { prefix },
-    });
-  }
+  assertValidListPrefix(prefix);
   const cut = prefix.lastIndexOf("/");
   const base = prefix.slice(0, cut + 1); // "" or "a/b/"
   const segments = base === "" ? [] : base.slice(0, -1).split("/");
-  if (segments.some((s) => s === "." || s === "..")) {
-    throw new ArefError("INVALID_INPUT", `invalid listing prefix ${JSON.stringify(prefix)}: '.' and '..' segments are not allowed`, {
-      details: { prefix },
-    });
-  }
   return { dir: join(root, ...segments), base };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ArefError } from "@artifact-refs/schema";
-import { isValidKey, type Driver, type DriverEntry } from "@artifact-refs/store";
+import { assertValidKey, assertValidListPrefix, isValidKey, type Driver, type DriverEntry } from "@artifact-refs/store";
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
@@ -20,19 +20,8 @@ import { JitterRetryStrategy, backoffDelay } from "./retry.js";
 const PROBE_PREFIX = "aref-probe/";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function checkKey(key: string): void {
-  if (!isValidKey(key)) {
-    throw new ArefError("INVALID_INPUT", `invalid storage key ${JSON.stringify(key)}`, {
-      hint: "keys are '/'-separated segments of letters, digits, '.', '_', ':' and '-' (no empty, '.' or '..' segments)",
-    });
-  }
-}
-
-function checkListPrefix(prefix: string): void {
-  if (prefix !== "" && (!/^[A-Za-z0-9._:/-]+$/.test(prefix) || prefix.startsWith("/") || prefix.includes("//") || prefix.split("/").some((s) => s === ".."))) {
-    throw new ArefError("INVALID_INPUT", `invalid listing prefix ${JSON.stringify(prefix)}`);
-  }
-}
+const checkKey = assertValidKey;
+const checkListPrefix = assertValidListPrefix;
 
 const contentTypeOf = (key: string) => (key.endsWith(".json") ? "application/json" : "application/octet-stream");
 const isPreconditionFailed = (error: unknown) => statusOf(error) === 412 || codeOf(error) === "PreconditionFailed";

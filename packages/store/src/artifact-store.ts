@@ -79,9 +79,13 @@ export class ArtifactStore {
     let shortRef = toShortRef(id);
     if (session !== undefined) {
       reference = await this.#writeReference(session, id, record, options);
-      // Close the race with a concurrent gc: if the blob was swept after the put above
-      // but before the reference was written, store it again now that it is referenced.
-      if ((await driver.head(key)) === undefined) await driver.putIfAbsent(key, bytes);
+      // Close the race with a concurrent gc, now that the reference is written: store the
+      // blob again if it was swept meanwhile, else refresh its time (putIfAbsent does both).
+      // A gc whose second mark missed the reference then cannot delete the blob after this
+      // point either: its conditional delete sees a blob modified after its cutoff. (A mere
+      // existence check here lost blobs deleted between the check and the sweep: found by
+      // the stress suite's 4-writer + gc-loop run with grace 0.)
+      if ((await driver.putIfAbsent(key, bytes)).created) await this.#ensureRecord(id, bytes, options);
       shortRef = await this.shortRef(id, { session });
     }
     return { id, handle: toHandle(id), shortRef, record, created, healed, ...(reference ? { reference } : {}) };

@@ -1,3 +1,4 @@
+import { ArefError } from "@artifact-refs/schema";
 /**
  * The storage driver contract: a byte-oriented key-value store with prefix listing.
  * It knows nothing about artifacts; hashing, caps, integrity, records, references,
@@ -63,5 +64,35 @@ const KEY_RE = /^[A-Za-z0-9._:-]+(\/[A-Za-z0-9._:-]+)*$/;
 
 /** True when `key` is a well-formed driver key (no empty, "." or ".." segments). */
 export function isValidKey(key: string): boolean {
-  return KEY_RE.test(key) && key.length <= 1024 && !key.split("/").some((s) => s === "." || s === "..");
+  return typeof key === "string" && KEY_RE.test(key) && key.length <= 1024 && !key.split("/").some((s) => s === "." || s === "..");
+}
+
+const KEY_HINT = "keys are '/'-separated segments of letters, digits, '.', '_', ':' and '-' (no empty, '.' or '..' segments); ArtifactStore builds them for you";
+
+/** Throws INVALID_INPUT unless `key` is a well-formed driver key. Every driver calls it on every key it is given. */
+export function assertValidKey(key: string): void {
+  if (!isValidKey(key)) {
+    throw new ArefError("INVALID_INPUT", `invalid storage key ${JSON.stringify(key)}`, { hint: KEY_HINT, details: { key: String(key) } });
+  }
+}
+
+const PREFIX_RE = /^[A-Za-z0-9._:/-]*$/;
+
+/**
+ * True when `prefix` is the start of a key: "" (everything), or characters of keys, not starting
+ * with '/', without '//' and without a complete '.' or '..' segment ("a/..x" may start a key, "a/../" may not).
+ */
+export function isValidListPrefix(prefix: string): boolean {
+  if (typeof prefix !== "string" || prefix.length > 1024 || !PREFIX_RE.test(prefix) || prefix.startsWith("/") || prefix.includes("//")) return false;
+  return !prefix.split("/").slice(0, -1).some((s) => s === "." || s === "..");
+}
+
+/** Throws INVALID_INPUT unless `prefix` is a valid listing prefix (see `isValidListPrefix`). */
+export function assertValidListPrefix(prefix: string): void {
+  if (!isValidListPrefix(prefix)) {
+    throw new ArefError("INVALID_INPUT", `invalid listing prefix ${JSON.stringify(prefix)}`, {
+      hint: "a prefix is the start of a key: '/'-separated segments of [A-Za-z0-9._:-], no '.' or '..' segments",
+      details: { prefix: String(prefix) },
+    });
+  }
 }

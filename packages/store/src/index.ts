@@ -1,6 +1,6 @@
 export { ArtifactStore, type PutResult } from "./artifact-store.js";
 export { MemoryDriver } from "./memory-driver.js";
-export { isValidKey, type Driver, type DriverEntry } from "./driver.js";
+export { assertValidKey, assertValidListPrefix, isValidKey, isValidListPrefix, type Driver, type DriverEntry } from "./driver.js";
 export { sha256Hex, decodeUtf8, sniffMime, defaultSummary } from "./content.js";
 export { mapLimit } from "./concurrency.js";
 export {

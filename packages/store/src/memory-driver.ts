@@ -1,14 +1,11 @@
-import { ArefError } from "@artifact-refs/schema";
-import { isValidKey, type Driver, type DriverEntry } from "./driver.js";
+import { assertValidKey, assertValidListPrefix, type Driver, type DriverEntry } from "./driver.js";
 
 interface Slot {
   data: Uint8Array;
   modifiedAt: Date;
 }
 
-function checkKey(key: string): void {
-  if (!isValidKey(key)) throw new ArefError("INVALID_INPUT", `invalid storage key ${JSON.stringify(key)}`);
-}
+const checkKey = assertValidKey;
 
 /**
  * The reference driver: everything in a Map, copied on the way in and out so that
@@ -62,6 +59,7 @@ export class MemoryDriver implements Driver {
   }
 
   async *list(prefix: string): AsyncIterable<DriverEntry> {
+    assertValidListPrefix(prefix);
     // Snapshot first: a concurrent writer must not break iteration.
     const entries = [...this.#slots.entries()].filter(([key]) => key.startsWith(prefix));
     for (const [key, slot] of entries) yield { key, size: slot.data.byteLength, modifiedAt: new Date(slot.modifiedAt) };

@@ -97,9 +97,16 @@ export function runDriverContract(name: string, factory: DriverFactory, options:
 
     it("rejects keys that could escape the store", async () => {
       for (const key of ["../x", "a/../../x", "/abs", "a//b", "a/./b", "a\u0000b", "a b", ""]) {
-        await expect(driver.put(key, bytesOf("x")), key).rejects.toThrow();
-        await expect(driver.get(key), key).rejects.toThrow();
+        await expect(driver.put(key, bytesOf("x")), key).rejects.toMatchObject({ code: "INVALID_INPUT" });
+        await expect(driver.get(key), key).rejects.toMatchObject({ code: "INVALID_INPUT" });
       }
+    });
+
+    it("every driver refuses the same malformed listing prefixes, with INVALID_INPUT", async () => {
+      for (const prefix of ["../", "a/../", "/abs", "a//b", "./a", "a b", "a\u0000", "é"]) {
+        await expect(collect(driver.list(prefix)), prefix).rejects.toMatchObject({ code: "INVALID_INPUT" });
+      }
+      for (const prefix of ["", "a", "a/", "a/..x", "blobs/sha256/ab"]) await expect(collect(driver.list(prefix)), prefix).resolves.toBeInstanceOf(Array);
     });
 
     if (options.multiInstance) it("a second instance over the same backend sees the first one's writes", async () => {
