@@ -9,7 +9,7 @@ import {
 } from "@artifact-refs/context";
 import { ArefError, parseSessionId } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
-import { jsonSchema, tool, type ModelMessage, type Tool, type ToolSet } from "ai";
+import { jsonSchema, tool, type LanguageModelMiddleware, type ModelMessage, type Tool, type ToolSet } from "ai";
 
 export interface AiSdkRefsOptions {
   store: ArtifactStore;
@@ -153,16 +153,39 @@ export class AiSdkRefs {
    * budget (fails closed with BUDGET_EXCEEDED).
    */
   async prepareStep(step: PrepareStepInput): Promise<{ messages: ModelMessage[] }> {
+    const { messages, externalized } = await this.#externalizeHistory(step.messages);
+    this.#checkBudget(messages, step.stepNumber, externalized);
+    return { messages };
+  }
+
+  /**
+   * The same as a language model middleware, for code that does not own the generateText call:
+   * `wrapLanguageModel({ model, middleware: refs.middleware })`. Every call's prompt has its
+   * large tool results stashed and is checked against the token budget.
+   */
+  get middleware(): LanguageModelMiddleware {
+    return {
+      specificationVersion: "v3",
+      transformParams: async ({ params }) => {
+        const { messages, externalized } = await this.#externalizeHistory(params.prompt);
+        this.#checkBudget(messages, undefined, externalized);
+        return { ...params, prompt: messages };
+      },
+    };
+  }
+
+  /** Replaces large text/json tool-result outputs in a message list by their references. */
+  async #externalizeHistory<M extends { role: string; content: unknown }>(input: M[]): Promise<{ messages: M[]; externalized: number }> {
     let externalized = 0;
-    const messages: ModelMessage[] = [];
-    for (const message of step.messages) {
-      if (message.role !== "tool") {
+    const messages: M[] = [];
+    for (const message of input) {
+      if (message.role !== "tool" || !Array.isArray(message.content)) {
         messages.push(message);
         continue;
       }
-      const content = [];
-      for (const part of message.content) {
-        if (part.type !== "tool-result" || part.toolName === ARTIFACTS_GET_TOOL_NAME) {
+      const content: unknown[] = [];
+      for (const part of message.content as Array<{ type: string; toolCallId?: string; toolName?: string; output?: unknown }>) {
+        if (part.type !== "tool-result" || part.toolName === ARTIFACTS_GET_TOOL_NAME || part.toolCallId === undefined || part.toolName === undefined) {
           content.push(part);
           continue;
         }
@@ -181,15 +204,18 @@ export class AiSdkRefs {
       }
       messages.push({ ...message, content });
     }
+    return { messages, externalized };
+  }
+
+  #checkBudget(messages: unknown[], stepNumber: number | undefined, externalized: number): void {
     const tokens = countTokens(JSON.stringify(messages), this.#model === undefined ? {} : { model: this.#model });
-    this.lastStep = { stepNumber: step.stepNumber, tokens, maxPromptTokens: this.maxPromptTokens, externalized };
+    this.lastStep = { stepNumber, tokens, maxPromptTokens: this.maxPromptTokens, externalized };
     if (tokens > this.maxPromptTokens) {
-      throw new ArefError("BUDGET_EXCEEDED", `step ${step.stepNumber ?? "?"}: the prompt is ${tokens} tokens after externalizing, over the budget of ${this.maxPromptTokens}`, {
+      throw new ArefError("BUDGET_EXCEEDED", `${stepNumber === undefined ? "the prompt" : `step ${stepNumber}: the prompt`} is ${tokens} tokens after externalizing, over the budget of ${this.maxPromptTokens}`, {
         hint: "shorten the history (keep references, drop old turns), lower the inline thresholds, or raise maxPromptTokens",
         details: { tokens, max_prompt_tokens: this.maxPromptTokens },
       });
     }
-    return { messages };
   }
 }
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createOpenAI } from "@ai-sdk/openai";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ExternalizedResult } from "@artifact-refs/context";
 import { createAiSdkRefs } from "../src/index.js";
@@ -72,6 +72,19 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
     expect(await store.listReferences("t2")).toHaveLength(1);
     expect(refs.lastStep).toMatchObject({ stepNumber: 2, externalized: 0 });
     expect(refs.lastStep!.tokens).toBeLessThan(refs.maxPromptTokens);
+  });
+
+  it("middleware: a wrapped model stashes large tool results in every call's prompt", async () => {
+    fake = await startFakeOpenAI(logScript);
+    const store = new ArtifactStore({ driver: new MemoryDriver() });
+    const refs = createAiSdkRefs({ store, session: "t5" });
+    const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
+    const model = wrapLanguageModel({ model: provider.chat("m"), middleware: refs.middleware });
+    const result = await generateText({ model, tools: { read_log: readLog, artifacts_get: refs.tool }, stopWhen: stepCountIs(5), prompt: "which tests failed?" });
+    expect(result.text).toBe("found 4 failures");
+    const id = (await store.listReferences("t5"))[0]!.artifact_id;
+    checkRequests(fake, await store.shortRef(id, { session: "t5" }));
+    expect(refs.lastStep).toMatchObject({ stepNumber: undefined, externalized: 0 });
   });
 
   it("prepareStep fails closed when a step is over the token budget", async () => {
