@@ -52,9 +52,10 @@ describe("aref analyze", () => {
 
   it("takes the budget, fetch cap and encoding as flags", async () => {
     const file = tempFile("small.jsonl", SMALL.map((m) => JSON.stringify(m)).join("\n"));
-    const r = await run(["analyze", file, "--json", "--max-prompt-tokens", "4000", "--fetch-chars", "500", "--encoding", "o200k_base"]);
+    const r = await run(["analyze", file, "--json", "--max-prompt-tokens", "4000", "--fetch-chars", "500", "--encoding", "o200k_base", "--append-compaction", "cost"]);
     expect(r.code).toBe(0);
-    expect(r.json().settings).toMatchObject({ max_prompt_tokens: 4000, fetch_chars: 500, encoding: "o200k_base", keep_turns: 2 });
+    expect(r.json().settings).toMatchObject({ max_prompt_tokens: 4000, fetch_chars: 500, encoding: "o200k_base", keep_turns: 2, append_compaction: "cost" });
+    expect((await run(["analyze", file, "--append-compaction", "sometimes"])).code).toBe(2);
   });
 
   it("reads OpenAI and Anthropic message arrays", async () => {

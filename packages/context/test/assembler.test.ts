@@ -17,6 +17,8 @@ import {
   readCheckpoint,
   stableJson,
   storedForm,
+  callCost,
+  type CountedPart,
   type HistoryMessage,
   type PromptAssemblerOptions,
 } from "../src/index.js";
@@ -182,6 +184,34 @@ describe("append strategy", () => {
       prev = text;
     }
     expect(compactions).toBeGreaterThan(1);
+  });
+
+  it('appendCompaction "cost" compacts before the budget when a longer run costs more, and costs less', async () => {
+    const history = conversation(40, 900);
+    const run = async (rule: "budget" | "cost") => {
+      const store = memoryStore();
+      const a = assembler({ store, strategy: "append", appendCompaction: rule, budgets: { maxPromptTokens: 16_000 } });
+      let prev: CountedPart[] | undefined;
+      let cost = 0;
+      let compactions = 0;
+      for (let n = 2; n <= history.length; n += 2) {
+        const p = await a.assemble({ history: history.slice(0, n), hotState: hot() });
+        expect(p.violations).toEqual([]);
+        if (p.compacted) {
+          compactions++;
+          const reachable = await reachableFromCheckpoint(store, p.checkpoint!.handle, "s1");
+          for (const i of p.omitted) expect(reachable.has(i)).toBe(true);
+        }
+        cost += callCost(prev, p.parts, counter.count).cost;
+        prev = p.parts;
+      }
+      return { cost, compactions };
+    };
+    const budget = await run("budget");
+    const cost = await run("cost");
+    expect(cost.compactions).toBeGreaterThan(budget.compactions);
+    expect(cost.cost).toBeLessThan(budget.cost);
+    expect(() => assembler({ appendCompaction: "never" as never })).toThrow(/unknown appendCompaction/);
   });
 
   it("appends hot state updates as deltas that add up to the current hot state", async () => {

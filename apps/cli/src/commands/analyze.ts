@@ -11,6 +11,11 @@ function positive(value: string): number {
   return Number(value);
 }
 
+function compaction(value: string): "budget" | "cost" {
+  if (value !== "budget" && value !== "cost") throw new InvalidArgumentError(`unknown compaction rule "${value}"; use budget or cost`);
+  return value;
+}
+
 function encoding(value: string): "cl100k_base" | "o200k_base" {
   if (value !== "cl100k_base" && value !== "o200k_base") throw new InvalidArgumentError(`unknown encoding "${value}"; use cl100k_base or o200k_base`);
   return value;
@@ -23,6 +28,7 @@ interface AnalyzeOpts {
   fetchChars?: number;
   keepTurns?: number;
   encoding?: "cl100k_base" | "o200k_base";
+  appendCompaction?: "budget" | "cost";
 }
 
 export function register(program: Command, ctx: CliContext): void {
@@ -46,6 +52,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option("--fetch-chars <n>", "cap of the artifacts_get fetch counted after each externalized output (default 8000)", positive)
     .option("--keep-turns <n>", "turns every assembled prompt keeps (default 2, at least 2)", positive)
     .option("--encoding <name>", "tokenizer encoding: cl100k_base (default) or o200k_base", encoding)
+    .option("--append-compaction <rule>", "when append compacts: budget (default: at maxPromptTokens) or cost (also earlier, when cheaper)", compaction)
     .addHelpText(
       "after",
       examples([
@@ -70,6 +77,7 @@ export function register(program: Command, ctx: CliContext): void {
             ...(opts.fetchChars === undefined ? {} : { fetchChars: opts.fetchChars }),
             ...(opts.keepTurns === undefined ? {} : { keepTurns: opts.keepTurns }),
             ...(opts.encoding === undefined ? {} : { encoding: opts.encoding }),
+            ...(opts.appendCompaction === undefined ? {} : { appendCompaction: opts.appendCompaction }),
           },
         );
       } finally {

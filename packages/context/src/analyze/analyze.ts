@@ -89,6 +89,7 @@ function finish(results: FileResult[], options: AnalyzeOptions): AnalyzeReport {
       fetchChars: options.fetchChars ?? DEFAULT_FETCH_MAX_CHARS,
       keepTurns: options.keepTurns ?? 2,
       encoding: options.encoding ?? "cl100k_base",
+      ...(options.appendCompaction === undefined ? {} : { appendCompaction: options.appendCompaction }),
     },
   );
 }

@@ -30,6 +30,8 @@ export interface ReplayOptions {
   maxArtifactBytes?: number;
   /** Externalizer inline threshold in chars (default: the externalizer's, 2,000). */
   maxInlineChars?: number;
+  /** When `append` compacts (default "budget"; see PromptAssemblerOptions.appendCompaction). */
+  appendCompaction?: "budget" | "cost";
   /** Called after every replayed call with both assembled prompts (tests check invariants here). */
   onCall?: (call: ReplayCall) => void | Promise<void>;
 }
@@ -147,7 +149,11 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
     ...(options.keepTurns === undefined ? {} : { keepTurns: options.keepTurns }),
   };
   const windowAsm = new PromptAssembler({ ...assemblerOptions, strategy: "window" });
-  const appendAsm = new PromptAssembler({ ...assemblerOptions, strategy: "append" });
+  const appendAsm = new PromptAssembler({
+    ...assemblerOptions,
+    strategy: "append",
+    ...(options.appendCompaction === undefined ? {} : { appendCompaction: options.appendCompaction }),
+  });
 
   const layout = layoutHistory(messages as HistoryMessage[]);
   const firstUser = layout.task.find((i) => messages[i]!.role === "user");

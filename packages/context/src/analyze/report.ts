@@ -59,6 +59,7 @@ export const AnalyzeReportSchema = z.object({
     fetch_chars: z.number().int().positive(),
     keep_turns: z.number().int().positive(),
     encoding: z.string(),
+    append_compaction: z.enum(["budget", "cost"]),
     cached_price: z.number(),
     uncached_price: z.number(),
   }),
@@ -126,6 +127,7 @@ export interface ReportSettings {
   fetchChars: number;
   keepTurns: number;
   encoding: string;
+  appendCompaction?: "budget" | "cost";
 }
 
 /** Builds the `--json` report (validated against AnalyzeReportSchema). */
@@ -137,6 +139,7 @@ export function buildAnalyzeReport(files: readonly FileResult[], total: ReplayRe
       fetch_chars: settings.fetchChars,
       keep_turns: settings.keepTurns,
       encoding: settings.encoding,
+      append_compaction: settings.appendCompaction ?? "budget",
       cached_price: 0.1,
       uncached_price: 1.25,
     },

@@ -82,6 +82,12 @@ export interface PromptAssemblerOptions {
    */
   failClosed?: boolean;
   run?: string;
+  /**
+   * When `append` compacts: "budget" (default) when the next prompt would pass maxPromptTokens;
+   * "cost" also earlier, once a longer run would cost more under cached-prompt pricing than a
+   * compaction (worth it with budgets well above 8,000 tokens).
+   */
+  appendCompaction?: "budget" | "cost";
   /** Clock of the metrics events' `ts` (tests inject one). */
   now?: () => Date;
 }
@@ -92,6 +98,9 @@ interface AppendRun {
   next: number;
   /** The hot state the run's parts add up to (full state + updates). */
   hotState: HotState;
+  /** Tokens of the run's parts when it started, and calls made in it since. */
+  startTokens: number;
+  calls: number;
 }
 
 /** Chars of a long assistant message kept in a prompt that had to show it by reference. */
@@ -127,6 +136,9 @@ export class PromptAssembler {
     this.strategy = options.strategy ?? defaultStrategy(options.provider);
     if (this.strategy !== "window" && this.strategy !== "append") {
       throw new ArefError("CONFIG_INVALID", `unknown assembly strategy ${JSON.stringify(this.strategy)}`, { hint: 'use "window" or "append"' });
+    }
+    if (options.appendCompaction !== undefined && options.appendCompaction !== "budget" && options.appendCompaction !== "cost") {
+      throw new ArefError("CONFIG_INVALID", `unknown appendCompaction ${JSON.stringify(options.appendCompaction)}`, { hint: 'use "budget" or "cost"' });
     }
     this.budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
     for (const [key, value] of Object.entries(this.budgets)) {
@@ -300,8 +312,9 @@ export class PromptAssembler {
       const delta = hotStateDelta(run.hotState, hotState);
       const hsParts = delta ? [this.#part("hot_state", { role: "system", content: `${HOT_STATE_UPDATE_PREFIX}${stableJson(delta)}` }, counter)] : [];
       const stable = [...run.parts, ...added, ...hsParts];
-      if (sum(stable) + sum(volatile) <= this.budgets.maxPromptTokens) {
-        this.#run = { parts: stable, next: history.length, hotState };
+      const fits = sum(stable) + sum(volatile) <= this.budgets.maxPromptTokens;
+      if (fits && !(await this.#cheaperToCompact(run, stable, history, layout, counter))) {
+        this.#run = { ...run, parts: stable, next: history.length, hotState, calls: run.calls + 1 };
         return { parts: [...stable, ...volatile], compacted: false };
       }
     }
@@ -343,8 +356,26 @@ export class PromptAssembler {
       });
     }
     const stable = [...fixed, ...ckptPart, hotPart, ...kept];
-    this.#run = { parts: stable, next: history.length, hotState };
+    this.#run = { parts: stable, next: history.length, hotState, startTokens: sum(stable), calls: 0 };
     return { parts: [...stable, ...recall, ...tailParts, ...userParts], compacted: run !== undefined };
+  }
+
+  /**
+   * `appendCompaction: "cost"`: compact before the budget once a longer run would cost more than
+   * a compaction. A run that grows g tokens a call re-reads its growth at the cached price on
+   * every call, while a compaction re-sends C tokens (the kept turns, hot state, checkpoint) at
+   * the uncached price: the average cost per call is lowest for runs of sqrt(2·1.25·C / (0.1·g))
+   * calls.
+   */
+  async #cheaperToCompact(run: AppendRun, stable: PromptPart[], history: readonly HistoryMessage[], layout: HistoryLayout, counter: TokenCounter): Promise<boolean> {
+    if (this.#options.appendCompaction !== "cost" || run.calls < 1) return false;
+    const growth = (sum(stable) - run.startTokens) / (run.calls + 1);
+    if (growth <= 0) return false;
+    const turns = layout.turns;
+    const kept = await this.#turnParts(history, withRequest(history, layout, turns.slice(Math.max(0, turns.length - this.keepTurns)).flat()), counter);
+    const resent = sum(kept) + 250 + sum(stable.filter((p) => p.kind === "hot_state").slice(0, 1));
+    const best = Math.sqrt((2 * 1.25 * resent) / (0.1 * growth));
+    return run.calls + 1 >= best;
   }
 
   // ---- parts ----
