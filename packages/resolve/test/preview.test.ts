@@ -185,6 +185,22 @@ describe("preview by content type", () => {
     expect(summarize({ text: undefined, bytes: new Uint8Array([0, 1, 2]), mime: "application/octet-stream" })).toMatch(/^Binary content, 3 bytes/);
   });
 
+  it("refuses content that is neither text nor bytes, and bad options, with INVALID_INPUT (no TypeError)", () => {
+    for (const content of [null, undefined, 42, { text: "x" }, ["a"]]) {
+      expect(() => preview(content as never), String(content)).toThrow(expect.objectContaining({ code: "INVALID_INPUT", message: expect.stringMatching(/string or bytes/) }));
+    }
+    for (const options of [{ kind: "bogus" }, { mime: 42 }, { maxChars: 1.5 }, { label: {} }]) {
+      expect(() => preview("x", options as never), JSON.stringify(options)).toThrow(expect.objectContaining({ code: "INVALID_INPUT" }));
+    }
+  });
+
+  it("JSON nested too deep to walk falls back to a text preview, and says so in the kind", () => {
+    const deep = '{"a":'.repeat(5_000) + "1" + "}".repeat(5_000);
+    const p = preview(deep);
+    expect(p.summary).toMatch(/^Text, 1 lines/);
+    expect(p.kind).toBe("text");
+  });
+
   it("rejects a bad maxChars", () => {
     try {
       preview("x", { maxChars: 0 });

@@ -1,4 +1,5 @@
-import { ArefError } from "@artifact-refs/schema";
+import { ArefError, parseWith } from "@artifact-refs/schema";
+import { z } from "zod";
 import { clip, fmtInt, isBinaryBytes, looksBinary } from "../text.js";
 import { previewCode } from "./code.js";
 import { previewCsv } from "./csv.js";
@@ -8,9 +9,17 @@ import { previewJson } from "./json.js";
 import { previewLog } from "./log.js";
 import { previewText } from "./plain.js";
 import { previewTestOutput } from "./test-output.js";
-import { DEFAULT_PREVIEW_MAX_CHARS, type Preview, type PreviewOptions, type RawPreview, SUMMARY_MAX_CHARS } from "./types.js";
+import { DEFAULT_PREVIEW_MAX_CHARS, type Preview, type PreviewKind, type PreviewOptions, type RawPreview, SUMMARY_MAX_CHARS } from "./types.js";
 
 const decoder = new TextDecoder("utf-8");
+
+const PREVIEW_KINDS = ["json", "log", "test", "code", "html", "csv", "text", "binary", "empty"] as const satisfies readonly PreviewKind[];
+const PreviewOptionsSchema = z.object({
+  mime: z.string().optional(),
+  label: z.string().optional(),
+  maxChars: z.number().int("must be a whole number").min(1).optional(),
+  kind: z.enum(PREVIEW_KINDS).optional(),
+});
 
 /**
  * A structural preview of an artifact, without an LLM: its kind (from the MIME type, the
@@ -19,10 +28,17 @@ const decoder = new TextDecoder("utf-8");
  * HTML title and text, CSV header and row count, text head and tail.
  */
 export function preview(content: string | Uint8Array, options: PreviewOptions = {}): Preview {
-  const maxChars = options.maxChars ?? DEFAULT_PREVIEW_MAX_CHARS;
+  if (typeof content !== "string" && !(content instanceof Uint8Array)) {
+    throw new ArefError("INVALID_INPUT", `preview needs a string or bytes (Uint8Array), got ${content === null ? "null" : typeof content}`, {
+      hint: "pass the artifact's text or its bytes",
+    });
+  }
+  const opts = parseWith(PreviewOptionsSchema, options ?? {}, "preview options");
+  const maxChars = opts.maxChars ?? DEFAULT_PREVIEW_MAX_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < 1) {
     throw new ArefError("INVALID_INPUT", `preview maxChars must be a positive integer, got ${maxChars}`, { hint: "e.g. maxChars: 2000" });
   }
+  options = opts;
   const size = typeof content === "string" ? content.length : content.length;
   const binary = typeof content === "string" ? looksBinary(content) : isBinaryBytes(content);
   if (binary) {
@@ -36,13 +52,15 @@ export function preview(content: string | Uint8Array, options: PreviewOptions = 
     };
   }
   const text = typeof content === "string" ? content : decoder.decode(content);
-  const kind = options.kind ?? detectKind(text, options.mime, options.label);
+  let kind = options.kind ?? detectKind(text, options.mime, options.label);
   let raw: RawPreview;
   try {
     raw = build(kind, text, maxChars, options.label);
   } catch {
-    // A previewer must never fail a put: fall back to the text head and tail.
+    // A previewer must never fail a put (JSON nested too deep to walk, say): fall back to the
+    // text head and tail, and say so in the kind.
     raw = previewText(text, maxChars);
+    kind = "text";
   }
   return {
     kind: kind,
