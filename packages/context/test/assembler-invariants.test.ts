@@ -84,10 +84,10 @@ function hotStateOf(prompt: AssembledPrompt): HotState {
   return state;
 }
 
-async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach, label: string): Promise<void> {
+async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach, label: string, maxTokens = MAX_PROMPT_TOKENS): Promise<void> {
   const where = `${label} call ${c.call}`;
   expect(prompt.violations, `${where}: violations`).toEqual([]);
-  expect(prompt.tokens, `${where}: tokens`).toBeLessThanOrEqual(MAX_PROMPT_TOKENS);
+  expect(prompt.tokens, `${where}: tokens`).toBeLessThanOrEqual(maxTokens);
   const layout = layoutHistory(c.history);
   const bySource = new Map(prompt.parts.filter((p) => p.source !== undefined).map((p) => [p.source!, p]));
 
@@ -160,6 +160,23 @@ describe("assembler invariants on every replayed call of the real trajectories",
       // The assembled prompts never cost more tokens than re-sending everything once the transcript has grown.
       expect(report.strategies.window.tokens).toBeLessThan(report.naive_tokens);
       reports.push(report);
+    }, 120_000);
+  }
+
+  for (const file of FILES.filter((f) => /django-16950|pydicom|marshmallow/.test(f))) {
+    it(`${file} with appendCompaction "cost" and a 16,000-token budget`, async () => {
+      const parsed = parseReplayTranscript(readFileSync(join(TRAJECTORY_DIR, file), "utf8"), file);
+      let reach: Reach | undefined;
+      const report = await replayTranscript(parsed.messages, {
+        maxPromptTokens: 16_000,
+        appendCompaction: "cost",
+        onCall: async (c) => {
+          reach ??= new Reach(c.store, c.session);
+          await checkPrompt(c, c.append, reach, "append(cost)", 16_000);
+        },
+      });
+      expect(report.budget_violations).toBe(0);
+      expect(report.rehydration_mismatches).toBe(0);
     }, 120_000);
   }
 
