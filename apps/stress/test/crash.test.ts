@@ -16,7 +16,7 @@ import { report } from "../src/summary.js";
 
 /**
  * Crash injection: writer processes are killed with SIGKILL 0-50 ms after they are ready (S3:
- * 0-250 ms, its first request alone takes longer),
+ * 0-500 ms, its first request alone takes longer),
  * again and again. After each kill (a batch of kills in the full run) the store is checked
  * from the outside (its files or objects, hashed directly) and through verify and gc.
  */
@@ -232,7 +232,7 @@ describe("crash injection: S3 driver through the local server", () => {
     const started = Date.now();
     let round = 0;
     while (tally.kills < kills && tally.failures.length < 20) {
-      await killRound(tally, 1, (slot) => ({ driver: "s3", bucket, endpoint: s3.endpoint, seed: random.int(2 ** 31), slot, maxBytes: MAX_BYTES }), random, 250, env);
+      await killRound(tally, 1, (slot) => ({ driver: "s3", bucket, endpoint: s3.endpoint, seed: random.int(2 ** 31), slot, maxBytes: MAX_BYTES }), random, 500, env);
       round++;
       if (round % batch !== 0 && tally.kills < kills) continue;
       tally.checks++;
