@@ -22,6 +22,8 @@ export class Authenticator {
   readonly #enabled: boolean;
   readonly #admin: Buffer | undefined;
   readonly #scoped: Array<{ digest: Buffer; sessions: ReadonlySet<string> }>;
+  /** Headers already verified (tokens are fixed at startup, so a verified header keeps its principal). */
+  readonly #verified = new Map<string, Principal>();
 
   constructor(tokens: Tokens | undefined) {
     this.#enabled = tokens !== undefined;
@@ -38,6 +40,8 @@ export class Authenticator {
   authenticate(header: string | undefined): Principal {
     if (!this.#enabled) return { kind: "admin" };
     if (header === undefined || header === "") throw unauthorized("this route needs a bearer token");
+    const known = this.#verified.get(header);
+    if (known !== undefined) return known;
     const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header);
     if (!match) throw unauthorized("the Authorization header must be 'Bearer <token>'");
     const given = digest(match[1]!);
@@ -48,6 +52,8 @@ export class Authenticator {
       if (timingSafeEqual(entry.digest, given) && principal === undefined) principal = { kind: "sessions", sessions: entry.sessions };
     }
     if (principal === undefined) throw unauthorized("unknown bearer token");
+    if (this.#verified.size >= 1_000) this.#verified.clear();
+    this.#verified.set(header, principal);
     return principal;
   }
 }

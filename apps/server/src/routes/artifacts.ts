@@ -116,7 +116,8 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         selection = kit.select(await store.getText(id), selector);
         app.selections.set(key, selection);
       }
-      const shortRef = await store.shortRef(id, scope);
+      // A 12-hex short ref that resolved in this scope is already the shortest unique one.
+      const shortRef = /^art:[0-9a-f]{12}$/.test(params.ref) ? params.ref : await store.shortRef(id, scope);
       // The receipt's bytes depend only on (id, selector, short ref): serialized once.
       const bytesKey = `${key}\u0000${shortRef}`;
       let body = app.receipts.get(bytesKey);
