@@ -50,6 +50,21 @@ describe("transcript formats", () => {
     }
   });
 
+  it("reads the legacy OpenAI function_call / function role", () => {
+    const legacy = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: null, function_call: { name: "bash", arguments: '{"cmd":"ls"}' } },
+      { role: "function", name: "bash", content: "a.txt" },
+      { role: "assistant", content: "Done." },
+    ];
+    expect(parseReplayTranscript(JSON.stringify(legacy)).messages).toEqual([
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "", tool_calls: [{ id: null, name: "bash", arguments: '{"cmd":"ls"}' }] },
+      { role: "tool", content: "a.txt", tool_name: "bash" },
+      { role: "assistant", content: "Done." },
+    ]);
+  });
+
   it("reads an Anthropic messages array with system, tool_use and tool_result blocks", () => {
     const anthropic = {
       system: [{ type: "text", text: "You are an agent." }],
@@ -82,6 +97,10 @@ describe("transcript formats", () => {
       { role: "user", content: "Now read it." },
       { role: "assistant", content: "Done." },
     ]);
+    // Thinking blocks of earlier turns are not re-sent, so they are not counted.
+    const thinking = structuredClone(anthropic);
+    (thinking.messages[1]!.content as Array<Record<string, unknown>>).unshift({ type: "thinking", thinking: "secret plan", text: "secret plan" });
+    expect(parseReplayTranscript(JSON.stringify(thinking)).messages[2]!.content).toBe("Listing.");
     // A bare array is recognised by its blocks.
     expect(parseReplayTranscript(JSON.stringify(anthropic.messages)).format).toBe("anthropic");
   });

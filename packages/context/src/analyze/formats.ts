@@ -41,6 +41,8 @@ const OpenAiMessage = z
     name: z.string().optional(),
     tool_call_id: z.string().nullable().optional(),
     tool_calls: z.array(OpenAiToolCall).optional(),
+    /** The legacy single function call of an assistant message. */
+    function_call: z.object({ name: z.string(), arguments: z.string().optional() }).optional(),
   })
   .passthrough();
 
@@ -86,6 +88,9 @@ function fromOpenAi(list: unknown[], where: string): ReplayMessage[] {
       const name = m.name ?? call?.name;
       if (name) msg.tool_name = name;
     }
+    if (m.function_call && !(m.tool_calls && m.tool_calls.length > 0)) {
+      msg.tool_calls = [{ id: null, name: m.function_call.name, arguments: m.function_call.arguments ?? "" }];
+    }
     if (m.tool_calls && m.tool_calls.length > 0) {
       msg.tool_calls = m.tool_calls.map((c) => ({
         id: c.id ?? null,
@@ -123,7 +128,8 @@ function fromAnthropic(list: unknown[], system: unknown, where: string): ReplayM
       return;
     }
     if (m.role === "assistant") {
-      const text = m.content.filter((b) => b.type === "text" || b.type === "thinking").map((b) => b.text ?? "").join("\n");
+      // Thinking blocks of earlier turns are not part of the next request's input: left out.
+      const text = m.content.filter((b) => b.type === "text").map((b) => b.text ?? "").join("\n");
       const calls = m.content
         .filter((b) => b.type === "tool_use")
         .map((b) => ({ id: b.id ?? null, name: b.name ?? "tool", arguments: JSON.stringify(b.input ?? {}) }));
