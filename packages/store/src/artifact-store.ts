@@ -4,6 +4,7 @@ import {
   SessionReferenceSchema,
   parseRef,
   parseSessionId,
+  parseWith,
   toHandle,
   toShortRef,
   type ArtifactId,
@@ -19,7 +20,7 @@ import { StoreCore, encodeJson, rethrowUnlessCorrupt } from "./core.js";
 import type { Driver } from "./driver.js";
 import { LAYOUT_KEY, LAYOUT_VERSION, REF_PREFIX, blobKey, blobPrefixFor, idOfBlobKey, metaKey, parseRefKey, refKey, refPrefixFor, sessionPrefix } from "./layout.js";
 import { runGc, runStats, runVerify } from "./maintenance.js";
-import type { ArtifactStoreOptions, GcOptions, PutOptions, SessionOption, VerifyOptions } from "./options.js";
+import { GcOptionsSchema, PutOptionsSchema, VerifyOptionsSchema, type ArtifactStoreOptions, type GcOptions, type PutOptions, type SessionOption, type VerifyOptions } from "./options.js";
 
 export interface PutResult {
   id: ArtifactId;
@@ -56,11 +57,14 @@ export class ArtifactStore {
   }
 
   /** Stores content (bytes or UTF-8 text) and, with `session`, adds a reference from it. */
-  async put(content: Uint8Array | string, options: PutOptions = {}): Promise<PutResult> {
-    const session = options.session === undefined ? undefined : parseSessionId(options.session);
-    if (options.ttlMs !== undefined && (!Number.isFinite(options.ttlMs) || options.ttlMs <= 0)) {
-      throw new ArefError("INVALID_INPUT", `ttl must be a positive number of milliseconds, got ${String(options.ttlMs)}`);
+  async put(content: Uint8Array | string, putOptions: PutOptions = {}): Promise<PutResult> {
+    if (typeof content !== "string" && !(content instanceof Uint8Array)) {
+      throw new ArefError("INVALID_INPUT", `put needs a string or bytes (Uint8Array), got ${content === null ? "null" : typeof content}`, {
+        hint: "serialize the value first (JSON.stringify for objects)",
+      });
     }
+    const options = parsePutOptions(putOptions);
+    const session = options.session === undefined ? undefined : parseSessionId(options.session);
     const bytes = toBytes(content);
     if (bytes.byteLength > this.#core.maxBytes) {
       throw new ArefError("TOO_LARGE", `content is ${bytes.byteLength} bytes, over the store's cap of ${this.#core.maxBytes} bytes`, {
@@ -213,8 +217,9 @@ export class ArtifactStore {
   }
 
   /** Adds (or refreshes) a session's reference to a stored artifact. */
-  async addReference(session: string, ref: string, options: Omit<PutOptions, "session" | "summary" | "redactions" | "producer" | "mime"> = {}): Promise<SessionReference> {
+  async addReference(session: string, ref: string, referenceOptions: Omit<PutOptions, "session" | "summary" | "redactions" | "producer" | "mime"> = {}): Promise<SessionReference> {
     const sessionId = parseSessionId(session);
+    const options = parsePutOptions(referenceOptions);
     const record = await this.getRecord(ref);
     return this.#writeReference(sessionId, record.artifact_id, record, options);
   }
@@ -289,14 +294,16 @@ export class ArtifactStore {
   }
 
   /** Mark and sweep: removes blobs no live reference holds (see GcOptions and the README's grace rule). */
-  async gc(options: GcOptions = {}): Promise<GcReport> {
+  async gc(gcOptions: GcOptions = {}): Promise<GcReport> {
+    const options = parseWith(GcOptionsSchema, gcOptions ?? {}, "gc options") as GcOptions;
     await this.#checkLayout(false);
     const expired = options.dryRun ? (await this.#expiredReferenceKeys()).length : await this.#deleteExpired();
     return runGc(this.#core, options, expired);
   }
 
   /** Checks every blob's hash, every record and reference; with `repair`, fixes what can be fixed. */
-  async verify(options: VerifyOptions = {}): Promise<VerifyReport> {
+  async verify(verifyOptions: VerifyOptions = {}): Promise<VerifyReport> {
+    const options = parseWith(VerifyOptionsSchema, verifyOptions ?? {}, "verify options") as VerifyOptions;
     await this.#checkLayout(false);
     return runVerify(this.#core, options);
   }
@@ -342,7 +349,7 @@ export class ArtifactStore {
 
   async #writeReference(session: string, id: ArtifactId, record: ArtifactRecord, options: Omit<PutOptions, "session">): Promise<SessionReference> {
     const now = this.#core.now();
-    const reference = SessionReferenceSchema.parse({
+    const reference = parseWith(SessionReferenceSchema, {
       session_id: session,
       artifact_id: id,
       type: options.type ?? record.type,
@@ -350,7 +357,7 @@ export class ArtifactStore {
       ...(options.tool ?? record.tool ? { tool: options.tool ?? record.tool } : {}),
       created_at: now.toISOString(),
       ...(options.ttlMs === undefined ? {} : { expires_at: new Date(now.getTime() + options.ttlMs).toISOString() }),
-    });
+    }, "session reference");
     await this.#core.driver.put(refKey(session, id), encodeJson(reference));
     return reference;
   }
@@ -440,4 +447,8 @@ function uniquePrefixLength(ids: string[]): number {
     length = Math.max(length, common + 1);
   }
   return Math.min(64, length);
+}
+
+function parsePutOptions(options: PutOptions | undefined): PutOptions {
+  return parseWith(PutOptionsSchema, options ?? {}, "put options") as PutOptions;
 }

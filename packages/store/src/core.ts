@@ -5,6 +5,7 @@ import {
   SessionReferenceSchema,
   formatIssues,
   isArefError,
+  parseWith,
   type ArtifactId,
   type ArtifactRecord,
   type ArtifactType,
@@ -56,8 +57,9 @@ export class StoreCore {
       } catch {
         summary = defaultSummary(text, bytes.byteLength);
       }
+      if (typeof summary !== "string") summary = defaultSummary(text, bytes.byteLength); // a summarizer that returned garbage
     }
-    return ArtifactRecordSchema.parse({
+    return parseWith(ArtifactRecordSchema, {
       artifact_id: id,
       type,
       content_uri: this.driver.uri(blobKey(id)),
@@ -71,7 +73,7 @@ export class StoreCore {
       ...(options.tool === undefined ? {} : { tool: options.tool }),
       encoding: text === undefined ? "binary" : "utf-8",
       ...(options.redactions && options.redactions.length > 0 ? { redactions: options.redactions } : {}),
-    });
+    }, "artifact record");
   }
 
   /** Reads and validates a record; undefined when absent; CORRUPT_METADATA when unreadable. */

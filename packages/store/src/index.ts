@@ -13,6 +13,9 @@ export {
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_GC_GRACE_MS,
+  GcOptionsSchema,
+  PutOptionsSchema,
+  VerifyOptionsSchema,
   type ArtifactStoreOptions,
   type PutOptions,
   type SessionOption,

@@ -1,4 +1,5 @@
-import type { ArtifactType, ToolInfo } from "@artifact-refs/schema";
+import { ArtifactTypeSchema, ProducerSchema, ToolInfoSchema, type ArtifactType, type ToolInfo } from "@artifact-refs/schema";
+import { z } from "zod";
 import type { Driver } from "./driver.js";
 
 export const DEFAULT_MAX_BYTES = 512 * 1024;
@@ -64,3 +65,31 @@ export interface VerifyOptions {
   repair?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
+
+const callback = z.custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function");
+const positiveMs = z.number().finite("must be finite").positive("must be > 0");
+
+/** What `put` accepts besides the content; `put` and `addReference` validate their options with it. */
+export const PutOptionsSchema = z.object({
+  type: ArtifactTypeSchema.optional(),
+  label: z.string().optional(),
+  mime: z.string().optional(),
+  producer: ProducerSchema.optional(),
+  tool: ToolInfoSchema.optional(),
+  summary: z.string().optional(),
+  redactions: z.array(z.string()).optional(),
+  session: z.string().optional(),
+  ttlMs: positiveMs.optional(),
+});
+
+export const GcOptionsSchema = z.object({
+  dryRun: z.boolean().optional(),
+  graceMs: z.number().finite("must be finite").min(0, "must be >= 0 (a negative grace could sweep a blob being written)").optional(),
+  onProgress: callback.optional(),
+  onMarked: callback.optional(),
+});
+
+export const VerifyOptionsSchema = z.object({
+  repair: z.boolean().optional(),
+  onProgress: callback.optional(),
+});
