@@ -1,4 +1,4 @@
-import { type BudgetViolation, parseWith } from "@artifact-refs/schema";
+import { ArefError, type BudgetViolation, parseWith } from "@artifact-refs/schema";
 import { z } from "zod";
 import { type BudgetConfig, DEFAULT_BUDGET } from "./config.js";
 import { type CountOptions, tryCountTokens } from "./count.js";
@@ -38,6 +38,11 @@ const LIMIT_OF: Record<MeasuredKey, { budget: keyof BudgetConfig; what: string; 
  * measurement that is present but could not be made (null, NaN, negative) is a violation.
  */
 export function checkBudget(measurements: BudgetMeasurements, config: BudgetConfig = DEFAULT_BUDGET): BudgetCheck {
+  if (measurements === null || typeof measurements !== "object" || Array.isArray(measurements)) {
+    throw new ArefError("INVALID_INPUT", `checkBudget needs the measurements as an object, got ${measurements === null ? "null" : Array.isArray(measurements) ? "an array" : typeof measurements}`, {
+      hint: "e.g. checkBudget({ hotStateTokens: 812, promptTokens: 6400 })",
+    });
+  }
   const violations: BudgetViolation[] = [];
   const checked: MeasuredKey[] = [];
   for (const key of Object.keys(LIMIT_OF) as MeasuredKey[]) {

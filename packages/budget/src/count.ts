@@ -54,6 +54,7 @@ function checked(tokenizer: Tokenizer, text: string): number {
  */
 export function countTokens(text: string, opts: CountOptions = {}): number {
   if (typeof text !== "string") throw new ArefError("INVALID_INPUT", `can only count strings, got ${text === null ? "null" : typeof text}`);
+  if (opts === null || typeof opts !== "object") throw new ArefError("INVALID_INPUT", `tokenizer options must be an object, got ${opts === null ? "null" : typeof opts}`);
   if (opts.tokenizer) {
     const custom = opts.tokenizer;
     if (opts.cache === false) return checked(custom, text);

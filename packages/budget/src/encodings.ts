@@ -65,6 +65,10 @@ export function encodingForModel(model: string): Encoding | undefined {
  * INVALID_INPUT error when `strict` is set.
  */
 export function resolveEncoding(opts: { model?: string; encoding?: string; strict?: boolean } = {}): EncodingResolution {
+  if (opts === null || typeof opts !== "object") throw new ArefError("INVALID_INPUT", `tokenizer options must be an object, got ${opts === null ? "null" : typeof opts}`);
+  if (opts.model !== undefined && typeof opts.model !== "string") {
+    throw new ArefError("INVALID_INPUT", `model must be a model name (a string), got ${typeof opts.model}`, { hint: 'e.g. { model: "gpt-4o" }' });
+  }
   if (opts.encoding !== undefined) {
     if (!isEncoding(opts.encoding)) {
       throw new ArefError("INVALID_INPUT", `unknown encoding ${JSON.stringify(opts.encoding)}`, {

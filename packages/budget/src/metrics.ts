@@ -5,9 +5,11 @@ import {
   type BudgetViolation,
   type Cut,
   formatIssues,
+  parseWith,
   type PromptMetrics,
   PromptMetricsSchema,
 } from "@artifact-refs/schema";
+import { z } from "zod";
 import { type BudgetConfig, DEFAULT_BUDGET } from "./config.js";
 
 /** The per-turn measurements a caller supplies; the recorder derives the rest. */
@@ -170,7 +172,17 @@ export interface MetricsRecorder {
   readonly recorded: number;
 }
 
+const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function");
+const MetricsRecorderOptionsSchema = z.object({
+  sinks: z.array(z.object({ name: z.string(), write: fn }).loose(), "must be an array of sinks ({ name, write(event) })").optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+  now: fn.optional(),
+  onWarning: fn.optional(),
+  onSinkError: fn.optional(),
+});
+
 export function createMetricsRecorder(opts: MetricsRecorderOptions = {}): MetricsRecorder {
+  parseWith(MetricsRecorderOptionsSchema, opts ?? {}, "metrics recorder options");
   const sinks = [...(opts.sinks ?? [])];
   const config = opts.config ?? DEFAULT_BUDGET;
   const pending = new Set<Promise<void>>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Tokenizer, checkBudget, checkPromptBudget, countTokens, DEFAULT_BUDGET, resolveBudgetConfig } from "@artifact-refs/budget";
+import { type Tokenizer, checkBudget, checkPromptBudget, countTokens, createMetricsRecorder, DEFAULT_BUDGET, memorySink, resolveBudgetConfig } from "@artifact-refs/budget";
 
 describe("checkBudget", () => {
   it("passes within every budget", () => {
@@ -92,5 +92,26 @@ describe("checkPromptBudget", () => {
 
   it("refuses malformed input with the zod path", () => {
     expect(() => checkPromptBudget({ messages: [{ role: "user" }] } as never)).toThrow(/messages\.0\.content/);
+  });
+});
+
+describe("bad input is INVALID_INPUT, never a TypeError", () => {
+  it("checkBudget without a measurements object, countTokens with a non-string model, a recorder with bad sinks", () => {
+    const codeOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return [(error as { code?: string }).code, (error as Error).message];
+      }
+      return ["no error", ""];
+    };
+    for (const value of [null, undefined, 42, "x", []]) {
+      expect(codeOf(() => checkBudget(value as never)), String(value)).toEqual(["INVALID_INPUT", expect.stringMatching(/measurements as an object/)]);
+    }
+    expect(codeOf(() => countTokens("x", { model: 42 as never }))).toEqual(["INVALID_INPUT", expect.stringMatching(/model must be a model name/)]);
+    expect(codeOf(() => countTokens("x", null as never))).toEqual(["INVALID_INPUT", expect.stringMatching(/options must be an object/)]);
+    expect(codeOf(() => createMetricsRecorder({ sinks: "x" as never }))).toEqual(["INVALID_INPUT", expect.stringMatching(/sinks/)]);
+    expect(codeOf(() => createMetricsRecorder({ sinks: [{ name: "n" }] as never }))).toEqual(["INVALID_INPUT", expect.stringMatching(/write/)]);
+    expect(codeOf(() => createMetricsRecorder({ sinks: [memorySink()], onWarning: 1 as never }))).toEqual(["INVALID_INPUT", expect.stringMatching(/onWarning/)]);
   });
 });
