@@ -86,10 +86,19 @@ function preview(text: string, max = 60): string {
  * small state (once when it fits, O(log k) times when it does not).
  */
 export function buildHotState(input: HotStateBuildInput, opts: HotStateBuildOptions = {}): HotStateBuild {
+  if (input === null || typeof input !== "object") {
+    throw new ArefError("INVALID_INPUT", `buildHotState needs { state, candidates? }, got ${input === null ? "null" : typeof input}`, {
+      hint: 'e.g. buildHotState({ state: { session_id: "s1", objective: "…" }, candidates: [] })',
+    });
+  }
+  if (opts === null || typeof opts !== "object") throw new ArefError("INVALID_INPUT", "buildHotState options must be an object");
   const maxEntries = (opts.config ?? DEFAULT_BUDGET).maxArtifactIndexEntries;
   const base = parseWith(HotStateSchema, input.state, "hot state");
   const given = input.candidates ?? [];
   if (!Array.isArray(given)) throw new ArefError("INVALID_INPUT", "invalid hot state candidates: expected an array");
+  // A cheap shape check of every candidate (the selected few are validated in full below).
+  const bad = given.findIndex((c) => c === null || typeof c !== "object" || typeof (c as { artifact_id?: unknown }).artifact_id !== "string");
+  if (bad !== -1) throw new ArefError("INVALID_INPUT", `invalid hot state candidate #${bad + 1}: expected an object with an artifact_id string`);
   const candidates: readonly IndexCandidate[] = base.artifact_index?.length ? [...base.artifact_index, ...given] : given;
 
   // 1. Index cap: one pass, bounded heap.

@@ -110,6 +110,11 @@ const PatchSchema = HotStateSchema.omit({ artifact_index: true, session_id: true
  * validated again on every build.
  */
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
+  if (opts === null || typeof opts !== "object") {
+    throw new ArefError("INVALID_INPUT", `createDispatcher needs options with a session_id, got ${opts === null ? "null" : typeof opts}`, {
+      hint: 'e.g. createDispatcher({ session_id: "s1" })',
+    });
+  }
   const { session_id, state: initial, snapshot, ...buildOptions } = opts;
   let fields: HotStateFields;
   type Stored = StoredCandidate;

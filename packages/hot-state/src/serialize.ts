@@ -1,3 +1,4 @@
+import { ArefError } from "@artifact-refs/schema";
 import type { ArtifactIndexEntry, HotState } from "@artifact-refs/schema";
 
 /**
@@ -38,6 +39,9 @@ function entryJson(entry: ArtifactIndexEntry): string {
  * state always gives the same bytes, whatever the key order of the object passed in.
  */
 export function serializeHotState(state: HotState): string {
+  if (state === null || typeof state !== "object" || typeof state.session_id !== "string") {
+    throw new ArefError("INVALID_INPUT", "serializeHotState needs a hot state object (with a session_id)", { hint: "validate it first with HotStateSchema" });
+  }
   const parts: string[] = [];
   for (const key of HOT_STATE_KEY_ORDER) {
     const value = state[key];

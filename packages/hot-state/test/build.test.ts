@@ -2,7 +2,7 @@ import { resolveBudgetConfig } from "@artifact-refs/budget";
 import { hasErrorCode, HotStateSchema } from "@artifact-refs/schema";
 import { describe, expect, it } from "vitest";
 import type { Tokenizer } from "@artifact-refs/budget";
-import { buildHotState, serializeHotState } from "@artifact-refs/hot-state";
+import { buildHotState, createDispatcher, serializeHotState } from "@artifact-refs/hot-state";
 import { candidates, idOf } from "./helpers.js";
 
 const state = { session_id: "s1", objective: "fix the flaky test" };
@@ -171,5 +171,24 @@ describe("buildHotState", () => {
     const built = buildHotState({ state, candidates: candidates(3) }, { config: resolveBudgetConfig({ maxArtifactIndexEntries: 0 }) });
     expect(built.state.artifact_index).toBeUndefined();
     expect(built.cuts[0]!.what).toBe("3 index candidates beyond the cap");
+  });
+});
+
+describe("bad input is INVALID_INPUT, never a TypeError", () => {
+  it("buildHotState, createDispatcher and serializeHotState refuse garbage with a message", () => {
+    const cases: Array<[() => unknown, RegExp]> = [
+      [() => buildHotState(null as never), /needs \{ state, candidates\? \}/],
+      [() => buildHotState(42 as never), /needs \{ state, candidates\? \}/],
+      [() => buildHotState({ state, candidates: [null] } as never), /candidate #1/],
+      [() => buildHotState({ state, candidates: [...candidates(2), "x"] } as never), /candidate #3/],
+      [() => buildHotState({ state }, null as never), /options must be an object/],
+      [() => createDispatcher(null as never), /needs options with a session_id/],
+      [() => serializeHotState("x" as never), /needs a hot state object/],
+    ];
+    for (const [fn, message] of cases) {
+      const error = errorOf(fn);
+      expect(error.code, String(fn)).toBe("INVALID_INPUT");
+      expect(error.message).toMatch(message);
+    }
   });
 });
