@@ -3,7 +3,7 @@
 import OpenAI from "openai";
 import { countTokens } from "@artifact-refs/budget";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-import { compare, machine } from "../../../tooling/bench/harness.mjs";
+import { compare, machine } from "@artifact-refs/tooling/bench/harness";
 import { createOpenAIRefs } from "../src/index.js";
 import { bigLog, logScript, startFakeOpenAI } from "../test/fake-openai.js";
 
