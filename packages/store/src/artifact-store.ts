@@ -422,9 +422,14 @@ export class ArtifactStore {
       }
       let layout: unknown;
       try {
-        layout = (JSON.parse(new TextDecoder().decode(raw)) as { layout?: unknown }).layout;
+        layout = (JSON.parse(new TextDecoder().decode(raw)) as { layout?: unknown } | null)?.layout;
       } catch {
         layout = undefined;
+      }
+      if (typeof layout !== "number") {
+        throw new ArefError("CORRUPT_METADATA", `the store's ${LAYOUT_KEY} at ${driver.location} is damaged: expected {"layout": ${LAYOUT_VERSION}}`, {
+          hint: `if this is an artifact-refs store, rewrite it: echo '{"layout":${LAYOUT_VERSION}}' > ${LAYOUT_KEY} in the store's root; else point --store at another location`,
+        });
       }
       if (layout !== LAYOUT_VERSION) {
         throw new ArefError("UNSUPPORTED", `the store at ${driver.location} has layout ${JSON.stringify(layout)}, this version reads layout ${LAYOUT_VERSION}`, {
