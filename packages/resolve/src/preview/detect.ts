@@ -25,12 +25,16 @@ const TEST_RE = [
   /^test result: (ok|FAILED)\. \d+ passed/m, // cargo test
 ];
 
-/** A runner's output: one of TEST_RE in the tail, a summary line of counts (not "step 12 failed"), or TAP. */
-function looksLikeTestRun(text: string): boolean {
+/**
+ * A runner's output: one of TEST_RE or a summary line of counts (not "step 12 failed") in the
+ * tail together with a test word, or TAP, or go test's "=== RUN" / "--- FAIL:" lines.
+ */
+function looksLikeTestRun(text: string, label: string): boolean {
   const tail = text.slice(-8_192);
-  if (TEST_RE.some((re) => re.test(tail))) return true;
-  if (tail.split("\n").some((line) => summaryCounts(line) !== undefined)) return true;
-  return isTap(text);
+  const tap = isTap(text);
+  const shape = tap || TEST_RE.some((re) => re.test(tail)) || tail.split("\n").some((line) => summaryCounts(line) !== undefined);
+  if (!shape) return false;
+  return tap || /\b(test|tests|spec|pytest|vitest|jest|passed|failed|passing|failing)\b/i.test(tail + label) || /^(--- (FAIL|PASS):|=== RUN)/m.test(text);
 }
 
 const LOG_LINE = /^(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{4}\/\d\d\/\d\d \d\d:|\[?(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]|.{0,40}?\[?\b(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\b\]?[\s:])/;
@@ -51,7 +55,7 @@ export function detectKind(text: string, mime?: string, label?: string): Preview
   }
   if (m.includes("html") || ext === "html" || ext === "htm") return "html";
   if (m.includes("csv") || m.includes("tab-separated") || ext === "csv" || ext === "tsv") return "csv";
-  if (looksLikeTestRun(text) && (/\b(test|tests|spec|pytest|vitest|jest|passed|failed|passing|failing)\b/i.test(text.slice(-8_192) + l) || /^(--- (FAIL|PASS):|=== RUN)/m.test(text) || isTap(text))) {
+  if (looksLikeTestRun(text, l)) {
     if (!ext || !CODE_EXT.has(ext)) return "test";
   }
   if (ext === "log" || /\.log(\.\d+)?(\.gz)?$/.test(l) || m === "text/x-log") return "log";
