@@ -1,4 +1,5 @@
 import { clip, fmtInt, fold } from "../text.js";
+import { withNumberedTail } from "./tail.js";
 import type { RawPreview } from "./types.js";
 
 const ERROR_RE = /\b(error|errors|err|fatal|panic|exception|traceback|critical|crit|emerg|alert|failed|failure|segfault|refused|denied|timed out|timeout)\b|\bE\d{4}\b|\bERR!/i;
@@ -50,15 +51,7 @@ export function previewLog(text: string, maxChars: number): RawPreview {
     for (const i of warnings.slice(0, 4)) parts.push(`${i + 1}: ${clip(lines[i]!, 200)}`);
   }
   const head = parts.join("\n");
-  const tailLines: string[] = [];
-  let room = budget - head.length - 20;
-  for (let i = lines.length - 1; i >= 0 && tailLines.length < 15; i--) {
-    const l = `${i + 1}: ${clip(lines[i]!, 240)}`;
-    if (l.length + 1 > room) break;
-    tailLines.unshift(l);
-    room -= l.length + 1;
-  }
-  const preview = clip(`${head}${head ? "\n\n" : ""}tail:\n${tailLines.join("\n")}`, budget);
+  const preview = withNumberedTail(head, lines, budget, 15, 240);
   return { summary, preview, stats: { lines: lines.length, errors: errors.length, warnings: warnings.length, chars: text.length } };
 }
 

@@ -1,4 +1,5 @@
 import { clip, fmtInt, fold } from "../text.js";
+import { withNumberedTail } from "./tail.js";
 import type { RawPreview } from "./types.js";
 
 /** Failing-test line patterns of common runners; group 1 is the test's name. */
@@ -120,25 +121,17 @@ export function previewTestOutput(text: string, maxChars: number): RawPreview {
   ]
     .filter(Boolean)
     .join("; ");
-  const assertion = lines
-    .map((l, i) => ({ l, i }))
-    .filter(({ l }) => /\b(AssertionError|assert|Expected|expected|Received|received|Error:|E\s{2,})/.test(l))
-    .slice(0, 10);
+  const assertion: { l: string; i: number }[] = [];
+  for (let i = 0; i < lines.length && assertion.length < 10; i++) {
+    if (/\b(AssertionError|assert|Expected|expected|Received|received|Error:|E\s{2,})/.test(lines[i]!)) assertion.push({ l: lines[i]!, i });
+  }
   const parts: string[] = [];
   if (failing.length) parts.push(`failing tests (${fmtInt(failing.length)}):`, ...failing.slice(0, 15).map((n) => `  ${clip(n, 200)}`));
   if (assertion.length) parts.push("first assertion lines:", ...assertion.map(({ l, i }) => `${i + 1}: ${clip(l, 200)}`));
   const head = parts.join("\n");
-  const tail: string[] = [];
-  let room = maxChars - head.length - 10;
-  for (let i = lines.length - 1; i >= 0 && tail.length < 12; i--) {
-    const l = `${i + 1}: ${clip(lines[i]!, 200)}`;
-    if (l.length + 1 > room) break;
-    tail.unshift(l);
-    room -= l.length + 1;
-  }
   return {
     summary,
-    preview: clip(`${head}${head ? "\n\n" : ""}tail:\n${tail.join("\n")}`, maxChars),
+    preview: withNumberedTail(head, lines, maxChars, 12, 200),
     stats: {
       lines: lines.length,
       failed,
