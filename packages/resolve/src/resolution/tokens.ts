@@ -59,11 +59,6 @@ export function words(text: string): string[] {
   return out;
 }
 
-/** Word tokens in reading order, without the extra parts (for phrase matching). */
-export function wordSequence(text: string): string[] {
-  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase().replace(/s$/, ""));
-}
-
 /** Damerau-Levenshtein (optimal string alignment) distance, stopping early past `max`. */
 export function editDistance(a: string, b: string, max = 2): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
