@@ -20,5 +20,5 @@ describe("README example", () => {
       expect(found, `README promises ${JSON.stringify(line)}; output:\n${out}`).toBeGreaterThanOrEqual(0);
       at = found + line.length;
     }
-  });
+  }, 120_000); // spawns node + tsx: slow on a loaded machine, not a speed check
 });

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TOKENIZER_IMPLS, getTokenizer, splitForCounting } from "@artifact-refs/budget";
-import { trajectoryTexts } from "./helpers.js";
+import { HEAVY_TEST_TIMEOUT_MS, trajectoryTexts } from "./helpers.js";
 
 const ENCODINGS = ["cl100k_base", "o200k_base"] as const;
 const require = createRequire(import.meta.url);
@@ -72,7 +72,7 @@ describe("safe splitting", () => {
       tok.dispose();
       reference.dispose();
     }
-  });
+  }, HEAVY_TEST_TIMEOUT_MS);
 
   it("1 MB of one repeated character counts without crashing (default implementation)", () => {
     for (const encoding of ENCODINGS) {
@@ -105,7 +105,7 @@ describe("safe splitting", () => {
       reference.free();
       tok.dispose();
     }
-  });
+  }, HEAVY_TEST_TIMEOUT_MS);
 
   it("chunk boundaries are exact and forced cuts cost at most 3 tokens each (fuzzed, small pieces)", () => {
     const toks = Object.fromEntries(ENCODINGS.map((e) => [e, getTokenizer({ impl: "gpt-tokenizer", encoding: e })]));

@@ -13,7 +13,7 @@ import {
   liveEncoderCount,
   tryCountTokens,
 } from "@artifact-refs/budget";
-import { sampledTrajectoryTexts } from "./helpers.js";
+import { HEAVY_TEST_TIMEOUT_MS, sampledTrajectoryTexts } from "./helpers.js";
 
 const require = createRequire(import.meta.url);
 const { get_encoding } = require("tiktoken") as typeof import("tiktoken");
@@ -30,7 +30,7 @@ describe("counts", () => {
       const tokenizers = TOKENIZER_IMPLS.map((impl) => getTokenizer({ impl, encoding }));
       try {
         // a fixed sample (see helpers.ts); the 868k-char output is compared in the whole-file test of the CLI
-        expect(texts.length).toBeGreaterThan(300);
+        expect(texts.length).toBeGreaterThan(200);
         for (const text of texts) {
           const expected = reference.encode_ordinary(text).length;
           for (const tok of tokenizers) expect(tok.countUncached(text), `${tok.name} on ${text.slice(0, 40)}`).toBe(expected);
@@ -40,6 +40,7 @@ describe("counts", () => {
         for (const tok of tokenizers) tok.dispose();
       }
     },
+    HEAVY_TEST_TIMEOUT_MS,
   );
 
   it("counts special-token text as ordinary text", () => {

@@ -21,5 +21,5 @@ describe("README example", () => {
     expect(lines[5]).toBe("12 index candidates beyond the cap");
     expect(lines[6]).toMatch(/^artifacts_get art:[0-9a-f]{12}$/);
     expect(out).toMatch(/hs_truncated: true/);
-  });
+  }, 120_000); // spawns node + tsx: slow on a loaded machine, not a speed check
 });
