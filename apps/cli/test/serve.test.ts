@@ -52,10 +52,10 @@ describe("aref serve", () => {
       body: JSON.stringify({ session_id: "s1", tool_name: "read_file", tool_args: { path: "docs/guide.md" } }),
     });
     expect(exec.status).toBe(200);
-    expect((await exec.json()).result).toBe("# Guide\nstep one\n");
+    expect(((await exec.json()) as { result: string }).result).toBe("# Guide\nstep one\n");
     const stash = await fetch(`${server.url}/api/artifacts?session=s2&label=note`, { method: "POST", headers: { authorization: `Bearer ${SCOPED}`, "content-type": "text/plain" }, body: "kept in the fs store\n" });
     expect(stash.status).toBe(201);
-    const { short_ref } = await stash.json();
+    const { short_ref } = (await stash.json()) as { short_ref: string };
     const forbidden = await fetch(`${server.url}/api/sessions/s3/artifacts`, { headers: { authorization: `Bearer ${SCOPED}` } });
     expect(forbidden.status).toBe(403);
     const page = await fetch(`${server.url}/`);
