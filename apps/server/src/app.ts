@@ -111,9 +111,16 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
       max: limit.max,
       timeWindow: limit.timeWindowMs ?? DEFAULT_RATE_LIMIT.timeWindowMs,
       allowList: (req) => req.url === "/healthz",
+      // Per token once the token was verified; per IP otherwise, so made-up tokens cannot each get their own budget.
       keyGenerator: (req) => {
         const header = req.headers.authorization;
-        return typeof header === "string" && header !== "" ? `t:${createHash("sha256").update(header).digest("hex").slice(0, 32)}` : `ip:${req.ip}`;
+        if (!ctx.auth.enabled || header === undefined) return `ip:${req.ip}`;
+        try {
+          ctx.auth.authenticate(header); // remembered after the first time: cheap
+          return `t:${createHash("sha256").update(header).digest("hex").slice(0, 32)}`;
+        } catch {
+          return `ip:${req.ip}`;
+        }
       },
       errorResponseBuilder: (_req, context) =>
         new ArefError("RATE_LIMITED", `rate limit: ${context.max} requests per ${context.after}`, { hint: `retry after ${context.after}` }),

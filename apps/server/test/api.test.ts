@@ -395,6 +395,9 @@ describe("limits and shutdown", () => {
       }
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       expectError(last, 429, "RATE_LIMITED");
+      // Made-up tokens share the caller's IP budget instead of getting one each.
+      const bogus = await Promise.all([1, 2, 3, 4].map((i) => call(`${r.url}/api/sessions`, { token: `made-up-token-${i}-0123456789` })));
+      expect(bogus.map((b) => b.status).filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
       expect((await call(`${r.url}/healthz`)).status).toBe(200);
     } finally {
       await r.close();
