@@ -56,13 +56,11 @@ describe("end to end: a scripted 50-turn session with large tool outputs", () =>
     const externalizer = new Externalizer({ store, maxInlineArtifactChars: BUDGETS.maxInlineArtifactChars });
     const writer = new TranscriptWriter({ path, session: SESSION, externalizer });
     const get = new ArtifactsGetTool({ store, session: SESSION, maxChars: 1_500 });
-    // The assembler counts the rendered hot-state message (role + "Hot state: " prefix) against
-    // maxHotStateTokens, the dispatcher only the JSON: give the dispatcher the budget minus that overhead.
-    const HOT_STATE_MESSAGE_OVERHEAD = 16;
+    // The dispatcher and the assembler measure the same thing (the hot state JSON), so one budget serves both.
     const { writer: hot } = createDispatcher({
       session_id: SESSION,
       state: { objective: "triage the failing order export" },
-      config: { ...DEFAULT_BUDGET, maxHotStateTokens: BUDGETS.maxHotStateTokens - HOT_STATE_MESSAGE_OVERHEAD },
+      config: { ...DEFAULT_BUDGET, maxHotStateTokens: BUDGETS.maxHotStateTokens },
     });
     const metrics: PromptMetrics[] = [];
     const assembler = new PromptAssembler({

@@ -171,8 +171,11 @@ export class PromptAssembler {
 
     const fixed = await this.#fixedParts(history, layout, counter);
     // hot-state's canonical JSON: stable keys first, so an unchanged state is byte-identical.
-    const hotStateText = `${HOT_STATE_PREFIX}${serializeHotState(hotState)}`;
+    const hotStateJson = serializeHotState(hotState);
+    const hotStateText = `${HOT_STATE_PREFIX}${hotStateJson}`;
     const hotPart = this.#part("hot_state", { role: "system", content: hotStateText }, counter);
+    // Seed 000's budget is the hot state JSON itself (what the dispatcher caps), not its message framing.
+    const hotStateTokens = counter.count(hotStateJson);
     const recallParts = this.#recallParts(input, counter, cuts);
     const tailParts = (input.tail ?? []).map((m) => this.#part("tail", m, counter));
     const userParts = input.userMessage === undefined ? [] : [this.#part("user", { role: "user", content: input.userMessage }, counter)];
@@ -191,12 +194,12 @@ export class PromptAssembler {
         message: `prompt is ${tokens} tokens after every allowed cut; the system prompt, task, hot state and last ${this.keepTurns} turns alone exceed ${this.budgets.maxPromptTokens}`,
       });
     }
-    if (hotPart.tokens > this.budgets.maxHotStateTokens) {
+    if (hotStateTokens > this.budgets.maxHotStateTokens) {
       violations.push({
         budget: "maxHotStateTokens",
         limit: this.budgets.maxHotStateTokens,
-        actual: hotPart.tokens,
-        message: `hot state is ${hotPart.tokens} tokens; the dispatcher must shrink it (hot-state's builder evicts index entries first)`,
+        actual: hotStateTokens,
+        message: `hot state is ${hotStateTokens} tokens; the dispatcher must shrink it (hot-state's builder evicts index entries first)`,
       });
     }
     const indexEntries = hotState.artifact_index?.length ?? 0;
@@ -220,7 +223,7 @@ export class PromptAssembler {
       throw new ArefError("INTERNAL", `assembler left out messages ${lost.join(", ")} without a checkpoint reaching them`);
     }
 
-    const metrics = this.#metrics(history, hotState, hotPart, result.parts, tokens, violations, cuts, input.hotStateTruncated === true);
+    const metrics = this.#metrics(history, hotState, { tokens: hotStateTokens, bytes: Buffer.byteLength(hotStateJson, "utf8") }, result.parts, tokens, violations, cuts, input.hotStateTruncated === true);
     this.#options.onMetrics?.(metrics);
     for (const sink of this.#options.metricsSinks ?? []) await sink.write(metrics);
     if (violations.length > 0 && this.#options.failClosed !== false) {
@@ -581,7 +584,7 @@ export class PromptAssembler {
   #metrics(
     history: readonly HistoryMessage[],
     hotState: HotState,
-    hotPart: PromptPart,
+    hotStateSize: { tokens: number; bytes: number },
     parts: PromptPart[],
     tokens: number,
     violations: BudgetViolation[],
@@ -594,8 +597,8 @@ export class PromptAssembler {
         session: this.#session,
         ...(this.#options.run === undefined ? {} : { run: this.#options.run }),
         turn: callNumber(history),
-        hs_tokens: hotPart.tokens,
-        hs_bytes: Buffer.byteLength(hotPart.message.content, "utf8"),
+        hs_tokens: hotStateSize.tokens,
+        hs_bytes: hotStateSize.bytes,
         hs_truncated: hsTruncated,
         artifacts: index.length,
         artifact_types: index.map((e) => e.type),
