@@ -75,6 +75,11 @@ export class RecallIndex {
   }
 
   add(item: RecallItem): void {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) {
+      throw new ArefError("INVALID_INPUT", `recall item #${this.#entries.length + 1} is not an object (got ${item === null ? "null" : Array.isArray(item) ? "an array" : typeof item})`, {
+        hint: "items are execution records: { id, tool_name, summary, … }",
+      });
+    }
     const id = executionId(item, this.#entries.length);
     if (this.#byId.has(id)) {
       throw new ArefError("CONFLICT", `recall item ${JSON.stringify(id)} was already added`, { hint: "give each item a unique id" });

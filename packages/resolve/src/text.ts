@@ -24,6 +24,11 @@ export function isBinaryBytes(bytes: Uint8Array): boolean {
  * or invalid UTF-8): a line or JSON selector over binary bytes would return garbage.
  */
 export function contentAsText(content: string | Uint8Array): string {
+  if (typeof content !== "string" && !(content instanceof Uint8Array)) {
+    throw new ArefError("INVALID_INPUT", `content must be a string or bytes (Uint8Array), got ${content === null ? "null" : typeof content}`, {
+      hint: "pass the artifact's text or its bytes",
+    });
+  }
   if (typeof content === "string") {
     if (looksBinary(content)) throw binaryError(content.length);
     return content;

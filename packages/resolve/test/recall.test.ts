@@ -1,7 +1,7 @@
 import { hasErrorCode } from "@artifact-refs/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RecallIndex, type RecallItem, recall } from "../src/index.js";
+import { RecallIndex, type RecallItem, applySelector, recall, summarize } from "../src/index.js";
 
 const items: RecallItem[] = [
   { id: "e1", tool_name: "read_file", tool_args: { path: "src/app.ts" }, label: "src/app.ts", summary: "Express app: routes for /orders and /users" },
@@ -91,5 +91,24 @@ describe("recall", () => {
     expect(codeOf(() => recall({ items, budgetTokens: 10, maxItems: -2 }))).toBe("INVALID_INPUT");
     expect(codeOf(() => recall({ items: "nope" as never, budgetTokens: 10 }))).toBe("INVALID_INPUT");
     expect(codeOf(() => new RecallIndex().addAll([items[0]!, items[0]!]))).toBe("CONFLICT");
+  });
+});
+
+describe("bad input is INVALID_INPUT, never a TypeError", () => {
+  it("recall items that are not objects, selector content that is not text or bytes, summarize without an input", () => {
+    const code = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return `${(error as { code?: string }).code}: ${(error as Error).message}`;
+      }
+      return "no error";
+    };
+    expect(code(() => recall({ items: [null] as never, budgetTokens: 100 }))).toMatch(/^INVALID_INPUT: recall item #1 is not an object/);
+    expect(code(() => new RecallIndex().addAll([{ id: "a", tool_name: "t" }, 5 as never]))).toMatch(/^INVALID_INPUT: recall item #2/);
+    for (const content of [null, undefined, 42, {}]) {
+      expect(code(() => applySelector(content as never, { mode: "headtail" })), String(content)).toMatch(/^INVALID_INPUT: content must be a string or bytes/);
+    }
+    expect(code(() => summarize(null as never))).toMatch(/^INVALID_INPUT: summarize needs/);
   });
 });

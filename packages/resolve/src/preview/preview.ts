@@ -105,5 +105,8 @@ export interface SummarizeInputLike {
  * `new ArtifactStore({ driver, summarize })`.
  */
 export function summarize(input: SummarizeInputLike): string {
+  if (input === null || typeof input !== "object") {
+    throw new ArefError("INVALID_INPUT", "summarize needs { text, bytes, mime, label? } (ArtifactStore's SummarizeInput)");
+  }
   return preview(input.text ?? input.bytes, { mime: input.mime, label: input.label }).summary;
 }
