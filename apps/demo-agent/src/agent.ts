@@ -92,7 +92,7 @@ const naiveText = (m: { role: string; content: string; tool_calls?: unknown }) =
  * within the budgets, follow-ups are resolved to earlier executions, and the model reads
  * stored results only through the bounded artifacts_get tool.
  */
-export async function runDemo(options: DemoOptions): Promise<DemoSummary & { reportPath: string }> {
+export async function runDemo(options: DemoOptions): Promise<DemoSummary & { reportPath: string; executionsPath: string }> {
   const log = options.log ?? (() => {});
   const session = options.session ?? `demo-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}`;
   const outDir = resolve(options.outDir);
@@ -272,9 +272,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary & { rep
     metricsPath,
     maxPromptTokens,
   };
+  // The session's execution records, so `--serve` (or any server) can show its timeline.
+  const executionsPath = join(outDir, `${session}.executions.json`);
+  await writeFile(executionsPath, `${JSON.stringify(executions.toJSON())}\n`, { mode: 0o600 });
   const reportPath = join(outDir, `${session}.report.html`);
   await writeFile(reportPath, renderReport(summary), { mode: 0o600 });
   await writeFile(join(outDir, `${session}.summary.json`), `${JSON.stringify(summary, null, 2)}\n`, { mode: 0o600 });
   await store.close();
-  return { ...summary, reportPath };
+  return { ...summary, reportPath, executionsPath };
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,9 +55,21 @@ program.action(async (opts: { provider: ProviderChoice; model?: string; store?: 
   }
   if (summary.rehydrationMismatches > 0 || summary.calls.some((c) => !c.budgetOk)) process.exitCode = 1;
   if (opts.serve) {
+    if (store.startsWith("memory:")) {
+      process.stderr.write("aref-demo: --serve needs a store that outlives the run (a directory or s3://…), not memory:\n");
+      process.exitCode = 2;
+      return;
+    }
     const { startServer } = await import("@artifact-refs/server");
-    const running = await startServer({ store, workspace: opts.workspace, port: opts.port } as Parameters<typeof startServer>[0]);
-    process.stderr.write(`web UI: ${running.url ?? `http://127.0.0.1:${opts.port}`}/?session=${encodeURIComponent(summary.session)} (Ctrl-C to stop)\n`);
+    const { readMetricsFile } = await import("@artifact-refs/budget");
+    const running = await startServer({
+      store,
+      workspace: opts.workspace,
+      port: opts.port,
+      handleSignals: true,
+      preload: { executions: [JSON.parse(readFileSync(summary.executionsPath, "utf8"))], metrics: readMetricsFile(summary.metricsPath).events },
+    });
+    process.stderr.write(`web UI: ${running.url}/?session=${encodeURIComponent(summary.session)} (Ctrl-C to stop)\n`);
   }
 });
 

@@ -55,7 +55,7 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     store,
     auth: new Authenticator(tokens),
     tools,
-    kit: createKit(store, options.kit, options.context),
+    kit: createKit(store, options.kit, options.context, options.preload),
     telemetry: new Telemetry(store),
     provider: options.provider,
     bodyLimit,

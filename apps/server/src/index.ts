@@ -5,7 +5,7 @@ export { ToolRegistry, type ToolDefinition, type ToolOutput } from "./tools/regi
 export { builtinTools, readFileTool, listFilesTool, grepTool, READ_FILE_MAX_BYTES } from "./tools/builtin.js";
 export { Workspace } from "./tools/workspace.js";
 export { openAiCompatibleProvider, type ChatProvider, type ChatMessage } from "./provider.js";
-export { createKit } from "./kit/index.js";
+export { createKit, type SessionPreload } from "./kit/index.js";
 export type { ServerKit, ExecutionLog, NewExecution, ChatContext, ContextView, ContextMessage, ReferenceCandidate } from "./kit/types.js";
 export { STATUS_OF, toHttpError } from "./errors.js";
 export { openApiDocument } from "./openapi.js";

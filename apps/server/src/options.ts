@@ -1,3 +1,4 @@
+import type { SessionPreload } from "./kit/index.js";
 import type { ContextConfigInput } from "@artifact-refs/context";
 import type { ArtifactStore } from "@artifact-refs/store";
 import type { TokensInput } from "./auth.js";
@@ -28,6 +29,8 @@ export interface ServerOptions {
   provider?: ChatProvider;
   /** Context-kit configuration (externalizer thresholds, redaction, execution context limits). */
   context?: ContextConfigInput;
+  /** Sessions to serve from the start: saved execution contexts (`ExecutionContext.toJSON()`) and metrics events. */
+  preload?: SessionPreload;
   /** Replaces parts of the kit (selection, reference resolution, executions, metrics, hot state). */
   kit?: Partial<ServerKit>;
   /** Serve the web UI at / (default true when dist/web exists). */

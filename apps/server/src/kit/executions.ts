@@ -34,6 +34,20 @@ export class SessionExecutions implements ExecutionLog {
     return context;
   }
 
+  /** Serves an existing session context (e.g. restored with ExecutionContext.fromJSON from a finished agent run). */
+  adopt(context: ExecutionContext): void {
+    this.#contexts.delete(context.session);
+    this.#contexts.set(context.session, context);
+    if (this.#contexts.size > this.maxSessions) this.#contexts.delete(this.#contexts.keys().next().value!);
+  }
+
+  /** Restores a saved session (ExecutionContext.toJSON()) over this store. */
+  restore(state: unknown): ExecutionContext {
+    const context = ExecutionContext.fromJSON(state, { store: this.store, ...(this.config ? { config: this.config } : {}), resolveReferences: this.resolver });
+    this.adopt(context);
+    return context;
+  }
+
   async record(input: NewExecution): Promise<ExecutionRecord> {
     return this.context(input.session_id).record({
       tool_name: input.tool_name,

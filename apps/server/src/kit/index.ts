@@ -11,8 +11,13 @@ export type * from "./types.js";
 export { SessionExecutions } from "./executions.js";
 
 /** Keeps each session's last `max` metrics events in memory (budget's memory sink per session). */
-export function memoryMetrics(max = 500): ServerKit["metrics"] {
+export function memoryMetrics(max = 500, initial: readonly PromptMetrics[] = []): ServerKit["metrics"] {
   const sinks = new Map<string, ReturnType<typeof memorySink>>();
+  for (const event of initial) {
+    let sink = sinks.get(event.session);
+    if (!sink) sinks.set(event.session, (sink = memorySink({ max })));
+    void sink.write(event);
+  }
   return {
     async record(event: PromptMetrics) {
       let sink = sinks.get(event.session);
@@ -25,6 +30,13 @@ export function memoryMetrics(max = 500): ServerKit["metrics"] {
   };
 }
 
+/** Sessions to serve from the start: saved execution contexts and their metrics events (e.g. a finished agent run). */
+export interface SessionPreload {
+  /** `ExecutionContext.toJSON()` of each session. */
+  executions?: unknown[];
+  metrics?: PromptMetrics[];
+}
+
 /** Share of the best score a candidate needs to count as referenced (a tie at the top). */
 export const REFERENCED_SHARE = 0.995;
 
@@ -34,8 +46,9 @@ function strongest(candidates: ReadonlyArray<{ id: string; score: number }>): st
 }
 
 /** The kit the server runs on, from the lower packages; `overrides` replaces any part. */
-export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = {}, contextConfig?: ContextConfigInput): ServerKit {
+export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = {}, contextConfig?: ContextConfigInput, preload: SessionPreload = {}): ServerKit {
   const sessions = new SessionExecutions(store, contextConfig, (query, executions) => resolveReferences(query, executions));
+  for (const state of preload.executions ?? []) sessions.restore(state);
   const executions = overrides.executions ?? sessions;
   return {
     executions,
@@ -59,7 +72,7 @@ export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = 
       return sessions.context(session, false).contextShape();
     },
     budget: DEFAULT_BUDGET,
-    metrics: memoryMetrics(),
+    metrics: memoryMetrics(500, preload.metrics),
     async hotState(session) {
       try {
         const built = await sessionHotState(store, session);
