@@ -35,9 +35,11 @@ for (const dir of dirs) {
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  // A suite that failed to load counts as a failure even when it ran no test.
+  // A suite that failed outside its tests (it did not load, a hook threw and its tests were
+  // skipped) counts as one failure: no failing assertion shows it otherwise.
   for (const suite of report.testResults ?? []) {
-    if (suite.status === "failed" && (suite.assertionResults ?? []).length === 0) failed += 1;
+    const assertions = suite.assertionResults ?? [];
+    if (suite.status === "failed" && !assertions.some((a) => a.status === "failed")) failed += 1;
   }
 }
 const filtered = process.argv.slice(2).some((a) => a.startsWith("--filter"));
