@@ -98,7 +98,7 @@ describe("concurrency: 4 writer processes and a gc process on one fs store", () 
     report(
       "concurrency",
       `${workers} processes × ${count} puts (+ garbage, ${puts} puts in all) with a gc loop (${gcValue?.runs ?? 0} gc runs, ${gcValue?.swept.length ?? 0} blobs swept): ${failures.length} failures, ${referenced.size} referenced blobs stored once each`,
-      { workers, count, puts, created, gc_runs: gcValue?.runs ?? 0, gc_swept: gcValue?.swept.length ?? 0, gc_swept_then_restored: sweptReferenced, referenced: referenced.size, blob_files: blobFiles.length, failures: failures.length, seconds: Math.round((Date.now() - started) / 1000) },
+      { failure_samples: failures.slice(0, 20), workers, count, puts, created, gc_runs: gcValue?.runs ?? 0, gc_swept: gcValue?.swept.length ?? 0, gc_swept_then_restored: sweptReferenced, referenced: referenced.size, blob_files: blobFiles.length, failures: failures.length, seconds: Math.round((Date.now() - started) / 1000) },
     );
     expect(failures).toEqual([]);
     expect(referenced.size).toBe(pool);

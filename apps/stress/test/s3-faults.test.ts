@@ -30,11 +30,12 @@ afterAll(async () => {
   await s3?.stop();
 });
 
-/** Attempts per logical request of one operation: same method, key and kind of query, in a row. */
+/** Requests of one operation per kind of request: same method, key, kind of query, copy or not, conditional or not. */
 function maxAttemptsIn(log: LoggedRequest[]): number {
   const counts = new Map<string, number>();
   for (const r of log) {
-    const k = `${r.method} ${r.key} ${r.query.replace(/=[^&]*/g, "")}`;
+    const h = r.headers;
+    const k = `${r.method} ${r.key} ${r.query.replace(/=[^&]*/g, "")} ${h["x-amz-copy-source"] ? "copy" : ""} ${h["if-none-match"] ? "if-none-match" : ""}`;
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   return Math.max(0, ...counts.values());
