@@ -18,7 +18,7 @@ const run = spawnSync("pnpm", ["exec", "vitest", "run", ...process.argv.slice(2)
 });
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${type()} ${release()}, Node ${process.version}`;
-const lines = existsSync(summary) ? readFileSync(summary, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+const lines = existsSync(summary) ? readFileSync(summary, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.mode === "full") : []; // a CI run on the same checkout may append short lines
 console.log("\n== stress summary (full run) ==");
 for (const l of lines) console.log(l.line);
 console.log(`machine: ${machine}; ${minutes} min; vitest exit ${run.status}`);
