@@ -1,26 +1,10 @@
 import { countTokens } from "@artifact-refs/budget";
-import {
-  ArtifactsGetTool,
-  ARTIFACTS_GET_TOOL_NAME,
-  Externalizer,
-  type ContextConfig,
-  type ContextConfigInput,
-  type ExternalizedResult,
-} from "@artifact-refs/context";
-import { ArefError, parseSessionId } from "@artifact-refs/schema";
+import { ArtifactsGetTool, ARTIFACTS_GET_TOOL_NAME, SessionRefs, type ExternalizedResult, type SessionRefsOptions } from "@artifact-refs/context";
+import { ArefError } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { jsonSchema, tool, type LanguageModelMiddleware, type ModelMessage, type Tool, type ToolSet } from "ai";
 
-export interface AiSdkRefsOptions {
-  store: ArtifactStore;
-  /** The session the stashed results belong to (and where artifacts_get resolves short refs). */
-  session: string;
-  /** Externalizer settings (thresholds, per-tool policy, redaction); see @artifact-refs/context. */
-  config?: ContextConfig | ContextConfigInput;
-  /** Cap of one artifacts_get answer (default 8,000 chars). */
-  maxChars?: number;
-  /** Model whose tokenizer counts tokens (inline threshold and prompt budget; default cl100k_base). */
-  model?: string;
+export interface AiSdkRefsOptions extends SessionRefsOptions {
   /**
    * Prompt budget for `prepareStep`, in tokens (default 8,000, seed 000). A step whose messages
    * are still over it after externalizing fails closed with BUDGET_EXCEEDED.
@@ -71,11 +55,7 @@ function outputText(output: unknown): { text: string; json: boolean } | undefine
  * tool results already in the history (from tools you did not wrap, or earlier turns) and
  * keeps each step's prompt within the token budget.
  */
-export class AiSdkRefs {
-  readonly store: ArtifactStore;
-  readonly session: string;
-  readonly externalizer: Externalizer;
-  readonly artifactsGet: ArtifactsGetTool;
+export class AiSdkRefs extends SessionRefs {
   readonly maxPromptTokens: number;
   /** The budget report of the last prepareStep call. */
   lastStep: StepBudgetReport | undefined;
@@ -85,19 +65,13 @@ export class AiSdkRefs {
   readonly #replaced = new Map<string, string>();
 
   constructor(options: AiSdkRefsOptions) {
-    if (options === null || typeof options !== "object" || options.store === undefined) {
-      throw new ArefError("INVALID_INPUT", "createAiSdkRefs needs { store, session }", { hint: "e.g. createAiSdkRefs({ store: await openStore('./.refs'), session: 'chat-1' })" });
-    }
+    super(options, "createAiSdkRefs");
     const maxPromptTokens = options.maxPromptTokens ?? 8000;
     if (!Number.isInteger(maxPromptTokens) || maxPromptTokens < 1) {
       throw new ArefError("INVALID_INPUT", `maxPromptTokens must be a positive whole number, got ${String(options.maxPromptTokens)}`);
     }
-    this.store = options.store;
-    this.session = parseSessionId(options.session);
     this.maxPromptTokens = maxPromptTokens;
     this.#model = options.model;
-    this.externalizer = new Externalizer({ store: options.store, ...(options.config ? { config: options.config } : {}), ...(options.model ? { model: options.model } : {}) });
-    this.artifactsGet = new ArtifactsGetTool({ store: options.store, session: this.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
     this.#onResult = options.onResult;
     this.prepareStep = this.prepareStep.bind(this);
   }

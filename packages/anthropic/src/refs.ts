@@ -1,26 +1,8 @@
-import {
-  ArtifactsGetTool,
-  ARTIFACTS_GET_TOOL_NAME,
-  Externalizer,
-  type ContextConfig,
-  type ContextConfigInput,
-  type Deadline,
-  type ExternalizedResult,
-  type ToolDefinition,
-} from "@artifact-refs/context";
-import { ArefError, parseSessionId } from "@artifact-refs/schema";
-import type { ArtifactStore } from "@artifact-refs/store";
+import { SessionRefs, type Deadline, type ExternalizedResult, type SessionRefsOptions, type ToolOutput } from "@artifact-refs/context";
 
-export interface AnthropicRefsOptions {
-  store: ArtifactStore;
-  /** The session the stashed outputs belong to (and where artifacts_get resolves short refs). */
-  session: string;
-  /** Externalizer settings (thresholds, per-tool policy, redaction); see @artifact-refs/context. */
-  config?: ContextConfig | ContextConfigInput;
-  /** Cap of one artifacts_get answer (default 8,000 chars). */
-  maxChars?: number;
-  /** Model whose tokenizer counts the inline-token threshold (default cl100k_base). */
-  model?: string;
+export type { ToolOutput };
+
+export interface AnthropicRefsOptions extends SessionRefsOptions {
   /** Called for every tool output that was handled (stashed or kept inline). */
   onResult?: (result: ExternalizedResult, call: { name: string; id: string }) => void;
 }
@@ -48,34 +30,17 @@ export interface ToolResultBlock {
   is_error?: boolean;
 }
 
-/** What a tool produced: a value (string, object, bytes) or a function that runs the tool. */
-export type ToolOutput = unknown | (() => unknown | Promise<unknown>);
-
 /**
  * artifact-refs for the Anthropic SDK: the artifacts_get tool, and `tool_result` blocks whose
  * large outputs are stashed in the store (the model sees a short ref, a summary and how to
  * fetch a part) before they ever enter `messages`.
  */
-export class AnthropicRefs {
-  readonly store: ArtifactStore;
-  readonly session: string;
-  readonly externalizer: Externalizer;
-  readonly artifactsGet: ArtifactsGetTool;
+export class AnthropicRefs extends SessionRefs {
   readonly #onResult: AnthropicRefsOptions["onResult"];
 
   constructor(options: AnthropicRefsOptions) {
-    if (options === null || typeof options !== "object" || options.store === undefined) {
-      throw new ArefError("INVALID_INPUT", "createAnthropicRefs needs { store, session }", { hint: "e.g. createAnthropicRefs({ store: await openStore('./.refs'), session: 'chat-1' })" });
-    }
-    this.store = options.store;
-    this.session = parseSessionId(options.session);
-    this.externalizer = new Externalizer({ store: options.store, ...(options.config ? { config: options.config } : {}), ...(options.model ? { model: options.model } : {}) });
-    this.artifactsGet = new ArtifactsGetTool({ store: options.store, session: this.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
+    super(options, "createAnthropicRefs");
     this.#onResult = options.onResult;
-  }
-
-  get definition(): ToolDefinition {
-    return this.artifactsGet.definition;
   }
 
   /** Messages API `tools` entries (add them to your own). */
@@ -84,9 +49,6 @@ export class AnthropicRefs {
     return [{ name: d.name, description: d.description, input_schema: d.parameters as AnthropicTool["input_schema"] }];
   }
 
-  isArtifactsGet(name: string): boolean {
-    return name === ARTIFACTS_GET_TOOL_NAME;
-  }
 
   /**
    * The `tool_result` block for a `tool_use` block: artifacts_get is answered here (bounded;
@@ -98,21 +60,9 @@ export class AnthropicRefs {
       const content = await this.artifactsGet.handle(block.input);
       return { type: "tool_result", tool_use_id: block.id, content, ...(content.startsWith('{"error":') ? { is_error: true } : {}) };
     }
-    if (output === undefined) {
-      throw new ArefError("INVALID_INPUT", `no output given for tool ${block.name} (tool_use ${block.id})`, {
-        hint: "pass the tool's output, or a function that runs the tool: refs.toolResultBlock(block, () => myTool(block.input))",
-      });
-    }
-    const value = typeof output === "function" ? await (output as () => unknown)() : output;
     const args = block.input !== null && typeof block.input === "object" && !Array.isArray(block.input) ? (block.input as Record<string, unknown>) : undefined;
-    const result = await this.externalizer.externalize({
-      session: this.session,
-      tool: block.name,
-      result: value,
-      callId: block.id,
-      ...(args ? { args } : {}),
-      ...(deadline === undefined ? {} : { deadline }),
-    });
+    const result = await this.externalizeOutput({ name: block.name, id: block.id, args }, output, deadline,
+      "pass the tool's output, or a function that runs the tool: refs.toolResultBlock(block, () => myTool(block.input))");
     this.#onResult?.(result, { name: block.name, id: block.id });
     return { type: "tool_result", tool_use_id: block.id, content: result.content };
   }

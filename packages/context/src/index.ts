@@ -105,6 +105,9 @@ export {
 } from "./arg-handles.js";
 export { migrateTranscript, MigrationReportSchema, type MigrateOptions, type MigrationReport, type MigrationSkip } from "./transcript/migrate.js";
 
+// What the SDK adapters share
+export { SessionRefs, type SessionRefsOptions, type ToolOutput, type ToolOutputCall } from "./session-refs.js";
+
 // Execution records (seed 004)
 export {
   ExecutionContext,

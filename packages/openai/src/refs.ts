@@ -1,26 +1,8 @@
-import {
-  ArtifactsGetTool,
-  ARTIFACTS_GET_TOOL_NAME,
-  Externalizer,
-  type ContextConfig,
-  type ContextConfigInput,
-  type Deadline,
-  type ExternalizedResult,
-  type ToolDefinition,
-} from "@artifact-refs/context";
-import { ArefError, parseSessionId } from "@artifact-refs/schema";
-import type { ArtifactStore } from "@artifact-refs/store";
+import { SessionRefs, type Deadline, type ExternalizedResult, type SessionRefsOptions, type ToolOutput } from "@artifact-refs/context";
 
-export interface OpenAIRefsOptions {
-  store: ArtifactStore;
-  /** The session the stashed outputs belong to (and where artifacts_get resolves short refs). */
-  session: string;
-  /** Externalizer settings (thresholds, per-tool policy, redaction); see @artifact-refs/context. */
-  config?: ContextConfig | ContextConfigInput;
-  /** Cap of one artifacts_get answer (default 8,000 chars). */
-  maxChars?: number;
-  /** Model whose tokenizer counts the inline-token threshold (default cl100k_base). */
-  model?: string;
+export type { ToolOutput };
+
+export interface OpenAIRefsOptions extends SessionRefsOptions {
   /** Called for every tool output that was handled (stashed or kept inline). */
   onResult?: (result: ExternalizedResult, call: { name: string; callId: string }) => void;
 }
@@ -67,9 +49,6 @@ export interface FunctionCallOutput {
   output: string;
 }
 
-/** What a tool produced: a value (string, object, bytes) or a function that runs the tool. */
-export type ToolOutput = unknown | (() => unknown | Promise<unknown>);
-
 function parseArguments(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
@@ -84,27 +63,12 @@ function parseArguments(text: string): Record<string, unknown> | undefined {
  * messages whose large outputs are stashed in the store (the model sees a short ref,
  * a summary and how to fetch a part) before they ever enter `messages` / `input`.
  */
-export class OpenAIRefs {
-  readonly store: ArtifactStore;
-  readonly session: string;
-  readonly externalizer: Externalizer;
-  readonly artifactsGet: ArtifactsGetTool;
+export class OpenAIRefs extends SessionRefs {
   readonly #onResult: OpenAIRefsOptions["onResult"];
 
   constructor(options: OpenAIRefsOptions) {
-    if (options === null || typeof options !== "object" || options.store === undefined) {
-      throw new ArefError("INVALID_INPUT", "createOpenAIRefs needs { store, session }", { hint: "e.g. createOpenAIRefs({ store: await openStore('./.refs'), session: 'chat-1' })" });
-    }
-    this.store = options.store;
-    this.session = parseSessionId(options.session);
-    this.externalizer = new Externalizer({ store: options.store, ...(options.config ? { config: options.config } : {}), ...(options.model ? { model: options.model } : {}) });
-    this.artifactsGet = new ArtifactsGetTool({ store: options.store, session: this.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
+    super(options, "createOpenAIRefs");
     this.#onResult = options.onResult;
-  }
-
-  /** The neutral definition of artifacts_get. */
-  get definition(): ToolDefinition {
-    return this.artifactsGet.definition;
   }
 
   /** Chat Completions `tools` entries (add them to your own). */
@@ -119,31 +83,14 @@ export class OpenAIRefs {
     return [{ type: "function", name: d.name, description: d.description, parameters: d.parameters, strict: false }];
   }
 
-  isArtifactsGet(name: string): boolean {
-    return name === ARTIFACTS_GET_TOOL_NAME;
-  }
-
   /**
    * The model-facing content for one tool call: artifacts_get is answered here (bounded);
    * any other tool's output (or the function that produces it) is externalized when large.
    */
   async contentFor(name: string, argsText: string, callId: string, output?: ToolOutput, deadline?: Deadline): Promise<string> {
     if (this.isArtifactsGet(name)) return this.artifactsGet.handle(argsText);
-    if (output === undefined) {
-      throw new ArefError("INVALID_INPUT", `no output given for tool ${name} (call ${callId})`, {
-        hint: "pass the tool's output, or a function that runs the tool: refs.toolMessage(call, () => myTool(args))",
-      });
-    }
-    const value = typeof output === "function" ? await (output as () => unknown)() : output;
-    const args = parseArguments(argsText);
-    const result = await this.externalizer.externalize({
-      session: this.session,
-      tool: name,
-      result: value,
-      callId,
-      ...(args ? { args } : {}),
-      ...(deadline === undefined ? {} : { deadline }),
-    });
+    const result = await this.externalizeOutput({ name, id: callId, args: parseArguments(argsText) }, output, deadline,
+      "pass the tool's output, or a function that runs the tool: refs.toolMessage(call, () => myTool(args))");
     this.#onResult?.(result, { name, callId });
     return result.content;
   }

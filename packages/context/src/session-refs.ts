@@ -1,0 +1,82 @@
+import { ArefError, parseSessionId } from "@artifact-refs/schema";
+import type { ArtifactStore } from "@artifact-refs/store";
+import { ArtifactsGetTool, type ToolDefinition } from "./artifacts-get.js";
+import type { ContextConfig, ContextConfigInput } from "./config.js";
+import { Externalizer, type Deadline, type ExternalizedResult } from "./externalizer.js";
+import { ARTIFACTS_GET_TOOL_NAME } from "./model-hint.js";
+
+export interface SessionRefsOptions {
+  store: ArtifactStore;
+  /** The session the stashed outputs belong to (and where artifacts_get resolves short refs). */
+  session: string;
+  /** Externalizer settings (thresholds, per-tool policy, redaction). */
+  config?: ContextConfig | ContextConfigInput;
+  /** Cap of one artifacts_get answer (default 8,000 chars). */
+  maxChars?: number;
+  /** Model whose tokenizer counts the inline-token threshold (default cl100k_base). */
+  model?: string;
+}
+
+/** What a tool produced: a value (string, object, bytes) or a function that runs the tool. */
+export type ToolOutput = unknown | (() => unknown | Promise<unknown>);
+
+/** One tool call, in the terms every SDK shares. */
+export interface ToolOutputCall {
+  name: string;
+  id: string;
+  args?: Record<string, unknown> | undefined;
+}
+
+/**
+ * What the SDK adapters (OpenAI, Anthropic, Vercel AI SDK, …) share: one session's externalizer
+ * and bounded artifacts_get tool, and the step that turns a tool's output into what the model
+ * sees. Adapters extend it and only add their SDK's message shapes.
+ */
+export class SessionRefs {
+  readonly store: ArtifactStore;
+  readonly session: string;
+  readonly externalizer: Externalizer;
+  readonly artifactsGet: ArtifactsGetTool;
+
+  /** `factory` names the caller's entry point in the error for missing options. */
+  constructor(options: SessionRefsOptions, factory = "new SessionRefs") {
+    if (options === null || typeof options !== "object" || options.store === undefined) {
+      throw new ArefError("INVALID_INPUT", `${factory} needs { store, session }`, { hint: `e.g. ${factory}({ store: await openStore('./.refs'), session: 'chat-1' })` });
+    }
+    this.store = options.store;
+    this.session = parseSessionId(options.session);
+    this.externalizer = new Externalizer({ store: options.store, ...(options.config ? { config: options.config } : {}), ...(options.model ? { model: options.model } : {}) });
+    this.artifactsGet = new ArtifactsGetTool({ store: options.store, session: this.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
+  }
+
+  /** The neutral definition of artifacts_get. */
+  get definition(): ToolDefinition {
+    return this.artifactsGet.definition;
+  }
+
+  isArtifactsGet(name: string): boolean {
+    return name === ARTIFACTS_GET_TOOL_NAME;
+  }
+
+  /**
+   * Externalizes one tool's output (running it first when it is a function): stored and
+   * replaced by a reference when large, kept inline otherwise. `usage` is the hint shown
+   * when no output was given.
+   */
+  async externalizeOutput(call: ToolOutputCall, output: ToolOutput | undefined, deadline?: Deadline, usage?: string): Promise<ExternalizedResult> {
+    if (output === undefined) {
+      throw new ArefError("INVALID_INPUT", `no output given for tool ${call.name} (call ${call.id})`, {
+        hint: usage ?? "pass the tool's output, or a function that runs the tool",
+      });
+    }
+    const value = typeof output === "function" ? await (output as () => unknown)() : output;
+    return this.externalizer.externalize({
+      session: this.session,
+      tool: call.name,
+      result: value,
+      callId: call.id,
+      ...(call.args ? { args: call.args } : {}),
+      ...(deadline === undefined ? {} : { deadline }),
+    });
+  }
+}
