@@ -7,7 +7,7 @@ import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from "
 import { afterEach, describe, expect, it } from "vitest";
 import type { ExternalizedResult } from "@artifact-refs/context";
 import { createAiSdkRefs } from "../src/index.js";
-import { bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "./fake-openai.js";
+import { bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
 
 const LOG = bigLog();
 const MIDDLE = LOG.split("\n")[1000]!;

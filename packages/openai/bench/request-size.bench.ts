@@ -5,7 +5,7 @@ import { countTokens } from "@artifact-refs/budget";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { compare, machine } from "@artifact-refs/tooling/bench/harness";
 import { createOpenAIRefs } from "../src/index.js";
-import { bigLog, logScript, startFakeOpenAI } from "../test/fake-openai.js";
+import { bigLog, logScript, startFakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
 
 const LOG = bigLog();
 

@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIRefs } from "../src/index.js";
-import { bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "./fake-openai.js";
+import { bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
 
 const LOG = bigLog();
 // A line from the middle of the log: if it ever reaches a request body, the payload leaked.

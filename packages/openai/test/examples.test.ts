@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { logScript, startFakeOpenAI, type FakeOpenAI } from "./fake-openai.js";
+import { logScript, startFakeOpenAI, type FakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
 
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {

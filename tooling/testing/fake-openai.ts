@@ -1,3 +1,5 @@
+// A local HTTP server speaking the OpenAI wire format (Chat Completions and Responses) with a
+// scripted model: the real SDKs talk HTTP to it. Shared by the openai and ai-sdk adapter tests.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
