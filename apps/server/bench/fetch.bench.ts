@@ -9,25 +9,44 @@ import { machine, table } from "@artifact-refs/tooling/bench/harness";
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 16;
+const CASES = ["bare", "real", "strict", "fs", "fsStrict", "uncached"] as const;
 
-const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("./targets.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit"] });
-const info: { real: string; uncached: string; bare: string; path: string; token: string; bytes: number; artifactBytes: number } = await new Promise((resolve, reject) => {
+const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("./targets.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
+const info: Record<(typeof CASES)[number], string> & { path: string; token: string; bytes: number; artifactBytes: number } = await new Promise((resolve, reject) => {
   let out = "";
-  child.stdout.on("data", (c) => {
+  child.stdout!.on("data", (c) => {
     out += c;
     if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0]!));
   });
   child.on("exit", (code) => reject(new Error(`targets exited with ${code}`)));
 });
 
-async function run(base: string): Promise<{ rps: number; p99: number; mean: number; errors: number }> {
-  const result = await autocannon({ url: `${base}${info.path}`, connections: CONNECTIONS, duration: DURATION_S, headers: { authorization: `Bearer ${info.token}` } });
-  const errors = result.errors + result.non2xx;
-  return { rps: result.requests.average, p99: result.latency.p99, mean: result.latency.average, errors };
+/** CPU time (µs) the target process has used so far. */
+function targetCpu(): Promise<number> {
+  return new Promise((resolve) => {
+    child.once("message", (m: { cpu: number }) => resolve(m.cpu));
+    child.send("cpu");
+  });
 }
 
-const CASES = ["bare", "real", "uncached"] as const;
-const samples: Record<string, Array<{ rps: number; p99: number; mean: number; errors: number }>> = { bare: [], real: [], uncached: [] };
+interface Sample {
+  rps: number;
+  p99: number;
+  mean: number;
+  errors: number;
+  /** Server CPU per request (µs): independent of whether the load generator or the server saturates first. */
+  cpuPerRequest: number;
+}
+
+async function run(base: string): Promise<Sample> {
+  const before = await targetCpu();
+  const result = await autocannon({ url: `${base}${info.path}`, connections: CONNECTIONS, duration: DURATION_S, headers: { authorization: `Bearer ${info.token}` } });
+  const cpu = (await targetCpu()) - before;
+  const errors = result.errors + result.non2xx;
+  return { rps: result.requests.average, p99: result.latency.p99, mean: result.latency.average, errors, cpuPerRequest: cpu / Math.max(1, result.requests.total) };
+}
+
+const samples: Record<string, Sample[]> = Object.fromEntries(CASES.map((name) => [name, []]));
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate the order so warm-up and drift do not favour one case.
   for (const name of round % 2 === 0 ? CASES : [...CASES].reverse()) samples[name]!.push(await run(info[name]));
@@ -35,10 +54,13 @@ for (let round = 0; round < ROUNDS; round++) {
 child.kill("SIGTERM");
 
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const NAMES = {
+const NAMES: Record<(typeof CASES)[number], string> = {
   bare: "bare Fastify route, same bytes",
-  real: "GET /api/artifacts/:ref (grep selector, auth, session check)",
-  uncached: "same, selection cache off (read + verify + grep every time)",
+  real: "GET /api/artifacts/:ref (grep selector, auth, session check), memory store",
+  strict: "same, access checked in the store on every request (accessCacheMs 0)",
+  fs: "same route on an fs store",
+  fsStrict: "fs store, access checked on every request (accessCacheMs 0)",
+  uncached: "memory store, selection cache off (read + verify + grep every time)",
 };
 const rows = CASES.map((name) => ({
   ratio: 0,
@@ -53,4 +75,8 @@ for (const row of rows) row.ratio = row.opsPerSec / base;
 console.log(`\n### Bounded fetch over HTTP (${info.bytes} response bytes from a ${info.artifactBytes}-byte artifact; ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION_S} s per case)\n`);
 console.log(table(rows));
 console.log(`\nratio real/bare: ${(rows[1]!.opsPerSec / base).toFixed(2)}× (target ≥ 0.70×)`);
+// When the load generator saturates before the server, req/s hides the server's cost: CPU per request shows it.
+const cpu = CASES.map((name) => avg(samples[name]!.map((s) => s.cpuPerRequest)));
+console.log("\n| case | server CPU µs / request | bare / case |\n|---|---:|---:|");
+CASES.forEach((name, i) => console.log(`| ${NAMES[name]} | ${cpu[i]!.toFixed(1)} | ${(cpu[0]! / cpu[i]!).toFixed(2)}× |`));
 console.log(`machine: ${machine()}`);

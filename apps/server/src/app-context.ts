@@ -17,6 +17,8 @@ export interface AppContext {
   bodyLimit: number;
   /** Selections of immutable content, keyed by (artifact id, selector). */
   selections: SelectionCache;
+  /** How old a session's access check bounded fetch may reuse (ServerOptions.accessCacheMs). */
+  accessCacheMs: number;
   /** Serialized fetch receipts, keyed by (artifact id, selector, short ref). */
   receipts: ByteCache;
 }

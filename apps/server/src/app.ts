@@ -9,7 +9,7 @@ import type { AppContext } from "./app-context.js";
 import { toHttpError } from "./errors.js";
 import { createKit } from "./kit/index.js";
 import { openApiDocument } from "./openapi.js";
-import { DEFAULT_BODY_LIMIT, DEFAULT_RATE_LIMIT, type ServerOptions } from "./options.js";
+import { DEFAULT_ACCESS_CACHE_MS, DEFAULT_BODY_LIMIT, DEFAULT_RATE_LIMIT, type ServerOptions } from "./options.js";
 import { registerRoute, type RouteDef } from "./route.js";
 import { artifactRoutes } from "./routes/artifacts.js";
 import { chatRoutes } from "./routes/chat.js";
@@ -46,6 +46,8 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
   const tokens = options.tokens === undefined ? undefined : parseWith(TokensSchema, options.tokens, "tokens", "CONFIG_INVALID");
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   if (!Number.isInteger(bodyLimit) || bodyLimit < 1) throw new ArefError("CONFIG_INVALID", `bodyLimit must be a positive integer, got ${String(bodyLimit)}`);
+  const accessCacheMs = options.accessCacheMs ?? DEFAULT_ACCESS_CACHE_MS;
+  if (!Number.isFinite(accessCacheMs) || accessCacheMs < 0) throw new ArefError("CONFIG_INVALID", `accessCacheMs must be a number ≥ 0, got ${String(accessCacheMs)}`);
 
   const tools = new ToolRegistry();
   if (options.workspace !== undefined) for (const tool of builtinTools(await Workspace.open(options.workspace))) tools.register(tool);
@@ -61,6 +63,7 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     bodyLimit,
     selections: new SelectionCache(options.selectionCacheChars),
     receipts: new ByteCache(options.selectionCacheChars),
+    accessCacheMs,
   };
 
   const app = Fastify({
@@ -90,10 +93,11 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     reply.code(404).send(toHttpError(new ArefError("NOT_FOUND", `no route ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}`, { hint: "see GET /openapi.json" })).receipt),
   );
 
+  // Our routes set request.meter first thing; requests that never reached one (404, framework errors) look it up.
+  app.decorateRequest("meter", null);
   app.addHook("onResponse", (request, reply, done) => {
-    const route = request.routeOptions.url ?? "unmatched";
-    ctx.telemetry.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    ctx.telemetry.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    const meter = request.meter ?? ctx.telemetry.meter(request.method, request.routeOptions.url ?? "unmatched");
+    meter.observe(reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   let shuttingDown = false;
@@ -131,7 +135,7 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
   let doc: Record<string, unknown> = {};
   routes.push(...artifactRoutes(ctx), ...sessionRoutes(ctx), ...executeRoutes(ctx), ...chatRoutes(ctx), ...systemRoutes(ctx, () => doc));
   doc = openApiDocument(routes, { title: "artifact-refs server", version: SERVER_VERSION });
-  for (const route of routes) registerRoute(app, ctx.auth, route);
+  for (const route of routes) registerRoute(app, ctx.auth, route, ctx.telemetry.meter(route.method, route.url));
 
   const webRoot = options.ui === false ? undefined : findWebRoot();
   if (webRoot) serveWeb(app, webRoot);

@@ -8,6 +8,7 @@ import type { ToolDefinition } from "./tools/registry.js";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
+export const DEFAULT_ACCESS_CACHE_MS = 1_000;
 
 export interface ServerOptions {
   /** An open ArtifactStore, or a store spec (memory:, ./dir, s3://bucket/prefix?endpoint=…). */
@@ -37,6 +38,13 @@ export interface ServerOptions {
   ui?: boolean;
   /** Characters of bounded-fetch selections kept in memory (default 16 Mi; 0 turns the cache off). */
   selectionCacheChars?: number;
+  /**
+   * Bounded fetch (`GET /api/artifacts/:ref`) may reuse a session's access check this many
+   * milliseconds old (default 1000; 0 checks the store on every request). Drops and cleanups made
+   * through this server are seen at once and expiry is checked on every request; the bound only
+   * matters for references dropped by another process or instance sharing the store.
+   */
+  accessCacheMs?: number;
   /** How long close() waits for in-flight requests before cutting their sockets (default 10 s). */
   shutdownGraceMs?: number;
   /** Fastify logger (default off). */

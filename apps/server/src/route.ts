@@ -2,6 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ArefError, parseWith } from "@artifact-refs/schema";
 import type { Authenticator, Principal } from "./auth.js";
+import type { RouteMeter } from "./telemetry.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The metrics of the route that took the request (set by registerRoute's handler). */
+    meter: RouteMeter | null;
+  }
+}
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "DELETE";
 
@@ -74,7 +82,7 @@ class QueryMemo {
 }
 
 /** Registers a route on Fastify: authenticates, validates params, query and body with zod, runs the handler. */
-export function registerRoute(app: FastifyInstance, auth: Authenticator, def: RouteDef<any, any, any>): void {
+export function registerRoute(app: FastifyInstance, auth: Authenticator, def: RouteDef<any, any, any>, meter: RouteMeter): void {
   const queries = new QueryMemo();
   const paths = new QueryMemo();
   app.route({
@@ -83,6 +91,7 @@ export function registerRoute(app: FastifyInstance, auth: Authenticator, def: Ro
     exposeHeadRoute: false,
     ...(def.rateLimit ? { config: { rateLimit: def.rateLimit } } : {}),
     handler: async (request, reply) => {
+      request.meter = meter;
       const principal: Principal = def.auth ? auth.authenticate(request.headers.authorization) : { kind: "admin" };
       const at = request.url.indexOf("?");
       const params = def.params ? paths.parse(def.params, at === -1 ? request.url : request.url.slice(0, at), request.params, "path parameters") : {};

@@ -1,44 +1,46 @@
 import type { Selection, Selector } from "@artifact-refs/schema";
 
 /**
- * Selections of immutable content: an artifact's bytes never change for its id, and a selector
- * is deterministic, so (id, selector) → selection can be kept. Bounded by the characters held
- * (least recently used first out). Access checks are never cached: every request still checks
- * that its session holds a live reference.
+ * A map bounded by the total size of its values. Eviction is second-chance (CLOCK): a hit only
+ * marks its entry, so the hot path never reorders the map; when full, marked entries get one
+ * more round and the least recently inserted unmarked ones go first.
  */
-export class SelectionCache {
-  readonly #entries = new Map<string, { selection: Selection; size: number }>();
+class SizedCache<V> {
+  readonly #entries = new Map<string, { value: V; size: number; used: boolean }>();
   #size = 0;
 
-  constructor(readonly maxChars = 16 * 1024 * 1024) {}
+  constructor(
+    readonly maxSize: number,
+    private readonly sizeOf: (value: V, key: string) => number,
+  ) {}
 
-  static key(id: string, selector: Selector): string {
-    // Canonical: keys sorted, so {a,b} and {b,a} share an entry.
-    return `${id}\u0000${JSON.stringify(selector, Object.keys(selector).sort())}`;
-  }
-
-  get(key: string): Selection | undefined {
+  get(key: string): V | undefined {
     const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry); // most recently used last
-    return entry.selection;
+    if (entry === undefined) return undefined;
+    entry.used = true;
+    return entry.value;
   }
 
-  set(key: string, selection: Selection): void {
-    const size = selection.text.length + key.length + 256;
-    if (size > this.maxChars) return;
+  set(key: string, value: V): void {
+    const size = this.sizeOf(value, key);
+    if (size > this.maxSize) return;
     const old = this.#entries.get(key);
     if (old) {
       this.#size -= old.size;
       this.#entries.delete(key);
     }
-    this.#entries.set(key, { selection, size });
+    this.#entries.set(key, { value, size, used: false });
     this.#size += size;
-    for (const [k, v] of this.#entries) {
-      if (this.#size <= this.maxChars) break;
+    // Entries moved to the end are visited again in the same loop, unmarked: it ends.
+    for (const [k, entry] of this.#entries) {
+      if (this.#size <= this.maxSize) break;
       this.#entries.delete(k);
-      this.#size -= v.size;
+      if (entry.used) {
+        entry.used = false;
+        this.#entries.set(k, entry);
+      } else {
+        this.#size -= entry.size;
+      }
     }
   }
 
@@ -47,35 +49,24 @@ export class SelectionCache {
   }
 }
 
-/** Bytes by key, least recently used out first, bounded by total bytes. */
-export class ByteCache {
-  readonly #entries = new Map<string, Buffer>();
-  #size = 0;
-
-  constructor(readonly maxBytes = 16 * 1024 * 1024) {}
-
-  get(key: string): Buffer | undefined {
-    const hit = this.#entries.get(key);
-    if (hit === undefined) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, hit);
-    return hit;
+/**
+ * Selections of immutable content: an artifact's bytes never change for its id, and a selector
+ * is deterministic, so (id, selector) → selection can be kept. Bounded by the characters held.
+ */
+export class SelectionCache extends SizedCache<Selection> {
+  constructor(maxChars = 16 * 1024 * 1024) {
+    super(maxChars, (selection, key) => selection.text.length + key.length + 256);
   }
 
-  set(key: string, value: Buffer): void {
-    const size = value.byteLength + key.length;
-    if (size > this.maxBytes) return;
-    const old = this.#entries.get(key);
-    if (old) {
-      this.#size -= old.byteLength + key.length;
-      this.#entries.delete(key);
-    }
-    this.#entries.set(key, value);
-    this.#size += size;
-    for (const [k, v] of this.#entries) {
-      if (this.#size <= this.maxBytes) break;
-      this.#entries.delete(k);
-      this.#size -= v.byteLength + k.length;
-    }
+  static key(id: string, selector: Selector): string {
+    // Canonical: keys sorted, so {a,b} and {b,a} share an entry.
+    return `${id}\u0000${JSON.stringify(selector, Object.keys(selector).sort())}`;
+  }
+}
+
+/** Bytes by key (serialized receipts), bounded by total bytes. */
+export class ByteCache extends SizedCache<Buffer> {
+  constructor(maxBytes = 16 * 1024 * 1024) {
+    super(maxBytes, (bytes, key) => bytes.byteLength + key.length);
   }
 }

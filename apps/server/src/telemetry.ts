@@ -1,6 +1,27 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ArtifactStore } from "@artifact-refs/store";
 
+/** The request metrics of one route: the labelled children are looked up once, not on every request. */
+export class RouteMeter {
+  readonly #byStatus = new Map<number, Counter.Internal>();
+  readonly #latency: Histogram.Internal<"method" | "route">;
+
+  constructor(
+    private readonly telemetry: Telemetry,
+    readonly method: string,
+    readonly route: string,
+  ) {
+    this.#latency = telemetry.latency.labels(method, route);
+  }
+
+  observe(status: number, seconds: number): void {
+    let requests = this.#byStatus.get(status);
+    if (requests === undefined) this.#byStatus.set(status, (requests = this.telemetry.requests.labels(this.method, this.route, String(status))));
+    requests.inc();
+    this.#latency.observe(seconds);
+  }
+}
+
 /** Prometheus metrics of one server instance (its own registry, so several servers can share a process). */
 export class Telemetry {
   readonly registry = new Registry();
@@ -8,6 +29,16 @@ export class Telemetry {
   readonly latency: Histogram<"method" | "route">;
   readonly budgetViolations: Counter;
   readonly executions: Counter<"tool" | "status">;
+
+  readonly #meters = new Map<string, RouteMeter>();
+
+  /** The meter of a route pattern (e.g. `GET /api/artifacts/:ref`); routes are few, so meters are kept. */
+  meter(method: string, route: string): RouteMeter {
+    const key = `${method} ${route}`;
+    let meter = this.#meters.get(key);
+    if (meter === undefined) this.#meters.set(key, (meter = new RouteMeter(this, method, route)));
+    return meter;
+  }
 
   constructor(store: ArtifactStore) {
     const registers = [this.registry];

@@ -20,7 +20,8 @@ import { StoreCore, encodeJson, rethrowUnlessCorrupt } from "./core.js";
 import type { Driver } from "./driver.js";
 import { LAYOUT_KEY, LAYOUT_VERSION, REF_PREFIX, blobKey, blobPrefixFor, idOfBlobKey, metaKey, parseRefKey, refKey, refPrefixFor, sessionPrefix } from "./layout.js";
 import { runGc, runStats, runVerify } from "./maintenance.js";
-import { GcOptionsSchema, PutOptionsSchema, VerifyOptionsSchema, type ArtifactStoreOptions, type GcOptions, type PutOptions, type SessionOption, type VerifyOptions } from "./options.js";
+import { ReferenceCache } from "./reference-cache.js";
+import { GcOptionsSchema, PutOptionsSchema, VerifyOptionsSchema, type ArtifactStoreOptions, type GcOptions, type PutOptions, type ReferenceReadOptions, type SessionOption, type VerifyOptions } from "./options.js";
 
 export interface PutResult {
   id: ArtifactId;
@@ -42,6 +43,8 @@ export interface PutResult {
  */
 export class ArtifactStore {
   readonly #core: StoreCore;
+  /** References read with `maxAgeMs`; forgotten on every reference change this instance makes. */
+  readonly #references = new ReferenceCache();
   #layoutChecked: Promise<void> | undefined;
 
   constructor(options: ArtifactStoreOptions) {
@@ -132,9 +135,20 @@ export class ArtifactStore {
    * The session's live reference to an artifact (the access check of `get(ref, { session })`
    * without reading the content): NOT_FOUND when the session holds none, EXPIRED when it expired.
    */
-  async reference(session: string, ref: string): Promise<SessionReference> {
-    const id = await this.resolve(ref, { session });
-    return this.#liveReference(session, id);
+  async reference(session: string, ref: string, options: ReferenceReadOptions = {}): Promise<SessionReference> {
+    const maxAgeMs = options.maxAgeMs ?? 0;
+    if (!(Number.isFinite(maxAgeMs) && maxAgeMs >= 0)) {
+      throw new ArefError("INVALID_INPUT", `maxAgeMs must be a number ≥ 0, got ${String(options.maxAgeMs)}`);
+    }
+    if (maxAgeMs === 0) return this.#liveReference(session, await this.resolve(ref, { session }));
+    // Only validated session ids are ever cached: a hit needs no parsing.
+    const cached = this.#references.get(session, ref, maxAgeMs);
+    if (cached !== undefined && !this.#core.isExpired(cached)) return cached;
+    const sessionId = parseSessionId(session);
+    const since = this.#references.generation(sessionId);
+    const reference = await this.#liveReference(sessionId, await this.resolve(ref, { session: sessionId }));
+    this.#references.set(sessionId, ref, reference, since);
+    return reference;
   }
 
   /** The artifact's metadata record. */
@@ -262,7 +276,11 @@ export class ArtifactStore {
   async removeReference(session: string, ref: string): Promise<boolean> {
     const sessionId = parseSessionId(session);
     const id = await this.resolve(ref, { session: sessionId });
-    return this.#core.driver.delete(refKey(sessionId, id));
+    try {
+      return await this.#core.driver.delete(refKey(sessionId, id));
+    } finally {
+      this.#references.forget(sessionId);
+    }
   }
 
   /** Deletes an artifact outright: its content, its record and every session's reference to it. */
@@ -270,8 +288,12 @@ export class ArtifactStore {
     const id = await this.resolve(ref);
     const { driver } = this.#core;
     let referencesRemoved = 0;
-    for (const entry of await collect(driver.list(REF_PREFIX))) {
-      if (parseRefKey(entry.key)?.id === id && (await driver.delete(entry.key))) referencesRemoved++;
+    try {
+      for (const entry of await collect(driver.list(REF_PREFIX))) {
+        if (parseRefKey(entry.key)?.id === id && (await driver.delete(entry.key))) referencesRemoved++;
+      }
+    } finally {
+      this.#references.clear();
     }
     const blobRemoved = await driver.delete(blobKey(id));
     await driver.delete(metaKey(id));
@@ -282,8 +304,12 @@ export class ArtifactStore {
   async cleanupSession(session: string): Promise<number> {
     const sessionId = parseSessionId(session);
     let removed = 0;
-    for (const entry of await collect(this.#core.driver.list(sessionPrefix(sessionId)))) {
-      if (await this.#core.driver.delete(entry.key)) removed++;
+    try {
+      for (const entry of await collect(this.#core.driver.list(sessionPrefix(sessionId)))) {
+        if (await this.#core.driver.delete(entry.key)) removed++;
+      }
+    } finally {
+      this.#references.forget(sessionId);
     }
     return removed;
   }
@@ -305,7 +331,11 @@ export class ArtifactStore {
   async verify(verifyOptions: VerifyOptions = {}): Promise<VerifyReport> {
     const options = parseWith(VerifyOptionsSchema, verifyOptions ?? {}, "verify options") as VerifyOptions;
     await this.#checkLayout(false);
-    return runVerify(this.#core, options);
+    try {
+      return await runVerify(this.#core, options);
+    } finally {
+      if (options.repair) this.#references.clear(); // repair may drop corrupt references
+    }
   }
 
   async stats(): Promise<StoreStats> {
@@ -358,7 +388,11 @@ export class ArtifactStore {
       created_at: now.toISOString(),
       ...(options.ttlMs === undefined ? {} : { expires_at: new Date(now.getTime() + options.ttlMs).toISOString() }),
     }, "session reference");
-    await this.#core.driver.put(refKey(session, id), encodeJson(reference));
+    try {
+      await this.#core.driver.put(refKey(session, id), encodeJson(reference));
+    } finally {
+      this.#references.forget(session);
+    }
     return reference;
   }
 
@@ -403,7 +437,11 @@ export class ArtifactStore {
 
   async #deleteExpired(): Promise<number> {
     let removed = 0;
-    for (const key of await this.#expiredReferenceKeys()) if (await this.#core.driver.delete(key)) removed++;
+    try {
+      for (const key of await this.#expiredReferenceKeys()) if (await this.#core.driver.delete(key)) removed++;
+    } finally {
+      this.#references.clear();
+    }
     return removed;
   }
 

@@ -89,8 +89,8 @@ export class StoreCore {
     return parseStored(raw, SessionReferenceSchema, `reference ${session}/${id}`, (r) => r.artifact_id === id && r.session_id === session);
   }
 
-  isExpired(reference: SessionReference, at = this.now()): boolean {
-    return reference.expires_at !== undefined && Date.parse(reference.expires_at) <= at.getTime();
+  isExpired(reference: SessionReference, at?: Date): boolean {
+    return reference.expires_at !== undefined && Date.parse(reference.expires_at) <= (at ?? this.now()).getTime();
   }
 }
 

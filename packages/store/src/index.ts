@@ -19,6 +19,7 @@ export {
   type ArtifactStoreOptions,
   type PutOptions,
   type SessionOption,
+  type ReferenceReadOptions,
   type GcOptions,
   type VerifyOptions,
   type SummarizeInput,

@@ -52,6 +52,15 @@ export interface SessionOption {
   session?: string;
 }
 
+export interface ReferenceReadOptions {
+  /**
+   * Accept a reference this store instance read at most this many milliseconds ago (default 0:
+   * read it every time). Changes this instance makes are seen at once; changes made by other
+   * processes sharing the backend within this bound. Expiry is always checked against the clock.
+   */
+  maxAgeMs?: number;
+}
+
 export interface GcOptions {
   dryRun?: boolean;
   graceMs?: number;

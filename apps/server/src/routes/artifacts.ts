@@ -108,20 +108,24 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
       }
       const { selector } = memo;
       const scope = session === undefined ? {} : { session };
-      // Access first, on every request: the session must hold a live reference (never cached).
-      const id = session === undefined ? (await store.getRecord(params.ref)).artifact_id : (await store.reference(session, params.ref)).artifact_id;
+      // Access first: the session must hold a live reference. Expiry and this server's own drops
+      // are seen at once; a check at most accessCacheMs old may be reused (see ServerOptions).
+      const id =
+        session === undefined
+          ? (await store.getRecord(params.ref)).artifact_id
+          : (await store.reference(session, params.ref, { maxAgeMs: app.accessCacheMs })).artifact_id;
       const key = `${id}${memo.key}`;
-      let selection = app.selections.get(key);
-      if (selection === undefined) {
-        selection = kit.select(await store.getText(id), selector);
-        app.selections.set(key, selection);
-      }
       // A 12-hex short ref that resolved in this scope is already the shortest unique one.
       const shortRef = /^art:[0-9a-f]{12}$/.test(params.ref) ? params.ref : await store.shortRef(id, scope);
       // The receipt's bytes depend only on (id, selector, short ref): serialized once.
       const bytesKey = `${key}\u0000${shortRef}`;
       let body = app.receipts.get(bytesKey);
       if (body === undefined) {
+        let selection = app.selections.get(key);
+        if (selection === undefined) {
+          selection = kit.select(await store.getText(id), selector);
+          app.selections.set(key, selection);
+        }
         const receipt: FetchReceipt = { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection };
         app.receipts.set(bytesKey, (body = Buffer.from(JSON.stringify(receipt))));
       }
