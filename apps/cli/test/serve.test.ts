@@ -42,7 +42,7 @@ describe("aref serve", () => {
     mkdirSync(join(ws, "docs"));
     writeFileSync(join(ws, "docs", "guide.md"), "# Guide\nstep one\n");
     const store = tempStore();
-    const server = await serve(["--store", store, "--workspace", ws, "--token", ADMIN, "--session-token", `${SCOPED}=s1,s2`]);
+    const server = await serve(["--store", store, "--workspace", ws, "--token", ADMIN, "--session-token", `${SCOPED}=s1,s2`, "--access-cache-ms", "250"]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${server.url}/api/sessions`)).status).toBe(401);
@@ -74,6 +74,9 @@ describe("aref serve", () => {
     const badPort = await spawnCli(["serve", "--port", "http", "--store", "memory:"]);
     expect(badPort.code).toBe(2);
     expect(badPort.err).toContain("--port must be a whole number");
+    const badCache = await spawnCli(["serve", "--access-cache-ms", "-5", "--store", "memory:"]);
+    expect(badCache.code).toBe(2);
+    expect(badCache.err).toContain("--access-cache-ms must be a whole number");
     const badToken = await spawnCli(["serve", "--session-token", "nosessions", "--store", "memory:"]);
     expect(badToken.code).toBe(2);
     const open = await spawnCli(["serve", "--host", "0.0.0.0", "--store", "memory:", "--json"]);

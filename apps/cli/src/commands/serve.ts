@@ -11,6 +11,7 @@ interface ServeOptions {
   sessionToken: string[];
   bodyLimit?: string;
   rateLimit?: string;
+  accessCacheMs?: string;
 }
 
 function integer(name: string, value: string, min: number, max: number): number {
@@ -42,6 +43,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option("--session-token <token=s1,s2>", "a bearer token limited to these sessions (repeatable)", (v: string, all: string[]) => [...all, v], [] as string[])
     .option("--body-limit <bytes>", "largest request body (default 1 MiB)")
     .option("--rate-limit <n>", "requests per minute per token or IP (0 turns it off; default 600)")
+    .option("--access-cache-ms <ms>", "how old a session's access check bounded fetch may reuse; drops by other instances show within it (0 checks every request; default 1000)")
     .addHelpText(
       "after",
       `${examples([
@@ -76,6 +78,7 @@ Environment:
         ...(tokens === undefined ? {} : { tokens }),
         ...(opts.bodyLimit === undefined ? {} : { bodyLimit: integer("--body-limit", opts.bodyLimit, 1, 1024 ** 3) }),
         ...(rate === undefined ? {} : { rateLimit: rate === 0 ? false : { max: rate, timeWindowMs: 60_000 } }),
+        ...(opts.accessCacheMs === undefined ? {} : { accessCacheMs: integer("--access-cache-ms", opts.accessCacheMs, 0, 3_600_000) }),
         ...(provider === undefined ? {} : { provider }),
       });
       await ctx.err(`aref: serving ${server.url} (store: ${store.driver.kind}${opts.workspace ? `, workspace: ${opts.workspace}` : ""}${tokens ? ", bearer tokens required" : ", no tokens: loopback only"})\n`);
