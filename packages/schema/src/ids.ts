@@ -28,12 +28,22 @@ export type ParsedRef =
   | { kind: "id"; id: ArtifactId; input: string }
   | { kind: "prefix"; prefix: string; input: string };
 
+/** The handle of a full artifact id; INVALID_HANDLE when `id` is not 64 lowercase hex. */
 export function toHandle(id: ArtifactId): Handle {
+  assertArtifactId(id);
   return `${HANDLE_PREFIX}${id}`;
 }
 
+/** The `art:` short ref of a full id, `length` hex long (12 to 64); INVALID_HANDLE when `id` is not 64 lowercase hex. */
 export function toShortRef(id: ArtifactId, length = MIN_PREFIX_LENGTH): ShortRef {
+  assertArtifactId(id);
   return `${SHORT_REF_PREFIX}${id.slice(0, Math.max(MIN_PREFIX_LENGTH, Math.min(64, length)))}`;
+}
+
+function assertArtifactId(id: unknown): asserts id is ArtifactId {
+  if (!isArtifactId(id)) {
+    throw invalid(typeof id === "string" ? id : String(id), "a full artifact id is 64 lowercase hex characters (sha-256)");
+  }
 }
 
 export function isArtifactId(value: unknown): value is ArtifactId {
