@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIProvider, ScriptedProvider, runDemo, selectProvider, toAnthropic } from "@artifact-refs/demo-agent";
-import { startFakeOpenAI } from "./fake-openai.js";
+import { startFakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
 
 const MIDDLE = "MIDDLE-MARKER-7f3a9c";
 
@@ -19,12 +19,12 @@ describe("OpenAI-compatible provider over the wire (local server speaking the Op
   afterEach(async () => close?.());
 
   it("sends the reference, never the 100 KB payload, and fetches a bounded slice", async () => {
-    const fake = await startFakeOpenAI((body, index) => {
-      const last = body.messages[body.messages.length - 1]!;
-      if (index === 0) return { tool_calls: [{ name: "read_file", arguments: { path: "big.log" } }] };
-      const ref = /art:[0-9a-f]{12,}/.exec(String(last.content))?.[0];
-      if (index === 1 && ref) return { tool_calls: [{ name: "artifacts_get", arguments: { ref, selector: { mode: "grep", pattern: "MIDDLE-MARKER", context: 1 } } }] };
-      return { content: "The interesting part is on line 1250." };
+    const fake = await startFakeOpenAI((raw, index) => {
+      if (index === 0) return { tool: "read_file", args: { path: "big.log" } };
+      const { messages } = JSON.parse(raw) as { messages: Array<{ content: string | null }> };
+      const ref = /art:[0-9a-f]{12,}/.exec(String(messages.at(-1)!.content))?.[0];
+      if (index === 1 && ref) return { tool: "artifacts_get", args: { ref, selector: { mode: "grep", pattern: "MIDDLE-MARKER", context: 1 } } };
+      return { text: "The interesting part is on line 1250." };
     });
     close = fake.close;
     const summary = await runDemo({
@@ -36,15 +36,16 @@ describe("OpenAI-compatible provider over the wire (local server speaking the Op
       allowedCommands: [],
       strategy: "window",
     });
-    expect(fake.calls.length).toBe(3);
-    expect(fake.calls[0]!.body.tools?.length).toBeGreaterThanOrEqual(4);
-    for (const call of fake.calls) {
+    expect(fake.requests.length).toBe(3);
+    expect((fake.requests[0]!.body.tools as unknown[] | undefined)?.length).toBeGreaterThanOrEqual(4);
+    for (const call of fake.requests) {
+      expect(call.path).toBe("/v1/chat/completions");
       expect(call.raw.length).toBeLessThan(40_000); // the 100 KB file never travels whole
       expect(call.body.model).toBe("fake-model");
     }
-    expect(fake.calls[1]!.raw).toMatch(/art:[0-9a-f]{12}/);
-    expect(fake.calls[1]!.raw).not.toContain(MIDDLE);
-    expect(fake.calls[2]!.raw).toContain(MIDDLE); // the bounded fetch brought exactly the needed slice
+    expect(fake.requests[1]!.raw).toMatch(/art:[0-9a-f]{12}/);
+    expect(fake.requests[1]!.raw).not.toContain(MIDDLE);
+    expect(fake.requests[2]!.raw).toContain(MIDDLE); // the bounded fetch brought exactly the needed slice
     expect(summary.requests[0]!.answer).toBe("The interesting part is on line 1250.");
     expect(summary.rehydrationMismatches).toBe(0);
     expect(summary.calls.every((c) => c.budgetOk)).toBe(true);

@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorReceiptSchema } from "@artifact-refs/schema";
+import { rng } from "@artifact-refs/tooling/testing/rng";
 import { ADMIN, TOKEN_A, call, startHarness, type Harness } from "./helpers.js";
 
 /**
@@ -23,22 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
-    bytes: (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(next() * 256))),
-  };
-}
 
 interface BadRequest {
   kind: string;

@@ -1,0 +1,26 @@
+// The scripted model behind the local fake provider servers, independent of any wire format.
+
+/** The scripted model's next move: call a tool with these arguments, or answer with text. */
+export type Move = { tool: string; args: Record<string, unknown> } | { text: string };
+
+/** Decides each reply from the request's raw body and its index (0-based). */
+export type Script = (raw: string, index: number) => Move;
+
+/** The scripted agent turn: call read_log, then artifacts_get on the ref it was given, then answer. */
+export function logScript(raw: string, index: number): Move {
+  if (index === 0) return { tool: "read_log", args: { path: "test.log" } };
+  if (index === 1) {
+    const ref = /art:[0-9a-f]{12,64}/.exec(raw)?.[0];
+    if (ref === undefined) return { text: "NO REFERENCE IN THE PROMPT" };
+    return { tool: "artifacts_get", args: { ref, selector: { mode: "grep", pattern: "^FAIL", context: 0 } } };
+  }
+  const failures = raw.match(/FAIL test\/case-\d+/g) ?? [];
+  return { text: `found ${new Set(failures).size} failures` };
+}
+
+/** ~100 KB test log: 2,000 lines with 4 failures; each line is unique. */
+export function bigLog(): string {
+  const lines: string[] = [];
+  for (let i = 1; i <= 2000; i++) lines.push(i % 500 === 0 ? `FAIL test/case-${i}.test.ts > expected ${i} got ${i + 1}` : `ok ${i} test/case-${i}.test.ts (${(i * 7) % 13} ms) ${"-".repeat(24)}`);
+  return `${lines.join("\n")}\n`;
+}
