@@ -1,15 +1,7 @@
 import { hasErrorCode } from "@artifact-refs/schema";
+import { errorOf } from "@artifact-refs/tooling/testing/errors";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BUDGET, loadBudgetConfig, resolveBudgetConfig } from "@artifact-refs/budget";
-
-function errorOf(fn: () => unknown): Error & { code?: string } {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error & { code?: string };
-  }
-  throw new Error("expected an error");
-}
 
 describe("budget config", () => {
   it("defaults are seed 000's table, with the seed's warning thresholds", () => {

@@ -1,18 +1,16 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { firstTsBlock, runExample } from "@artifact-refs/tooling/testing/examples";
 import { describe, expect, it } from "vitest";
 
-const example = fileURLToPath(new URL("../examples/quickstart.ts", import.meta.url));
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const example = new URL("../examples/quickstart.ts", import.meta.url);
 
 describe("README example", () => {
   it("is examples/quickstart.ts, runs as written and prints what its comments say", () => {
-    const block = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(block?.trim()).toBe(readFileSync(example, "utf8").trim());
-    const out = execFileSync(process.execPath, ["--conditions=source", "--import", "tsx", example], { encoding: "utf8" });
+    const block = firstTsBlock(new URL("../README.md", import.meta.url));
+    expect(block.trim()).toBe(readFileSync(example, "utf8").trim());
+    const out = runExample(example);
     // every "console.log(…); // value" line and every following "// value" line is in the output, in order
-    const promised = [...block!.matchAll(/^(?:console\.log\(.*\);\s*)?\/\/ (?!Count|A mega|One shared|Budgets|Or count|Per-turn)(.+)$/gm)].map((m) => m[1]!.trim());
+    const promised = [...block.matchAll(/^(?:console\.log\(.*\);\s*)?\/\/ (?!Count|A mega|One shared|Budgets|Or count|Per-turn)(.+)$/gm)].map((m) => m[1]!.trim());
     expect(promised.length).toBeGreaterThan(8);
     let at = 0;
     for (const line of promised) {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PromptMetricsSchema } from "@artifact-refs/schema";
+import { SEED_000_MEASURES, SEED_000_PROMPT_METRICS } from "@artifact-refs/tooling/testing/seed-000";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   type PromptMetricsInput,
@@ -18,42 +19,19 @@ import {
 const dir = mkdtempSync(join(tmpdir(), "aref-metrics-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const turn: PromptMetricsInput = {
-  session: "s1",
-  run: "r1",
-  turn: 3,
-  hs_tokens: 45,
-  hs_bytes: 182,
-  hs_truncated: false,
-  artifacts: 2,
-  artifact_types: ["doc", "code", "code"],
-  sys_chars: 5200,
-  user_chars: 150,
-  est_tokens: 1398,
-  ref_files: 1,
-};
+// seed 000's example turn; its artifact types come unsorted and repeated
+const turn: PromptMetricsInput = { session: "s1", run: "r1", turn: 3, ...SEED_000_MEASURES, artifact_types: ["doc", "code", "code"] };
 const fixed = () => new Date("2025-01-02T03:04:05.000Z");
 
 describe("prompt metrics event", () => {
   it("has every field of seed 000's event", () => {
     const event = buildPromptMetrics(turn, undefined, fixed);
     expect(event).toEqual({
-      type: "prompt_metrics",
+      ...SEED_000_PROMPT_METRICS,
       ts: "2025-01-02T03:04:05.000Z",
       session: "s1",
       run: "r1",
       turn: 3,
-      hs_tokens: 45,
-      hs_bytes: 182,
-      hs_truncated: false,
-      artifacts: 2,
-      artifact_types: ["code", "doc"],
-      sys_chars: 5200,
-      user_chars: 150,
-      est_tokens: 1398,
-      ref_files: 1,
-      budget_violations: 0,
-      budget_ok: true,
       cuts: [],
       violations: [],
       warnings: [],

@@ -1,20 +1,12 @@
 import { resolveBudgetConfig } from "@artifact-refs/budget";
 import { hasErrorCode, HotStateSchema } from "@artifact-refs/schema";
+import { errorOf } from "@artifact-refs/tooling/testing/errors";
 import { describe, expect, it } from "vitest";
 import type { Tokenizer } from "@artifact-refs/budget";
 import { buildHotState, createDispatcher, serializeHotState } from "@artifact-refs/hot-state";
 import { candidates, idOf } from "./helpers.js";
 
 const state = { session_id: "s1", objective: "fix the flaky test" };
-
-function errorOf(fn: () => unknown): Error & { code?: string } {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error & { code?: string };
-  }
-  throw new Error("expected an error");
-}
 
 describe("buildHotState", () => {
   it("a small state is kept whole, validated and serialized canonically", () => {

@@ -1,18 +1,16 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { firstTsBlock, runExample } from "@artifact-refs/tooling/testing/examples";
 import { describe, expect, it } from "vitest";
 
-const example = fileURLToPath(new URL("../examples/quickstart.ts", import.meta.url));
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const example = new URL("../examples/quickstart.ts", import.meta.url);
 
 describe("README example", () => {
   it("is examples/quickstart.ts and runs as written, printing what its comments say", () => {
-    const block = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(block?.trim()).toBe(readFileSync(example, "utf8").trim());
-    const out = execFileSync(process.execPath, ["--conditions=source", "--import", "tsx", example], { encoding: "utf8" });
+    const block = firstTsBlock(new URL("../README.md", import.meta.url));
+    expect(block.trim()).toBe(readFileSync(example, "utf8").trim());
+    const out = runExample(example);
     const lines = out.split("\n");
-    const json = /^console\.log\(built\.json\);\n\/\/ (.+)$/m.exec(block!)?.[1];
+    const json = /^console\.log\(built\.json\);\n\/\/ (.+)$/m.exec(block)?.[1];
     expect(lines[0]).toBe(json);
     expect(lines[1]).toBe("104 347 false");
     expect(lines[2]).toBe("true");

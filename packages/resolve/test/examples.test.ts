@@ -1,14 +1,12 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { runExample } from "@artifact-refs/tooling/testing/examples";
 import { describe, expect, it } from "vitest";
 
-const example = fileURLToPath(new URL("../examples/quickstart.ts", import.meta.url));
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
 describe("README example", () => {
   it("examples/quickstart.ts runs and prints the values the README shows", () => {
-    const out = execFileSync(process.execPath, ["--conditions=source", "--import", "tsx", example], { encoding: "utf8" });
+    const out = runExample(new URL("../examples/quickstart.ts", import.meta.url));
     const shown = [
       "matches 3-10 of 10 (from line 1,008) not shown: maxMatches 2",
       '"mode":"grep","pattern":"ERROR","context":1,"maxMatches":2,"skip":2',

@@ -1,3 +1,4 @@
+import { SEED_000_PROMPT_METRICS } from "@artifact-refs/tooling/testing/seed-000";
 import { describe, expect, it } from "vitest";
 import {
   ArefError,
@@ -72,21 +73,7 @@ describe("schemas", () => {
         type: "tool_output",
       }).success,
     ).toBe(true);
-    const metrics = {
-      type: "prompt_metrics",
-      session: "s",
-      hs_tokens: 45,
-      hs_bytes: 182,
-      hs_truncated: false,
-      artifacts: 2,
-      artifact_types: ["code", "doc"],
-      sys_chars: 5200,
-      user_chars: 150,
-      est_tokens: 1398,
-      ref_files: 1,
-      budget_violations: 0,
-      budget_ok: true,
-    };
+    const metrics = SEED_000_PROMPT_METRICS;
     expect(PromptMetricsSchema.parse(metrics)).toMatchObject(metrics);
     expect(PromptMetricsSchema.safeParse({ ...metrics, hs_tokens: -1 }).success).toBe(false);
     const entry = TranscriptEntrySchema.parse({
