@@ -4,7 +4,7 @@ import { startJsonServer, type Recorded } from "./fake-http.js";
 import type { Move, Script } from "./scripted-model.js";
 
 export type { Recorded } from "./fake-http.js";
-export { bigLog, logScript, type Move, type Script } from "./scripted-model.js";
+export { BIG_LOG_MIDDLE, bigLog, logScript, type Move, type Script } from "./scripted-model.js";
 
 export interface FakeOpenAI {
   /** Base URL for the SDK (`baseURL` / OPENAI_BASE_URL), e.g. http://127.0.0.1:1234/v1 */

@@ -24,3 +24,6 @@ export function bigLog(): string {
   for (let i = 1; i <= 2000; i++) lines.push(i % 500 === 0 ? `FAIL test/case-${i}.test.ts > expected ${i} got ${i + 1}` : `ok ${i} test/case-${i}.test.ts (${(i * 7) % 13} ms) ${"-".repeat(24)}`);
   return `${lines.join("\n")}\n`;
 }
+
+/** A line from the middle of bigLog(): if it ever reaches a request body, the payload leaked. */
+export const BIG_LOG_MIDDLE = bigLog().split("\n")[1000]!;

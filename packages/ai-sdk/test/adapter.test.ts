@@ -1,21 +1,13 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { createOpenAI } from "@ai-sdk/openai";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { ExternalizedResult } from "@artifact-refs/context";
 import { createAiSdkRefs } from "../src/index.js";
-import { bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
+import { runExampleWithEnv } from "@artifact-refs/tooling/testing/examples";
+import { BIG_LOG_MIDDLE as MIDDLE, bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
 
 const LOG = bigLog();
-const MIDDLE = LOG.split("\n")[1000]!;
-let fake: FakeOpenAI | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
 
 const readLog = tool({
   description: "Read the test log",
@@ -38,7 +30,8 @@ function checkRequests(f: FakeOpenAI, short: string) {
 
 describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local server", () => {
   it("wrapTools: the 100 KB result is stashed inside execute; requests carry the ref, never the payload", async () => {
-    fake = await startFakeOpenAI(logScript);
+    const fake = await startFakeOpenAI(logScript);
+    onTestFinished(fake.close);
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const refs = createAiSdkRefs({ store, session: "t1" });
     const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
@@ -53,7 +46,8 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
   });
 
   it("prepareStep: unwrapped tools' large results are stashed before each step, once", async () => {
-    fake = await startFakeOpenAI(logScript);
+    const fake = await startFakeOpenAI(logScript);
+    onTestFinished(fake.close);
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const handled: ExternalizedResult[] = [];
     const refs = createAiSdkRefs({ store, session: "t2", onResult: (r) => handled.push(r) });
@@ -75,7 +69,8 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
   });
 
   it("middleware: a wrapped model stashes large tool results in every call's prompt", async () => {
-    fake = await startFakeOpenAI(logScript);
+    const fake = await startFakeOpenAI(logScript);
+    onTestFinished(fake.close);
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const refs = createAiSdkRefs({ store, session: "t5" });
     const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
@@ -88,7 +83,8 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
   });
 
   it("prepareStep fails closed when a step is over the token budget", async () => {
-    fake = await startFakeOpenAI(logScript);
+    const fake = await startFakeOpenAI(logScript);
+    onTestFinished(fake.close);
     const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t3", maxPromptTokens: 20 });
     const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
     await expect(
@@ -109,11 +105,9 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
   });
 
   it("examples/generate-text.ts runs as written against the local server", async () => {
-    fake = await startFakeOpenAI(logScript);
-    const { stdout } = await promisify(execFile)(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("../examples/generate-text.ts", import.meta.url))], {
-      env: { ...process.env, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key" },
-      timeout: 60_000,
-    });
+    const fake = await startFakeOpenAI(logScript);
+    onTestFinished(fake.close);
+    const stdout = await runExampleWithEnv(new URL("../examples/generate-text.ts", import.meta.url), { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key" });
     expect(stdout).toBe("found 4 failures\n");
     expect(fake.requests).toHaveLength(3);
     for (const r of fake.requests) expect(r.raw).not.toContain("ok 1001 test/case-1001.test.ts");

@@ -1,23 +1,16 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import Anthropic from "@anthropic-ai/sdk";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { createAnthropicRefs } from "../src/index.js";
-import { bigLog, logScript, startFakeAnthropic, type FakeAnthropic } from "./fake-anthropic.js";
+import { runExampleWithEnv } from "@artifact-refs/tooling/testing/examples";
+import { BIG_LOG_MIDDLE as MIDDLE, bigLog, logScript, startFakeAnthropic } from "./fake-anthropic.js";
 
 const LOG = bigLog();
-const MIDDLE = LOG.split("\n")[1000]!;
-let fake: FakeAnthropic | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
 
 describe("Anthropic SDK adapter against a local Messages server", () => {
   it("tool_result blocks carry the ref, never the 100 KB payload; artifacts_get answers the grep", async () => {
-    fake = await startFakeAnthropic(logScript);
+    const fake = await startFakeAnthropic(logScript);
+    onTestFinished(fake.close);
     const client = new Anthropic({ baseURL: fake.url, apiKey: "test-key", maxRetries: 0 });
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const refs = createAnthropicRefs({ store, session: "t1" });
@@ -69,11 +62,9 @@ describe("Anthropic SDK adapter against a local Messages server", () => {
   });
 
   it("examples/messages.ts runs as written against the local server", async () => {
-    fake = await startFakeAnthropic(logScript);
-    const { stdout } = await promisify(execFile)(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("../examples/messages.ts", import.meta.url))], {
-      env: { ...process.env, ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "test-key" },
-      timeout: 60_000,
-    });
+    const fake = await startFakeAnthropic(logScript);
+    onTestFinished(fake.close);
+    const stdout = await runExampleWithEnv(new URL("../examples/messages.ts", import.meta.url), { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "test-key" });
     expect(stdout).toBe("found 4 failures\n");
     expect(fake.requests).toHaveLength(3);
     for (const r of fake.requests) expect(r.raw).not.toContain("ok 1001 test/case-1001.test.ts");

@@ -3,7 +3,7 @@
 import { startJsonServer, type Recorded } from "@artifact-refs/tooling/testing/fake-http";
 import type { Script } from "@artifact-refs/tooling/testing/scripted-model";
 
-export { bigLog, logScript } from "@artifact-refs/tooling/testing/scripted-model";
+export { BIG_LOG_MIDDLE, bigLog, logScript } from "@artifact-refs/tooling/testing/scripted-model";
 
 export interface FakeAnthropic {
   /** Base URL for the SDK (`baseURL` / ANTHROPIC_BASE_URL), e.g. http://127.0.0.1:1234 */

@@ -1,17 +1,10 @@
 import OpenAI from "openai";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { createOpenAIRefs } from "../src/index.js";
-import { bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
+import { BIG_LOG_MIDDLE as MIDDLE, bigLog, logScript, startFakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
 
 const LOG = bigLog();
-// A line from the middle of the log: if it ever reaches a request body, the payload leaked.
-const MIDDLE = LOG.split("\n")[1000]!;
-let fake: FakeOpenAI | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
 
 function newRefs() {
   const store = new ArtifactStore({ driver: new MemoryDriver() });
@@ -20,7 +13,8 @@ function newRefs() {
 
 describe("OpenAI SDK adapter against a local Chat Completions server", () => {
   it("externalizes the 100 KB tool output: requests carry the ref, never the payload; artifacts_get answers", async () => {
-    fake = await startFakeOpenAI(logScript);
+    const fake = await startFakeOpenAI(logScript);
+    onTestFinished(fake.close);
     const client = new OpenAI({ baseURL: fake.url, apiKey: "test-key", maxRetries: 0 });
     const { store, refs } = newRefs();
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "which tests failed?" }];
@@ -68,7 +62,8 @@ describe("OpenAI SDK adapter against a local Chat Completions server", () => {
 
 describe("OpenAI SDK adapter against a local Responses server", () => {
   it("function_call_output items carry the ref, never the payload", async () => {
-    fake = await startFakeOpenAI(logScript);
+    const fake = await startFakeOpenAI(logScript);
+    onTestFinished(fake.close);
     const client = new OpenAI({ baseURL: fake.url, apiKey: "test-key", maxRetries: 0 });
     const { refs } = newRefs();
     const input: OpenAI.Responses.ResponseInput = [{ role: "user", content: "which tests failed?" }];
