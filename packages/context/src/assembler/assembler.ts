@@ -103,6 +103,21 @@ interface AppendRun {
   calls: number;
 }
 
+/** What assemble() hands both strategies: the history and the parts built for this call. */
+interface StrategyInput {
+  history: readonly HistoryMessage[];
+  layout: HistoryLayout;
+  hotState: HotState;
+  fixed: PromptPart[];
+  hotPart: PromptPart;
+  recallParts: PromptPart[];
+  /** Shortened in place by the last-resort cut. */
+  tailParts: PromptPart[];
+  userParts: PromptPart[];
+  counter: TokenCounter;
+  cuts: Cut[];
+}
+
 /** Chars of a long assistant message kept in a prompt that had to show it by reference. */
 const ASSISTANT_EXCERPT_CHARS = 1_500;
 /** Chars of a long tool-call argument string kept (as an excerpt) in such a message. */
@@ -180,10 +195,8 @@ export class PromptAssembler {
     const tailParts = (input.tail ?? []).map((m) => this.#part("tail", m, counter));
     const userParts = input.userMessage === undefined ? [] : [this.#part("user", { role: "user", content: input.userMessage }, counter)];
 
-    const result =
-      this.strategy === "window"
-        ? await this.#assembleWindow(history, layout, hotState, fixed, hotPart, recallParts, tailParts, userParts, counter, cuts)
-        : await this.#assembleAppend(history, layout, hotState, fixed, hotPart, recallParts, tailParts, userParts, counter, cuts);
+    const pieces: StrategyInput = { history, layout, hotState, fixed, hotPart, recallParts, tailParts, userParts, counter, cuts };
+    const result = this.strategy === "window" ? await this.#assembleWindow(pieces) : await this.#assembleAppend(pieces);
 
     const tokens = sum(result.parts);
     if (tokens > this.budgets.maxPromptTokens) {
@@ -250,64 +263,18 @@ export class PromptAssembler {
 
   // ---- strategies ----
 
-  async #assembleWindow(
-    history: readonly HistoryMessage[],
-    layout: HistoryLayout,
-    hotState: HotState,
-    fixed: PromptPart[],
-    hotPart: PromptPart,
-    recallParts: PromptPart[],
-    tailParts: PromptPart[],
-    userParts: PromptPart[],
-    counter: TokenCounter,
-    cuts: Cut[],
-  ): Promise<{ parts: PromptPart[]; compacted: boolean }> {
-    const turns = layout.turns;
-    let keep = Math.min(this.keepTurns, turns.length);
-    const recall = [...recallParts];
-    const keptParts = async (k: number) => this.#turnParts(history, withRequest(history, layout, turns.slice(turns.length - k).flat()), counter);
-    let kept = await keptParts(keep);
-    const ckptEstimate = () => (turns.length > keep ? (this.#checkpoint ? counter.count(this.#checkpoint.text) + 40 : 200) : 0);
-    for (;;) {
-      const total = sum(fixed) + hotPart.tokens + ckptEstimate() + sum(recall) + sum(kept) + sum(tailParts) + sum(userParts);
-      if (total <= this.budgets.maxPromptTokens) break;
-      if (keep > 2) {
-        const moved = turns[turns.length - keep]!;
-        cuts.push({ what: `turn at message #${moved[0]}`, reason: "maxPromptTokens", tokens: sum(kept.filter((p) => moved.includes(p.source!))), recover: "checkpoint" });
-        keep--;
-        kept = await keptParts(keep);
-        continue;
-      }
-      if (recall.length > 0) {
-        const dropped = recall.pop()!;
-        cuts.push({ what: "recall item", reason: "maxPromptTokens", tokens: dropped.tokens, recover: dropped.ref ?? "recall" });
-        continue;
-      }
-      if (await this.#stashLargestInline(history, kept, counter, cuts)) {
-        kept = await keptParts(keep);
-        continue;
-      }
-      if (this.#shrinkTail(tailParts, total - this.budgets.maxPromptTokens, counter, cuts)) continue;
-      break;
-    }
-    const omittedTurns = turns.slice(0, turns.length - keep);
-    const ckptPart = await this.#checkpointFor(history, omittedTurns.flat(), hotState, counter);
-    return { parts: [...fixed, hotPart, ...ckptPart, ...recall, ...kept, ...tailParts, ...userParts], compacted: false };
+  async #assembleWindow(p: StrategyInput): Promise<{ parts: PromptPart[]; compacted: boolean }> {
+    const turns = p.layout.turns;
+    // The checkpoint the omitted turns need: the current one's text, or a guess before the first.
+    const checkpointTokens = (keep: number) => (turns.length > keep ? (this.#checkpoint ? p.counter.count(this.#checkpoint.text) + 40 : 200) : 0);
+    const { keep, kept, recall } = await this.#cutToFit(p, checkpointTokens, true);
+    const ckptPart = await this.#checkpointFor(p.history, turns.slice(0, turns.length - keep).flat(), p.hotState, p.counter);
+    return { parts: [...p.fixed, p.hotPart, ...ckptPart, ...recall, ...kept, ...p.tailParts, ...p.userParts], compacted: false };
   }
 
-  async #assembleAppend(
-    history: readonly HistoryMessage[],
-    layout: HistoryLayout,
-    hotState: HotState,
-    fixed: PromptPart[],
-    hotPart: PromptPart,
-    recallParts: PromptPart[],
-    tailParts: PromptPart[],
-    userParts: PromptPart[],
-    counter: TokenCounter,
-    cuts: Cut[],
-  ): Promise<{ parts: PromptPart[]; compacted: boolean }> {
-    const volatile = [...recallParts, ...tailParts, ...userParts];
+  async #assembleAppend(p: StrategyInput): Promise<{ parts: PromptPart[]; compacted: boolean }> {
+    const { history, layout, hotState, counter } = p;
+    const volatile = [...p.recallParts, ...p.tailParts, ...p.userParts];
     const run = this.#run;
     const firstTurn = layout.turns[0]?.[0] ?? history.length;
     if (run && run.next <= history.length && run.next >= firstTurn) {
@@ -323,17 +290,51 @@ export class PromptAssembler {
     }
     // Start a new run: everything before the last turns goes into a checkpoint.
     const turns = layout.turns;
+    const { keep, kept, recall } = await this.#cutToFit(p, (k) => (turns.length > k ? 250 : 0), false);
+    const omittedIdx = turns.slice(0, turns.length - keep).flat();
+    const ckptPart = await this.#checkpointFor(history, omittedIdx, hotState, counter);
+    if (omittedIdx.length > 0) {
+      p.cuts.push({
+        what: `messages #${omittedIdx[0]}-#${omittedIdx.at(-1)} compacted`,
+        reason: "append run reached maxPromptTokens",
+        tokens: 0,
+        recover: this.#checkpoint?.shortRef ?? "checkpoint",
+      });
+    }
+    const stable = [...p.fixed, ...ckptPart, p.hotPart, ...kept];
+    this.#run = { parts: stable, next: history.length, hotState, startTokens: sum(stable), calls: 0 };
+    return { parts: [...stable, ...recall, ...p.tailParts, ...p.userParts], compacted: run !== undefined };
+  }
+
+  /**
+   * Cuts until the prompt fits maxPromptTokens, in this order: the oldest kept turns (down to
+   * two; the checkpoint covers them), recall items (last first), the largest inline message of
+   * the kept turns (stored, shown by reference), the largest tail message (shortened). Stops
+   * when nothing is left to cut; assemble() reports what is still over. `checkpointTokens(keep)`
+   * estimates the checkpoint the omitted turns need; `turnCuts` records each turn moved out as
+   * a cut (append records one cut for the whole compaction instead). Shortens `p.tailParts` in
+   * place; returns the turns kept, their parts and the recall parts left.
+   */
+  async #cutToFit(
+    p: StrategyInput,
+    checkpointTokens: (keep: number) => number,
+    turnCuts: boolean,
+  ): Promise<{ keep: number; kept: PromptPart[]; recall: PromptPart[] }> {
+    const { history, layout, counter, cuts, tailParts } = p;
+    const turns = layout.turns;
     let keep = Math.min(this.keepTurns, turns.length);
-    const recall = [...recallParts];
-    const keptParts = async (k: number) => this.#turnParts(history, withRequest(history, layout, turns.slice(turns.length - k).flat()), counter);
-    let kept = await keptParts(keep);
+    const recall = [...p.recallParts];
+    let kept = await this.#keptTurnParts(history, layout, keep, counter);
     for (;;) {
-      const estimate = turns.length > keep ? 250 : 0;
-      const total = sum(fixed) + hotPart.tokens + estimate + sum(kept) + sum(recall) + sum(tailParts) + sum(userParts);
+      const total = sum(p.fixed) + p.hotPart.tokens + checkpointTokens(keep) + sum(recall) + sum(kept) + sum(tailParts) + sum(p.userParts);
       if (total <= this.budgets.maxPromptTokens) break;
       if (keep > 2) {
+        if (turnCuts) {
+          const moved = turns[turns.length - keep]!;
+          cuts.push({ what: `turn at message #${moved[0]}`, reason: "maxPromptTokens", tokens: sum(kept.filter((k) => moved.includes(k.source!))), recover: "checkpoint" });
+        }
         keep--;
-        kept = await keptParts(keep);
+        kept = await this.#keptTurnParts(history, layout, keep, counter);
         continue;
       }
       if (recall.length > 0) {
@@ -342,25 +343,19 @@ export class PromptAssembler {
         continue;
       }
       if (await this.#stashLargestInline(history, kept, counter, cuts)) {
-        kept = await keptParts(keep);
+        kept = await this.#keptTurnParts(history, layout, keep, counter);
         continue;
       }
       if (this.#shrinkTail(tailParts, total - this.budgets.maxPromptTokens, counter, cuts)) continue;
       break;
     }
-    const omittedIdx = turns.slice(0, turns.length - keep).flat();
-    const ckptPart = await this.#checkpointFor(history, omittedIdx, hotState, counter);
-    if (omittedIdx.length > 0) {
-      cuts.push({
-        what: `messages #${omittedIdx[0]}-#${omittedIdx.at(-1)} compacted`,
-        reason: "append run reached maxPromptTokens",
-        tokens: 0,
-        recover: this.#checkpoint?.shortRef ?? "checkpoint",
-      });
-    }
-    const stable = [...fixed, ...ckptPart, hotPart, ...kept];
-    this.#run = { parts: stable, next: history.length, hotState, startTokens: sum(stable), calls: 0 };
-    return { parts: [...stable, ...recall, ...tailParts, ...userParts], compacted: run !== undefined };
+    return { keep, kept, recall };
+  }
+
+  /** The parts of the last `keep` turns, with the user's current request. */
+  async #keptTurnParts(history: readonly HistoryMessage[], layout: HistoryLayout, keep: number, counter: TokenCounter): Promise<PromptPart[]> {
+    const turns = layout.turns;
+    return this.#turnParts(history, withRequest(history, layout, turns.slice(turns.length - keep).flat()), counter);
   }
 
   /**
@@ -374,8 +369,7 @@ export class PromptAssembler {
     if (this.#options.appendCompaction !== "cost" || run.calls < 1) return false;
     const growth = (sum(stable) - run.startTokens) / (run.calls + 1);
     if (growth <= 0) return false;
-    const turns = layout.turns;
-    const kept = await this.#turnParts(history, withRequest(history, layout, turns.slice(Math.max(0, turns.length - this.keepTurns)).flat()), counter);
+    const kept = await this.#keptTurnParts(history, layout, Math.min(this.keepTurns, layout.turns.length), counter);
     const resent = sum(kept) + 250 + sum(stable.filter((p) => p.kind === "hot_state").slice(0, 1));
     const best = Math.sqrt((2 * 1.25 * resent) / (0.1 * growth));
     return run.calls + 1 >= best;
