@@ -1,9 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { ArefError, DEFAULT_FETCH_MAX_CHARS, type TranscriptEntry } from "@artifact-refs/schema";
+import { ArefError, DEFAULT_FETCH_MAX_CHARS } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
-import { artifactRefOf, rehydrateTranscript } from "../transcript/reader.js";
-import { parseReplayTranscript, type ParsedReplay, type ReplayMessage } from "./formats.js";
+import { artifactRefOf, readTranscriptText, rehydrateTranscript } from "../transcript/reader.js";
+import { parseReplayTranscript, toReplay, type ParsedReplay } from "./formats.js";
 import { buildAnalyzeReport, type AnalyzeReport, type FileResult } from "./report.js";
 import { replayTranscript, totalReports, type ReplayOptions } from "./replay.js";
 
@@ -31,14 +30,6 @@ export async function loadReplayMessages(text: string, where: string, store?: Ar
   return { ...parsed, messages: rehydrated.entries.map(toReplay) };
 }
 
-function toReplay(entry: TranscriptEntry): ReplayMessage {
-  const m: ReplayMessage = { role: entry.role, content: entry.content };
-  if (entry.tool_name !== undefined) m.tool_name = entry.tool_name;
-  if (entry.tool_call_id !== undefined) m.tool_call_id = entry.tool_call_id;
-  if (entry.tool_calls !== undefined) m.tool_calls = entry.tool_calls;
-  return m;
-}
-
 /** Replays transcript files and builds the `aref analyze` report (the `--json` shape). */
 export async function analyzeFiles(paths: readonly string[], options: AnalyzeOptions = {}): Promise<AnalyzeReport> {
   if (paths.length === 0) throw new ArefError("INVALID_INPUT", "no transcript given", { hint: "aref analyze <transcript> [more…]" });
@@ -47,13 +38,7 @@ export async function analyzeFiles(paths: readonly string[], options: AnalyzeOpt
   const names = paths.map((p) => basename(p));
   const clash = new Set(names.filter((n, i) => names.indexOf(n) !== i));
   for (const [i, path] of paths.entries()) {
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
-    }
+    const text = await readTranscriptText(path);
     results.push(await analyzeOne(clash.has(names[i]!) ? path : names[i]!, text, path, options));
     options.onProgress?.(results.length, paths.length);
   }

@@ -156,7 +156,8 @@ function isAnthropic(list: unknown[]): boolean {
   });
 }
 
-function toReplay(entry: TranscriptEntry): ReplayMessage {
+/** A validated transcript entry as a replay message (the fields the replay reads). */
+export function toReplay(entry: TranscriptEntry): ReplayMessage {
   const m: ReplayMessage = { role: entry.role, content: entry.content };
   if (entry.tool_name !== undefined) m.tool_name = entry.tool_name;
   if (entry.tool_call_id !== undefined) m.tool_call_id = entry.tool_call_id;

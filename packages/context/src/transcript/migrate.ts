@@ -7,6 +7,7 @@ import type { Externalizer } from "../externalizer.js";
 import { isInjected } from "../injected.js";
 import { utf8Length } from "../payload.js";
 import { parseTranscript, serializeTranscript, type ParsedLine, type TranscriptFormat } from "./format.js";
+import { transcriptReadError } from "./reader.js";
 
 export interface MigrateOptions {
   /** Decides what to stash and stores it (its store, thresholds and redaction are used). */
@@ -182,8 +183,7 @@ async function migrateLocked(path: string, options: MigrateOptions): Promise<Mig
     mode = info.mode & 0o777;
     before = { size: info.size, mtimeMs: info.mtimeMs };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
+    throw transcriptReadError(path, error);
   }
   const parsed = parseTranscript(text, { format: options.format ?? "auto", where: path });
   if (!dryRun) await sweepTemps(path);

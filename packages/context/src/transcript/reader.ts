@@ -15,14 +15,23 @@ export interface Transcript extends ParsedTranscript {
 
 /** Reads and validates a transcript file (JSONL or JSON). Errors carry the line number. */
 export async function readTranscript(path: string, options: { format?: TranscriptFormat } = {}): Promise<Transcript> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
-  }
+  const text = await readTranscriptText(path);
   return { ...parseTranscriptText(text, { ...options, where: path }), path };
+}
+
+/** A transcript file's text (errors: see transcriptReadError). */
+export async function readTranscriptText(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw transcriptReadError(path, error);
+  }
+}
+
+/** The error for a transcript file that could not be read: NOT_FOUND when missing, else IO_ERROR. */
+export function transcriptReadError(path: string, error: unknown): ArefError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
 }
 
 export function parseTranscriptText(text: string, options: { format?: TranscriptFormat; where?: string } = {}): Transcript {
