@@ -4,48 +4,49 @@ import type { ReplayReport, SeriesFigures, TurnReport } from "./replay.js";
 
 export const ANALYZE_SCHEMA = "artifact-refs.analyze.v1";
 
-const Figures = z.object({ tokens: z.number().nonnegative(), cost: z.number().nonnegative() });
+const Count = z.number().int().nonnegative();
+const Cost = z.number().nonnegative();
+const Share = z.number().min(0).max(1);
+const Figures = z.object({ tokens: z.number().nonnegative(), cost: Cost });
 const PolicyFigures = z.object(Object.fromEntries(POLICY_NAMES.map((n) => [n, Figures])) as Record<PolicyName, typeof Figures>);
+
+/** The baselines reported for every call and every total: without and with artifact-refs, and the floor. */
+const BaselineTokens = { naive_tokens: Count, refs_tokens: Count, floor_tokens: Count };
+const BaselineCosts = { naive_cost: Cost, refs_cost: Cost };
 
 export const AnalyzeTurnSchema = z.object({
   file: z.string(),
   call: z.number().int().positive(),
-  index: z.number().int().nonnegative(),
-  naive_tokens: z.number().int().nonnegative(),
-  refs_tokens: z.number().int().nonnegative(),
-  floor_tokens: z.number().int().nonnegative(),
-  window_tokens: z.number().int().nonnegative(),
-  append_tokens: z.number().int().nonnegative(),
-  naive_cost: z.number().nonnegative(),
-  refs_cost: z.number().nonnegative(),
-  window_cost: z.number().nonnegative(),
-  append_cost: z.number().nonnegative(),
-  naive_prefix_share: z.number().min(0).max(1),
-  refs_prefix_share: z.number().min(0).max(1),
-  window_prefix_share: z.number().min(0).max(1),
-  append_prefix_share: z.number().min(0).max(1),
+  index: Count,
+  ...BaselineTokens,
+  window_tokens: Count,
+  append_tokens: Count,
+  ...BaselineCosts,
+  window_cost: Cost,
+  append_cost: Cost,
+  naive_prefix_share: Share,
+  refs_prefix_share: Share,
+  window_prefix_share: Share,
+  append_prefix_share: Share,
   append_compacted: z.boolean(),
-  fetches: z.number().int().nonnegative(),
-  budget_violations: z.number().int().nonnegative(),
+  fetches: Count,
+  budget_violations: Count,
   policies: PolicyFigures,
 });
 export type AnalyzeTurn = z.infer<typeof AnalyzeTurnSchema>;
 
 const Totals = {
-  calls: z.number().int().nonnegative(),
-  messages: z.number().int().nonnegative(),
-  naive_tokens: z.number().int().nonnegative(),
-  refs_tokens: z.number().int().nonnegative(),
-  floor_tokens: z.number().int().nonnegative(),
-  naive_cost: z.number().nonnegative(),
-  refs_cost: z.number().nonnegative(),
+  calls: Count,
+  messages: Count,
+  ...BaselineTokens,
+  ...BaselineCosts,
   strategies: z.object({ window: Figures, append: Figures }),
   policies: PolicyFigures,
-  externalized: z.number().int().nonnegative(),
-  fetches: z.number().int().nonnegative(),
-  compactions: z.number().int().nonnegative(),
-  rehydration_mismatches: z.number().int().nonnegative(),
-  budget_violations: z.number().int().nonnegative(),
+  externalized: Count,
+  fetches: Count,
+  compactions: Count,
+  rehydration_mismatches: Count,
+  budget_violations: Count,
 };
 
 export const AnalyzeFileSchema = z.object({ file: z.string(), format: z.string(), ...Totals });
