@@ -1,4 +1,4 @@
-import { SessionRefs, type Deadline, type ExternalizedResult, type SessionRefsOptions, type ToolOutput } from "@artifact-refs/context";
+import { SessionRefs, toolArgs, type Deadline, type ExternalizedResult, type SessionRefsOptions, type ToolOutput } from "@artifact-refs/context";
 
 export type { ToolOutput };
 
@@ -36,11 +36,9 @@ export interface ToolResultBlock {
  * fetch a part) before they ever enter `messages`.
  */
 export class AnthropicRefs extends SessionRefs {
-  readonly #onResult: AnthropicRefsOptions["onResult"];
-
   constructor(options: AnthropicRefsOptions) {
-    super(options, "createAnthropicRefs");
-    this.#onResult = options.onResult;
+    const onResult = options?.onResult;
+    super(options, "createAnthropicRefs", onResult && ((result, call) => onResult(result, { name: call.name, id: call.id })));
   }
 
   /** Messages API `tools` entries (add them to your own). */
@@ -49,22 +47,16 @@ export class AnthropicRefs extends SessionRefs {
     return [{ name: d.name, description: d.description, input_schema: d.parameters as AnthropicTool["input_schema"] }];
   }
 
-
   /**
    * The `tool_result` block for a `tool_use` block: artifacts_get is answered here (bounded;
    * a bad call comes back with `is_error`); any other tool's output (or the function that
    * produces it) is stashed when large.
    */
   async toolResultBlock(block: ToolUseBlock, output?: ToolOutput, deadline?: Deadline): Promise<ToolResultBlock> {
-    if (this.isArtifactsGet(block.name)) {
-      const content = await this.artifactsGet.handle(block.input);
-      return { type: "tool_result", tool_use_id: block.id, content, ...(content.startsWith('{"error":') ? { is_error: true } : {}) };
-    }
-    const args = block.input !== null && typeof block.input === "object" && !Array.isArray(block.input) ? (block.input as Record<string, unknown>) : undefined;
-    const result = await this.externalizeOutput({ name: block.name, id: block.id, args }, output, deadline,
+    const content = await this.toolContent({ name: block.name, id: block.id, args: toolArgs(block.input) }, block.input, output, deadline,
       "pass the tool's output, or a function that runs the tool: refs.toolResultBlock(block, () => myTool(block.input))");
-    this.#onResult?.(result, { name: block.name, id: block.id });
-    return { type: "tool_result", tool_use_id: block.id, content: result.content };
+    const isError = this.isArtifactsGet(block.name) && content.startsWith('{"error":');
+    return { type: "tool_result", tool_use_id: block.id, content, ...(isError ? { is_error: true } : {}) };
   }
 
   /** Answers an artifacts_get `tool_use` block; undefined for any other tool. */

@@ -106,7 +106,7 @@ export {
 export { migrateTranscript, MigrationReportSchema, type MigrateOptions, type MigrationReport, type MigrationSkip } from "./transcript/migrate.js";
 
 // What the SDK adapters share
-export { SessionRefs, type SessionRefsOptions, type ToolOutput, type ToolOutputCall } from "./session-refs.js";
+export { SessionRefs, toolArgs, type SessionRefsOptions, type ToolOutput, type ToolOutputCall, type ToolResultListener } from "./session-refs.js";
 
 // Execution records (seed 004)
 export {

@@ -27,6 +27,14 @@ export interface ToolOutputCall {
   args?: Record<string, unknown> | undefined;
 }
 
+/** Hears of every tool output `externalizeOutput` handled (stored or kept inline). */
+export type ToolResultListener = (result: ExternalizedResult, call: ToolOutputCall) => void;
+
+/** A tool call's arguments when they are a JSON object; undefined for anything else. */
+export function toolArgs(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
 /**
  * What the SDK adapters (OpenAI, Anthropic, Vercel AI SDK, …) share: one session's externalizer
  * and bounded artifacts_get tool, and the step that turns a tool's output into what the model
@@ -37,9 +45,13 @@ export class SessionRefs {
   readonly session: string;
   readonly externalizer: Externalizer;
   readonly artifactsGet: ArtifactsGetTool;
+  readonly #onResult: ToolResultListener | undefined;
 
-  /** `factory` names the caller's entry point in the error for missing options. */
-  constructor(options: SessionRefsOptions, factory = "new SessionRefs") {
+  /**
+   * `factory` names the caller's entry point in the error for missing options; `onResult`
+   * (an adapter passes its option's, in its SDK's terms) hears of every output handled.
+   */
+  constructor(options: SessionRefsOptions, factory = "new SessionRefs", onResult?: ToolResultListener) {
     if (options === null || typeof options !== "object" || options.store === undefined) {
       throw new ArefError("INVALID_INPUT", `${factory} needs { store, session }`, { hint: `e.g. ${factory}({ store: await openStore('./.refs'), session: 'chat-1' })` });
     }
@@ -47,6 +59,7 @@ export class SessionRefs {
     this.session = parseSessionId(options.session);
     this.externalizer = new Externalizer({ store: options.store, ...(options.config ? { config: options.config } : {}), ...(options.model ? { model: options.model } : {}) });
     this.artifactsGet = new ArtifactsGetTool({ store: options.store, session: this.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
+    this.#onResult = onResult;
   }
 
   /** The neutral definition of artifacts_get. */
@@ -59,9 +72,19 @@ export class SessionRefs {
   }
 
   /**
+   * What the model sees for one tool call: artifacts_get is answered here (bounded; `input` is
+   * its arguments as the SDK gives them, an object or JSON text), any other tool's output goes
+   * through externalizeOutput.
+   */
+  async toolContent(call: ToolOutputCall, input: unknown, output?: ToolOutput, deadline?: Deadline, usage?: string): Promise<string> {
+    if (this.isArtifactsGet(call.name)) return this.artifactsGet.handle(input);
+    return (await this.externalizeOutput(call, output, deadline, usage)).content;
+  }
+
+  /**
    * Externalizes one tool's output (running it first when it is a function): stored and
-   * replaced by a reference when large, kept inline otherwise. `usage` is the hint shown
-   * when no output was given.
+   * replaced by a reference when large, kept inline otherwise; then tells the constructor's
+   * `onResult`. `usage` is the hint shown when no output was given.
    */
   async externalizeOutput(call: ToolOutputCall, output: ToolOutput | undefined, deadline?: Deadline, usage?: string): Promise<ExternalizedResult> {
     if (output === undefined) {
@@ -70,7 +93,7 @@ export class SessionRefs {
       });
     }
     const value = typeof output === "function" ? await (output as () => unknown)() : output;
-    return this.externalizer.externalize({
+    const result = await this.externalizer.externalize({
       session: this.session,
       tool: call.name,
       result: value,
@@ -78,5 +101,7 @@ export class SessionRefs {
       ...(call.args ? { args: call.args } : {}),
       ...(deadline === undefined ? {} : { deadline }),
     });
+    this.#onResult?.(result, call);
+    return result;
   }
 }

@@ -1,4 +1,4 @@
-import { SessionRefs, type Deadline, type ExternalizedResult, type SessionRefsOptions, type ToolOutput } from "@artifact-refs/context";
+import { SessionRefs, toolArgs, type Deadline, type ExternalizedResult, type SessionRefsOptions, type ToolOutput } from "@artifact-refs/context";
 
 export type { ToolOutput };
 
@@ -51,8 +51,7 @@ export interface FunctionCallOutput {
 
 function parseArguments(text: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return toolArgs(JSON.parse(text));
   } catch {
     return undefined;
   }
@@ -64,11 +63,9 @@ function parseArguments(text: string): Record<string, unknown> | undefined {
  * a summary and how to fetch a part) before they ever enter `messages` / `input`.
  */
 export class OpenAIRefs extends SessionRefs {
-  readonly #onResult: OpenAIRefsOptions["onResult"];
-
   constructor(options: OpenAIRefsOptions) {
-    super(options, "createOpenAIRefs");
-    this.#onResult = options.onResult;
+    const onResult = options?.onResult;
+    super(options, "createOpenAIRefs", onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })));
   }
 
   /** Chat Completions `tools` entries (add them to your own). */
@@ -88,11 +85,8 @@ export class OpenAIRefs extends SessionRefs {
    * any other tool's output (or the function that produces it) is externalized when large.
    */
   async contentFor(name: string, argsText: string, callId: string, output?: ToolOutput, deadline?: Deadline): Promise<string> {
-    if (this.isArtifactsGet(name)) return this.artifactsGet.handle(argsText);
-    const result = await this.externalizeOutput({ name, id: callId, args: parseArguments(argsText) }, output, deadline,
+    return this.toolContent({ name, id: callId, args: parseArguments(argsText) }, argsText, output, deadline,
       "pass the tool's output, or a function that runs the tool: refs.toolMessage(call, () => myTool(args))");
-    this.#onResult?.(result, { name, callId });
-    return result.content;
   }
 
   /** Chat Completions: the `{role: "tool"}` message for a tool call (artifacts_get needs no output). */
