@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import type { ExternalizedResult } from "@artifact-refs/context";
 import { createAiSdkRefs } from "../src/index.js";
 import { runExampleWithEnv } from "@artifact-refs/tooling/testing/examples";
+import { expectScriptedLogRun } from "@artifact-refs/tooling/testing/log-run";
 import { BIG_LOG_MIDDLE as MIDDLE, bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
 
 const LOG = bigLog();
@@ -28,13 +29,18 @@ function checkRequests(f: FakeOpenAI, short: string) {
   expect((JSON.parse(last.content) as { text: string }).text.match(/FAIL/g)).toHaveLength(4);
 }
 
+/** A local OpenAI server for this test (closed after it) and an AI SDK provider pointed at it. */
+async function fakeProvider() {
+  const fake = await startFakeOpenAI(logScript);
+  onTestFinished(fake.close);
+  return { fake, provider: createOpenAI({ baseURL: fake.url, apiKey: "test-key" }) };
+}
+
 describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local server", () => {
   it("wrapTools: the 100 KB result is stashed inside execute; requests carry the ref, never the payload", async () => {
-    const fake = await startFakeOpenAI(logScript);
-    onTestFinished(fake.close);
+    const { fake, provider } = await fakeProvider();
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const refs = createAiSdkRefs({ store, session: "t1" });
-    const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
     const result = await generateText({ model: provider.chat("m"), tools: refs.wrapTools({ read_log: readLog }), prepareStep: refs.prepareStep, stopWhen: stepCountIs(5), prompt: "which tests failed?" });
     expect(result.text).toBe("found 4 failures");
     // Wrapped and prepareStep together: stored once, and the reference itself is never stashed again.
@@ -46,12 +52,10 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
   });
 
   it("prepareStep: unwrapped tools' large results are stashed before each step, once", async () => {
-    const fake = await startFakeOpenAI(logScript);
-    onTestFinished(fake.close);
+    const { fake, provider } = await fakeProvider();
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const handled: ExternalizedResult[] = [];
     const refs = createAiSdkRefs({ store, session: "t2", onResult: (r) => handled.push(r) });
-    const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
     const result = await generateText({
       model: provider.chat("m"),
       tools: { read_log: readLog, artifacts_get: refs.tool },
@@ -69,11 +73,9 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
   });
 
   it("middleware: a wrapped model stashes large tool results in every call's prompt", async () => {
-    const fake = await startFakeOpenAI(logScript);
-    onTestFinished(fake.close);
+    const { fake, provider } = await fakeProvider();
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const refs = createAiSdkRefs({ store, session: "t5" });
-    const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
     const model = wrapLanguageModel({ model: provider.chat("m"), middleware: refs.middleware });
     const result = await generateText({ model, tools: { read_log: readLog, artifacts_get: refs.tool }, stopWhen: stepCountIs(5), prompt: "which tests failed?" });
     expect(result.text).toBe("found 4 failures");
@@ -83,10 +85,8 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
   });
 
   it("prepareStep fails closed when a step is over the token budget", async () => {
-    const fake = await startFakeOpenAI(logScript);
-    onTestFinished(fake.close);
+    const { fake, provider } = await fakeProvider();
     const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t3", maxPromptTokens: 20 });
-    const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
     await expect(
       generateText({ model: provider.chat("m"), tools: refs.wrapTools({ read_log: readLog }), prepareStep: refs.prepareStep, stopWhen: stepCountIs(5), prompt: "which tests failed? ".repeat(20) }),
     ).rejects.toThrow(/BUDGET_EXCEEDED|over the budget of 20/);
@@ -108,9 +108,6 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
     const fake = await startFakeOpenAI(logScript);
     onTestFinished(fake.close);
     const stdout = await runExampleWithEnv(new URL("../examples/generate-text.ts", import.meta.url), { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key" });
-    expect(stdout).toBe("found 4 failures\n");
-    expect(fake.requests).toHaveLength(3);
-    for (const r of fake.requests) expect(r.raw).not.toContain("ok 1001 test/case-1001.test.ts");
-    expect(fake.requests[1]!.raw).toMatch(/art:[0-9a-f]{12,}/);
+    expectScriptedLogRun(stdout, fake.requests);
   });
 });

@@ -1,3 +1,4 @@
+import { errorOf } from "@artifact-refs/tooling/testing/errors";
 import { describe, expect, it } from "vitest";
 import { type Tokenizer, checkBudget, checkPromptBudget, countTokens, createMetricsRecorder, DEFAULT_BUDGET, memorySink, resolveBudgetConfig } from "@artifact-refs/budget";
 
@@ -98,12 +99,8 @@ describe("checkPromptBudget", () => {
 describe("bad input is INVALID_INPUT, never a TypeError", () => {
   it("checkBudget without a measurements object, countTokens with a non-string model, a recorder with bad sinks", () => {
     const codeOf = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (error) {
-        return [(error as { code?: string }).code, (error as Error).message];
-      }
-      return ["no error", ""];
+      const error = errorOf(fn);
+      return [error.code, error.message];
     };
     for (const value of [null, undefined, 42, "x", []]) {
       expect(codeOf(() => checkBudget(value as never)), String(value)).toEqual(["INVALID_INPUT", expect.stringMatching(/measurements as an object/)]);

@@ -1,4 +1,5 @@
 import { hasErrorCode } from "@artifact-refs/schema";
+import { errorOf } from "@artifact-refs/tooling/testing/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RecallIndex, type RecallItem, applySelector, recall, summarize } from "../src/index.js";
@@ -97,12 +98,8 @@ describe("recall", () => {
 describe("bad input is INVALID_INPUT, never a TypeError", () => {
   it("recall items that are not objects, selector content that is not text or bytes, summarize without an input", () => {
     const code = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (error) {
-        return `${(error as { code?: string }).code}: ${(error as Error).message}`;
-      }
-      return "no error";
+      const error = errorOf(fn);
+      return `${error.code}: ${error.message}`;
     };
     expect(code(() => recall({ items: [null] as never, budgetTokens: 100 }))).toMatch(/^INVALID_INPUT: recall item #1 is not an object/);
     expect(code(() => new RecallIndex().addAll([{ id: "a", tool_name: "t" }, 5 as never]))).toMatch(/^INVALID_INPUT: recall item #2/);
