@@ -1,10 +1,3 @@
-import { defineConfig } from "tsup";
+import { packageBuildConfig } from "../../tooling/tsup.shared.mjs";
 
-export default defineConfig({
-  entry: { bin: "src/bin.ts", main: "src/main.ts" },
-  format: ["esm"],
-  dts: { entry: { main: "src/main.ts" } },
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-});
+export default packageBuildConfig({ entry: { bin: "src/bin.ts", main: "src/main.ts" }, dts: { entry: { main: "src/main.ts" } } });

@@ -1,11 +1,3 @@
-import { defineConfig } from "tsup";
+import { packageBuildConfig } from "../../tooling/tsup.shared.mjs";
 
-export default defineConfig({
-  entry: { index: "src/index.ts", bin: "src/bin.ts" },
-  format: ["esm"],
-  dts: { entry: { index: "src/index.ts" } },
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-  banner: ({ format }) => (format === "esm" ? {} : {}),
-});
+export default packageBuildConfig({ entry: { index: "src/index.ts", bin: "src/bin.ts" }, dts: { entry: { index: "src/index.ts" } } });

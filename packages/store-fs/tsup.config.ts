@@ -1,11 +1,3 @@
-import { defineConfig } from "tsup";
+import { packageBuildConfig } from "../../tooling/tsup.shared.mjs";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-  external: [/^@artifact-refs\//],
-});
+export default packageBuildConfig({ external: [/^@artifact-refs\//] });

@@ -1,11 +1,3 @@
-import { defineConfig } from "tsup";
+import { packageBuildConfig } from "../../tooling/tsup.shared.mjs";
 
-export default defineConfig({
-  entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts" },
-  format: ["esm"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-  external: ["vitest"],
-});
+export default packageBuildConfig({ entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts" }, external: ["vitest"] });
