@@ -7,7 +7,6 @@ import {
   type ArtifactId,
 } from "@artifact-refs/schema";
 import type { ArtifactStore, ArtifactStoreOptions } from "@artifact-refs/store";
-import { openStore, parseStoreSpec, storeSpecFrom } from "@artifact-refs/store-spec";
 import type { Command } from "commander";
 import type { z } from "zod";
 import { normalizeError, UsageError } from "./errors.js";
@@ -44,6 +43,7 @@ export class CliContext {
 
   /** Opens the store named by --store, else AREF_STORE, else the default under the home directory. */
   async openStore(cmd: Command, options: Omit<ArtifactStoreOptions, "driver"> = {}): Promise<ArtifactStore> {
+    const { openStore, parseStoreSpec, storeSpecFrom } = await import("@artifact-refs/store-spec"); // loaded by the commands that use a store
     const spec = parseStoreSpec(storeSpecFrom(this.globals(cmd).store, this.io.env), this.io.cwd);
     const store = await openStore(spec, options);
     this.#stores.push(store);

@@ -1,5 +1,8 @@
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
 import type { OutStream } from "./io.js";
+
+type CliProgress = typeof import("cli-progress");
+const require = createRequire(import.meta.url);
 
 /** A store with more items than this shows a progress bar (when stderr is a terminal). */
 export const PROGRESS_THRESHOLD = 200;
@@ -15,13 +18,15 @@ export interface Progress {
  * than PROGRESS_THRESHOLD items, so pipes, logs and --json output never see it.
  */
 export function createProgress(stderr: OutStream, label: string): Progress {
-  let bar: cliProgress.SingleBar | undefined;
+  let bar: InstanceType<CliProgress["SingleBar"]> | undefined;
   let started = false;
   return {
     update(done, total) {
       if (!started) {
         started = true;
         if (stderr.isTTY === true && total > PROGRESS_THRESHOLD) {
+          // Loaded only when a bar shows, so no other run pays for it.
+          const cliProgress = require("cli-progress") as CliProgress;
           bar = new cliProgress.SingleBar(
             {
               stream: stderr as unknown as NodeJS.WritableStream,

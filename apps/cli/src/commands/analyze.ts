@@ -1,6 +1,5 @@
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { AnalyzeReportSchema, analyzeFiles, formatAnalyzeTable, formatSummary, formatTurnTable, renderAnalyzeSvg } from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
 import { InvalidArgumentError, type Command } from "commander";
 import type { CliContext } from "../context.js";
@@ -65,6 +64,7 @@ export function register(program: Command, ctx: CliContext): void {
       if (opts.keepTurns !== undefined && opts.keepTurns < 2) {
         throw new ArefError("INVALID_INPUT", `--keep-turns must be at least 2, got ${opts.keepTurns}`, { hint: "every prompt keeps the last two turns" });
       }
+      const { AnalyzeReportSchema, analyzeFiles, formatAnalyzeTable, formatSummary, formatTurnTable, renderAnalyzeSvg } = await import("@artifact-refs/context");
       const progress = ctx.progress("analyze");
       let report;
       try {

@@ -7,7 +7,6 @@ import {
   toHandle,
   type Selector,
 } from "@artifact-refs/schema";
-import { applySelector, isBinaryBytes, parseSelectorFlags } from "@artifact-refs/resolve";
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { formatCount } from "../format.js";
@@ -96,6 +95,7 @@ export function register(program: Command, ctx: CliContext): void {
     )
     .action(async (ref: string, opts: FetchOptions, cmd: Command) => {
       const session = sessionOf(opts.session);
+      const { applySelector, isBinaryBytes, parseSelectorFlags } = await import("@artifact-refs/resolve");
       const selector = parseSelectorFlags({
         head: opts.head,
         tail: opts.tail,

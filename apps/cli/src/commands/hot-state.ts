@@ -1,5 +1,3 @@
-import { loadBudgetConfig } from "@artifact-refs/budget";
-import { sessionHotState } from "@artifact-refs/hot-state";
 import { CutSchema, HotStateSchema, receiptName } from "@artifact-refs/schema";
 import type { Command } from "commander";
 import { z } from "zod";
@@ -54,6 +52,7 @@ export function register(program: Command, ctx: CliContext): void {
     )
     .action(async (opts: ShowOptions, cmd: Command) => {
       const session = sessionOf(opts.session) ?? DEFAULT_SESSION;
+      const [{ loadBudgetConfig }, { sessionHotState }] = await Promise.all([import("@artifact-refs/budget"), import("@artifact-refs/hot-state")]);
       const config = loadBudgetConfig(ctx.io.env);
       const store = await ctx.openStore(cmd);
       const built = await sessionHotState(store, session, {

@@ -1,10 +1,17 @@
 import { basename, resolve } from "node:path";
-import { Externalizer, MigrationReportSchema, TRANSCRIPT_FORMATS, loadContextConfig, migrateTranscript, type TranscriptFormat } from "@artifact-refs/context";
+import type { TranscriptFormat } from "@artifact-refs/context";
 import { parseSessionId } from "@artifact-refs/schema";
 import { InvalidArgumentError, type Command } from "commander";
 import type { CliContext } from "../context.js";
 import { formatBytes, formatCount } from "../format.js";
 import { examples } from "./shared.js";
+
+/**
+ * @artifact-refs/context's TRANSCRIPT_FORMATS, in its order, without loading the package for `--help`:
+ * the compiler checks the record names each format exactly once.
+ */
+const FORMAT_NAMES: Record<TranscriptFormat, true> = { jsonl: true, json: true, auto: true };
+const TRANSCRIPT_FORMATS = Object.keys(FORMAT_NAMES) as TranscriptFormat[];
 
 function parseFormat(value: string): TranscriptFormat {
   if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(value)) {
@@ -61,6 +68,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (file: string, opts: MigrateOpts, cmd: Command) => {
       const path = resolve(ctx.io.cwd, file);
       const session = parseSessionId(opts.session ?? sessionFromPath(path));
+      const { Externalizer, MigrationReportSchema, loadContextConfig, migrateTranscript } = await import("@artifact-refs/context");
       const config = loadContextConfig({
         ...(opts.config ? { file: resolve(ctx.io.cwd, opts.config) } : {}),
         env: ctx.io.env,

@@ -1,5 +1,4 @@
 import { PeekReceiptSchema, hasErrorCode, receiptName, toHandle, type SessionReference } from "@artifact-refs/schema";
-import { preview as structuralPreview } from "@artifact-refs/resolve";
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { formatBytes, formatCount } from "../format.js";
@@ -24,6 +23,7 @@ export function register(program: Command, ctx: CliContext): void {
     )
     .action(async (ref: string, opts: { session?: string; chars: number }, cmd: Command) => {
       const session = sessionOf(opts.session);
+      const { preview: structuralPreview } = await import("@artifact-refs/resolve");
       const store = await ctx.openStore(cmd);
       const sessionOption = session === undefined ? {} : { session };
       const id = await store.resolve(ref, sessionOption);

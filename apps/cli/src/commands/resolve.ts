@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import { ArefError, ResolutionExecutionSchema, ResolveReceiptSchema, hasErrorCode, receiptName, type SessionReference } from "@artifact-refs/schema";
-import { type ExecutionLike, resolveReferences } from "@artifact-refs/resolve";
+import type { ExecutionLike } from "@artifact-refs/resolve";
 import { mapLimit } from "@artifact-refs/store";
 import type { Command } from "commander";
 import { z } from "zod";
@@ -110,6 +110,7 @@ export function register(program: Command, ctx: CliContext): void {
         limit = Number(opts.limit);
       }
       const executions = opts.executions !== undefined ? await readExecutions(ctx, opts.executions) : await sessionExecutions(ctx, cmd, sessionOf(opts.session) ?? DEFAULT_SESSION);
+      const { resolveReferences } = await import("@artifact-refs/resolve");
       const result = resolveReferences(text, executions, { ...(opts.after === undefined ? {} : { after: opts.after }), limit });
       await ctx.emit(ResolveReceiptSchema, { schema: receiptName("resolve"), candidates: result.candidates, ambiguous: result.ambiguous }, async (r) => {
         if (r.candidates.length === 0) {

@@ -1,5 +1,4 @@
 import { ArefError, ArtifactTypeSchema, StashReceiptSchema, receiptName } from "@artifact-refs/schema";
-import { summarize } from "@artifact-refs/resolve";
 import { DEFAULT_MAX_BYTES } from "@artifact-refs/store";
 import { Option, type Command } from "commander";
 import type { CliContext } from "../context.js";
@@ -50,6 +49,7 @@ export function register(program: Command, ctx: CliContext): void {
       const label = opts.label !== undefined ? checkLabel(opts.label) : input.name?.slice(0, 300);
       const type = ArtifactTypeSchema.parse(opts.type ?? typeFromFileName(input.name));
       // Structural summaries (JSON shape, log errors, test counts, code outline) instead of the first 200 chars.
+      const { summarize } = await import("@artifact-refs/resolve");
       const store = await ctx.openStore(cmd, { maxBytes, summarize });
       const put = await store.put(input.bytes, {
         type,

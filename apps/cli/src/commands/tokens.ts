@@ -1,9 +1,9 @@
-import { ENCODINGS, TOKENIZER_IMPLS, countTokens, resolveEncoding, type TokenizerImpl } from "@artifact-refs/budget";
 import { receiptName } from "@artifact-refs/schema";
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { z } from "zod";
 import type { CliContext } from "../context.js";
 import { formatCount } from "../format.js";
+import { ENCODINGS, TOKENIZER_IMPLS, addCountOptions, countOptionsOf, type CountFlags } from "./count-options.js";
 import { examples } from "./shared.js";
 import { readTextInput } from "./tokens-input.js";
 
@@ -20,15 +20,8 @@ export const TokensReceiptSchema = z.object({
   warning: z.string().optional(),
 });
 
-interface TokensOptions {
-  model?: string;
-  encoding?: string;
-  impl: TokenizerImpl;
-  strict?: boolean;
-}
-
 export function register(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command("tokens")
     .summary("count the tokens of a file or of standard input, for a model's encoding")
     .description(
@@ -36,11 +29,8 @@ export function register(program: Command, ctx: CliContext): void {
         "cl100k_base for gpt-4, gpt-3.5 and, with a warning, for unknown models). Special-token text counts as ordinary text. " +
         "Safe on any input: very long runs of one character are split before counting.",
     )
-    .argument("<file>", "a UTF-8 text file, or - for standard input")
-    .option("--model <name>", "target model (picks the encoding)")
-    .addOption(new Option("--encoding <name>", "explicit encoding (wins over --model)").choices([...ENCODINGS]))
-    .addOption(new Option("--impl <name>", "tokenizer implementation (identical counts; gpt-tokenizer is the fastest)").choices([...TOKENIZER_IMPLS]).default("tiktoken"))
-    .option("--strict", "an unknown --model is an error instead of a warning")
+    .argument("<file>", "a UTF-8 text file, or - for standard input");
+  addCountOptions(command, "tokenizer implementation (identical counts; gpt-tokenizer is the fastest)")
     .addHelpText(
       "after",
       examples([
@@ -48,19 +38,13 @@ export function register(program: Command, ctx: CliContext): void {
         ["make 2>&1 | aref tokens - --json", "count a command's output; a JSON receipt"],
       ]),
     )
-    .action(async (file: string, opts: TokensOptions, cmd: Command) => {
+    .action(async (file: string, opts: CountFlags) => {
+      const { countTokens, resolveEncoding } = await import("@artifact-refs/budget");
       const warnings: string[] = [];
-      const countOptions = {
-        ...(opts.model === undefined ? {} : { model: opts.model }),
-        ...(opts.encoding === undefined ? {} : { encoding: opts.encoding }),
-        impl: opts.impl,
-        strict: opts.strict === true,
-        onWarning: (w: string) => void warnings.push(w),
-      };
+      const countOptions = countOptionsOf(opts, warnings);
       const { encoding } = resolveEncoding(countOptions); // bad model in strict mode fails before reading
       const input = await readTextInput(file, ctx.io, "tokens");
       const tokens = countTokens(input.text, countOptions);
-      void cmd;
       await ctx.emit(
         TokensReceiptSchema,
         {

@@ -1,0 +1,86 @@
+/** `aref budget check` itself: loaded (with @artifact-refs/budget) only when the command runs. */
+import { BudgetConfigSchema, PromptBudgetInputSchema, checkPromptBudget, loadBudgetConfig, resolveEncoding, type PromptBudgetInput } from "@artifact-refs/budget";
+import { ArefError, BudgetViolationSchema, formatIssues, receiptName } from "@artifact-refs/schema";
+import { z } from "zod";
+import type { CliContext } from "../context.js";
+import { EXIT } from "../exit-codes.js";
+import { formatCount } from "../format.js";
+import { countOptionsOf, type CountFlags } from "./count-options.js";
+import { readTextInput } from "./tokens-input.js";
+
+export const BudgetCheckReceiptSchema = z.object({
+  schema: z.literal(receiptName("budget-check")),
+  source: z.string(),
+  ok: z.boolean(),
+  /** Every violation, never only the first. */
+  violations: z.array(BudgetViolationSchema),
+  measurements: z.record(z.string(), z.number().nullable()),
+  /** Tokens of each part of the prompt (null: could not be counted, so the budget failed closed). */
+  parts: z.record(z.string(), z.number().nullable()),
+  errors: z.array(z.string()),
+  encoding: z.string(),
+  budgets: BudgetConfigSchema,
+  warnings: z.array(z.string()),
+});
+
+export interface BudgetCheckOptions extends CountFlags {
+  format: "auto" | "text" | "json";
+}
+
+function promptInput(text: string, source: string, format: BudgetCheckOptions["format"]): PromptBudgetInput {
+  const structured = format === "json" || (format === "auto" && /\.json$/i.test(source));
+  if (!structured) return { prompt: text };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ArefError("INVALID_INPUT", `${source} is not valid JSON: ${(error as Error).message}`, {
+      hint: "give a JSON prompt ({system, hot_state, messages, rag_chunks, inline_artifacts}) or use --format text to count the file as one prompt",
+    });
+  }
+  const parsed = PromptBudgetInputSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ArefError("INVALID_INPUT", `invalid prompt file ${source}: ${formatIssues(parsed.error)}`, {
+      hint: "fields: prompt, system, hot_state (object or JSON text), messages [{role, content}], rag_chunks [text], inline_artifacts [text], artifact_index_entries",
+    });
+  }
+  return parsed.data;
+}
+
+export async function budgetCheck(ctx: CliContext, file: string, opts: BudgetCheckOptions): Promise<void> {
+  const budgets = loadBudgetConfig(ctx.io.env);
+  const warnings: string[] = [];
+  const countOptions = countOptionsOf(opts, warnings);
+  resolveEncoding(countOptions);
+  const input = await readTextInput(file, ctx.io, "budget check");
+  const report = checkPromptBudget(promptInput(input.text, input.source, opts.format), { ...countOptions, config: budgets });
+  const measurements: Record<string, number | null> = {};
+  for (const [key, value] of Object.entries(report.measurements)) if (key !== "reasons" && value !== undefined) measurements[key] = value as number | null;
+  await ctx.emit(
+    BudgetCheckReceiptSchema,
+    {
+      schema: receiptName("budget-check"),
+      source: input.source,
+      ok: report.ok,
+      violations: report.violations,
+      measurements,
+      parts: report.parts,
+      errors: report.errors,
+      encoding: report.encoding,
+      budgets,
+      warnings: [...new Set(warnings)],
+    },
+    async (r) => {
+      for (const w of r.warnings) await ctx.err(`aref: warning: ${w}\n`);
+      const measured = Object.entries(r.measurements)
+        .map(([k, v]) => `${k} ${v === null ? "unknown" : formatCount(v)}`)
+        .join(", ");
+      if (r.ok) await ctx.out(`within budget (${r.encoding}): ${measured}\n`);
+      else {
+        await ctx.out(`${r.violations.length} budget violation${r.violations.length === 1 ? "" : "s"} (${r.encoding}):\n`);
+        for (const v of r.violations) await ctx.out(`  ${v.budget}: ${v.message}\n`);
+      }
+    },
+  );
+  if (!report.ok) ctx.exitCode = EXIT.TOO_LARGE;
+}
