@@ -28,20 +28,10 @@ export interface S3TestServer {
 
 export declare function startS3Server(options?: { port?: number; buckets?: string[] }): Promise<S3TestServer>;
 
-export interface S3TestServerProcess {
-  endpoint: string;
-  region: string;
+/** The same server in a child process: what its client needs, without bucket helpers. */
+export interface S3TestServerProcess extends Pick<S3TestServer, "endpoint" | "region" | "env" | "clientConfig" | "storeSpec" | "stop"> {
   credentials: { accessKeyId: string; secretAccessKey: string };
-  env: Readonly<Record<string, string>>;
   pid: number | undefined;
-  clientConfig<T extends object = {}>(overrides?: T): {
-    endpoint: string;
-    region: string;
-    forcePathStyle: true;
-    credentials: { accessKeyId: string; secretAccessKey: string };
-  } & T;
-  storeSpec(bucket: string, prefix?: string, via?: string): string;
-  stop(): Promise<void>;
 }
 
 /** The same server in a child process; `buckets` are created at start. */
