@@ -1,12 +1,12 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ArtifactStore } from "@artifact-refs/store";
 import { FsDriver } from "@artifact-refs/store-fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, fixture, spawnChild } from "../src/children.js";
+import { describe, expect, it } from "vitest";
+import { fixture, spawnChild } from "../src/children.js";
 import { filesUnder, sha256 } from "../src/files.js";
 import { scale } from "../src/scale.js";
+import { builtSuiteDir } from "../src/suite.js";
 import { report } from "../src/summary.js";
 
 /**
@@ -35,17 +35,10 @@ interface GcValue {
 }
 
 describe("concurrency: 4 writer processes and a gc process on one fs store", () => {
-  let parent: string;
-  beforeAll(async () => {
-    assertBuilt(["schema", "store", "store-fs"]);
-    parent = await mkdtemp(join(tmpdir(), "aref-conc-"));
-  });
-  afterAll(async () => {
-    if (parent) await rm(parent, { recursive: true, force: true });
-  });
+  const parent = builtSuiteDir(["schema", "store", "store-fs"], "aref-conc-");
 
   it("0 errors, every referenced artifact verifies, each blob stored once, gc sweeps only garbage", async () => {
-    const root = join(parent, "store");
+    const root = join(parent(), "store");
     const workers = 4;
     const count = scale(500, 10_000);
     const pool = scale(800, 12_000);

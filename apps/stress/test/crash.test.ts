@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { gunzipSync } from "node:zlib";
@@ -12,6 +11,7 @@ import { assertBuilt, fixture, spawnChild } from "../src/children.js";
 import { diffSnapshots, filesUnder, sha256, snapshot } from "../src/files.js";
 import { rng, seedFromEnv } from "../src/rng.js";
 import { scale } from "../src/scale.js";
+import { builtSuiteDir } from "../src/suite.js";
 import { report } from "../src/summary.js";
 
 /**
@@ -112,16 +112,10 @@ async function checkAcked(store: ArtifactStore, tally: Tally): Promise<void> {
 }
 
 describe("crash injection: fs store", () => {
-  let parent: string;
-  beforeAll(async () => {
-    assertBuilt(["schema", "store", "store-fs"]);
-    parent = await mkdtemp(join(tmpdir(), "aref-crash-fs-"));
-  });
-  afterAll(async () => {
-    if (parent) await rm(parent, { recursive: true, force: true });
-  });
+  const parentDir = builtSuiteDir(["schema", "store", "store-fs"], "aref-crash-fs-");
 
   it("after every SIGKILL: blobs hash to their ids, acked puts read back, verify repairs all, gc/verify clean temp files, nothing outside the root touched", async () => {
+    const parent = parentDir();
     const seed = seedFromEnv();
     const random = rng(seed);
     const canary = join(parent, "canary");
