@@ -158,6 +158,14 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     }
     return matches[0];
   };
+  /** Applies a change to a known artifact; false (nothing changed) when the ref matches none. */
+  const update = (ref: string, change: (id: string) => void): boolean => {
+    const found = find(ref);
+    if (!found) return false;
+    change(found.artifact_id);
+    touch();
+    return true;
+  };
   const setList = (key: "accepted_decisions" | "open_questions" | "constraints", text: string) => {
     const value = z.string().min(1, `${key} items must not be empty`).safeParse(text);
     if (!value.success) throw new ArefError("INVALID_INPUT", `invalid hot state: ${key}: ${value.error.issues[0]?.message}`);
@@ -208,34 +216,10 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       }
       touch();
     },
-    reference(ref) {
-      const found = find(ref);
-      if (!found) return false;
-      index.touch(found.artifact_id, ++clock);
-      touch();
-      return true;
-    },
-    pin(ref) {
-      const found = find(ref);
-      if (!found) return false;
-      index.setPinned(found.artifact_id, true);
-      touch();
-      return true;
-    },
-    unpin(ref) {
-      const found = find(ref);
-      if (!found) return false;
-      index.setPinned(found.artifact_id, false);
-      touch();
-      return true;
-    },
-    removeArtifact(ref) {
-      const found = find(ref);
-      if (!found) return false;
-      index.remove(found.artifact_id);
-      touch();
-      return true;
-    },
+    reference: (ref) => update(ref, (id) => index.touch(id, ++clock)),
+    pin: (ref) => update(ref, (id) => index.setPinned(id, true)),
+    unpin: (ref) => update(ref, (id) => index.setPinned(id, false)),
+    removeArtifact: (ref) => update(ref, (id) => index.remove(id)),
     build() {
       // O(k): the ordered index gives the top k and their short refs without a pass over all candidates.
       const maxEntries = (buildOptions.config ?? DEFAULT_BUDGET).maxArtifactIndexEntries;
