@@ -5,7 +5,8 @@ import { ADMIN, TOKEN_A, call, jsonInit } from "./helpers.js";
 
 /**
  * Two server instances on one bucket of a real S3-compatible server on 127.0.0.1: what one
- * stores, the other serves; a reference dropped on one is gone on the other.
+ * stores, the other serves; a reference dropped on one is gone on the other once the other's
+ * access check is older than accessCacheMs.
  */
 let s3: S3TestServer;
 let a: RunningServer;
@@ -46,10 +47,12 @@ describe("several instances sharing one S3 bucket", () => {
     expect(list.json.items.map((i: { label?: string }) => i.label)).toContain("rows");
     const again = await call(`${b.url}/api/artifacts`, jsonInit({ content: text, session: "sess-a" }, TOKEN_A));
     expect(again.json.deduped).toBe(true);
+    const byId = `${a.url}/api/artifacts/${stash.json.artifact_id}?session=sess-a`;
+    expect((await call(byId, { token: TOKEN_A })).status).toBe(200); // a has now checked this reference
     const drop = await call(`${b.url}/api/sessions/sess-a/artifacts/${stash.json.artifact_id}`, { method: "DELETE", token: TOKEN_A });
     expect(drop.status).toBe(200);
-    const gone = await call(`${a.url}/api/artifacts/${stash.json.artifact_id}?session=sess-a`, { token: TOKEN_A });
-    expect(gone.status).toBe(404);
+    // a may reuse its access check for up to accessCacheMs (1 s by default), then sees the drop.
+    await expect.poll(async () => (await call(byId, { token: TOKEN_A })).status, { timeout: 10_000, interval: 100 }).toBe(404);
     const metrics = await call(`${a.url}/metrics`, { token: ADMIN });
     expect(metrics.text).toMatch(/aref_store_artifacts 1\b/);
   });
