@@ -1,5 +1,5 @@
 import { countTokens } from "@artifact-refs/budget";
-import { ArtifactsGetTool, ARTIFACTS_GET_TOOL_NAME, SessionRefs, type ExternalizedResult, type SessionRefsOptions } from "@artifact-refs/context";
+import { ArtifactsGetTool, ARTIFACTS_GET_TOOL_NAME, SessionRefs, toolArgs, type ExternalizedResult, type SessionRefsOptions } from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { jsonSchema, tool, type LanguageModelMiddleware, type ModelMessage, type Tool, type ToolSet } from "ai";
@@ -83,7 +83,7 @@ export class AiSdkRefs extends SessionRefs {
 
   /** Stashes one tool result when large; returns what the model sees. */
   async externalize(toolName: string, toolCallId: string, result: unknown, args?: unknown): Promise<string> {
-    const input = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
+    const input = toolArgs(args);
     const out = await this.externalizer.externalize({ session: this.session, tool: toolName, result, callId: toolCallId, ...(input ? { args: input } : {}) });
     this.#onResult?.(out, { toolName, toolCallId });
     // prepareStep later finds this result in the history: it must not stash the reference itself.
