@@ -1,6 +1,7 @@
 import { errorOf } from "@artifact-refs/tooling/testing/errors";
+import { throwingTokenizer } from "@artifact-refs/tooling/testing/tokenizers";
 import { describe, expect, it } from "vitest";
-import { type Tokenizer, checkBudget, checkPromptBudget, countTokens, createMetricsRecorder, DEFAULT_BUDGET, memorySink, resolveBudgetConfig } from "@artifact-refs/budget";
+import { checkBudget, checkPromptBudget, countTokens, createMetricsRecorder, DEFAULT_BUDGET, memorySink, resolveBudgetConfig } from "@artifact-refs/budget";
 
 describe("checkBudget", () => {
   it("passes within every budget", () => {
@@ -66,13 +67,7 @@ describe("checkPromptBudget", () => {
   });
 
   it("a count failure makes the budget fail", () => {
-    const broken: Tokenizer = {
-      name: "broken",
-      encoding: "none",
-      count: () => {
-        throw new Error("tokenizer crashed");
-      },
-    };
+    const broken = throwingTokenizer("tokenizer crashed");
     const report = checkPromptBudget({ prompt: "tiny prompt", hot_state: "{}" }, { tokenizer: broken });
     expect(report.ok).toBe(false);
     expect(report.measurements.promptTokens).toBeNull();

@@ -1,5 +1,7 @@
 import { createRequire } from "node:module";
 import { hasErrorCode } from "@artifact-refs/schema";
+import { errorOf } from "@artifact-refs/tooling/testing/errors";
+import { throwingTokenizer } from "@artifact-refs/tooling/testing/tokenizers";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   TOKENIZER_IMPLS,
@@ -132,21 +134,10 @@ describe("cache", () => {
 
 describe("failures fail closed", () => {
   it("a throwing tokenizer gives TOKENIZER_FAILED", () => {
-    const broken: Tokenizer = {
-      name: "broken",
-      encoding: "x",
-      count: () => {
-        throw new Error("boom");
-      },
-    };
-    let error: unknown;
-    try {
-      countTokens("anything", { tokenizer: broken });
-    } catch (e) {
-      error = e;
-    }
+    const broken = throwingTokenizer("boom");
+    const error = errorOf(() => countTokens("anything", { tokenizer: broken }));
     expect(hasErrorCode(error, "TOKENIZER_FAILED")).toBe(true);
-    expect((error as Error).message).toMatch(/boom/);
+    expect(error.message).toMatch(/boom/);
     const result = tryCountTokens("anything", { tokenizer: broken });
     expect(result.ok).toBe(false);
   });

@@ -1,8 +1,8 @@
 import { resolveBudgetConfig } from "@artifact-refs/budget";
 import { hasErrorCode, HotStateSchema } from "@artifact-refs/schema";
 import { errorOf } from "@artifact-refs/tooling/testing/errors";
+import { throwingTokenizer } from "@artifact-refs/tooling/testing/tokenizers";
 import { describe, expect, it } from "vitest";
-import type { Tokenizer } from "@artifact-refs/budget";
 import { buildHotState, createDispatcher, serializeHotState } from "@artifact-refs/hot-state";
 import { candidates, idOf } from "./helpers.js";
 
@@ -122,13 +122,7 @@ describe("buildHotState", () => {
   });
 
   it("fails closed when the hot state cannot be counted", () => {
-    const broken: Tokenizer = {
-      name: "broken",
-      encoding: "x",
-      count: () => {
-        throw new Error("no tokenizer");
-      },
-    };
+    const broken = throwingTokenizer("no tokenizer");
     const error = errorOf(() => buildHotState({ state }, { tokenizer: broken }));
     expect(hasErrorCode(error, "TOKENIZER_FAILED")).toBe(true);
     expect(error.message).toMatch(/fail closed/);
