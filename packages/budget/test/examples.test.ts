@@ -1,14 +1,9 @@
-import { readFileSync } from "node:fs";
-import { firstTsBlock, runExample } from "@artifact-refs/tooling/testing/examples";
+import { runReadmeQuickstart } from "@artifact-refs/tooling/testing/readme-example";
 import { describe, expect, it } from "vitest";
-
-const example = new URL("../examples/quickstart.ts", import.meta.url);
 
 describe("README example", () => {
   it("is examples/quickstart.ts, runs as written and prints what its comments say", () => {
-    const block = firstTsBlock(new URL("../README.md", import.meta.url));
-    expect(block.trim()).toBe(readFileSync(example, "utf8").trim());
-    const out = runExample(example);
+    const { block, out } = runReadmeQuickstart(new URL("..", import.meta.url));
     // every "console.log(…); // value" line and every following "// value" line is in the output, in order
     const promised = [...block.matchAll(/^(?:console\.log\(.*\);\s*)?\/\/ (?!Count|A mega|One shared|Budgets|Or count|Per-turn)(.+)$/gm)].map((m) => m[1]!.trim());
     expect(promised.length).toBeGreaterThan(8);

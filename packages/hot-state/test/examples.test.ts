@@ -1,14 +1,9 @@
-import { readFileSync } from "node:fs";
-import { firstTsBlock, runExample } from "@artifact-refs/tooling/testing/examples";
+import { runReadmeQuickstart } from "@artifact-refs/tooling/testing/readme-example";
 import { describe, expect, it } from "vitest";
-
-const example = new URL("../examples/quickstart.ts", import.meta.url);
 
 describe("README example", () => {
   it("is examples/quickstart.ts and runs as written, printing what its comments say", () => {
-    const block = firstTsBlock(new URL("../README.md", import.meta.url));
-    expect(block.trim()).toBe(readFileSync(example, "utf8").trim());
-    const out = runExample(example);
+    const { block, out } = runReadmeQuickstart(new URL("..", import.meta.url));
     const lines = out.split("\n");
     const json = /^console\.log\(built\.json\);\n\/\/ (.+)$/m.exec(block)?.[1];
     expect(lines[0]).toBe(json);
