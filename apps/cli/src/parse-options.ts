@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "commander";
+import { UsageError } from "./errors.js";
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 /** Longest TTL or grace accepted: 100 years. */
@@ -53,4 +54,12 @@ export function intParser(min: number, max = Number.MAX_SAFE_INTEGER): (value: s
     if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
     return n;
   };
+}
+
+/** A whole number from `min` to `max` given to the flag `name`, checked when the command runs (a usage error otherwise). */
+export function wholeNumberFlag(name: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
 }

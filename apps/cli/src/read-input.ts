@@ -1,3 +1,4 @@
+import type { Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { ArefError } from "@artifact-refs/schema";
@@ -11,9 +12,8 @@ function tooLarge(size: number | string, maxBytes: number, what: string): ArefEr
   });
 }
 
-/** Reads a file (path relative to io.cwd), refusing early what is over `maxBytes`. */
-export async function readFileInput(path: string, io: CliIo, maxBytes: number): Promise<{ bytes: Uint8Array; name: string }> {
-  if (path.includes("\u0000")) throw new ArefError("INVALID_INPUT", "the file path contains a NUL character", { hint: "pass the path of a regular file" });
+/** Stats a file named on the command line (relative to io.cwd): NOT_FOUND when it is missing, INVALID_INPUT for a directory. */
+export async function statInputFile(path: string, io: CliIo, directoryHint: string): Promise<{ full: string; info: Stats }> {
   const full = resolve(io.cwd, path);
   let info;
   try {
@@ -25,7 +25,28 @@ export async function readFileInput(path: string, io: CliIo, maxBytes: number): 
     }
     throw error;
   }
-  if (info.isDirectory()) throw new ArefError("INVALID_INPUT", `${path} is a directory, not a file`, { hint: "stash one file at a time (pipe a listing or an archive through stdin if you need the whole directory)" });
+  if (info.isDirectory()) throw new ArefError("INVALID_INPUT", `${path} is a directory, not a file`, { hint: directoryHint });
+  return { full, info };
+}
+
+/** Reads standard input to the end, throwing `over()` as soon as it is more than `maxBytes`. */
+export async function readStdinBytes(io: CliIo, maxBytes: number, over: () => Error): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of io.stdin) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    size += buffer.byteLength;
+    if (size > maxBytes) throw over();
+    chunks.push(buffer);
+  }
+  const all = Buffer.concat(chunks, size);
+  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+}
+
+/** Reads a file (path relative to io.cwd), refusing early what is over `maxBytes`. */
+export async function readFileInput(path: string, io: CliIo, maxBytes: number): Promise<{ bytes: Uint8Array; name: string }> {
+  if (path.includes("\u0000")) throw new ArefError("INVALID_INPUT", "the file path contains a NUL character", { hint: "pass the path of a regular file" });
+  const { full, info } = await statInputFile(path, io, "stash one file at a time (pipe a listing or an archive through stdin if you need the whole directory)");
   if (info.isFile() && info.size > maxBytes) throw tooLarge(info.size, maxBytes, path);
   const bytes = await readFile(full);
   if (bytes.byteLength > maxBytes) throw tooLarge(bytes.byteLength, maxBytes, path);
@@ -37,14 +58,5 @@ export async function readStdinInput(io: CliIo, maxBytes: number): Promise<Uint8
   if (io.stdin.isTTY === true) {
     throw new UsageError("nothing to stash: standard input is a terminal", "give a file (`aref stash build.log`) or pipe content in (`make 2>&1 | aref stash - --type log`)");
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of io.stdin) {
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    size += buffer.byteLength;
-    if (size > maxBytes) throw tooLarge(`more than ${maxBytes}`, maxBytes, "standard input");
-    chunks.push(buffer);
-  }
-  const all = Buffer.concat(chunks, size);
-  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+  return readStdinBytes(io, maxBytes, () => tooLarge(`more than ${maxBytes}`, maxBytes, "standard input"));
 }

@@ -2,7 +2,8 @@ import { Readable, Writable } from "node:stream";
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../errors.js";
-import { DEFAULT_SESSION, examples, sessionOf } from "./shared.js";
+import { wholeNumberFlag } from "../parse-options.js";
+import { DEFAULT_SESSION, examples, sessionOf, untilStopSignal } from "./shared.js";
 
 interface McpOptions {
   session?: string;
@@ -10,13 +11,6 @@ interface McpOptions {
   http?: boolean;
   port: string;
   host: string;
-}
-
-function integer(name: string, value: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  }
-  return Number(value);
 }
 
 export function register(program: Command, ctx: CliContext): void {
@@ -42,8 +36,8 @@ export function register(program: Command, ctx: CliContext): void {
     )
     .action(async (opts: McpOptions, cmd: Command) => {
       const session = sessionOf(opts.session ?? ctx.io.env.AREF_SESSION) ?? DEFAULT_SESSION;
-      const maxChars = opts.maxChars === undefined ? undefined : integer("--max-chars", opts.maxChars, 1, 1_000_000);
-      const port = integer("--port", opts.port, 0, 65_535);
+      const maxChars = opts.maxChars === undefined ? undefined : wholeNumberFlag("--max-chars", opts.maxChars, 1, 1_000_000);
+      const port = wholeNumberFlag("--port", opts.port, 0, 65_535);
       const { serveHttp, serveStdio } = await import("@artifact-refs/mcp");
       const store = await ctx.openStore(cmd);
       const options = { store, session, ...(maxChars === undefined ? {} : { maxChars }) };
@@ -51,15 +45,7 @@ export function register(program: Command, ctx: CliContext): void {
         const running = await serveHttp({ ...options, port, host: opts.host });
         await ctx.err(`aref: MCP (streamable HTTP) on ${running.url}, session ${session}\n`);
         await ctx.out(`${running.url}\n`);
-        await new Promise<void>((resolve) => {
-          const stop = () => {
-            process.off("SIGINT", stop);
-            process.off("SIGTERM", stop);
-            resolve();
-          };
-          process.on("SIGINT", stop);
-          process.on("SIGTERM", stop);
-        });
+        await untilStopSignal();
         await running.close();
         return;
       }

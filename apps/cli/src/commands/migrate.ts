@@ -11,7 +11,7 @@ import { examples } from "./shared.js";
  * the compiler checks the record names each format exactly once.
  */
 const FORMAT_NAMES: Record<TranscriptFormat, true> = { jsonl: true, json: true, auto: true };
-const TRANSCRIPT_FORMATS = Object.keys(FORMAT_NAMES) as TranscriptFormat[];
+export const TRANSCRIPT_FORMATS = Object.keys(FORMAT_NAMES) as TranscriptFormat[];
 
 function parseFormat(value: string): TranscriptFormat {
   if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(value)) {

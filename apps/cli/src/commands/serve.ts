@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../errors.js";
-import { examples } from "./shared.js";
+import { wholeNumberFlag } from "../parse-options.js";
+import { examples, untilStopSignal } from "./shared.js";
 
 interface ServeOptions {
   port: string;
@@ -12,13 +13,6 @@ interface ServeOptions {
   bodyLimit?: string;
   rateLimit?: string;
   accessCacheMs?: string;
-}
-
-function integer(name: string, value: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  }
-  return Number(value);
 }
 
 /** "token=s1,s2" → [token, [s1, s2]] */
@@ -61,8 +55,8 @@ Environment:
       const admin = opts.token ?? ctx.io.env.AREF_TOKEN;
       const sessions = Object.fromEntries(opts.sessionToken.map(sessionToken));
       const tokens = admin === undefined && opts.sessionToken.length === 0 ? undefined : { ...(admin === undefined ? {} : { admin }), sessions };
-      const port = integer("--port", opts.port, 0, 65_535);
-      const rate = opts.rateLimit === undefined ? undefined : integer("--rate-limit", opts.rateLimit, 0, 1_000_000);
+      const port = wholeNumberFlag("--port", opts.port, 0, 65_535);
+      const rate = opts.rateLimit === undefined ? undefined : wholeNumberFlag("--rate-limit", opts.rateLimit, 0, 1_000_000);
       const env = ctx.io.env;
       const { startServer, openAiCompatibleProvider } = await import("@artifact-refs/server");
       const provider =
@@ -76,23 +70,16 @@ Environment:
         host: opts.host,
         ...(opts.workspace === undefined ? {} : { workspace: opts.workspace }),
         ...(tokens === undefined ? {} : { tokens }),
-        ...(opts.bodyLimit === undefined ? {} : { bodyLimit: integer("--body-limit", opts.bodyLimit, 1, 1024 ** 3) }),
+        ...(opts.bodyLimit === undefined ? {} : { bodyLimit: wholeNumberFlag("--body-limit", opts.bodyLimit, 1, 1024 ** 3) }),
         ...(rate === undefined ? {} : { rateLimit: rate === 0 ? false : { max: rate, timeWindowMs: 60_000 } }),
-        ...(opts.accessCacheMs === undefined ? {} : { accessCacheMs: integer("--access-cache-ms", opts.accessCacheMs, 0, 3_600_000) }),
+        ...(opts.accessCacheMs === undefined ? {} : { accessCacheMs: wholeNumberFlag("--access-cache-ms", opts.accessCacheMs, 0, 3_600_000) }),
         ...(provider === undefined ? {} : { provider }),
       });
       await ctx.err(`aref: serving ${server.url} (store: ${store.driver.kind}${opts.workspace ? `, workspace: ${opts.workspace}` : ""}${tokens ? ", bearer tokens required" : ", no tokens: loopback only"})\n`);
       await ctx.out(`${server.url}\n`);
       // Runs until SIGINT/SIGTERM, then closes gracefully (in-flight requests finish).
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          void server.close().then(resolve, resolve);
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
+      await untilStopSignal();
+      await server.close().catch(() => undefined);
       await ctx.err("aref: server stopped\n");
     });
 }

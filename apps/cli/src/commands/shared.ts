@@ -37,3 +37,16 @@ export function typeFromFileName(name: string | undefined): ArtifactType {
   if (name !== undefined) for (const [re, type] of TYPE_BY_EXTENSION) if (re.test(name)) return type;
   return "tool_output";
 }
+
+/** Resolves on the first SIGINT or SIGTERM (for the long-running `serve` and `mcp --http`), then stops listening. */
+export function untilStopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}

@@ -1,8 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readFile } from "node:fs/promises";
 import { ArefError } from "@artifact-refs/schema";
 import { UsageError } from "../errors.js";
 import type { CliIo } from "../io.js";
+import { readStdinBytes, statInputFile } from "../read-input.js";
 
 /** Largest input `aref tokens` and `aref budget check` read (64 MiB): counting more is a mistake, not a prompt. */
 export const MAX_COUNT_INPUT_BYTES = 64 * 1024 * 1024;
@@ -21,26 +21,9 @@ export async function readTextInput(path: string, io: CliIo, command: string): P
     if (io.stdin.isTTY === true) {
       throw new UsageError("nothing to count: standard input is a terminal", `give a file (\`aref ${command} prompt.txt\`) or pipe text in (\`cat prompt.txt | aref ${command} -\`)`);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of io.stdin) {
-      const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      size += buffer.byteLength;
-      if (size > MAX_COUNT_INPUT_BYTES) throw tooLarge("standard input");
-      chunks.push(buffer);
-    }
-    bytes = Buffer.concat(chunks, size);
+    bytes = await readStdinBytes(io, MAX_COUNT_INPUT_BYTES, () => tooLarge("standard input"));
   } else {
-    const full = resolve(io.cwd, path);
-    let info;
-    try {
-      info = await stat(full);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") throw new ArefError("NOT_FOUND", `no such file: ${path}`, { hint: "check the path, or use `-` to read standard input" });
-      throw error;
-    }
-    if (info.isDirectory()) throw new ArefError("INVALID_INPUT", `${path} is a directory, not a file`, { hint: "give one text file" });
+    const { full, info } = await statInputFile(path, io, "give one text file");
     if (info.size > MAX_COUNT_INPUT_BYTES) throw tooLarge(path);
     bytes = await readFile(full);
   }
