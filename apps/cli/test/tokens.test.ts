@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { run, tempFile } from "./helpers.js";
+import { run, tempDir, tempFile } from "./helpers.js";
 
 // The reference is raw tiktoken (not aref's counting code), loaded from where @artifact-refs/budget
 // installs it, so the CLI needs no tokenizer dependency of its own.
@@ -70,5 +70,26 @@ describe("aref tokens", () => {
     expect(binary.err).toMatch(/not UTF-8 text/);
     expect((await run(["tokens", "-", "--impl", "sentencepiece"], { stdin: "x" })).code).toBe(2);
     expect((await run(["tokens", "-"], { stdinTTY: true })).code).toBe(2);
+  });
+
+  it("bad input: a directory (4), standard input over 64 MiB (6), an unknown --encoding (2); budget check reads the same way", async () => {
+    const dir = tempDir();
+    for (const args of [["tokens", dir], ["budget", "check", dir]]) {
+      const r = await run([...args, "--json"]);
+      expect(r.code).toBe(4);
+      expect(r.json().error).toMatchObject({ code: "INVALID_INPUT", message: `${dir} is a directory, not a file`, hint: "give one text file" });
+    }
+    const huge = Buffer.alloc(64 * 1024 * 1024 + 1, 0x61);
+    for (const args of [["tokens", "-"], ["budget", "check", "-"]]) {
+      const r = await run([...args, "--json"], { stdin: huge });
+      expect(r.code).toBe(6);
+      expect(r.json().error).toMatchObject({ code: "TOO_LARGE", message: "standard input is over 64 MiB", details: { max_bytes: 64 * 1024 * 1024 } });
+    }
+    const terminal = await run(["budget", "check", "-"], { stdinTTY: true });
+    expect(terminal.code).toBe(2);
+    expect(terminal.err).toMatch(/^aref: nothing to count: standard input is a terminal\nhint: give a file \(`aref budget check prompt\.txt`\)/);
+    const encoding = await run(["tokens", "-", "--encoding", "p50k_base"], { stdin: "x" });
+    expect(encoding.code).toBe(2);
+    expect(encoding.err).toMatch(/Allowed choices are o200k_base, cl100k_base/);
   });
 });
