@@ -1,4 +1,8 @@
-import type { Rng } from "./rng.js";
+/** What the generators use of the suites' seeded PRNG (`rng` of @artifact-refs/tooling/testing/rng). */
+export interface Rng {
+  int(n: number): number;
+  pick<T>(xs: readonly T[]): T;
+}
 
 /**
  * Fake but valid-format secrets of every kind the built-in redactor knows, embedded in

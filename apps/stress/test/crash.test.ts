@@ -9,7 +9,8 @@ import { startS3Server, type S3TestServer } from "@artifact-refs/tooling/s3/serv
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, fixture, spawnChild } from "../src/children.js";
 import { diffSnapshots, filesUnder, sha256, snapshot } from "../src/files.js";
-import { rng, seedFromEnv } from "../src/rng.js";
+import { rng } from "@artifact-refs/tooling/testing/rng";
+import { seedFromEnv } from "../src/seed.js";
 import { scale } from "../src/scale.js";
 import { builtSuiteDir } from "../src/suite.js";
 import { report } from "../src/summary.js";

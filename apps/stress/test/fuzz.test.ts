@@ -9,7 +9,7 @@ import { parseStoreSpec } from "@artifact-refs/store-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, fixture } from "../src/children.js";
 import { diffSnapshots, filesUnder, snapshot } from "../src/files.js";
-import { seedFromEnv } from "../src/rng.js";
+import { seedFromEnv } from "../src/seed.js";
 import { scale } from "../src/scale.js";
 import { report } from "../src/summary.js";
 import { TimedWorker } from "../src/worker-pool.js";

@@ -7,7 +7,8 @@ import { startServer, type RunningServer } from "@artifact-refs/server";
 import { ArtifactStore } from "@artifact-refs/store";
 import { FsDriver } from "@artifact-refs/store-fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rng, seedFromEnv, type Rng } from "../src/rng.js";
+import { rng, type Rng } from "@artifact-refs/tooling/testing/rng";
+import { seedFromEnv } from "../src/seed.js";
 import { scale } from "../src/scale.js";
 import { report } from "../src/summary.js";
 

@@ -6,7 +6,8 @@ import { startFaultProxy, type FaultProxy, type LoggedRequest } from "@artifact-
 import { startS3Server, type S3TestServer } from "@artifact-refs/tooling/s3/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../src/files.js";
-import { rng, seedFromEnv } from "../src/rng.js";
+import { rng } from "@artifact-refs/tooling/testing/rng";
+import { seedFromEnv } from "../src/seed.js";
 import { scale } from "../src/scale.js";
 import { report } from "../src/summary.js";
 
