@@ -7,14 +7,28 @@ interface Slot {
 
 const checkKey = assertValidKey;
 
+/** Index of the first key in `sorted` that is ≥ `key` (UTF-16 code unit order). */
+function lowerBound(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * The reference driver: everything in a Map, copied on the way in and out so that
  * callers can never mutate stored bytes. Atomic by construction (single-threaded).
+ * Keys are also kept sorted, so a listing costs O(log n + matches), not a pass over the store.
  */
 export class MemoryDriver implements Driver {
   readonly kind = "memory";
   readonly location: string;
   readonly #slots = new Map<string, Slot>();
+  readonly #sorted: string[] = [];
   readonly #now: () => Date;
 
   constructor(options: { name?: string; now?: () => Date } = {}) {
@@ -29,13 +43,13 @@ export class MemoryDriver implements Driver {
       slot.modifiedAt = this.#now();
       return { created: false };
     }
-    this.#slots.set(key, { data: Uint8Array.from(data), modifiedAt: this.#now() });
+    this.#store(key, data);
     return { created: true };
   }
 
   async put(key: string, data: Uint8Array): Promise<void> {
     checkKey(key);
-    this.#slots.set(key, { data: Uint8Array.from(data), modifiedAt: this.#now() });
+    this.#store(key, data);
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -55,14 +69,26 @@ export class MemoryDriver implements Driver {
     const slot = this.#slots.get(key);
     if (!slot) return false;
     if (options.ifUnmodifiedSince && slot.modifiedAt >= options.ifUnmodifiedSince) return false;
-    return this.#slots.delete(key);
+    this.#slots.delete(key);
+    this.#sorted.splice(lowerBound(this.#sorted, key), 1);
+    return true;
   }
 
   async *list(prefix: string): AsyncIterable<DriverEntry> {
     assertValidListPrefix(prefix);
     // Snapshot first: a concurrent writer must not break iteration.
-    const entries = [...this.#slots.entries()].filter(([key]) => key.startsWith(prefix));
-    for (const [key, slot] of entries) yield { key, size: slot.data.byteLength, modifiedAt: new Date(slot.modifiedAt) };
+    const entries: DriverEntry[] = [];
+    for (let i = lowerBound(this.#sorted, prefix); i < this.#sorted.length && this.#sorted[i]!.startsWith(prefix); i++) {
+      const key = this.#sorted[i]!;
+      const slot = this.#slots.get(key)!;
+      entries.push({ key, size: slot.data.byteLength, modifiedAt: new Date(slot.modifiedAt) });
+    }
+    yield* entries;
+  }
+
+  #store(key: string, data: Uint8Array): void {
+    if (!this.#slots.has(key)) this.#sorted.splice(lowerBound(this.#sorted, key), 0, key);
+    this.#slots.set(key, { data: Uint8Array.from(data), modifiedAt: this.#now() });
   }
 
   uri(key: string): string {
