@@ -14,13 +14,32 @@ const ten = sessions[10_000];
 const tCold = performance.now();
 resolveReferences("summarize what I just loaded", ten);
 const cold = performance.now() - tCold;
+const tSecond = performance.now();
+resolveReferences("what did the billing query return?", ten);
+const second = performance.now() - tSecond;
 const queries = ["summarize what I just loaded", "what did the billing query return?", "the orders3.ts file before the last one", "what went wrong with the last test run?", "write a haiku about spring"];
 await compare({
   title: "resolveReferences over 10,000 execution records (indexes cached)",
   cases: Object.fromEntries(queries.map((q) => [`"${q}"`, () => resolveReferences(q, ten)])),
   time: 2_000,
 });
-console.log(`\nfirst call over 10,000 records (indexing them): ${cold.toFixed(0)} ms`);
+console.log(`\nfirst call over 10,000 records (indexing them): ${cold.toFixed(0)} ms; the second call: ${second.toFixed(0)} ms`);
+
+// A session turn: one record appended to the same array, then a resolution (the session index,
+// if any, is extended by the new record instead of rebuilt). The copy grows by one per call.
+const growing = [...ten];
+let turn = 0;
+await compare({
+  title: "a turn on a 10,000-record session: push one record, then resolve",
+  cases: {
+    "push + \"what did the billing query return?\"": () => {
+      turn++;
+      growing.push({ id: `t${turn}`, tool_name: "sql_query", tool_args: { query: `SELECT * FROM billing WHERE id = ${turn}` }, summary: `${turn} rows`, result_type: "success" });
+      return resolveReferences("what did the billing query return?", growing);
+    },
+  },
+  time: 2_000,
+});
 
 // Recall: a RecallIndex per session, built once; one recall per turn.
 const indexes = Object.fromEntries(sizes.map((n) => [n, new RecallIndex().addAll(sessions[n])])) as Record<(typeof sizes)[number], RecallIndex>;

@@ -1,7 +1,8 @@
 import { ArefError } from "@artifact-refs/schema";
 import { type ExecutionLike, type IndexedExecution, executionId, indexExecution } from "./executions.js";
 import { type ParsedQuery, parseQuery } from "./query.js";
-import { type Scored, scoreContext, scoreExecution } from "./score.js";
+import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
+import { type SessionIndex, sessionIndexOf } from "./session.js";
 
 export interface ResolveOptions {
   /** Only executions up to and including this id are considered (the message came right after it). */
@@ -53,17 +54,18 @@ export function resolveReferences(text: string, executions: readonly ExecutionLi
   const query = parseQuery(text);
   const limit = options.limit ?? 5;
   if (list.length === 0) return { candidates: [], ambiguous: false };
+  const session = sessionIndexOf(executions, list);
 
   if (query.parts && query.parts.length > 1) {
     const picked: Candidate[] = [];
     for (const part of query.parts) {
-      const r = resolveParsed(parseQuery(part), list, limit);
+      const r = resolveParsed(parseQuery(part), list, limit, session);
       const first = r.candidates.find((c) => !picked.some((p) => p.id === c.id));
       if (first) picked.push({ ...first, reasons: [`named in "${part}"`, ...first.reasons] });
     }
     if (picked.length === query.parts.length) return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
   }
-  return resolveParsed(query, list, limit);
+  return resolveParsed(query, list, limit, session);
 }
 
 /** Indexing an execution costs far more than scoring it: keep the index per record object. */
@@ -93,7 +95,7 @@ function orderOf(list: IndexedExecution[]): IndexedExecution[] {
   });
 }
 
-function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number): Resolution {
+function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number, session: SessionIndex): Resolution {
   const none: Resolution = { candidates: [], ambiguous: false };
   const specificHint = [...query.hints.keys()].some((k) => k !== "file" && k !== "data");
   const demonstrative = query.temporal !== undefined || query.referring;
@@ -102,8 +104,7 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
   const definiteToolNoun = [...query.hints.keys()].some((k) => k !== "file" && k !== "data") && /\bthe\s+((?:[\w.-]+\s+){0,2}?)(test|tests|run|query|search|listing|command|call|request|endpoint|page|log|file|build|output|result|error|response)\b/.test(query.text.toLowerCase());
   if (query.general && !(query.temporal || query.demonstrative || definiteToolNoun || query.names.length > 0)) return none;
   if (query.terms.length === 0 && query.names.length === 0 && query.hints.size === 0 && !query.wantsError && !query.temporal) return none;
-  const context = scoreContext(query, list);
-  const scored = list.map((x) => scoreExecution(query, x, context));
+  const scored = scoreSession(query, list, session);
   const max = Math.max(...scored.map((s) => s.total));
 
   // An explicit file name or URL that matches nothing means the thing is not in this session.
@@ -135,7 +136,7 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
     let chosen: Scored | undefined;
     const op = query.temporal;
     if (op.kind === "event") {
-      const anchor = resolveAnchor(op.phrase, list, scored);
+      const anchor = resolveAnchor(op.phrase, list, session);
       if (anchor) {
         const side = scored.filter((s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0);
         const top = Math.max(0, ...side.map((s) => s.total));
@@ -218,16 +219,35 @@ function candidate(s: Scored, max: number, fixed?: number): Candidate {
 }
 
 /** The execution an event phrase points at ("the migration ran", "my edit"): the latest best match. */
-function resolveAnchor(phrase: string, list: IndexedExecution[], _scored: Scored[]): IndexedExecution | undefined {
+function resolveAnchor(phrase: string, list: IndexedExecution[], session: SessionIndex): IndexedExecution | undefined {
   let q: ParsedQuery;
   try {
     q = parseQuery(phrase);
   } catch {
     return undefined;
   }
-  const context = scoreContext(q, list);
-  const s = list.map((x) => scoreExecution(q, x, context));
+  const s = scoreSession(q, list, session);
   const max = Math.max(...s.map((v) => v.total));
   if (max <= 0) return undefined;
   return s.filter((v) => v.total >= TIE * max).at(-1)?.x;
+}
+
+/**
+ * The scores of the session's records, in session order, as a full scan's would be for every
+ * use above: when some record scores above zero, the records that can (candidatePositions, a
+ * superset of them); the rest score 0 and only order words read zero scores, which happens when
+ * every record scores 0, and then every record is returned (at 0).
+ */
+function scoreSession(query: ParsedQuery, list: IndexedExecution[], session: SessionIndex): Scored[] {
+  const context = scoreContext(query, list, session);
+  const marks = candidatePositions(query, list, session, context);
+  const scored: Scored[] = [];
+  let positive = false;
+  for (let p = 0; p < list.length; p++) {
+    if (!marks[p]) continue;
+    const s = scoreExecution(query, list[p]!, context);
+    positive ||= s.total > 0;
+    scored.push(s);
+  }
+  return positive ? scored : list.map((x) => unscored(query, x));
 }

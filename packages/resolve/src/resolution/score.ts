@@ -1,6 +1,7 @@
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
 import type { ParsedQuery, QueryTerm } from "./query.js";
+import { type SessionIndex, indexSession, markPositions, unionCount } from "./session.js";
 import { isTypo, stem } from "./tokens.js";
 
 export interface Scored {
@@ -43,7 +44,7 @@ export interface ScoreContext {
   bigrams: Array<{ a: string; b: string; weight: number }>;
 }
 
-function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
+export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
   // No closures and no strings until a match is known: most executions match no word at all.
   let bestScore = 0;
   let bestField: Field | undefined;
@@ -80,12 +81,18 @@ function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string
   return { score: bestScore, field: bestField, how: bestOther === undefined ? `"${t.word}"` : `"${t.word}" ~ "${bestOther}"`, token: bestToken };
 }
 
-/** Scores of an explicit name ("package.json", "src/app.ts", a URL) against an execution. */
-function matchName(name: string, x: IndexedExecution): number {
+/** An explicit name lowercased without "./" and trailing slashes (n), its last segment (base) split at dots. */
+function nameParts(name: string): { n: string; base: string; bStem: string; bExt: string[] } {
   const n = name.toLowerCase().replace(/^\.\//, "").replace(/\/+$/, "");
-  if (x.locations.some((loc) => loc === n || loc.endsWith(`/${n}`) || (n.includes("/") && loc.endsWith(n)))) return 4;
   const base = n.split(/[\\/]/).pop() ?? n;
   const [bStem, ...bExt] = base.split(".");
+  return { n, base, bStem: bStem!, bExt };
+}
+
+/** Scores of an explicit name ("package.json", "src/app.ts", a URL) against an execution. */
+export function matchName(name: string, x: IndexedExecution): number {
+  const { n, base, bStem, bExt } = nameParts(name);
+  if (x.locations.some((loc) => loc === n || loc.endsWith(`/${n}`) || (n.includes("/") && loc.endsWith(n)))) return 4;
   let best = 0;
   for (const b of x.basenames) {
     if (b === base) best = Math.max(best, 3.5);
@@ -98,17 +105,18 @@ function matchName(name: string, x: IndexedExecution): number {
   return best;
 }
 
-export function scoreContext(query: ParsedQuery, xs: IndexedExecution[]): ScoreContext {
-  const vocab = new Set<string>();
-  for (const x of xs) for (const tok of x.tokens.keys()) vocab.add(tok);
+/**
+ * The per-query context over the session `xs`: typo candidates from the session's vocabulary
+ * and IDF from its document frequencies, both read from the session index instead of a scan.
+ */
+export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex = indexSession(xs)): ScoreContext {
+  const n = xs.length;
   const typos = new Map<string, string[]>();
   for (const t of query.terms) {
     if (t.word.length < 5) continue;
-    const found: string[] = [];
-    for (const tok of vocab) if (isTypo(t.word, tok)) found.push(tok);
-    typos.set(t.word, found);
+    typos.set(t.word, session.typosOf(t.word, n));
   }
-  const idf = idfTable(query, xs, typos);
+  const idf = idfTable(query, xs, session, typos);
   const bigrams: ScoreContext["bigrams"] = [];
   const seq = query.sequence;
   for (let i = 0; i + 1 < seq.length; i++) {
@@ -122,16 +130,88 @@ export function scoreContext(query: ParsedQuery, xs: IndexedExecution[]): ScoreC
   return { idf, typos, bigrams };
 }
 
-export function idfTable(query: ParsedQuery, xs: IndexedExecution[], typos?: Map<string, string[]>): Map<string, number> {
+export function idfTable(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, typos: Map<string, string[]>): Map<string, number> {
   const n = xs.length;
   const idf = new Map<string, number>();
   for (const t of query.terms) {
     // Document frequency of the word itself; related words only when the word never occurs.
-    let df = xs.filter((x) => x.tokens.has(t.word) || x.stems.has(t.stem)).length;
-    if (df === 0) df = xs.filter((x) => matchTerm(t, x, typos) !== undefined).length;
+    let df = unionCount(session.tokens.get(t.word), session.stems.get(t.stem), n);
+    if (df === 0) {
+      // Only records holding a typo or a related word of it can match it now.
+      const marks = new Uint8Array(n);
+      markTermVariants(marks, t, session, typos);
+      for (let p = 0; p < n; p++) if (marks[p] && matchTerm(t, xs[p]!, typos) !== undefined) df++;
+    }
     idf.set(t.word, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   }
   return idf;
+}
+
+/** Marks the records that hold a typo or a related word (or its stem) of the term. */
+function markTermVariants(marks: Uint8Array, t: QueryTerm, session: SessionIndex, typos: Map<string, string[]>): void {
+  if (t.word.length >= 5) {
+    const found = typos.get(t.word);
+    if (found) for (const tok of found) markPositions(marks, session.tokens.get(tok));
+    else marks.fill(1); // no typo list: matchTerm looks in every record
+  }
+  for (let i = 0; i < t.related.length; i++) {
+    markPositions(marks, session.tokens.get(t.related[i]!));
+    markPositions(marks, session.stems.get(t.relatedStems[i]!));
+  }
+}
+
+/**
+ * The records of `xs` (the session list) that can score above zero for the query: a superset
+ * of those whose scoreExecution total is positive. Every part of the total is covered: words
+ * (the word, its stem, its typos and related words), names (through the records' location ends and basename stems), phrases
+ * (records holding the phrase's first word), tool hints, errors and status codes.
+ */
+export function candidatePositions(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, context: ScoreContext): Uint8Array {
+  const n = xs.length;
+  const marks = new Uint8Array(n);
+  for (const t of query.terms) {
+    markPositions(marks, session.tokens.get(t.word));
+    markPositions(marks, session.stems.get(t.stem));
+    markTermVariants(marks, t, session, context.typos);
+  }
+  for (const name of query.names) {
+    // matchName is above 0 only when a location ends with the name (so in its last 3 characters)
+    // or a basename's stem (before the first dot) is the name's or a typo of it.
+    const { n: full, bStem } = nameParts(name);
+    const maybe = new Uint8Array(n);
+    if (full.length >= 3) markPositions(maybe, session.locationEnds.get(full.slice(-3)));
+    else maybe.fill(1);
+    markPositions(maybe, session.baseStems.get(bStem));
+    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markPositions(maybe, at);
+    for (let p = 0; p < n; p++) if (maybe[p] && !marks[p] && matchName(name, xs[p]!) > 0) marks[p] = 1;
+  }
+  for (const { a } of context.bigrams) markPositions(marks, session.sequenceWords.get(a));
+  for (const cls of query.hints.keys()) {
+    if (cls === "file") (markPositions(marks, session.classes.get("read")), markPositions(marks, session.classes.get("write")));
+    else if (cls === "data") (markPositions(marks, session.classes.get("sql")), markPositions(marks, session.classes.get("read")));
+    else markPositions(marks, session.classes.get(cls));
+  }
+  if (query.wantsError) markPositions(marks, session.errors);
+  for (const code of query.statusCodes) markPositions(marks, session.statusCodes.get(code));
+  return marks;
+}
+
+/** What scoreExecution returns for a record that matches nothing of the query (total 0). */
+export function unscored(query: ParsedQuery, x: IndexedExecution): Scored {
+  return {
+    x,
+    total: 0,
+    text: 0,
+    tool: 0,
+    outcome: 0,
+    named: false,
+    strong: query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))),
+    coverage: 0,
+    matchedWeight: 0,
+    namedWords: [],
+    matchedWords: [],
+    reasons: [],
+  };
 }
 
 export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context: ScoreContext): Scored {

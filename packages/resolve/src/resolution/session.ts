@@ -1,0 +1,138 @@
+import type { IndexedExecution } from "./executions.js";
+import { isTypo } from "./tokens.js";
+
+/** Key → positions in the session list of the records holding it, ascending, each once. */
+type Postings = Map<string, number[]>;
+
+/** Typo lists kept per session; past this many words the cache starts over. */
+const TYPO_CACHE_WORDS = 256;
+
+/**
+ * What reference resolution needs to know about a whole session without scanning every
+ * record per query: the vocabulary (in order of first appearance, as a full scan meets it),
+ * and postings from words, stems, phrase words, tool classes, status codes and errors to the
+ * records. Built once per session list and extended when records are appended.
+ */
+export class SessionIndex {
+  /** The records indexed, by position; a list is served when it is a prefix of these (or they of it). */
+  readonly items: IndexedExecution[] = [];
+  /** token → positions; the Map's order is the session's vocabulary order. */
+  readonly tokens: Postings = new Map();
+  readonly stems: Postings = new Map();
+  /** Words of the field sequences (phrase matches). */
+  readonly sequenceWords: Postings = new Map();
+  readonly classes: Postings = new Map();
+  readonly statusCodes: Postings = new Map();
+  readonly errors: number[] = [];
+  /** Last 3 characters of each location (path or URL), for explicit names. */
+  readonly locationEnds: Postings = new Map();
+  /** Basenames' stems (before the first dot), for explicit names. */
+  readonly baseStems: Postings = new Map();
+  /** word → the vocabulary's typos of it, in vocabulary order (kept up to date by add). */
+  private readonly typoCache = new Map<string, string[]>();
+
+  add(x: IndexedExecution): void {
+    const p = this.items.length;
+    this.items.push(x);
+    for (const tok of x.tokens.keys()) {
+      let at = this.tokens.get(tok);
+      if (!at) {
+        at = [];
+        this.tokens.set(tok, at);
+        for (const [word, found] of this.typoCache) if (isTypo(word, tok)) found.push(tok);
+      }
+      at.push(p);
+    }
+    for (const s of x.stems.keys()) post(this.stems, s, p);
+    const seen = new Set<string>();
+    for (const { words } of x.sequences) {
+      for (const w of words) {
+        if (seen.has(w)) continue;
+        seen.add(w);
+        post(this.sequenceWords, w, p);
+      }
+    }
+    for (const c of x.classes.keys()) post(this.classes, c, p);
+    for (const code of new Set(x.statusCodes)) post(this.statusCodes, code, p);
+    if (x.isError) this.errors.push(p);
+    for (const end of new Set(x.locations.map((loc) => loc.slice(-3)))) post(this.locationEnds, end, p);
+    for (const s of new Set(x.basenames.map((b) => b.split(".")[0]!))) post(this.baseStems, s, p);
+  }
+
+  /** Tokens of the first `n` records that are a typo of `word`, in vocabulary order. */
+  typosOf(word: string, n: number): string[] {
+    let found = this.typoCache.get(word);
+    if (!found) {
+      found = [];
+      for (const tok of this.tokens.keys()) if (isTypo(word, tok)) found.push(tok);
+      if (this.typoCache.size >= TYPO_CACHE_WORDS) this.typoCache.clear();
+      this.typoCache.set(word, found);
+    }
+    // A token belongs to the first n records when its first position is below n.
+    return found.filter((tok) => this.tokens.get(tok)![0]! < n);
+  }
+}
+
+function post(map: Postings, key: string, p: number): void {
+  const at = map.get(key);
+  if (at) at.push(p);
+  else map.set(key, [p]);
+}
+
+/** Marks the positions of a postings list that fall inside `marks` (the first marks.length records). */
+export function markPositions(marks: Uint8Array, positions: readonly number[] | undefined): void {
+  if (!positions) return;
+  for (const p of positions) {
+    if (p >= marks.length) break;
+    marks[p] = 1;
+  }
+}
+
+/** How many positions below `n` are in `a` or `b` (both ascending). */
+export function unionCount(a: readonly number[] | undefined, b: readonly number[] | undefined, n: number): number {
+  const x = a ?? [];
+  const y = b ?? [];
+  let i = 0;
+  let j = 0;
+  let count = 0;
+  while (true) {
+    const u = i < x.length && x[i]! < n ? x[i]! : Number.POSITIVE_INFINITY;
+    const v = j < y.length && y[j]! < n ? y[j]! : Number.POSITIVE_INFINITY;
+    if (u === Number.POSITIVE_INFINITY && v === Number.POSITIVE_INFINITY) return count;
+    count++;
+    if (u <= v) i++;
+    if (v <= u) j++;
+  }
+}
+
+const sessions = new WeakMap<object, SessionIndex>();
+
+/**
+ * The index of `list` (the session's records in resolution order), cached per `key` (the
+ * caller's executions array). Reused when `list` is a prefix of what was indexed (a call with
+ * `after`), extended when what was indexed is a prefix of `list` (records appended), and built
+ * anew otherwise: records are compared by identity, so a replaced, removed or reordered record
+ * never meets a stale index.
+ */
+export function sessionIndexOf(key: object, list: readonly IndexedExecution[]): SessionIndex {
+  let s = sessions.get(key);
+  if (!s || !samePrefix(s.items, list)) {
+    s = new SessionIndex();
+    sessions.set(key, s);
+  }
+  for (let i = s.items.length; i < list.length; i++) s.add(list[i]!);
+  return s;
+}
+
+/** A fresh index of `list` (not cached). */
+export function indexSession(list: readonly IndexedExecution[]): SessionIndex {
+  const s = new SessionIndex();
+  for (const x of list) s.add(x);
+  return s;
+}
+
+function samePrefix(a: readonly IndexedExecution[], b: readonly IndexedExecution[]): boolean {
+  const m = Math.min(a.length, b.length);
+  for (let i = 0; i < m; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,252 @@
+// The full-scan resolver as it was before the session index (src/resolution at e062a64),
+// kept verbatim as the reference for test/resolution-index.test.ts: every call scans every
+// record (vocabulary, document frequencies, scores). A deliberate copy: the equivalence test
+// needs the old code path, and it must not ship in src.
+import { ArefError } from "@artifact-refs/schema";
+import { type ExecutionLike, type IndexedExecution, executionId, indexExecution } from "../../src/resolution/executions.js";
+import { type ParsedQuery, parseQuery } from "../../src/resolution/query.js";
+import type { Candidate, Resolution, ResolveOptions } from "../../src/resolution/resolve.js";
+import { type ScoreContext, type Scored, matchTerm, scoreExecution } from "../../src/resolution/score.js";
+import { isTypo } from "../../src/resolution/tokens.js";
+
+/** Share of the best score within which two candidates count as a tie. */
+const TIE = 0.9;
+/** Share of the best score that makes a candidate one of "the kind in question" for order words. */
+const KIND = 0.75;
+
+/**
+ * From the user's words and the session's executions (oldest first) to the executions meant.
+ * Returns ranked candidates with reasons, `ambiguous` when different executions fit equally,
+ * and no candidates when the words refer to none (it never invents a reference).
+ */
+export function resolveReferencesFullScan(text: string, executions: readonly ExecutionLike[], options: ResolveOptions = {}): Resolution {
+  if (typeof text !== "string") throw new ArefError("INVALID_INPUT", "the message to resolve must be a string");
+  if (!Array.isArray(executions)) throw new ArefError("INVALID_INPUT", "executions must be an array of execution records");
+  let list = executions.map((e, i) => indexedOf(e, i)).filter((x) => x.source.is_referenceable !== false);
+  list = orderOf(list);
+  if (options.after !== undefined) {
+    const at = list.findIndex((x) => x.id === options.after);
+    if (at === -1) {
+      throw new ArefError("NOT_FOUND", `no execution with id ${JSON.stringify(options.after)} to resolve after`, {
+        hint: "pass the id of an execution in the list (the message is asked right after it)",
+      });
+    }
+    list = list.slice(0, at + 1);
+  }
+  const query = parseQuery(text);
+  const limit = options.limit ?? 5;
+  if (list.length === 0) return { candidates: [], ambiguous: false };
+
+  if (query.parts && query.parts.length > 1) {
+    const picked: Candidate[] = [];
+    for (const part of query.parts) {
+      const r = resolveParsed(parseQuery(part), list, limit);
+      const first = r.candidates.find((c) => !picked.some((p) => p.id === c.id));
+      if (first) picked.push({ ...first, reasons: [`named in "${part}"`, ...first.reasons] });
+    }
+    if (picked.length === query.parts.length) return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
+  }
+  return resolveParsed(query, list, limit);
+}
+
+/** Indexing an execution costs far more than scoring it: keep the index per record object. */
+const indexCache = new WeakMap<object, IndexedExecution>();
+function indexedOf(e: ExecutionLike, i: number): IndexedExecution {
+  if (e === null || typeof e !== "object") throw new ArefError("INVALID_INPUT", `execution #${i + 1} is not an object`);
+  if (typeof e.tool_name !== "string") {
+    throw new ArefError("INVALID_INPUT", `execution #${i + 1} has no tool_name`, { hint: 'each execution needs "tool_name" (and "id" or "execution_id")' });
+  }
+  const cached = indexCache.get(e);
+  // The position is per call: set it on the cached index (resolution is synchronous).
+  if (cached && cached.source === e && cached.id === executionId(e, i)) {
+    cached.index = i;
+    return cached;
+  }
+  const x = indexExecution(e, i);
+  indexCache.set(e, x);
+  return x;
+}
+
+function orderOf(list: IndexedExecution[]): IndexedExecution[] {
+  const keyed = list.map((x) => ({ x, key: x.source.order ?? (x.source.timestamp ? Date.parse(x.source.timestamp) : Number.NaN) }));
+  if (keyed.every((k) => Number.isFinite(k.key))) keyed.sort((a, b) => a.key - b.key || a.x.index - b.x.index);
+  return keyed.map((k, i) => {
+    k.x.index = i;
+    return k.x;
+  });
+}
+
+function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number): Resolution {
+  const none: Resolution = { candidates: [], ambiguous: false };
+  const specificHint = [...query.hints.keys()].some((k) => k !== "file" && k !== "data");
+  const demonstrative = query.temporal !== undefined || query.referring;
+  // General questions and tasks ("explain what a 502 means", "write a haiku") refer to nothing,
+  // unless they also point at something of the session ("how do I fix that error?").
+  const definiteToolNoun = [...query.hints.keys()].some((k) => k !== "file" && k !== "data") && /\bthe\s+((?:[\w.-]+\s+){0,2}?)(test|tests|run|query|search|listing|command|call|request|endpoint|page|log|file|build|output|result|error|response)\b/.test(query.text.toLowerCase());
+  if (query.general && !(query.temporal || query.demonstrative || definiteToolNoun || query.names.length > 0)) return none;
+  if (query.terms.length === 0 && query.names.length === 0 && query.hints.size === 0 && !query.wantsError && !query.temporal) return none;
+  const context = fullScanContext(query, list);
+  const scored = list.map((x) => scoreExecution(query, x, context));
+  const max = Math.max(...scored.map((s) => s.total));
+
+  // An explicit file name or URL that matches nothing means the thing is not in this session.
+  if (query.names.length > 0 && !scored.some((s) => s.reasons.some((r) => r.startsWith("name:")))) {
+    if (!query.names.some((n) => /\.[a-z0-9]+$/i.test(n) && scored.some((s) => s.named))) return none;
+  }
+  // Only words matched, none naming the execution, no tool, no order word: the match must cover
+  // most of what the message talks about.
+  if (!specificHint && !query.wantsError && !query.temporal && !query.referring) {
+    // Most of what the message talks about must match; a whole name of an execution ("what does
+    // prod use?") or a definite one ("how full was the disk?") may come with words only its content holds.
+    const covered = scored.some(
+      (s) =>
+        s.total > 0 &&
+        s.matchedWeight >= 1 &&
+        // A match in the summary alone needs more than one word, or a definite one ("the polyfill").
+        (s.coverage > 0.5 ||
+          (s.coverage >= 0.5 && (s.named || s.matchedWeight >= 2 || definiteMatched(query, s))) ||
+          (s.strong && s.coverage >= 1 / 3) ||
+          (s.strong && s.coverage >= 0.25 && definiteNamed(query, s))),
+    );
+    if (max <= 0 || !covered) return none;
+  }
+  if (max <= 0 && !(query.temporal && demonstrative && query.terms.every((t) => t.weight < 1))) return none;
+
+  // Order words pick among the executions of the kind in question.
+  if (query.temporal) {
+    let kind = max > 0 ? scored.filter((s) => s.total >= KIND * max && s.total > 0) : scored;
+    let chosen: Scored | undefined;
+    const op = query.temporal;
+    if (op.kind === "event") {
+      const anchor = resolveAnchor(op.phrase, list, scored);
+      if (anchor) {
+        const side = scored.filter((s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0);
+        const top = Math.max(0, ...side.map((s) => s.total));
+        const near = side.filter((s) => s.total >= 0.98 * top);
+        chosen = op.side === "before" ? near.at(-1) : near[0];
+        if (chosen) chosen = { ...chosen, reasons: [...chosen.reasons, `order: ${op.side} ${anchor.id} (${op.phrase})`] };
+      }
+    } else {
+      if (op.kind === "previous" && kind.length < 2 && max > 0) kind = scored.filter((s) => s.total >= 0.5 * max && s.total > 0);
+      // "before this": before the current (latest) execution; when that one is not of the kind,
+      // the kind's latest is the one before it.
+      const latestOverall = list.at(-1)!;
+      const beforeCurrent = op.kind === "previous" && op.demonstrative === true && !kind.some((s) => s.x.id === latestOverall.id);
+      // "the last two test runs": the latest `count` of the kind, most recent first.
+      if (op.kind === "latest" && (query.count ?? 1) > 1 && kind.length >= query.count!) {
+        const picked = kind.slice(-query.count!).reverse();
+        const rest = rank(scored.filter((s) => !picked.includes(s) && s.total > 0), max).slice(0, Math.max(0, limit - picked.length));
+        return { candidates: [...picked.map((s) => ({ id: s.x.id, score: 1, reasons: [...s.reasons, `order: one of the ${picked.length} most recent matching`] })), ...rest.map((s) => candidate(s, max))], ambiguous: false };
+      }
+      const pick =
+        op.kind === "latest" || beforeCurrent ? kind.at(-1) : op.kind === "first" ? kind[0] : op.kind === "nth" ? (kind[op.n - 1] ?? kind.at(-1)) : (kind.at(-2) ?? kind.at(-1));
+      if (pick) {
+        const what = op.kind === "latest" ? "most recent" : op.kind === "first" ? "first" : op.kind === "nth" ? `number ${op.n}` : "second most recent";
+        chosen = { ...pick, reasons: [...pick.reasons, `order: ${what} of ${kind.length} matching (${op.why})`] };
+      }
+    }
+    if (chosen) {
+      const rest = rank(scored.filter((s) => s.x.id !== chosen!.x.id && s.total > 0), max).slice(0, limit - 1);
+      return { candidates: [{ id: chosen.x.id, score: 1, reasons: chosen.reasons }, ...rest.map((s) => candidate(s, max))], ambiguous: false };
+    }
+    if (max <= 0) return none;
+  }
+
+  const ranked = rank(scored.filter((s) => s.total > 0), max);
+  const top = ranked[0]!;
+  // Ties: the same thing done again collapses to its latest (a file's latest read stands for it).
+  const tied = ranked.filter((s) => s.total >= TIE * top.total);
+  const groups = new Map<string, Scored>();
+  for (const s of tied) {
+    const cur = groups.get(s.x.group);
+    const isRead = (v: Scored) => (v.x.classes.get("read") ?? 0) >= 1;
+    if (!cur || (isRead(s) && !isRead(cur)) || (isRead(s) === isRead(cur) && s.x.index > cur.x.index)) groups.set(s.x.group, s);
+  }
+  const distinct = [...groups.values()].sort((a, b) => b.x.index - a.x.index);
+  const others = ranked.filter((s) => !distinct.includes(s));
+  const count = query.count ?? 1;
+  if (count > 1) {
+    // A plural reference: the top `count` different things, most recent first.
+    const pool = distinct.length >= count ? distinct : [...distinct, ...others.filter((s) => !distinct.some((d) => d.x.group === s.x.group))];
+    const chosen = pool.slice(0, count);
+    const rest = ranked.filter((s) => !chosen.includes(s));
+    return { candidates: [...chosen.map((s) => candidate(s, max, 1)), ...rest.slice(0, Math.max(0, limit - count)).map((s) => candidate(s, max))], ambiguous: false };
+  }
+  const ambiguous = distinct.length > 1 && distinct.every((s) => s.named);
+  const head = ambiguous ? distinct : [distinct.find((s) => s.x.index === Math.max(...distinct.map((d) => d.x.index)))!];
+  const rest = ranked.filter((s) => !head.includes(s));
+  return {
+    candidates: [...head.map((s) => candidate(s, max, ambiguous ? 1 : undefined)), ...rest.slice(0, Math.max(0, limit - head.length)).map((s) => candidate(s, max))],
+    ambiguous,
+  };
+}
+
+/** A word after "the" that matched this execution in a name field ("the disk" → df). */
+function definiteNamed(query: ParsedQuery, s: Scored): boolean {
+  return query.definiteWords.some((w) => s.namedWords.includes(w));
+}
+
+/** A word after "the" that matched this execution anywhere. */
+function definiteMatched(query: ParsedQuery, s: Scored): boolean {
+  return query.definiteWords.some((w) => s.matchedWords.includes(w));
+}
+
+function rank(scored: Scored[], _max: number): Scored[] {
+  return [...scored].sort((a, b) => b.total - a.total || b.x.index - a.x.index);
+}
+
+function candidate(s: Scored, max: number, fixed?: number): Candidate {
+  const score = fixed ?? (max > 0 ? Math.min(0.99, s.total / max) : 0);
+  return { id: s.x.id, score: Math.round(score * 1000) / 1000, reasons: s.reasons.length ? s.reasons : ["order only"] };
+}
+
+/** The execution an event phrase points at ("the migration ran", "my edit"): the latest best match. */
+function resolveAnchor(phrase: string, list: IndexedExecution[], _scored: Scored[]): IndexedExecution | undefined {
+  let q: ParsedQuery;
+  try {
+    q = parseQuery(phrase);
+  } catch {
+    return undefined;
+  }
+  const context = fullScanContext(q, list);
+  const s = list.map((x) => scoreExecution(q, x, context));
+  const max = Math.max(...s.map((v) => v.total));
+  if (max <= 0) return undefined;
+  return s.filter((v) => v.total >= TIE * max).at(-1)?.x;
+}
+
+function fullScanContext(query: ParsedQuery, xs: IndexedExecution[]): ScoreContext {
+  const vocab = new Set<string>();
+  for (const x of xs) for (const tok of x.tokens.keys()) vocab.add(tok);
+  const typos = new Map<string, string[]>();
+  for (const t of query.terms) {
+    if (t.word.length < 5) continue;
+    const found: string[] = [];
+    for (const tok of vocab) if (isTypo(t.word, tok)) found.push(tok);
+    typos.set(t.word, found);
+  }
+  const idf = fullScanIdf(query, xs, typos);
+  const bigrams: ScoreContext["bigrams"] = [];
+  const seq = query.sequence;
+  for (let i = 0; i + 1 < seq.length; i++) {
+    const a = seq[i]!;
+    const b = seq[i + 1]!;
+    if (a.length < 3 || b.length < 3) continue;
+    const wa = query.terms.find((t) => t.word.replace(/s$/, "") === a);
+    const wb = query.terms.find((t) => t.word.replace(/s$/, "") === b);
+    if (wa && wb) bigrams.push({ a, b, weight: ((idf.get(wa.word) ?? 1) + (idf.get(wb.word) ?? 1)) * Math.min(wa.weight, wb.weight) });
+  }
+  return { idf, typos, bigrams };
+}
+
+function fullScanIdf(query: ParsedQuery, xs: IndexedExecution[], typos?: Map<string, string[]>): Map<string, number> {
+  const n = xs.length;
+  const idf = new Map<string, number>();
+  for (const t of query.terms) {
+    // Document frequency of the word itself; related words only when the word never occurs.
+    let df = xs.filter((x) => x.tokens.has(t.word) || x.stems.has(t.stem)).length;
+    if (df === 0) df = xs.filter((x) => matchTerm(t, x, typos) !== undefined).length;
+    idf.set(t.word, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+  }
+  return idf;
+}
