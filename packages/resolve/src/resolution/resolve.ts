@@ -234,9 +234,9 @@ function resolveAnchor(phrase: string, list: IndexedExecution[], session: Sessio
 
 /**
  * The scores of the session's records, in session order, as a full scan's would be for every
- * use above: when some record scores above zero, the records that can (candidatePositions, a
- * superset of them); the rest score 0 and only order words read zero scores, which happens when
- * every record scores 0, and then every record is returned (at 0).
+ * use above. Records outside candidatePositions match nothing (total 0). When some record scores
+ * above zero, every use above reads only records above zero: the candidates are enough. When none
+ * does, order words may pick any record: every record is returned.
  */
 function scoreSession(query: ParsedQuery, list: IndexedExecution[], session: SessionIndex): Scored[] {
   const context = scoreContext(query, list, session);
@@ -249,5 +249,8 @@ function scoreSession(query: ParsedQuery, list: IndexedExecution[], session: Ses
     positive ||= s.total > 0;
     scored.push(s);
   }
-  return positive ? scored : list.map((x) => unscored(query, x));
+  if (positive) return scored;
+  // Order words read every record: the candidates as scored, the others match nothing at all.
+  let k = 0;
+  return list.map((x, p) => (marks[p] ? scored[k++]! : unscored(query, x)));
 }

@@ -161,8 +161,8 @@ function markTermVariants(marks: Uint8Array, t: QueryTerm, session: SessionIndex
 }
 
 /**
- * The records of `xs` (the session list) that can score above zero for the query: a superset
- * of those whose scoreExecution total is positive. Every part of the total is covered: words
+ * The records of `xs` (the session list) where some part of the query can match: a superset of
+ * those whose scoreExecution total is positive or that have any reason. Every part is covered: words
  * (the word, its stem, its typos and related words), names (through the records' location ends and basename stems), phrases
  * (records holding the phrase's first word), tool hints, errors and status codes.
  */
@@ -196,7 +196,7 @@ export function candidatePositions(query: ParsedQuery, xs: IndexedExecution[], s
   return marks;
 }
 
-/** What scoreExecution returns for a record that matches nothing of the query (total 0). */
+/** What scoreExecution returns for a record outside candidatePositions: no word, name, phrase, tool kind or outcome matches. */
 export function unscored(query: ParsedQuery, x: IndexedExecution): Scored {
   return {
     x,
