@@ -1,5 +1,5 @@
 // Shared vitest settings for every package. Workspace packages resolve to their
-// TypeScript sources through the "source" export condition, so tests never need
+// TypeScript sources through the "@artifact-refs/source" export condition, so tests never need
 // a build of the packages they import; child processes spawned by tests use dist/.
 import { defineConfig } from "vitest/config";
 
@@ -8,8 +8,8 @@ import { defineConfig } from "vitest/config";
 export function packageTestConfig(overrides = {}) {
   const { test = {}, ...rest } = overrides;
   return defineConfig({
-    resolve: { conditions: ["source", "import", "node", "default"] },
-    ssr: { resolve: { conditions: ["source", "import", "node", "default"] } },
+    resolve: { conditions: ["@artifact-refs/source", "import", "node", "default"] },
+    ssr: { resolve: { conditions: ["@artifact-refs/source", "import", "node", "default"] } },
     test: {
       include: ["test/**/*.test.ts"],
       environment: "node",

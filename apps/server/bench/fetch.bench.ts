@@ -11,7 +11,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 16;
 const CASES = ["bare", "real", "strict", "fs", "fsStrict", "uncached"] as const;
 
-const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", fileURLToPath(new URL("./targets.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
+const child = spawn(process.execPath, ["--conditions=@artifact-refs/source", "--import", "tsx", fileURLToPath(new URL("./targets.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
 const info: Record<(typeof CASES)[number], string> & { path: string; token: string; bytes: number; artifactBytes: number } = await new Promise((resolve, reject) => {
   let out = "";
   child.stdout!.on("data", (c) => {

@@ -1,6 +1,6 @@
 // Embeds the server in an app: a memory store, the built-in tools on this package's
 // directory, one extra tool, and a session-scoped token. Run:
-//   node --conditions=source --import tsx apps/server/examples/embed.ts
+//   node --conditions=@artifact-refs/source --import tsx apps/server/examples/embed.ts
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { startServer } from "@artifact-refs/server";

@@ -27,7 +27,7 @@ export class TimedWorker {
 
   async #ready(): Promise<Worker> {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(this.#script, { execArgv: [] }); // not vitest's --conditions=source: dist/
+    const worker = new Worker(this.#script, { execArgv: [] }); // not vitest's --conditions=@artifact-refs/source: dist/
     await new Promise<void>((resolve, reject) => {
       worker.once("message", () => resolve());
       worker.once("error", reject);

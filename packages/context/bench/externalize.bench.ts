@@ -1,5 +1,5 @@
 // Externalizer, redaction and rehydration costs on the real trajectories.
-// Run: pnpm --filter @artifact-refs/context bench   (node --conditions=source --import tsx bench/externalize.bench.ts)
+// Run: pnpm --filter @artifact-refs/context bench   (node --conditions=@artifact-refs/source --import tsx bench/externalize.bench.ts)
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

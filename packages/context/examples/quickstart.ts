@@ -1,4 +1,4 @@
-// Run: node --conditions=source --import tsx examples/quickstart.ts   (from packages/context)
+// Run: node --conditions=@artifact-refs/source --import tsx examples/quickstart.ts   (from packages/context)
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

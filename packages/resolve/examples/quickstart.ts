@@ -1,4 +1,4 @@
-// Runnable: node --conditions=source --import tsx examples/quickstart.ts
+// Runnable: node --conditions=@artifact-refs/source --import tsx examples/quickstart.ts
 import { applySelector, preview, recall, resolveReferences } from "@artifact-refs/resolve";
 
 // 1. Bounded selectors: never more than the cap, and the exact selector for more.

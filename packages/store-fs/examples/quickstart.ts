@@ -1,4 +1,4 @@
-// Run: node --conditions=source --import tsx packages/store-fs/examples/quickstart.ts [store-dir]
+// Run: node --conditions=@artifact-refs/source --import tsx packages/store-fs/examples/quickstart.ts [store-dir]
 import { mkdtemp, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";

@@ -1,4 +1,4 @@
-// Runs as written: node --conditions=source --import tsx packages/store-s3/examples/quickstart.ts
+// Runs as written: node --conditions=@artifact-refs/source --import tsx packages/store-s3/examples/quickstart.ts
 // It starts a local S3-compatible server so it needs no cloud account; against AWS S3,
 // MinIO or R2 you would drop the first three lines and pass your bucket (see the README).
 import { ArtifactStore } from "@artifact-refs/store";

@@ -6,7 +6,7 @@ import { expect, it } from "vitest";
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 it("the README example runs as written", () => {
-  const result = spawnSync(process.execPath, ["--conditions=source", "--import", "tsx", "examples/quickstart.ts"], {
+  const result = spawnSync(process.execPath, ["--conditions=@artifact-refs/source", "--import", "tsx", "examples/quickstart.ts"], {
     cwd: packageDir,
     encoding: "utf8",
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },

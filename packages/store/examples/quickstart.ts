@@ -1,4 +1,4 @@
-// Run: node --conditions=source --import tsx packages/store/examples/quickstart.ts
+// Run: node --conditions=@artifact-refs/source --import tsx packages/store/examples/quickstart.ts
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 
 const store = new ArtifactStore({ driver: new MemoryDriver() });
