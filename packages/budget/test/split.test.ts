@@ -107,7 +107,7 @@ describe("safe splitting", () => {
     }
   }, HEAVY_TEST_TIMEOUT_MS);
 
-  it("with the default slices, forced cuts cost at most 3 tokens each (fuzzed)", () => {
+  it("with the default slices, a forced cut moves the count by at most 5 tokens (fuzzed)", () => {
     const toks = Object.fromEntries(ENCODINGS.map((e) => [e, getTokenizer({ impl: "gpt-tokenizer", encoding: e })]));
     let cutRuns = 0;
     const runs = fc
@@ -126,7 +126,8 @@ describe("safe splitting", () => {
         const sum = chunks.reduce((n, c) => n + tok.countUncached(c), 0);
         const truth = raw[encoding](text); // unsplit: these inputs are small enough
         if (forcedCuts > 0) cutRuns++;
-        expect(Math.abs(sum - truth)).toBeLessThanOrEqual(3 * forcedCuts);
+        // 5: the worst seen over every pair of one-character runs (e.g. "=" + 264 "~": 15 counted, 10 true).
+        expect(Math.abs(sum - truth)).toBeLessThanOrEqual(5 * forcedCuts);
         if (forcedCuts === 0) expect(sum).toBe(truth);
       }),
       { numRuns: 300 },
@@ -135,7 +136,7 @@ describe("safe splitting", () => {
     for (const tok of Object.values(toks)) tok.dispose();
   }, HEAVY_TEST_TIMEOUT_MS);
 
-  it("with tiny slices (32 chars) a cut in a run of one character moves the count by at most 5 tokens (every run swept)", () => {
+  it("with tiny slices (32 chars) a cut moves the count by at most 5 tokens too (every run swept)", () => {
     // Deterministic sweep, not fuzz: the worst cases are specific run lengths (e.g. "'" + 56 slashes: 7 counted, 2 true).
     const atoms = ["a", "Z", " ", "\n", "/", "=", "9", "é", "中", "\t", "'", "-", "*", "#", ".", "_", "x y", "\r\n"];
     let worst = 0;
@@ -158,7 +159,7 @@ describe("safe splitting", () => {
     }
     expect(cases).toBeGreaterThan(5_000);
     expect(worst).toBeLessThanOrEqual(5);
-    expect(worst).toBeGreaterThan(3); // the bound above is tight: tiny slices are a worse approximation than the default
+    expect(worst).toBeGreaterThan(3); // the bound is tight: a cut costs more than "a token or so" on such runs
   }, HEAVY_TEST_TIMEOUT_MS);
 
   it("the approximation error on real text is small even with tiny pieces", () => {
