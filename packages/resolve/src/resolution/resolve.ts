@@ -38,6 +38,20 @@ const KIND = 0.75;
  * and no candidates when the words refer to none (it never invents a reference).
  */
 export function resolveReferences(text: string, executions: readonly ExecutionLike[], options: ResolveOptions = {}): Resolution {
+  return resolveWith(indexedScorer, text, executions, options);
+}
+
+/** Scores every record of `list` (session order) for a query, as `resolveParsed` reads them. */
+export type SessionScorer = (executions: readonly ExecutionLike[], list: IndexedExecution[]) => (query: ParsedQuery) => Scored[];
+
+/** The session index (cached per executions array): scores only the records that can score. */
+const indexedScorer: SessionScorer = (executions, list) => {
+  const session = sessionIndexOf(executions, list);
+  return (query) => scoreSession(query, list, session);
+};
+
+/** resolveReferences with the scoring step given (tests compare the index with a full scan). */
+export function resolveWith(scorer: SessionScorer, text: string, executions: readonly ExecutionLike[], options: ResolveOptions = {}): Resolution {
   if (typeof text !== "string") throw new ArefError("INVALID_INPUT", "the message to resolve must be a string");
   if (!Array.isArray(executions)) throw new ArefError("INVALID_INPUT", "executions must be an array of execution records");
   let list = executions.map((e, i) => indexedOf(e, i)).filter((x) => x.source.is_referenceable !== false);
@@ -54,18 +68,18 @@ export function resolveReferences(text: string, executions: readonly ExecutionLi
   const query = parseQuery(text);
   const limit = options.limit ?? 5;
   if (list.length === 0) return { candidates: [], ambiguous: false };
-  const session = sessionIndexOf(executions, list);
+  const score = scorer(executions, list);
 
   if (query.parts && query.parts.length > 1) {
     const picked: Candidate[] = [];
     for (const part of query.parts) {
-      const r = resolveParsed(parseQuery(part), list, limit, session);
+      const r = resolveParsed(parseQuery(part), list, limit, score);
       const first = r.candidates.find((c) => !picked.some((p) => p.id === c.id));
       if (first) picked.push({ ...first, reasons: [`named in "${part}"`, ...first.reasons] });
     }
     if (picked.length === query.parts.length) return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
   }
-  return resolveParsed(query, list, limit, session);
+  return resolveParsed(query, list, limit, score);
 }
 
 /** Indexing an execution costs far more than scoring it: keep the index per record object. */
@@ -95,7 +109,7 @@ function orderOf(list: IndexedExecution[]): IndexedExecution[] {
   });
 }
 
-function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number, session: SessionIndex): Resolution {
+function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number, score: (query: ParsedQuery) => Scored[]): Resolution {
   const none: Resolution = { candidates: [], ambiguous: false };
   const specificHint = [...query.hints.keys()].some((k) => k !== "file" && k !== "data");
   const demonstrative = query.temporal !== undefined || query.referring;
@@ -104,7 +118,7 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
   const definiteToolNoun = [...query.hints.keys()].some((k) => k !== "file" && k !== "data") && /\bthe\s+((?:[\w.-]+\s+){0,2}?)(test|tests|run|query|search|listing|command|call|request|endpoint|page|log|file|build|output|result|error|response)\b/.test(query.text.toLowerCase());
   if (query.general && !(query.temporal || query.demonstrative || definiteToolNoun || query.names.length > 0)) return none;
   if (query.terms.length === 0 && query.names.length === 0 && query.hints.size === 0 && !query.wantsError && !query.temporal) return none;
-  const scored = scoreSession(query, list, session);
+  const scored = score(query);
   const max = Math.max(...scored.map((s) => s.total));
 
   // An explicit file name or URL that matches nothing means the thing is not in this session.
@@ -136,7 +150,7 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
     let chosen: Scored | undefined;
     const op = query.temporal;
     if (op.kind === "event") {
-      const anchor = resolveAnchor(op.phrase, list, session);
+      const anchor = resolveAnchor(op.phrase, score);
       if (anchor) {
         const side = scored.filter((s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0);
         const top = Math.max(0, ...side.map((s) => s.total));
@@ -219,14 +233,14 @@ function candidate(s: Scored, max: number, fixed?: number): Candidate {
 }
 
 /** The execution an event phrase points at ("the migration ran", "my edit"): the latest best match. */
-function resolveAnchor(phrase: string, list: IndexedExecution[], session: SessionIndex): IndexedExecution | undefined {
+function resolveAnchor(phrase: string, score: (query: ParsedQuery) => Scored[]): IndexedExecution | undefined {
   let q: ParsedQuery;
   try {
     q = parseQuery(phrase);
   } catch {
     return undefined;
   }
-  const s = scoreSession(q, list, session);
+  const s = score(q);
   const max = Math.max(...s.map((v) => v.total));
   if (max <= 0) return undefined;
   return s.filter((v) => v.total >= TIE * max).at(-1)?.x;
