@@ -117,6 +117,11 @@ export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session
     typos.set(t.word, session.typosOf(t.word, n));
   }
   const idf = idfTable(query, xs, session, typos);
+  return { idf, typos, bigrams: bigramsOf(query, idf) };
+}
+
+/** Adjacent content words of the message ("rate limit"), weighted by their IDF. */
+export function bigramsOf(query: ParsedQuery, idf: Map<string, number>): ScoreContext["bigrams"] {
   const bigrams: ScoreContext["bigrams"] = [];
   const seq = query.sequence;
   for (let i = 0; i + 1 < seq.length; i++) {
@@ -127,7 +132,7 @@ export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session
     const wb = query.terms.find((t) => t.word.replace(/s$/, "") === b);
     if (wa && wb) bigrams.push({ a, b, weight: ((idf.get(wa.word) ?? 1) + (idf.get(wb.word) ?? 1)) * Math.min(wa.weight, wb.weight) });
   }
-  return { idf, typos, bigrams };
+  return bigrams;
 }
 
 export function idfTable(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, typos: Map<string, string[]>): Map<string, number> {

@@ -5,7 +5,7 @@
 import type { ExecutionLike, IndexedExecution } from "../../src/resolution/executions.js";
 import type { ParsedQuery } from "../../src/resolution/query.js";
 import { type Resolution, type ResolveOptions, type SessionScorer, resolveWith } from "../../src/resolution/resolve.js";
-import { type ScoreContext, matchTerm, scoreExecution } from "../../src/resolution/score.js";
+import { type ScoreContext, bigramsOf, matchTerm, scoreExecution } from "../../src/resolution/score.js";
 import { isTypo } from "../../src/resolution/tokens.js";
 
 /** Scores every record with a context computed from every record. */
@@ -29,17 +29,7 @@ function fullScanContext(query: ParsedQuery, xs: IndexedExecution[]): ScoreConte
     typos.set(t.word, found);
   }
   const idf = fullScanIdf(query, xs, typos);
-  const bigrams: ScoreContext["bigrams"] = [];
-  const seq = query.sequence;
-  for (let i = 0; i + 1 < seq.length; i++) {
-    const a = seq[i]!;
-    const b = seq[i + 1]!;
-    if (a.length < 3 || b.length < 3) continue;
-    const wa = query.terms.find((t) => t.word.replace(/s$/, "") === a);
-    const wb = query.terms.find((t) => t.word.replace(/s$/, "") === b);
-    if (wa && wb) bigrams.push({ a, b, weight: ((idf.get(wa.word) ?? 1) + (idf.get(wb.word) ?? 1)) * Math.min(wa.weight, wb.weight) });
-  }
-  return { idf, typos, bigrams };
+  return { idf, typos, bigrams: bigramsOf(query, idf) };
 }
 
 function fullScanIdf(query: ParsedQuery, xs: IndexedExecution[], typos?: Map<string, string[]>): Map<string, number> {
