@@ -1,7 +1,7 @@
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
 import type { ParsedQuery, QueryTerm } from "./query.js";
-import { type SessionIndex, indexSession, markPositions, unionCount } from "./session.js";
+import { type SessionIndex, markPositions, unionCount } from "./session.js";
 import { isTypo, stem } from "./tokens.js";
 
 export interface Scored {
@@ -109,7 +109,7 @@ export function matchName(name: string, x: IndexedExecution): number {
  * The per-query context over the session `xs`: typo candidates from the session's vocabulary
  * and IDF from its document frequencies, both read from the session index instead of a scan.
  */
-export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex = indexSession(xs)): ScoreContext {
+export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex): ScoreContext {
   const n = xs.length;
   const typos = new Map<string, string[]>();
   for (const t of query.terms) {
@@ -135,7 +135,7 @@ export function bigramsOf(query: ParsedQuery, idf: Map<string, number>): ScoreCo
   return bigrams;
 }
 
-export function idfTable(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, typos: Map<string, string[]>): Map<string, number> {
+function idfTable(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, typos: Map<string, string[]>): Map<string, number> {
   const n = xs.length;
   const idf = new Map<string, number>();
   for (const t of query.terms) {

@@ -124,13 +124,6 @@ export function sessionIndexOf(key: object, list: readonly IndexedExecution[]): 
   return s;
 }
 
-/** A fresh index of `list` (not cached). */
-export function indexSession(list: readonly IndexedExecution[]): SessionIndex {
-  const s = new SessionIndex();
-  for (const x of list) s.add(x);
-  return s;
-}
-
 function samePrefix(a: readonly IndexedExecution[], b: readonly IndexedExecution[]): boolean {
   const m = Math.min(a.length, b.length);
   for (let i = 0; i < m; i++) if (a[i] !== b[i]) return false;
