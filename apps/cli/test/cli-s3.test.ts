@@ -1,20 +1,13 @@
 import { existsSync } from "node:fs";
 import { FetchReceiptSchema, GcReceiptSchema, ListReceiptSchema, StashReceiptSchema, StatsReceiptSchema, VerifyReceiptSchema } from "@artifact-refs/schema";
-import { startS3Server, type S3TestServer } from "@artifact-refs/tooling/s3/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useS3Server } from "@artifact-refs/tooling/testing/s3";
+import { describe, expect, it } from "vitest";
 import { BIN, run, spawnCli } from "./helpers.js";
 
 // aref against a real S3-compatible server (fauxqs on 127.0.0.1, started here):
 // `--store s3://bucket/prefix?endpoint=…&forcePathStyle=true`, and the same in AREF_STORE.
 // The AWS SDK's default credential chain reads the test credentials from the environment.
-let s3: S3TestServer;
-beforeAll(async () => {
-  s3 = await startS3Server();
-  Object.assign(process.env, s3.env);
-});
-afterAll(async () => {
-  await s3?.stop();
-});
+const s3 = useS3Server();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

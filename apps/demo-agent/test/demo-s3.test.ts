@@ -1,30 +1,15 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startS3Server, TEST_ENV } from "@artifact-refs/tooling/s3/server";
+import { describe, expect, it } from "vitest";
+import { useS3Server } from "@artifact-refs/tooling/testing/s3";
 import { ScriptedProvider, runDemo } from "@artifact-refs/demo-agent";
 import { openStore } from "@artifact-refs/store-spec";
 
 const repo = resolve(import.meta.dirname, "../../..");
 
 describe("the demo on S3 (real S3-compatible server on 127.0.0.1)", () => {
-  let s3: Awaited<ReturnType<typeof startS3Server>>;
-  const saved: Record<string, string | undefined> = {};
-  beforeAll(async () => {
-    for (const [k, v] of Object.entries(TEST_ENV)) {
-      saved[k] = process.env[k];
-      process.env[k] = v;
-    }
-    s3 = await startS3Server();
-  });
-  afterAll(async () => {
-    await s3?.stop();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  });
+  const s3 = useS3Server();
 
   it("runs the same session with the store in a bucket, within budget and byte-exact", async () => {
     const bucket = s3.createBucket();

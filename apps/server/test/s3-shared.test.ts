@@ -1,4 +1,4 @@
-import { startS3Server, type S3TestServer } from "@artifact-refs/tooling/s3/server";
+import { useS3Server } from "@artifact-refs/tooling/testing/s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../src/index.js";
 import { ADMIN, TOKEN_A, call, jsonInit } from "./helpers.js";
@@ -8,17 +8,11 @@ import { ADMIN, TOKEN_A, call, jsonInit } from "./helpers.js";
  * stores, the other serves; a reference dropped on one is gone on the other once the other's
  * access check is older than accessCacheMs.
  */
-let s3: S3TestServer;
+const s3 = useS3Server();
 let a: RunningServer;
 let b: RunningServer;
-const saved: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
-  s3 = await startS3Server();
-  for (const [k, v] of Object.entries(s3.env)) {
-    saved[k] = process.env[k];
-    process.env[k] = v; // the S3 driver takes its credentials from the default chain
-  }
   const spec = s3.storeSpec(s3.createBucket(), "refs");
   const options = { store: spec, tokens: { admin: ADMIN, sessions: { [TOKEN_A]: ["sess-a"] } }, rateLimit: false as const, ui: false };
   a = await startServer(options);
@@ -27,11 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await a?.close();
   await b?.close();
-  await s3?.stop();
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
 });
 
 describe("several instances sharing one S3 bucket", () => {

@@ -1,18 +1,11 @@
 import { openDriver, openStore, storeSpecFrom } from "@artifact-refs/store-spec";
 import { runStoreContract } from "@artifact-refs/store/testing";
-import { startS3Server, type S3TestServer } from "@artifact-refs/tooling/s3/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useS3Server } from "@artifact-refs/tooling/testing/s3";
+import { describe, expect, it } from "vitest";
 
 // The S3 part of the store spec, against the local S3-compatible server (fauxqs on
 // 127.0.0.1). The SDK's default credential chain reads the test credentials from the env.
-let s3: S3TestServer;
-beforeAll(async () => {
-  s3 = await startS3Server();
-  Object.assign(process.env, s3.env);
-});
-afterAll(async () => {
-  await s3?.stop();
-});
+const s3 = useS3Server();
 
 describe("openStore: s3://", () => {
   it("a spec opens the S3 driver on the bucket and prefix it names", async () => {

@@ -140,14 +140,15 @@ export class ArtifactStore {
     if (!(Number.isFinite(maxAgeMs) && maxAgeMs >= 0)) {
       throw new ArefError("INVALID_INPUT", `maxAgeMs must be a number ≥ 0, got ${String(options.maxAgeMs)}`);
     }
-    if (maxAgeMs === 0) return this.#liveReference(session, await this.resolve(ref, { session }));
-    // Only validated session ids are ever cached: a hit needs no parsing.
-    const cached = this.#references.get(session, ref, maxAgeMs);
-    if (cached !== undefined && !this.#core.isExpired(cached)) return cached;
+    if (maxAgeMs > 0) {
+      // Only validated session ids are ever cached: a hit needs no parsing.
+      const cached = this.#references.get(session, ref, maxAgeMs);
+      if (cached !== undefined && !this.#core.isExpired(cached)) return cached;
+    }
     const sessionId = parseSessionId(session);
     const since = this.#references.generation(sessionId);
     const reference = await this.#liveReference(sessionId, await this.resolve(ref, { session: sessionId }));
-    this.#references.set(sessionId, ref, reference, since);
+    if (maxAgeMs > 0) this.#references.set(sessionId, ref, reference, since);
     return reference;
   }
 
