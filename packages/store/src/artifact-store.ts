@@ -81,7 +81,7 @@ export class ArtifactStore {
     const key = blobKey(id);
     // Content and record are independent writes: do them at once. A crash between them can
     // leave a record without content (verify reports it, gc removes it), never a partial blob.
-    const [{ created, healed }, record] = await Promise.all([this.#storeBlob(id, bytes), this.#ensureRecord(id, bytes, options)]);
+    const [{ created, healed, wrote }, record] = await Promise.all([this.#storeBlob(id, bytes), this.#ensureRecord(id, bytes, options)]);
     let reference: SessionReference | undefined;
     let shortRef = toShortRef(id);
     if (session !== undefined) {
@@ -91,8 +91,10 @@ export class ArtifactStore {
       // A gc whose second mark missed the reference then cannot delete the blob after this
       // point either: its conditional delete sees a blob modified after its cutoff. (A mere
       // existence check here lost blobs deleted between the check and the sweep: found by
-      // the stress suite's 4-writer + gc-loop run with grace 0.)
-      if ((await driver.putIfAbsent(key, bytes)).created) await this.#ensureRecord(id, bytes, options);
+      // the stress suite's 4-writer + gc-loop run with grace 0.) A blob this put wrote may be a
+      // re-store after a sweep whose record delete was still to come: ensure the record after it.
+      // Its record, if gone, comes back; if there, its time is refreshed so that gc keeps it.
+      if ((await driver.putIfAbsent(key, bytes)).created || wrote) await driver.putIfAbsent(metaKey(id), encodeJson(record));
       shortRef = await this.shortRef(id, { session });
     }
     return { id, handle: toHandle(id), shortRef, record, created, healed, ...(reference ? { reference } : {}) };
@@ -348,19 +350,21 @@ export class ArtifactStore {
   }
 
   /** Creates the blob, or checks the stored copy (re-putting heals a corrupt one). */
-  async #storeBlob(id: ArtifactId, bytes: Uint8Array): Promise<{ created: boolean; healed: boolean }> {
+  /** `wrote`: this call wrote the bytes (new, re-stored after a sweep, or healed). */
+  async #storeBlob(id: ArtifactId, bytes: Uint8Array): Promise<{ created: boolean; healed: boolean; wrote: boolean }> {
     const { driver } = this.#core;
     const key = blobKey(id);
     const { created } = await driver.putIfAbsent(key, bytes);
-    if (created || !this.#core.verifyOnDedupe) return { created, healed: false };
+    if (created || !this.#core.verifyOnDedupe) return { created, healed: false, wrote: created };
     const stored = await driver.get(key);
     if (stored === undefined) {
-      await driver.putIfAbsent(key, bytes); // swept between the two calls: store it again
-      return { created: false, healed: false };
+      // Swept between the two calls: store it again.
+      const again = await driver.putIfAbsent(key, bytes);
+      return { created: false, healed: false, wrote: again.created };
     }
-    if (sha256Hex(stored) === id) return { created: false, healed: false };
+    if (sha256Hex(stored) === id) return { created: false, healed: false, wrote: false };
     await driver.put(key, bytes);
-    return { created: false, healed: true };
+    return { created: false, healed: true, wrote: true };
   }
 
   async #ensureRecord(id: ArtifactId, bytes: Uint8Array, options: PutOptions): Promise<ArtifactRecord> {

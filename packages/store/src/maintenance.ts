@@ -82,7 +82,9 @@ export async function runGc(core: StoreCore, options: GcOptions, referencesExpir
     if (!secondMark.has(id)) {
       const removed = options.dryRun ? true : await core.driver.delete(blob.key, { ifUnmodifiedSince: cutoff });
       if (removed) {
-        if (!options.dryRun) await core.driver.delete(metaKey(id));
+        // Conditional too: a writer that re-stored the blob after the delete above has touched
+        // (or written) the record since the cutoff, and keeps it.
+        if (!options.dryRun) await core.driver.delete(metaKey(id), { ifUnmodifiedSince: cutoff });
         swept.push(id);
         bytesFreed += blob.size;
       }

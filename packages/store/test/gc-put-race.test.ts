@@ -9,6 +9,19 @@ class StagedDriver extends MemoryDriver {
   refGate: Promise<void> | undefined;
   onRefWrite: (() => void) | undefined;
   beforeBlobDelete: (() => Promise<void>) | undefined;
+  beforeMetaDelete: (() => Promise<void>) | undefined;
+  blobGetGate: Promise<void> | undefined;
+  onBlobGet: (() => void) | undefined;
+
+  override async get(key: string): Promise<Uint8Array | undefined> {
+    if (key.startsWith("blobs/") && this.blobGetGate) {
+      const gate = this.blobGetGate;
+      this.blobGetGate = undefined;
+      this.onBlobGet?.();
+      await gate;
+    }
+    return super.get(key);
+  }
 
   override async put(key: string, data: Uint8Array): Promise<void> {
     if (key.startsWith("refs/") && this.refGate) {
@@ -20,6 +33,7 @@ class StagedDriver extends MemoryDriver {
 
   override async delete(key: string, options?: { ifUnmodifiedSince?: Date }): Promise<boolean> {
     if (key.startsWith("blobs/") && this.beforeBlobDelete) await this.beforeBlobDelete();
+    if (key.startsWith("meta/") && this.beforeMetaDelete) await this.beforeMetaDelete();
     return super.delete(key, options);
   }
 }
@@ -55,5 +69,58 @@ describe("put with a session racing gc (grace 0)", () => {
     expect(report.swept).not.toContain(id);
     expect(new TextDecoder().decode(await store.get(id, { session: "s1" }))).toBe(content);
     expect((await store.verify()).problems).toEqual([]);
+  });
+
+  it("a writer that stores the blob again between gc's blob delete and record delete keeps the record", async () => {
+    let clock = 1_000;
+    const driver = new StagedDriver({ now: () => new Date(clock) });
+    const store = new ArtifactStore({ driver, gcGraceMs: 0 });
+    const content = "content whose record gc is about to delete";
+    const { id } = await store.put(content); // blob and record at t=1000, no reference
+
+    // gc at t=3000 deletes the blob; just before it deletes the record, a writer puts the same
+    // content with a session (t=4000): blob stored again, record touched, reference written.
+    clock = 3_000;
+    driver.beforeMetaDelete = async () => {
+      driver.beforeMetaDelete = undefined;
+      clock = 4_000;
+      await store.put(content, { session: "s1" });
+    };
+    await store.gc({ graceMs: 0 });
+
+    // verify first: getRecord would rebuild a missing record from the content.
+    expect((await store.verify()).problems).toEqual([]);
+    expect((await store.getRecord(id, { session: "s1" })).artifact_id).toBe(id);
+  });
+
+  it("a writer whose read-back finds the blob swept re-stores it and keeps its record from gc's record delete", async () => {
+    let clock = 1_000;
+    const driver = new StagedDriver({ now: () => new Date(clock) });
+    const store = new ArtifactStore({ driver, gcGraceMs: 0 });
+    const content = "content re-put while gc sweeps it";
+    const { id } = await store.put(content);
+
+    // The writer starts at t=2000: blob and record touched, then it waits in its read-back.
+    clock = 2_000;
+    let resume!: () => void;
+    driver.blobGetGate = new Promise((r) => (resume = r));
+    const atReadBack = new Promise<void>((r) => (driver.onBlobGet = r));
+    const writer = store.put(content, { session: "s1" });
+    await atReadBack;
+
+    // gc at t=3000 (cutoff 3000) deletes the blob (t=2000); before its record delete, the writer
+    // goes on at t=4000: finds the blob gone, stores it again, writes its reference.
+    clock = 3_000;
+    driver.beforeMetaDelete = async () => {
+      driver.beforeMetaDelete = undefined;
+      clock = 4_000;
+      resume();
+      await writer;
+    };
+    await store.gc({ graceMs: 0 });
+
+    // verify first: getRecord would rebuild a missing record from the content.
+    expect((await store.verify()).problems).toEqual([]);
+    expect((await store.getRecord(id, { session: "s1" })).artifact_id).toBe(id);
   });
 });
