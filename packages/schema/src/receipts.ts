@@ -98,6 +98,8 @@ export const GcReportSchema = z.object({
   bytes_freed: z.number().int().nonnegative(),
   references_expired: z.number().int().nonnegative(),
   temp_files_removed: z.number().int().nonnegative(),
+  /** Session records removed: past their retention, or of sessions whose last reference this run expired. */
+  records_removed: z.number().int().nonnegative().optional(),
   dry_run: z.boolean(),
   swept: z.array(ArtifactIdSchema),
 });
@@ -106,7 +108,7 @@ export const GcReceiptSchema = GcReportSchema.extend({ schema: z.literal(receipt
 export type GcReceipt = z.infer<typeof GcReceiptSchema>;
 
 export const VerifyProblemSchema = z.object({
-  kind: z.enum(["integrity", "corrupt_metadata", "missing_blob", "missing_metadata", "temp_file", "corrupt_reference", "unreadable"]),
+  kind: z.enum(["integrity", "corrupt_metadata", "missing_blob", "missing_metadata", "temp_file", "corrupt_reference", "unreadable", "corrupt_record"]),
   key: z.string(),
   artifact_id: ArtifactIdSchema.optional(),
   message: z.string(),

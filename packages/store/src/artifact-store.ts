@@ -21,6 +21,7 @@ import type { Driver } from "./driver.js";
 import { LAYOUT_KEY, LAYOUT_VERSION, REF_PREFIX, blobKey, blobPrefixFor, idOfBlobKey, metaKey, parseRefKey, refKey, refPrefixFor, sessionPrefix } from "./layout.js";
 import { runGc, runStats, runVerify } from "./maintenance.js";
 import { ReferenceCache } from "./reference-cache.js";
+import { SessionRecords } from "./session-records.js";
 import { GcOptionsSchema, PutOptionsSchema, VerifyOptionsSchema, type ArtifactStoreOptions, type GcOptions, type PutOptions, type ReferenceReadOptions, type SessionOption, type VerifyOptions } from "./options.js";
 
 export interface PutResult {
@@ -46,9 +47,12 @@ export class ArtifactStore {
   /** References read with `maxAgeMs`; forgotten on every reference change this instance makes. */
   readonly #references = new ReferenceCache();
   #layoutChecked: Promise<void> | undefined;
+  /** Append-only session records (executions, chat turns, metrics) over the same driver. */
+  readonly records: SessionRecords;
 
   constructor(options: ArtifactStoreOptions) {
     this.#core = new StoreCore(options);
+    this.records = new SessionRecords(this.#core.driver, this.#core.now, options.records);
   }
 
   get driver(): Driver {
@@ -303,10 +307,11 @@ export class ArtifactStore {
     return { id, referencesRemoved, blobRemoved };
   }
 
-  /** Removes every reference of a session; returns how many. Its blobs become garbage unless shared. */
+  /** Removes every reference and record of a session; returns how many references. Its blobs become garbage unless shared. */
   async cleanupSession(session: string): Promise<number> {
     const sessionId = parseSessionId(session);
     let removed = 0;
+    await this.records.removeSession(sessionId);
     try {
       for (const entry of await collect(this.#core.driver.list(sessionPrefix(sessionId)))) {
         if (await this.#core.driver.delete(entry.key)) removed++;
@@ -326,8 +331,16 @@ export class ArtifactStore {
   async gc(gcOptions: GcOptions = {}): Promise<GcReport> {
     const options = parseWith(GcOptionsSchema, gcOptions ?? {}, "gc options") as GcOptions;
     await this.#checkLayout(false);
-    const expired = options.dryRun ? (await this.#expiredReferenceKeys()).length : await this.#deleteExpired();
-    return runGc(this.#core, options, expired);
+    const expiredKeys = await this.#expiredReferenceKeys();
+    const expired = options.dryRun ? expiredKeys.length : await this.#deleteExpired(expiredKeys);
+    const report = await runGc(this.#core, options, expired);
+    if (options.dryRun) return report;
+    // A session whose last reference this run expired ends: its records go with it.
+    const ended: string[] = [];
+    for (const session of new Set(expiredKeys.map((k) => parseRefKey(k)!.session))) {
+      if ((await collect(this.#core.driver.list(sessionPrefix(session)))).length === 0) ended.push(session);
+    }
+    return { ...report, records_removed: await this.records.collectGarbage(ended) };
   }
 
   /** Checks every blob's hash, every record and reference; with `repair`, fixes what can be fixed. */
@@ -335,7 +348,11 @@ export class ArtifactStore {
     const options = parseWith(VerifyOptionsSchema, verifyOptions ?? {}, "verify options") as VerifyOptions;
     await this.#checkLayout(false);
     try {
-      return await runVerify(this.#core, options);
+      const report = await runVerify(this.#core, options);
+      const records = await this.records.verify();
+      if (records.length === 0) return report;
+      const problems = [...report.problems, ...records].sort((a, b) => a.key.localeCompare(b.key));
+      return { ...report, problems, ok: problems.every((p) => p.repaired) };
     } finally {
       if (options.repair) this.#references.clear(); // repair may drop corrupt references
     }
@@ -440,10 +457,10 @@ export class ArtifactStore {
     return expired.filter((k): k is string => k !== undefined);
   }
 
-  async #deleteExpired(): Promise<number> {
+  async #deleteExpired(keys?: string[]): Promise<number> {
     let removed = 0;
     try {
-      for (const key of await this.#expiredReferenceKeys()) if (await this.#core.driver.delete(key)) removed++;
+      for (const key of keys ?? (await this.#expiredReferenceKeys())) if (await this.#core.driver.delete(key)) removed++;
     } finally {
       this.#references.clear();
     }

@@ -1,5 +1,19 @@
 export { ArtifactStore, type PutResult } from "./artifact-store.js";
 export { MemoryDriver } from "./memory-driver.js";
+export {
+  SessionRecords,
+  DEFAULT_MAX_RECORDS,
+  DEFAULT_RECORD_MAX_AGE_MS,
+  DEFAULT_PRUNE_EVERY,
+  MAX_RECORD_PAGE,
+  RECORD_CLOCK_SKEW_MS,
+  type SessionRecordsOptions,
+  type StoredRecord,
+  type RecordPage,
+  type RecordWarning,
+  type BodySchema,
+} from "./session-records.js";
+export { recordKey, parseRecordKey } from "./record-keys.js";
 export { assertValidKey, assertValidListPrefix, isValidKey, isValidListPrefix, type Driver, type DriverEntry } from "./driver.js";
 export { sha256Hex, decodeUtf8, sniffMime, defaultSummary } from "./content.js";
 export { mapLimit } from "./concurrency.js";

@@ -1,6 +1,7 @@
 import { ArtifactTypeSchema, ProducerSchema, ToolInfoSchema, type ArtifactType, type ToolInfo } from "@artifact-refs/schema";
 import { z } from "zod";
 import type { Driver } from "./driver.js";
+import type { SessionRecordsOptions } from "./session-records.js";
 
 export const DEFAULT_MAX_BYTES = 512 * 1024;
 export const DEFAULT_GC_GRACE_MS = 10 * 60 * 1000;
@@ -29,6 +30,8 @@ export interface ArtifactStoreOptions {
    * blob is replaced by the good bytes (re-putting heals). Default true.
    */
   verifyOnDedupe?: boolean;
+  /** Retention and warnings of session records (`store.records`). */
+  records?: SessionRecordsOptions;
 }
 
 export interface PutOptions {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { rng } from "@artifact-refs/tooling/testing/rng";
 import { MemoryDriver } from "@artifact-refs/store";
-import { runDriverContract, runStoreContract } from "@artifact-refs/store/testing";
+import { runDriverContract, runRecordsContract, runStoreContract } from "@artifact-refs/store/testing";
 
 runDriverContract("memory", async () => ({ driver: new MemoryDriver() }));
 runStoreContract("memory", async () => ({ driver: new MemoryDriver() }));
+runRecordsContract("memory", async () => { const driver = new MemoryDriver(); return { driver, reopen: async () => driver }; });
 
 describe("MemoryDriver listing (sorted key index)", () => {
   it("lists exactly the keys with the prefix after any mix of puts and deletes", async () => {

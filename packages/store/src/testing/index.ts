@@ -8,4 +8,5 @@
  */
 export { runDriverContract } from "./driver-contract.js";
 export { runStoreContract } from "./store-contract.js";
+export { runRecordsContract } from "./records-contract.js";
 export type { DriverHarness, DriverFactory } from "./harness.js";

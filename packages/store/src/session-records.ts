@@ -1,0 +1,334 @@
+import { randomBytes } from "node:crypto";
+import { ArefError, formatIssues, parseSessionId, type VerifyProblem } from "@artifact-refs/schema";
+import { z } from "zod";
+import { collect, mapLimit } from "./concurrency.js";
+import { encodeJson } from "./core.js";
+import type { Driver } from "./driver.js";
+import {
+  RECORD_KIND_RE,
+  RECORD_PREFIX,
+  RECORD_SESSION_PREFIX,
+  TIME_DIGITS,
+  isRecordId,
+  msOfRecordId,
+  pad13,
+  parseRecordKey,
+  recordKey,
+  recordKindPrefix,
+  recordSessionMarker,
+  recordSessionPrefix,
+  recordWindowPrefix,
+} from "./record-keys.js";
+
+/** Records kept per session and kind (the oldest beyond it are pruned). */
+export const DEFAULT_MAX_RECORDS = 100_000;
+/** Records older than this are not listed and are pruned (30 days). */
+export const DEFAULT_RECORD_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+/** A writer prunes a (session, kind) after this many of its own appends to it. */
+export const DEFAULT_PRUNE_EVERY = 1_000;
+/** Largest page a listing returns. */
+export const MAX_RECORD_PAGE = 1_000;
+/** How far ahead of this clock another writer's clock may run before its newest records list late. */
+export const RECORD_CLOCK_SKEW_MS = 120_000;
+
+export interface SessionRecordsOptions {
+  /** Records kept per session and kind (default 100,000); older ones are pruned by the writer and by gc. */
+  maxRecords?: number;
+  /** Age after which a record is no longer listed and is pruned (default 30 days). */
+  maxAgeMs?: number;
+  /** A writer prunes a (session, kind) after this many of its own appends to it (default 1,000). */
+  pruneEvery?: number;
+  /** Called for every record a listing skips (corrupt, hand-edited, foreign key). Default: none. */
+  onWarning?: (warning: RecordWarning) => void;
+}
+
+/** One stored record: an envelope around the caller's JSON body. */
+export interface StoredRecord<T = unknown> {
+  /** Time-sortable id: `<13-digit ms>-<6 hex sequence>-<8 hex random>`. */
+  id: string;
+  session: string;
+  kind: string;
+  /** When it was written (the writer's clock, ISO 8601). */
+  at: string;
+  body: T;
+}
+
+export interface RecordWarning {
+  key: string;
+  message: string;
+}
+
+export interface RecordPage<T> {
+  /** The newest `limit` records before the cursor, oldest first. */
+  records: StoredRecord<T>[];
+  /** Cursor for the next (older) page; absent when there is none. */
+  before?: string;
+  /** Records in the page's range that were skipped, with why. */
+  skipped: RecordWarning[];
+}
+
+/** Validates a record's body; a body that fails is skipped with a warning. */
+export interface BodySchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: z.ZodError };
+}
+
+const EnvelopeSchema = z.object({
+  record: z.literal(1),
+  id: z.string(),
+  session: z.string(),
+  kind: z.string(),
+  at: z.string().datetime({ offset: true }),
+  body: z.unknown(),
+});
+
+const positiveInt = (name: string, value: number) => {
+  if (!Number.isSafeInteger(value) || value < 1) throw new ArefError("CONFIG_INVALID", `${name} must be a positive integer, got ${String(value)}`);
+  return value;
+};
+
+function parseKind(kind: string): string {
+  if (typeof kind !== "string" || !RECORD_KIND_RE.test(kind)) {
+    throw new ArefError("INVALID_INPUT", `invalid record kind ${JSON.stringify(kind)}`, { hint: "a kind is a lowercase word (a-z, 0-9, '-'), at most 32 chars, e.g. \"execution\"" });
+  }
+  return kind;
+}
+
+let sequence = 0;
+
+/**
+ * Append-only session records over any Driver: one object per record, written once with
+ * put-if-absent (a killed writer leaves either nothing or the whole record), never rewritten,
+ * listed newest page first by time window so that a session's first page costs O(the records of
+ * a few recent windows), not O(the session). Bounded per (session, kind) by count and age.
+ */
+export class SessionRecords {
+  readonly maxRecords: number;
+  readonly maxAgeMs: number;
+  readonly pruneEvery: number;
+  readonly #driver: Driver;
+  readonly #now: () => Date;
+  readonly #onWarning: ((warning: RecordWarning) => void) | undefined;
+  /** Sessions whose marker this instance has written. */
+  readonly #marked = new Set<string>();
+  /** Appends this instance made per (session, kind) since its last prune. */
+  readonly #appends = new Map<string, number>();
+
+  constructor(driver: Driver, now: () => Date, options: SessionRecordsOptions = {}) {
+    this.#driver = driver;
+    this.#now = now;
+    this.maxRecords = positiveInt("records.maxRecords", options.maxRecords ?? DEFAULT_MAX_RECORDS);
+    this.maxAgeMs = positiveInt("records.maxAgeMs", options.maxAgeMs ?? DEFAULT_RECORD_MAX_AGE_MS);
+    this.pruneEvery = positiveInt("records.pruneEvery", options.pruneEvery ?? DEFAULT_PRUNE_EVERY);
+    this.#onWarning = options.onWarning;
+  }
+
+  /** Writes one record; returns it with its id. The body must be JSON-serializable. */
+  async append<T>(session: string, kind: string, body: T): Promise<StoredRecord<T>> {
+    const sessionId = parseSessionId(session);
+    parseKind(kind);
+    const at = this.#now();
+    const id = `${pad13(at.getTime())}-${((sequence = (sequence + 1) % 0x1000000)).toString(16).padStart(6, "0")}-${randomBytes(4).toString("hex")}`;
+    const record: StoredRecord<T> = { id, session: sessionId, kind, at: at.toISOString(), body };
+    let bytes: Uint8Array;
+    try {
+      bytes = encodeJson({ record: 1, ...record });
+    } catch (cause) {
+      throw new ArefError("INVALID_INPUT", `a ${kind} record must be JSON-serializable: ${(cause as Error).message}`, { cause });
+    }
+    if (!this.#marked.has(sessionId)) {
+      await this.#driver.putIfAbsent(recordSessionMarker(sessionId), encodeJson({ session: sessionId }));
+      this.#marked.add(sessionId);
+    }
+    const { created } = await this.#driver.putIfAbsent(recordKey(sessionId, kind, id), bytes);
+    if (!created) throw new ArefError("CONFLICT", `record ${id} already exists`, { hint: "retry the write: ids are unique per writer, this means two writers drew the same random suffix" });
+    const counter = `${sessionId}/${kind}`;
+    const count = (this.#appends.get(counter) ?? 0) + 1;
+    this.#appends.set(counter, count);
+    if (count >= this.pruneEvery) {
+      this.#appends.delete(counter);
+      await this.prune(sessionId, kind);
+    }
+    return record;
+  }
+
+  /**
+   * The newest `limit` records of (session, kind) older than the cursor `before` (a record id),
+   * oldest first. Records older than maxAgeMs are not listed; corrupt or hand-edited ones are
+   * skipped and reported in `skipped` (and to onWarning), never thrown.
+   */
+  async page<T = unknown>(session: string, kind: string, options: { limit?: number; before?: string; body?: BodySchema<T> } = {}): Promise<RecordPage<T>> {
+    const sessionId = parseSessionId(session);
+    parseKind(kind);
+    const limit = options.limit ?? 100;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_RECORD_PAGE) {
+      throw new ArefError("INVALID_INPUT", `limit must be an integer from 1 to ${MAX_RECORD_PAGE}, got ${String(options.limit)}`);
+    }
+    if (options.before !== undefined && !isRecordId(options.before)) {
+      throw new ArefError("INVALID_INPUT", `invalid cursor ${JSON.stringify(options.before)}`, { hint: "pass the `before` value of the previous page" });
+    }
+    const now = this.#now().getTime();
+    const oldest = now - this.maxAgeMs;
+    const anchor = options.before === undefined ? now + RECORD_CLOCK_SKEW_MS : msOfRecordId(options.before);
+    const skipped: RecordWarning[] = [];
+    const read = new Map<string, StoredRecord<T> | undefined>();
+    // Widen the time window around the anchor one digit at a time until it holds a full page:
+    // the newest records before the anchor are then all inside it.
+    for (let digits = 8; digits >= 0; digits--) {
+      const candidates: { key: string; id: string }[] = [];
+      const windowStart = Number(pad13(anchor).slice(0, digits).padEnd(TIME_DIGITS, "0"));
+      for await (const entry of this.#driver.list(recordWindowPrefix(sessionId, kind, anchor, digits))) {
+        const parsed = parseRecordKey(entry.key);
+        if (!parsed || parsed.session !== sessionId || parsed.kind !== kind) {
+          if (!read.has(entry.key)) {
+            read.set(entry.key, undefined);
+            this.#skip(skipped, entry.key, "not a well-formed record key");
+          }
+          continue;
+        }
+        if (parsed.ms < oldest) continue;
+        if (options.before !== undefined ? parsed.id >= options.before : false) continue;
+        candidates.push({ key: entry.key, id: parsed.id });
+      }
+      candidates.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)); // newest first
+      const last = digits === 0 || windowStart <= oldest;
+      if (candidates.length < limit && !last) continue;
+      const records: StoredRecord<T>[] = [];
+      let i = 0;
+      while (records.length < limit && i < candidates.length) {
+        const batch = candidates.slice(i, i + Math.max(8, limit - records.length));
+        i += batch.length;
+        const got = await mapLimit(batch, 16, async (c) => {
+          if (read.has(c.key)) return read.get(c.key);
+          const record = await this.#read<T>(c.key, sessionId, kind, c.id, options.body, skipped);
+          read.set(c.key, record);
+          return record;
+        });
+        for (const r of got) if (r !== undefined && records.length < limit) records.push(r);
+      }
+      if (records.length < limit && !last) continue; // corrupt ones left the page short: widen
+      // A full page may have older records after it: in the window, or before the window.
+      const more = records.length === limit && (i < candidates.length || !last);
+      records.reverse();
+      return { records, skipped, ...(more ? { before: records[0]!.id } : {}) };
+    }
+    return { records: [], skipped };
+  }
+
+  /** The newest record of (session, kind), or undefined. */
+  async latest<T = unknown>(session: string, kind: string, body?: BodySchema<T>): Promise<StoredRecord<T> | undefined> {
+    return (await this.page<T>(session, kind, { limit: 1, ...(body ? { body } : {}) })).records[0];
+  }
+
+  /** Sessions that have records (from their markers: O(sessions), not O(records)). */
+  async sessions(): Promise<string[]> {
+    const out: string[] = [];
+    for await (const entry of this.#driver.list(RECORD_SESSION_PREFIX)) {
+      const m = /^record-sessions\/([A-Za-z0-9._:-]+)\.json$/.exec(entry.key);
+      if (m && m[1] !== "." && m[1] !== "..") out.push(m[1]!);
+    }
+    return out.sort();
+  }
+
+  /** Removes every record of a session and its marker; returns how many records. */
+  async removeSession(session: string): Promise<number> {
+    const sessionId = parseSessionId(session);
+    const entries = await collect(this.#driver.list(recordSessionPrefix(sessionId)));
+    const removed = await mapLimit(entries, 16, (e) => this.#driver.delete(e.key));
+    await this.#driver.delete(recordSessionMarker(sessionId));
+    this.#marked.delete(sessionId);
+    return removed.filter(Boolean).length;
+  }
+
+  /** Applies the retention to one session (every kind, or one): drops records past maxAgeMs, then the oldest past maxRecords. */
+  async prune(session: string, kind?: string): Promise<number> {
+    const sessionId = parseSessionId(session);
+    const prefix = kind === undefined ? recordSessionPrefix(sessionId) : recordKindPrefix(sessionId, parseKind(kind));
+    const byKind = new Map<string, string[]>();
+    for await (const entry of this.#driver.list(prefix)) {
+      const parsed = parseRecordKey(entry.key);
+      if (!parsed || parsed.session !== sessionId) continue; // verify reports it; never delete what we cannot read
+      let keys = byKind.get(parsed.kind);
+      if (!keys) byKind.set(parsed.kind, (keys = []));
+      keys.push(entry.key);
+    }
+    const oldest = this.#now().getTime() - this.maxAgeMs;
+    const doomed: string[] = [];
+    for (const keys of byKind.values()) {
+      keys.sort(); // same session and kind: key order is id order
+      const kept = keys.filter((k) => parseRecordKey(k)!.ms >= oldest);
+      doomed.push(...keys.filter((k) => parseRecordKey(k)!.ms < oldest), ...kept.slice(0, Math.max(0, kept.length - this.maxRecords)));
+    }
+    const removed = await mapLimit(doomed, 16, (k) => this.#driver.delete(k));
+    return removed.filter(Boolean).length;
+  }
+
+  /** Applies the retention to every session; with `ended`, removes those sessions' records whole. */
+  async collectGarbage(ended: Iterable<string> = []): Promise<number> {
+    let removed = 0;
+    const endedSet = new Set(ended);
+    for (const session of endedSet) removed += await this.removeSession(session);
+    for (const session of await this.sessions()) if (!endedSet.has(session)) removed += await this.prune(session);
+    return removed;
+  }
+
+  /** Every record object that cannot be read back as a record of its key. */
+  async verify(): Promise<VerifyProblem[]> {
+    const problems: VerifyProblem[] = [];
+    const entries = await collect(this.#driver.list(RECORD_PREFIX));
+    await mapLimit(entries, 16, async (entry) => {
+      const parsed = parseRecordKey(entry.key);
+      if (!parsed) {
+        problems.push({ kind: "corrupt_record", key: entry.key, message: "not a well-formed record key; listings skip it: remove it by hand", repaired: false });
+        return;
+      }
+      const why = await this.#problem(entry.key, parsed.session, parsed.kind, parsed.id);
+      if (why !== undefined) problems.push({ kind: "corrupt_record", key: entry.key, message: `${why}; listings skip it: remove it by hand`, repaired: false });
+    });
+    return problems;
+  }
+
+  #skip(skipped: RecordWarning[], key: string, message: string): void {
+    const warning = { key, message };
+    skipped.push(warning);
+    this.#onWarning?.(warning);
+  }
+
+  async #read<T>(key: string, session: string, kind: string, id: string, body: BodySchema<T> | undefined, skipped: RecordWarning[]): Promise<StoredRecord<T> | undefined> {
+    const raw = await this.#driver.get(key);
+    if (raw === undefined) return undefined; // pruned while we looked
+    const envelope = envelopeOf(raw, session, kind, id);
+    if (typeof envelope === "string") {
+      this.#skip(skipped, key, envelope);
+      return undefined;
+    }
+    if (body === undefined) return envelope as StoredRecord<T>;
+    const checked = body.safeParse(envelope.body);
+    if (!checked.success) {
+      this.#skip(skipped, key, `its body is not a valid ${kind} record: ${formatIssues(checked.error)}`);
+      return undefined;
+    }
+    return { ...envelope, body: checked.data };
+  }
+
+  async #problem(key: string, session: string, kind: string, id: string): Promise<string | undefined> {
+    const raw = await this.#driver.get(key);
+    if (raw === undefined) return undefined;
+    const envelope = envelopeOf(raw, session, kind, id);
+    return typeof envelope === "string" ? envelope : undefined;
+  }
+}
+
+/** The record in `raw`, or why it is not one (nothing read back is trusted). */
+function envelopeOf(raw: Uint8Array, session: string, kind: string, id: string): StoredRecord | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(raw));
+  } catch {
+    return "not valid JSON";
+  }
+  const parsed = EnvelopeSchema.safeParse(json);
+  if (!parsed.success) return `not a record: ${formatIssues(parsed.error)}`;
+  const e = parsed.data;
+  if (e.id !== id || e.session !== session || e.kind !== kind) return "it names another record than its key";
+  return { id: e.id, session: e.session, kind: e.kind, at: e.at, body: e.body };
+}
