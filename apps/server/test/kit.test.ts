@@ -5,20 +5,25 @@ import { SessionExecutions } from "../src/kit/index.js";
 import { ByteCache, SelectionCache } from "../src/selection-cache.js";
 
 describe("SessionExecutions", () => {
-  it("keeps at most maxSessions contexts, dropping the least recently used; results stay in the store", async () => {
+  it("keeps executions in the store only: a second instance (or a restart) over the same store sees them all; results stay in the store", async () => {
     const store = new ArtifactStore({ driver: new MemoryDriver() });
-    const log = new SessionExecutions(store, undefined, (q, e) => resolveReferences(q, e), 2);
+    const resolver = (q: string, e: Parameters<typeof resolveReferences>[1]) => resolveReferences(q, e);
+    const log = new SessionExecutions(store, undefined, resolver);
     const base = { tool_name: "read_file", tool_args: { path: "a.txt" }, artifact_type: "toolform", artifact_title: "Read File", interaction_type: "form_submit", result_type: "success" as const };
     const big = "x".repeat(50_000); // over the inline threshold: stored as an artifact of the session
     const first = await log.record({ ...base, session_id: "s1", result: big });
     await log.record({ ...base, session_id: "s2", result: "two" });
-    await log.list("s1"); // a read does not make a session recently used; a record does
-    log.context("s1"); // …and so does using its context
-    await log.record({ ...base, session_id: "s3", result: "three" });
-    expect(await log.sessions()).toEqual(["s1", "s3"]);
-    expect(await log.list("s2")).toEqual([]);
+    await log.record({ ...base, session_id: "s1", result: "three" });
+    const other = new SessionExecutions(new ArtifactStore({ driver: store.driver }), undefined, resolver);
+    expect((await other.list("s1")).map((e) => e.execution_id)).toEqual([first.execution_id, (await log.list("s1"))[1]!.execution_id]);
+    expect(await other.sessions()).toEqual(["s1", "s2"]);
+    expect(await other.list("nobody")).toEqual([]);
+    expect((await other.find("s1", first.execution_id))?.result_ref).toBe(first.result_ref);
+    expect(await other.find("s1", "exec_missing")).toBeUndefined();
+    const context = await other.context("s1");
+    expect(context.contextShape().executions[1]?.short_ref).toMatch(/^art:[0-9a-f]{12}/);
     expect(first.result_ref).toMatch(/^[0-9a-f]{64}$/);
-    expect(await store.getText(first.result_ref!, { session: "s1" })).toBe(big);
+    expect(await other.result(first)).toBe(big);
   });
 });
 

@@ -1,31 +1,42 @@
-import type { ContextConfigInput } from "@artifact-refs/context";
-import { DEFAULT_BUDGET, memorySink } from "@artifact-refs/budget";
+import { ExecutionContext, type ContextConfigInput } from "@artifact-refs/context";
+import { DEFAULT_BUDGET } from "@artifact-refs/budget";
 import { sessionHotState } from "@artifact-refs/hot-state";
 import { applySelector, resolveReferences } from "@artifact-refs/resolve";
-import { hasErrorCode, type PromptMetrics } from "@artifact-refs/schema";
+import { hasErrorCode, PromptMetricsSchema, type PromptMetrics } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { SessionExecutions } from "./executions.js";
+import { CHAT_TURN_KIND, ChatTurnSchema, METRICS_KIND } from "./records.js";
 import type { ServerKit } from "./types.js";
 
 export type * from "./types.js";
 export { SessionExecutions } from "./executions.js";
+export { CHAT_TURN_KIND, EXECUTION_KIND, METRICS_KIND, ChatTurnSchema, StoredExecutionSchema, type ChatTurn, type StoredExecution } from "./records.js";
 
-/** Keeps each session's last `max` metrics events in memory (budget's memory sink per session). */
-export function memoryMetrics(max = 500, initial: readonly PromptMetrics[] = []): ServerKit["metrics"] {
-  const sinks = new Map<string, ReturnType<typeof memorySink>>();
-  for (const event of initial) {
-    let sink = sinks.get(event.session);
-    if (!sink) sinks.set(event.session, (sink = memorySink({ max })));
-    void sink.write(event);
-  }
+/** Metrics events shown per session (the newest). */
+export const METRICS_PAGE = 500;
+
+/** Each session's prompt metrics events as records in the store (kind "metrics"). */
+export function storeMetrics(store: ArtifactStore): ServerKit["metrics"] {
   return {
     async record(event: PromptMetrics) {
-      let sink = sinks.get(event.session);
-      if (!sink) sinks.set(event.session, (sink = memorySink({ max })));
-      await sink.write(event);
+      await store.records.append(event.session, METRICS_KIND, event);
     },
-    async list(session) {
-      return [...(sinks.get(session)?.events ?? [])];
+    async list(session, options = {}) {
+      const page = await store.records.page(session, METRICS_KIND, { limit: options.limit ?? METRICS_PAGE, body: PromptMetricsSchema, ...(options.before ? { before: options.before } : {}) });
+      return page.records.map((r) => r.body);
+    },
+  };
+}
+
+/** Each session's chat turns as records in the store (kind "chat-turn"). */
+export function storeChatTurns(store: ArtifactStore): ServerKit["chatTurns"] {
+  return {
+    async record(session, turn) {
+      await store.records.append(session, CHAT_TURN_KIND, turn);
+    },
+    async page(session, options = {}) {
+      const page = await store.records.page(session, CHAT_TURN_KIND, { limit: options.limit ?? 100, body: ChatTurnSchema, ...(options.before ? { before: options.before } : {}) });
+      return { turns: page.records.map((r) => r.body), ...(page.before ? { before: page.before } : {}), skipped: page.skipped.length };
     },
   };
 }
@@ -45,21 +56,56 @@ function strongest(candidates: ReadonlyArray<{ id: string; score: number }>): st
   return best <= 0 ? [] : candidates.filter((c) => c.score >= best * REFERENCED_SHARE).map((c) => c.id);
 }
 
-/** The kit the server runs on, from the lower packages; `overrides` replaces any part. */
+/**
+ * The kit the server runs on, from the lower packages; `overrides` replaces any part. Executions,
+ * chat turns and metrics are session records in the store: nothing is kept in this process.
+ * A preload is validated now and written to the store (once: a restart does not duplicate it)
+ * before the first request is answered.
+ */
 export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = {}, contextConfig?: ContextConfigInput, preload: SessionPreload = {}): ServerKit {
   const sessions = new SessionExecutions(store, contextConfig, (query, executions) => resolveReferences(query, executions));
-  for (const state of preload.executions ?? []) sessions.restore(state);
-  const executions = overrides.executions ?? sessions;
+  for (const state of preload.executions ?? []) ExecutionContext.fromJSON(state, { store }); // validate now: a bad preload fails startup
+  const metricsPreload = (preload.metrics ?? []).map((m) => PromptMetricsSchema.parse(m));
+  const baseMetrics = storeMetrics(store);
+  let ready: Promise<void> | undefined = (async () => {
+    for (const state of preload.executions ?? []) await sessions.restore(state);
+    const bySession = new Map<string, PromptMetrics[]>();
+    for (const event of metricsPreload) bySession.set(event.session, [...(bySession.get(event.session) ?? []), event]);
+    for (const [session, events] of bySession) {
+      const stored = new Set((await baseMetrics.list(session, { limit: 1_000 })).map((e) => JSON.stringify(e)));
+      for (const event of events) if (!stored.has(JSON.stringify(event))) await baseMetrics.record(event);
+    }
+  })();
+  ready.catch(() => {}); // surfaced by the first request that waits on it
+  const preloaded = async () => {
+    if (ready) {
+      await ready;
+      ready = undefined;
+    }
+  };
+  const withPreload = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    await preloaded();
+    return fn(...args);
+  };
+  const executions = overrides.executions ?? {
+    record: withPreload((input) => sessions.record(input)),
+    list: withPreload((session, options) => sessions.list(session, options)),
+    page: withPreload((session, options) => sessions.page(session, options)),
+    find: withPreload((session, id) => sessions.find(session, id)),
+    result: (record) => sessions.result(record),
+    sessions: withPreload(() => sessions.sessions()),
+  };
   return {
     executions,
     select: (text, selector) => applySelector(text, selector),
-    async chatContext(session, message) {
-      const context = sessions.context(session, false);
-      if (context.executions.length === 0) return { message: null, referenced: [], candidates: [], ambiguous: false };
-      context.nextTurn();
+    chatContext: withPreload(async (session, message) => {
+      const context = await sessions.context(session);
+      const turn = context.nextTurn();
+      if (context.executions.length === 0) return { turn, message: null, referenced: [], candidates: [], ambiguous: false };
       const built = await context.buildContextMessage({ query: message, force: true });
       const resolution = resolveReferences(message, context.resolutionExecutions());
       return {
+        turn,
         message: built ? { role: "system", content: built.content } : null,
         // The executions the message means: the best candidate and those scored as well (ties at the top);
         // weaker candidates are still listed in `candidates` with their reasons.
@@ -67,12 +113,11 @@ export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = 
         candidates: resolution.candidates.map((c) => ({ execution_id: c.id, score: c.score, reasons: c.reasons })),
         ambiguous: resolution.ambiguous,
       };
-    },
-    async contextView(session) {
-      return sessions.context(session, false).contextShape();
-    },
+    }),
+    contextView: withPreload(async (session) => (await sessions.context(session)).contextShape()),
     budget: DEFAULT_BUDGET,
-    metrics: memoryMetrics(500, preload.metrics),
+    metrics: { record: withPreload(baseMetrics.record), list: withPreload(baseMetrics.list) },
+    chatTurns: storeChatTurns(store),
     async hotState(session) {
       try {
         const built = await sessionHotState(store, session);

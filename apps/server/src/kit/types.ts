@@ -1,6 +1,7 @@
 import type { BudgetConfig } from "@artifact-refs/budget";
 import type { ExecutionContextShape } from "@artifact-refs/context";
 import type { ExecutionRecord, HotState, PromptMetrics, ResultType, Selection, Selector } from "@artifact-refs/schema";
+import type { ChatTurn } from "./records.js";
 
 /**
  * What the server needs from the lower layers, as small interfaces: createKit wires
@@ -27,8 +28,12 @@ export interface NewExecution {
 /** Records executions (large results go to the store) and lists them per session. */
 export interface ExecutionLog {
   record(input: NewExecution): Promise<ExecutionRecord>;
-  /** A session's executions, oldest first (empty for a session without any). */
-  list(session: string): Promise<ExecutionRecord[]>;
+  /** A session's newest executions (up to `limit`, before the cursor), oldest first (empty for a session without any). */
+  list(session: string, options?: { limit?: number; before?: string }): Promise<ExecutionRecord[]>;
+  /** One page of executions and the cursor of the next older page (the default builds it from `list`). */
+  page?(session: string, options?: { limit?: number; before?: string }): Promise<{ executions: ExecutionRecord[]; before?: string; skipped: number }>;
+  /** One execution by id (the default searches `list`). */
+  find?(session: string, executionId: string): Promise<ExecutionRecord | undefined>;
   /** The full result text of a recorded execution (inline, or read from the store). */
   result(record: ExecutionRecord): Promise<string>;
   /** Sessions with at least one execution (for GET /api/sessions). */
@@ -49,6 +54,8 @@ export interface ContextMessage {
 export type ContextView = ExecutionContextShape;
 
 export interface ChatContext {
+  /** This chat turn's number in the session (1 for the first). */
+  turn: number;
   /** The system message to inject, or null when the session has nothing to inject. */
   message: ContextMessage | null;
   /** Executions the user's words refer to, best first. */
@@ -76,7 +83,14 @@ export interface ServerKit {
   budget: BudgetConfig;
   metrics: {
     record(event: PromptMetrics): Promise<void>;
-    list(session: string): Promise<PromptMetrics[]>;
+    /** The session's newest events (up to `limit`, default 500), oldest first. */
+    list(session: string, options?: { limit?: number; before?: string }): Promise<PromptMetrics[]>;
+  };
+  /** The session's chat turns (question, resolution, answer). */
+  chatTurns: {
+    record(session: string, turn: ChatTurn): Promise<void>;
+    /** Newest turns before the cursor, oldest first, and the cursor of the next older page. */
+    page(session: string, options?: { limit?: number; before?: string }): Promise<{ turns: ChatTurn[]; before?: string; skipped: number }>;
   };
   /** The session's hot state built from its references, or undefined when it holds none. */
   hotState(session: string): Promise<HotStateView | undefined>;

@@ -50,11 +50,10 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
       const check = checkPromptBudget({ messages: messages.map((m) => ({ role: m.role, content: m.content })), ...(hot ? { hot_state: hot.state } : {}) }, { config: kit.budget });
       const executions = await kit.executions.list(body.session_id);
       const referenced = executions.filter((e) => ctx.referenced.includes(e.execution_id));
-      const previous = await kit.metrics.list(body.session_id);
       const event = buildPromptMetrics(
         {
           session: body.session_id,
-          turn: previous.length + 1,
+          turn: ctx.turn,
           hs_tokens: hot?.tokens ?? 0,
           hs_bytes: hot?.bytes ?? 0,
           hs_truncated: hot?.truncated ?? false,
@@ -71,15 +70,30 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
       await kit.metrics.record(event);
       if (!event.budget_ok) telemetry.budgetViolations.inc(event.budget_violations);
       let response: string | null = null;
-      if (provider) {
-        const controller = new AbortController();
-        request.raw.once("close", () => controller.abort());
-        response = await provider.complete(messages, controller.signal);
+      const messageId = randomUUID();
+      try {
+        if (provider) {
+          const controller = new AbortController();
+          request.raw.once("close", () => controller.abort());
+          response = await provider.complete(messages, controller.signal);
+        }
+      } finally {
+        // The turn is recorded in the store even when the provider fails (its answer is then null).
+        await kit.chatTurns.record(body.session_id, {
+          turn: ctx.turn,
+          message_id: messageId,
+          message: body.message,
+          referenced_executions: ctx.referenced,
+          ambiguous: ctx.ambiguous,
+          context_chars: ctx.message?.content.length ?? 0,
+          response,
+          provider: provider?.name ?? null,
+        });
       }
       return {
         schema: receiptName("chat"),
         session_id: body.session_id,
-        message_id: randomUUID(),
+        message_id: messageId,
         context_message: ctx.message,
         referenced_executions: ctx.referenced,
         candidates: ctx.candidates,

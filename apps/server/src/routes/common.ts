@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ErrorReceiptSchema } from "@artifact-refs/schema";
 import type { ResponseDoc } from "../route.js";
 
@@ -14,3 +15,11 @@ export const ERROR_RESPONSES: Record<number, ResponseDoc> = {
   415: err("wrong content type"),
   429: err("rate limited"),
 };
+
+/** Paging of session records: the newest `limit` before the cursor `before` (a previous page's `before`). */
+export const PageQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1_000).optional(),
+    before: z.string().regex(/^\d{13}-[0-9a-f]{6}-[0-9a-f]{8}$/, "before must be the cursor a previous page returned").optional(),
+  })
+  .strict();

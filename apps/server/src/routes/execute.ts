@@ -5,6 +5,7 @@ import { assertSession } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import { defineRoute, type RouteDef } from "../route.js";
 import { ContextParams, ExecuteBodySchema, FetchQuerySchema, selectorOf, type ExecuteItem } from "../schemas.js";
+import { PageQuerySchema } from "./common.js";
 import type { ToolDefinition } from "../tools/registry.js";
 import { ERROR_RESPONSES } from "./common.js";
 
@@ -163,14 +164,24 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const execution = defineRoute({
     method: "GET",
     url: "/api/sessions/:id/executions",
-    summary: "A session's execution records, oldest first",
+    summary: "A session's newest execution records (a page), oldest first; `before` pages back",
+    description: "Read from the store on every request, so any server instance on the same store answers the same. `before` is the cursor the previous page returned.",
     tags: ["executions", "sessions"],
     auth: true,
     params: z.object({ id: ContextParams.shape.session_id }).strict(),
-    responses: { 200: { description: "the records", schema: z.object({ session: z.string(), executions: z.array(ExecutionRecordSchema) }) }, ...ERROR_RESPONSES },
-    async handler({ params, principal }) {
+    query: PageQuerySchema,
+    responses: {
+      200: {
+        description: "the records",
+        schema: z.object({ session: z.string(), executions: z.array(ExecutionRecordSchema), before: z.string().optional(), skipped: z.number().int().optional() }),
+      },
+      ...ERROR_RESPONSES,
+    },
+    async handler({ params, query, principal }) {
       assertSession(principal, params.id);
-      return { session: params.id, executions: await kit.executions.list(params.id) };
+      const options = { limit: query.limit ?? 100, ...(query.before ? { before: query.before } : {}) };
+      if (kit.executions.page) return { session: params.id, ...(await kit.executions.page(params.id, options)) };
+      return { session: params.id, executions: await kit.executions.list(params.id, options) };
     },
   });
 
@@ -199,7 +210,9 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
     responses: { 200: { description: "the selection", schema: ExecutionResultReceiptSchema }, ...ERROR_RESPONSES },
     async handler({ params, query, principal }) {
       assertSession(principal, params.id);
-      const record = (await kit.executions.list(params.id)).find((e) => e.execution_id === params.execution_id);
+      const record = kit.executions.find
+        ? await kit.executions.find(params.id, params.execution_id)
+        : (await kit.executions.list(params.id)).find((e) => e.execution_id === params.execution_id);
       if (!record) throw new ArefError("NOT_FOUND", `session ${params.id} has no execution with that id`, { hint: "list them with GET /api/artifacts/context/<session>" });
       const selector = selectorOf(query);
       const text = await kit.executions.result(record);

@@ -15,7 +15,8 @@ import { assertSession, canSee } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import { defineRoute, type RouteDef } from "../route.js";
 import { ListQuerySchema, SessionParams } from "../schemas.js";
-import { ERROR_RESPONSES } from "./common.js";
+import { ChatTurnSchema } from "../kit/records.js";
+import { ERROR_RESPONSES, PageQuerySchema } from "./common.js";
 
 export const SessionsReceiptSchema = z.object({
   schema: z.literal(receiptName("sessions")),
@@ -28,6 +29,14 @@ export const SessionMetricsReceiptSchema = z.object({
   session: z.string(),
   budget: z.object({ prompt_tokens: z.number().int() }),
   turns: z.array(PromptMetricsSchema),
+});
+
+export const ChatTurnsReceiptSchema = z.object({
+  schema: z.literal(receiptName("chat-turns")),
+  session: z.string(),
+  turns: z.array(ChatTurnSchema),
+  before: z.string().optional(),
+  skipped: z.number().int(),
 });
 
 export const HotStateReceiptSchema = z.object({
@@ -120,6 +129,22 @@ export function sessionRoutes(app: AppContext): RouteDef<any, any, any>[] {
     },
   });
 
+  const chatTurns = defineRoute({
+    method: "GET",
+    url: "/api/sessions/:id/chat",
+    summary: "The session's chat turns (question, referenced executions, answer): the newest page, oldest first; `before` pages back",
+    tags: ["sessions", "chat"],
+    auth: true,
+    params: SessionParams,
+    query: PageQuerySchema,
+    responses: { 200: { description: "the turns", schema: ChatTurnsReceiptSchema }, ...ERROR_RESPONSES },
+    async handler({ params, query, principal }) {
+      assertSession(principal, params.id);
+      const page = await kit.chatTurns.page(params.id, { limit: query.limit ?? 100, ...(query.before ? { before: query.before } : {}) });
+      return { schema: receiptName("chat-turns"), session: params.id, ...page };
+    },
+  });
+
   const hotState = defineRoute({
     method: "GET",
     url: "/api/sessions/:id/hot-state",
@@ -140,5 +165,5 @@ export function sessionRoutes(app: AppContext): RouteDef<any, any, any>[] {
     },
   });
 
-  return [list, artifacts, metrics, hotState];
+  return [list, artifacts, metrics, chatTurns, hotState];
 }
