@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, CLI_DIR, spawnCli, tempDir, tempStore } from "./helpers.js";
+import { openUrl } from "../src/commands/serve.js";
 
 const ADMIN = "serve-admin-token-0123456789";
 const SCOPED = "serve-scoped-token-012345678";
@@ -37,6 +38,13 @@ function serve(args: string[]): Promise<{ url: string; stderr: () => string; exi
 }
 
 describe("aref serve", () => {
+  it("puts the token of the URL to open in the fragment, only for a terminal", () => {
+    expect(openUrl("http://127.0.0.1:8787", "tok/en+1234567890ab", true)).toBe("http://127.0.0.1:8787/#token=tok%2Fen%2B1234567890ab");
+    expect(openUrl("http://127.0.0.1:8787", "tok-1234567890abcdef", false)).not.toContain("tok-1234567890abcdef");
+    expect(openUrl("http://127.0.0.1:8787", undefined, true)).toBe("http://127.0.0.1:8787/");
+    expect(openUrl("http://127.0.0.1:8787", "tok-1234567890abcdef", true)).not.toContain("?");
+  });
+
   it("serves the API and the UI with tokens on the store, and stops gracefully on SIGTERM", async () => {
     const ws = tempDir("aref-ws-");
     mkdirSync(join(ws, "docs"));
@@ -65,6 +73,9 @@ describe("aref serve", () => {
     child!.kill("SIGTERM");
     expect(await server.exited).toBe(0);
     expect(server.stderr()).toContain("server stopped");
+    // The UI's URL is printed with the token in the fragment, and (stderr being a pipe here) as a placeholder only.
+    expect(server.stderr()).toContain(`aref: open ${server.url}/#token=<admin token>`);
+    expect(server.stderr()).not.toContain(ADMIN);
     // The stash went to the store given by --store: the CLI reads it back.
     const cat = await spawnCli(["cat", short_ref, "--store", store, "--session", "s2"]);
     expect(cat.out).toBe("kept in the fs store\n");

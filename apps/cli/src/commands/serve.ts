@@ -76,10 +76,21 @@ Environment:
         ...(provider === undefined ? {} : { provider }),
       });
       await ctx.err(`aref: serving ${server.url} (store: ${store.driver.kind}${opts.workspace ? `, workspace: ${opts.workspace}` : ""}${tokens ? ", bearer tokens required" : ", no tokens: loopback only"})\n`);
+      await ctx.err(`aref: open ${openUrl(server.url, admin, ctx.io.stderr.isTTY === true)}\n`);
       await ctx.out(`${server.url}\n`);
       // Runs until SIGINT/SIGTERM, then closes gracefully (in-flight requests finish).
       await untilStopSignal();
       await server.close().catch(() => undefined);
       await ctx.err("aref: server stopped\n");
     });
+}
+
+/**
+ * The web UI's URL to open. The token goes in the fragment (`#token=`), which browsers never send
+ * to the server, so it stays out of request lines and server logs; and it is printed only to a
+ * terminal, so a supervisor that captures stderr into a log file gets a placeholder instead.
+ */
+export function openUrl(base: string, admin: string | undefined, terminal: boolean): string {
+  if (admin === undefined) return `${base}/`;
+  return terminal ? `${base}/#token=${encodeURIComponent(admin)}` : `${base}/#token=<admin token> (printed only to a terminal)`;
 }

@@ -83,3 +83,17 @@ export interface FetchReceipt {
   next?: Record<string, unknown>;
   short_ref?: string;
 }
+
+export interface ListReceipt {
+  count: number;
+  items: Array<{ artifact_id: string; short_ref: string; type: string; size_bytes: number; created_at: string; label?: string; summary?: string; expires_at?: string }>;
+}
+
+export interface HotStateReceipt {
+  hot_state: { artifact_index?: Array<{ artifact_id: string; type: string; label?: string }> } | null;
+}
+
+export interface ChatTurnsReceipt {
+  turns: Array<{ turn: number; message: string; referenced_executions: string[]; context_chars: number; response: string | null }>;
+  before?: string;
+}

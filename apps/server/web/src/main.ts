@@ -1,5 +1,5 @@
 import "./style.css";
-import { Api, describeError, type ChatReceipt, type ContextView, type ExecutionResponse, type FetchReceipt, type MetricsReceipt, type ToolInfo } from "./api.js";
+import { Api, describeError, type ChatReceipt, type ChatTurnsReceipt, type ContextView, type ExecutionResponse, type FetchReceipt, type HotStateReceipt, type ListReceipt, type MetricsReceipt, type ToolInfo } from "./api.js";
 import { renderChart } from "./chart.js";
 
 // Seed 004's flow: run a tool through /api/artifacts/execute, see it in the timeline, ask a
@@ -12,7 +12,8 @@ const state = {
   tools: [] as ToolInfo[],
   batch: [] as Array<{ tool_name: string; tool_args: Record<string, unknown>; artifact_title: string }>,
   titles: new Map<string, string>(),
-  viewerExecution: "",
+  /** What the viewer shows: an execution's full result or one of the session's artifacts. */
+  viewerTarget: { kind: "execution", id: "" } as { kind: "execution"; id: string } | { kind: "artifact"; ref: string },
   viewerNext: undefined as Record<string, unknown> | undefined,
   /** This session's chat turns, sent with each message so a configured model sees the conversation. */
   history: [] as Array<{ role: "user" | "assistant"; content: string }>,
@@ -65,7 +66,7 @@ async function connect(): Promise<void> {
     select.replaceChildren(...tools.map((t) => node("option", { value: t.name, textContent: t.title })));
     renderArgs();
     setStatus(`Connected · session ${state.session}`);
-    await Promise.all([loadSessions(), refreshSession()]);
+    await Promise.all([loadSessions(), refreshSession(), loadChatHistory()]);
   } catch (e) {
     setStatus(describeError(e), true);
   }
@@ -101,6 +102,7 @@ async function loadSessions(): Promise<void> {
         setStatus(`Connected · session ${id}`);
         void loadSessions();
         void refreshSession();
+        void loadChatHistory();
       });
       return node("li", {}, b);
     }),
@@ -109,7 +111,7 @@ async function loadSessions(): Promise<void> {
 $("refresh-sessions").addEventListener("click", () => void loadSessions().catch((e) => setStatus(describeError(e), true)));
 
 async function refreshSession(): Promise<void> {
-  await Promise.all([loadTimeline(), loadChart()]);
+  await Promise.all([loadTimeline(), loadChart(), loadArtifacts()]);
 }
 
 // ---- tool form ----------------------------------------------------------------------------------
@@ -222,7 +224,7 @@ async function loadTimeline(): Promise<void> {
     ...ctx.executions.map((e) => {
       state.titles.set(e.execution_id, `${e.artifact_title}${typeof e.tool_args.path === "string" ? ` (${e.tool_args.path})` : ""}`);
       const view = node("button", { type: "button", textContent: "View full result" });
-      view.addEventListener("click", () => void openViewer(e.execution_id, `${e.artifact_title} — ${e.summary}`));
+      view.addEventListener("click", () => void openViewer({ kind: "execution", id: e.execution_id }, `${e.artifact_title} — ${e.summary}`));
       return node(
         "li",
         { className: `execution-card ${e.result_type}` },
@@ -259,13 +261,55 @@ function selectorFromForm(): Record<string, string> {
   return out;
 }
 
+/**
+ * Shows a bounded selection; for grep, marks the pattern's matches in each line's text (after
+ * the "N:" / "N-" line-number prefix the server adds). A pattern JavaScript cannot compile (the
+ * server's RE2 accepts a few forms it does not) is shown without marks.
+ */
+function renderSelection(pre: HTMLElement, text: string, selector: Record<string, unknown>): number {
+  const pattern = selector.mode === "grep" && typeof selector.pattern === "string" ? selector.pattern : "";
+  let re: RegExp | undefined;
+  try {
+    re = pattern ? new RegExp(pattern, selector.ignoreCase === "true" || selector.ignoreCase === true ? "gi" : "g") : undefined;
+  } catch {
+    re = undefined;
+  }
+  if (!re) {
+    pre.textContent = text;
+    return 0;
+  }
+  const parts: Array<Node | string> = [];
+  let marks = 0;
+  for (const [i, line] of text.split("\n").entries()) {
+    if (i > 0) parts.push("\n");
+    const prefix = /^\d+[:-]/.exec(line)?.[0] ?? "";
+    const body = line.slice(prefix.length);
+    parts.push(prefix);
+    let last = 0;
+    for (const m of body.matchAll(re)) {
+      if (m[0] === "" || marks >= 10_000) continue;
+      parts.push(body.slice(last, m.index), node("mark", { className: "match", textContent: m[0] }));
+      last = m.index + m[0].length;
+      marks++;
+    }
+    parts.push(body.slice(last));
+  }
+  pre.replaceChildren(...parts);
+  return marks;
+}
+
 async function fetchSelection(selector: Record<string, unknown>): Promise<void> {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(selector)) q.set(k, String(v));
   try {
-    const path = `/api/sessions/${encodeURIComponent(state.session)}/executions/${encodeURIComponent(state.viewerExecution)}/result?${q}`;
+    const target = state.viewerTarget;
+    if (target.kind === "artifact") q.set("session", state.session);
+    const path =
+      target.kind === "execution"
+        ? `/api/sessions/${encodeURIComponent(state.session)}/executions/${encodeURIComponent(target.id)}/result?${q}`
+        : `/api/artifacts/${encodeURIComponent(target.ref)}?${q}`;
     const res = await api.request<FetchReceipt>("GET", path);
-    $("viewer-content").textContent = res.text;
+    renderSelection($("viewer-content"), res.text, selector);
     $("viewer-info").textContent = `${res.short_ref ?? "inline result"} · ${res.chars.toLocaleString("en-US")} of ${res.total_chars.toLocaleString("en-US")} chars, ${res.total_lines} lines${res.omitted ? ` · left out: ${res.omitted}` : ""}`;
     state.viewerNext = res.next;
     $<HTMLButtonElement>("sel-next").disabled = !res.next;
@@ -275,8 +319,8 @@ async function fetchSelection(selector: Record<string, unknown>): Promise<void> 
   }
 }
 
-async function openViewer(executionId: string, title: string): Promise<void> {
-  state.viewerExecution = executionId;
+async function openViewer(target: typeof state.viewerTarget, title: string): Promise<void> {
+  state.viewerTarget = target;
   $("viewer-title").textContent = title;
   selForm.reset();
   showModeFields();
@@ -292,7 +336,89 @@ $("sel-next").addEventListener("click", () => {
   if (state.viewerNext) void fetchSelection(state.viewerNext);
 });
 
+// ---- artifacts ------------------------------------------------------------------------------------
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+async function loadArtifacts(): Promise<void> {
+  const body = $("artifacts-list");
+  const empty = () => body.replaceChildren(node("tr", {}, node("td", { colSpan: 6, className: "muted", textContent: "No artifacts yet." })));
+  // The hot state is null exactly when the session holds no references: then there is no list to ask for (it would be a 404).
+  const hot = await api.request<HotStateReceipt>("GET", `/api/sessions/${encodeURIComponent(state.session)}/hot-state`);
+  if (hot.hot_state === null) return empty();
+  let list: ListReceipt;
+  try {
+    list = await api.request<ListReceipt>("GET", `/api/sessions/${encodeURIComponent(state.session)}/artifacts`);
+  } catch (e) {
+    if ((e as { code?: string }).code === "UNKNOWN_SESSION") return empty(); // dropped meanwhile
+    throw e;
+  }
+  const inHot = new Set((hot.hot_state?.artifact_index ?? []).map((e) => e.artifact_id));
+  const isHot = (id: string) => inHot.has(id) || [...inHot].some((ref) => ref.startsWith("art:") && id.startsWith(ref.slice(4)));
+  body.replaceChildren(
+    ...[...list.items].reverse().map((item) => {
+      const open = node("button", { type: "button", textContent: "Open" });
+      open.addEventListener("click", () => void openViewer({ kind: "artifact", ref: item.short_ref }, `${item.label ?? item.short_ref} — ${item.type}, ${formatBytes(item.size_bytes)}`));
+      const label = node("td", {}, node("strong", { textContent: item.label ?? item.short_ref }), node("span", { className: "summary", textContent: `${item.short_ref}${item.summary ? ` · ${item.summary.slice(0, 140)}` : ""}` }));
+      const hotCell = node("td", {}, isHot(item.artifact_id) ? node("span", { className: "badge hot", textContent: "HOT" }) : node("span", { className: "muted", textContent: "no" }));
+      const row = node(
+        "tr",
+        { className: "artifact-row" },
+        label,
+        node("td", { textContent: item.type }),
+        node("td", { className: "num", textContent: formatBytes(item.size_bytes) }),
+        node("td", { title: item.created_at }, node("time", { dateTime: item.created_at, textContent: timeAgo(item.created_at) })),
+        hotCell,
+        node("td", {}, open),
+      );
+      row.dataset.ref = item.short_ref;
+      return row;
+    }),
+  );
+  if (list.items.length === 0) empty();
+}
+
 // ---- chat -----------------------------------------------------------------------------------------
+
+function chatAnswer(res: { referenced_executions: string[]; response: string | null; context: string | null; tokens?: number }): HTMLLIElement {
+  const li = node("li", { className: "msg assistant" });
+  if (res.referenced_executions.length > 0) {
+    const names = res.referenced_executions.map((id) => state.titles.get(id) ?? id);
+    li.append(node("div", { className: "referenced" }, node("span", { className: "badge link", textContent: "REF", ariaHidden: "true" }), node("span", { textContent: `Referenced: ${names.join(", ")}` })));
+  }
+  li.append(
+    node("div", {
+      className: "message-content",
+      textContent: res.response ?? (res.context !== null ? "No model is configured: this is the context that would be injected." : "Nothing in this session matches; no context would be injected."),
+    }),
+  );
+  if (res.context) {
+    const details = node("details", { className: "context" }, node("summary", { textContent: `Context message${res.tokens === undefined ? "" : ` (${res.tokens} prompt tokens)`}` }), node("pre", { textContent: res.context }));
+    if (!res.response) details.open = true;
+    li.append(details);
+  }
+  return li;
+}
+
+/** The session's stored chat turns (newest page), so a reload or a restarted server shows the conversation. */
+async function loadChatHistory(): Promise<void> {
+  const session = state.session;
+  const { turns } = await api.request<ChatTurnsReceipt>("GET", `/api/sessions/${encodeURIComponent(session)}/chat?limit=50`);
+  if (session !== state.session || $("messages").childElementCount > 0) return;
+  state.history = [];
+  for (const t of turns) {
+    state.history.push({ role: "user", content: t.message });
+    if (t.response) state.history.push({ role: "assistant", content: t.response });
+    $("messages").append(
+      node("li", { className: "msg user" }, node("span", { className: "who", textContent: "You" }), node("span", { textContent: ` ${t.message}` })),
+      chatAnswer({ referenced_executions: t.referenced_executions, response: t.response, context: t.context_chars > 0 ? `(${t.context_chars} chars of context were injected)` : null }),
+    );
+  }
+}
 
 $("chat-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
@@ -306,23 +432,7 @@ $("chat-form").addEventListener("submit", (ev) => {
       const res = await api.request<ChatReceipt>("POST", "/api/chat", { session_id: state.session, message, history: state.history.slice(-20) });
       state.history.push({ role: "user", content: message });
       if (res.response) state.history.push({ role: "assistant", content: res.response });
-      const li = node("li", { className: "msg assistant" });
-      if (res.referenced_executions.length > 0) {
-        const names = res.referenced_executions.map((id) => state.titles.get(id) ?? id);
-        li.append(node("div", { className: "referenced" }, node("span", { className: "badge link", textContent: "REF", ariaHidden: "true" }), node("span", { textContent: `Referenced: ${names.join(", ")}` })));
-      }
-      li.append(
-        node("div", {
-          className: "message-content",
-          textContent: res.response ?? (res.context_message ? "No model is configured: this is the context that would be injected." : "Nothing in this session matches; no context would be injected."),
-        }),
-      );
-      if (res.context_message) {
-        const details = node("details", { className: "context" }, node("summary", { textContent: `Context message (${res.metrics.est_tokens} prompt tokens)` }), node("pre", { textContent: res.context_message.content }));
-        if (!res.response) details.open = true;
-        li.append(details);
-      }
-      $("messages").append(li);
+      $("messages").append(chatAnswer({ referenced_executions: res.referenced_executions, response: res.response, context: res.context_message?.content ?? null, tokens: res.metrics.est_tokens }));
       await loadChart();
     } catch (e) {
       setStatus(describeError(e), true);
