@@ -28,6 +28,8 @@ const SCRATCH = /^\.(tmp|trash)-/;
 interface Line {
   ready?: boolean;
   acked?: string;
+  record?: string;
+  session?: string;
   ref?: boolean;
   error?: { code: string; message: string };
 }
@@ -42,6 +44,9 @@ interface Tally {
   secondPasses: number;
   acked: Set<string>;
   referenced: Set<string>;
+  /** Session records acknowledged per session (of the current store). */
+  records: Map<string, Set<string>>;
+  recordLines: number;
   failures: string[];
   /** Kills after which a temp/trash file was found: the kill landed inside a write. */
   midWrite: number;
@@ -50,7 +55,7 @@ interface Tally {
   checks: number;
 }
 
-const newTally = (): Tally => ({ kills: 0, ackLines: 0, startFailures: 0, secondPasses: 0, acked: new Set(), referenced: new Set(), failures: [], midWrite: 0, problemsRepaired: {}, tempFilesCleaned: 0, checks: 0 });
+const newTally = (): Tally => ({ kills: 0, ackLines: 0, startFailures: 0, secondPasses: 0, acked: new Set(), referenced: new Set(), records: new Map(), recordLines: 0, failures: [], midWrite: 0, problemsRepaired: {}, tempFilesCleaned: 0, checks: 0 });
 
 /** Runs `parallel` writers, kills each 0-50 ms after it is ready, records what they acknowledged. */
 async function killRound(tally: Tally, parallel: number, command: (slot: number) => Record<string, unknown>, random: ReturnType<typeof rng>, maxDelayMs: number, env?: NodeJS.ProcessEnv): Promise<void> {
@@ -76,6 +81,12 @@ async function killRound(tally: Tally, parallel: number, command: (slot: number)
           tally.acked.add(line.acked);
           tally.ackLines++;
           if (line.ref) tally.referenced.add(line.acked);
+        }
+        if (line.record && line.session) {
+          let ids = tally.records.get(line.session);
+          if (!ids) tally.records.set(line.session, (ids = new Set()));
+          ids.add(line.record);
+          tally.recordLines++;
         }
         if (line.error) tally.failures.push(`put failed in a writer: ${line.error.code} ${line.error.message}`);
       }
@@ -109,6 +120,24 @@ async function checkAcked(store: ArtifactStore, tally: Tally): Promise<void> {
     } catch (error) {
       tally.failures.push(`acknowledged put ${id} unreadable after a kill: ${(error as Error).message}`);
     }
+  }
+}
+
+/** Every session's records list without a skipped (partial or corrupt) one, and every acknowledged record is listed. */
+async function checkRecords(store: ArtifactStore, tally: Tally): Promise<void> {
+  for (const session of await store.records.sessions()) {
+    const listed = new Set<string>();
+    let before: string | undefined;
+    do {
+      const page = await store.records.page(session, "stress", { limit: 1_000, ...(before ? { before } : {}) });
+      for (const s of page.skipped) tally.failures.push(`a killed writer left a record that listings skip: ${s.key}: ${s.message}`);
+      for (const r of page.records) listed.add(r.id);
+      before = page.before;
+    } while (before !== undefined);
+    for (const id of tally.records.get(session) ?? []) if (!listed.has(id)) tally.failures.push(`acknowledged record ${session}/${id} is not listed after a kill`);
+  }
+  for (const session of tally.records.keys()) {
+    if (!(await store.records.sessions()).includes(session)) tally.failures.push(`session ${session} with acknowledged records is not listed`);
   }
 }
 
@@ -146,6 +175,7 @@ describe("crash injection: fs store", () => {
         store = new ArtifactStore({ driver: new FsDriver({ root }), maxBytes: MAX_BYTES, gcGraceMs: 0 });
         tally.acked.clear();
         tally.referenced.clear();
+        tally.records.clear();
       }
       await killRound(tally, Math.min(parallel, kills - tally.kills), (slot) => ({ driver: "fs", root, seed: random.int(2 ** 31), slot, gzip: random.int(4) === 0, maxBytes: MAX_BYTES }), random, 50);
       round++;
@@ -186,8 +216,9 @@ describe("crash injection: fs store", () => {
         }
       }
       if (scratch > 0) tally.midWrite++;
-      // 2. Acknowledged puts survived.
+      // 2. Acknowledged puts and session records survived; no record breaks a listing.
       await checkAcked(store, tally);
+      await checkRecords(store, tally);
       // 3. gc or verify (grace 0) must remove the temp files once they are past the driver's
       // 1 s floor (it looks at ctime too, so they cannot be aged artificially: wait).
       if (scratch > 0) await sleep(1_100);
@@ -210,12 +241,13 @@ describe("crash injection: fs store", () => {
     blobs += (await store.stats()).blobs;
     report(
       "crash(fs)",
-      `${tally.kills} kills, ${tally.checks} checks, ${tally.failures.length} failures (${tally.ackLines} acked puts all readable, ${blobs} blobs, ${tally.midWrite} checks found a write cut mid-way, repaired ${JSON.stringify(tally.problemsRepaired)}, ${tally.secondPasses} checks needed a second gc/verify pass for temp files, ${tally.startFailures} writers could not load dist/ during another build, seed ${seed})`,
-      { kills: tally.kills, checks: tally.checks, failures: tally.failures.length, failure_samples: tally.failures.slice(0, 20), second_passes: tally.secondPasses, start_failures: tally.startFailures, acked: tally.ackLines, blobs, mid_write: tally.midWrite, repaired: tally.problemsRepaired, temp_cleaned: tally.tempFilesCleaned, seconds: Math.round((Date.now() - started) / 1000), seed },
+      `${tally.kills} kills, ${tally.checks} checks, ${tally.failures.length} failures (${tally.ackLines} acked puts all readable, ${tally.recordLines} acked session records all listed, ${blobs} blobs, ${tally.midWrite} checks found a write cut mid-way, repaired ${JSON.stringify(tally.problemsRepaired)}, ${tally.secondPasses} checks needed a second gc/verify pass for temp files, ${tally.startFailures} writers could not load dist/ during another build, seed ${seed})`,
+      { kills: tally.kills, checks: tally.checks, failures: tally.failures.length, failure_samples: tally.failures.slice(0, 20), second_passes: tally.secondPasses, start_failures: tally.startFailures, acked: tally.ackLines, records: tally.recordLines, blobs, mid_write: tally.midWrite, repaired: tally.problemsRepaired, temp_cleaned: tally.tempFilesCleaned, seconds: Math.round((Date.now() - started) / 1000), seed },
     );
     expect(tally.failures).toEqual([]);
     expect(tally.kills).toBe(kills);
     expect(tally.acked.size).toBeGreaterThan(0);
+    expect(tally.recordLines).toBeGreaterThan(0);
   });
 });
 
@@ -257,12 +289,13 @@ describe("crash injection: S3 driver through the local server", () => {
         if (bytes !== undefined && sha256(bytes) !== m[1]) tally.failures.push(`partial or corrupt object visible under its id: ${entry.key} (${bytes.byteLength} bytes)`);
       }
       await checkAcked(store, tally);
+      await checkRecords(store, tally);
       await maintain(store, tally, tally.checks % 2 === 0);
     }
     report(
       "crash(s3)",
-      `${tally.kills} kills, ${tally.checks} checks, ${tally.failures.length} failures (${tally.ackLines} acked puts all readable, repaired ${JSON.stringify(tally.problemsRepaired)}, ${tally.startFailures} writers could not load dist/ during another build, seed ${seed})`,
-      { kills: tally.kills, checks: tally.checks, failures: tally.failures.length, failure_samples: tally.failures.slice(0, 20), start_failures: tally.startFailures, acked: tally.ackLines, repaired: tally.problemsRepaired, seconds: Math.round((Date.now() - started) / 1000), seed },
+      `${tally.kills} kills, ${tally.checks} checks, ${tally.failures.length} failures (${tally.ackLines} acked puts all readable, ${tally.recordLines} acked session records all listed, repaired ${JSON.stringify(tally.problemsRepaired)}, ${tally.startFailures} writers could not load dist/ during another build, seed ${seed})`,
+      { kills: tally.kills, checks: tally.checks, failures: tally.failures.length, failure_samples: tally.failures.slice(0, 20), start_failures: tally.startFailures, acked: tally.ackLines, records: tally.recordLines, repaired: tally.problemsRepaired, seconds: Math.round((Date.now() - started) / 1000), seed },
     );
     expect(tally.failures).toEqual([]);
     expect(tally.kills).toBe(kills);
