@@ -17,7 +17,7 @@ import {
   recordKindPrefix,
   recordSessionMarker,
   recordSessionPrefix,
-  recordWindowPrefix,
+  recordDigitsPrefix,
 } from "./record-keys.js";
 
 /** Records kept per session and kind (the oldest beyond it are pruned). */
@@ -169,49 +169,61 @@ export class SessionRecords {
     const now = this.#now().getTime();
     const oldest = now - this.maxAgeMs;
     const anchor = options.before === undefined ? now + RECORD_CLOCK_SKEW_MS : msOfRecordId(options.before);
+    const t = pad13(anchor);
     const skipped: RecordWarning[] = [];
-    const read = new Map<string, StoredRecord<T> | undefined>();
-    // Widen the time window around the anchor one digit at a time until it holds a full page:
-    // the newest records before the anchor are then all inside it.
-    for (let digits = 8; digits >= 0; digits--) {
-      const candidates: { key: string; id: string }[] = [];
-      const windowStart = Number(pad13(anchor).slice(0, digits).padEnd(TIME_DIGITS, "0"));
-      for await (const entry of this.#driver.list(recordWindowPrefix(sessionId, kind, anchor, digits))) {
+    /** Keys before the cursor, newest first: each step below only adds keys older than all before it. */
+    const candidates: { key: string; id: string }[] = [];
+    const records: StoredRecord<T>[] = [];
+    let consumed = 0;
+    const listWindow = async (digits: string) => {
+      const found: { key: string; id: string }[] = [];
+      for await (const entry of this.#driver.list(recordDigitsPrefix(sessionId, kind, digits))) {
         const parsed = parseRecordKey(entry.key);
         if (!parsed || parsed.session !== sessionId || parsed.kind !== kind) {
-          if (!read.has(entry.key)) {
-            read.set(entry.key, undefined);
-            this.#skip(skipped, entry.key, "not a well-formed record key");
-          }
+          this.#skip(skipped, entry.key, "not a well-formed record key");
           continue;
         }
-        if (parsed.ms < oldest) continue;
-        if (options.before !== undefined ? parsed.id >= options.before : false) continue;
-        candidates.push({ key: entry.key, id: parsed.id });
+        if (parsed.ms < oldest || (options.before !== undefined && parsed.id >= options.before)) continue;
+        found.push({ key: entry.key, id: parsed.id });
       }
-      candidates.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)); // newest first
-      const last = digits === 0 || windowStart <= oldest;
-      if (candidates.length < limit && !last) continue;
-      const records: StoredRecord<T>[] = [];
-      let i = 0;
-      while (records.length < limit && i < candidates.length) {
-        const batch = candidates.slice(i, i + Math.max(8, limit - records.length));
-        i += batch.length;
-        const got = await mapLimit(batch, 16, async (c) => {
-          if (read.has(c.key)) return read.get(c.key);
-          const record = await this.#read<T>(c.key, sessionId, kind, c.id, options.body, skipped);
-          read.set(c.key, record);
-          return record;
-        });
+      found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+      candidates.push(...found);
+    };
+    const readMore = async () => {
+      while (records.length < limit && consumed < candidates.length) {
+        const batch = candidates.slice(consumed, consumed + Math.max(8, limit - records.length));
+        consumed += batch.length;
+        const got = await mapLimit(batch, 16, (c) => this.#read<T>(c.key, sessionId, kind, c.id, options.body, skipped));
         for (const r of got) if (r !== undefined && records.length < limit) records.push(r);
       }
-      if (records.length < limit && !last) continue; // corrupt ones left the page short: widen
-      // A full page may have older records after it: in the window, or before the window.
-      const more = records.length === limit && (i < candidates.length || !last);
-      records.reverse();
-      return { records, skipped, ...(more ? { before: records[0]!.id } : {}) };
+    };
+    // Start with the 1-second window of the anchor, then widen one digit at a time by listing the
+    // sibling windows older than the anchor's, newest first (never a window twice): stop as soon as
+    // the page is full or the windows reach past the retention age.
+    await listWindow(t.slice(0, 10));
+    await readMore();
+    let digits = 10;
+    let reachedEnd = Number(t.slice(0, 10).padEnd(TIME_DIGITS, "0")) <= oldest;
+    while (records.length < limit && !reachedEnd) {
+      digits--;
+      const head = t.slice(0, digits);
+      const size = 10 ** (TIME_DIGITS - digits - 1);
+      let c = Number(t[digits]) - 1;
+      for (; c >= 0 && records.length < limit; c--) {
+        if (Number(`${head}${c}`.padEnd(TIME_DIGITS, "0")) + size <= oldest) {
+          c = -1; // wholly past the age, and so are the older ones
+          break;
+        }
+        await listWindow(`${head}${c}`);
+        await readMore();
+      }
+      // Done when every window of this level was listed and the level reaches past the age (or is the whole range).
+      reachedEnd = c < 0 && (digits === 0 || Number(head.padEnd(TIME_DIGITS, "0")) <= oldest);
     }
-    return { records: [], skipped };
+    // A full page may have older records after it: read but unused, or before the windows listed.
+    const more = records.length === limit && (consumed < candidates.length || !reachedEnd);
+    records.reverse();
+    return { records, skipped, ...(more ? { before: records[0]!.id } : {}) };
   }
 
   /** The newest record of (session, kind), or undefined. */

@@ -61,6 +61,26 @@ export function runRecordsContract(name: string, factory: DriverFactory): void {
       expect(await store.records.sessions()).toEqual(["s1"]);
     });
 
+    it("pages every record exactly once across gaps from 1 ms to days (windows of every size)", async () => {
+      const gaps = [1, 1, 3, 900, 1_000, 9_999, 10_001, 99_000, 100_001, 5, 1_000_000, 7, 3_600_000, 1, 86_400_000, 2, 10_000_000, 11, 999, 1];
+      const written: string[] = [];
+      for (let n = 0; n < 60; n++) {
+        written.push((await store.records.append("s1", "turn", { n })).id);
+        clock += gaps[(n * 7) % gaps.length]!;
+      }
+      for (const limit of [1, 7, 60, 100]) {
+        const seen: string[] = [];
+        let before: string | undefined;
+        for (let pages = 0; pages < 70; pages++) {
+          const page = await store.records.page("s1", "turn", { limit, ...(before ? { before } : {}) });
+          seen.unshift(...page.records.map((r) => r.id));
+          before = page.before;
+          if (!before) break;
+        }
+        expect(seen, `limit ${limit}`).toEqual(written);
+      }
+    });
+
     it("orders records written in the same millisecond by the same writer", async () => {
       for (let n = 0; n < 5; n++) await store.records.append("s1", "turn", { n });
       expect((await store.records.page("s1", "turn", { body: Turn })).records.map((r) => r.body.n)).toEqual([0, 1, 2, 3, 4]);
