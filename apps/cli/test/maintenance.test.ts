@@ -268,3 +268,25 @@ describe("progress bar", () => {
     expect(r.err).toMatch(/gc \[[█░]+\] 100% \| 210\/210/);
   });
 });
+
+describe("aref verify and session records", () => {
+  it("reports a hand-edited record object (exit 5), which listings skip with a warning", async () => {
+    const store = tempStore();
+    const opened = await openStore(store);
+    const good = await opened.records.append("s1", "execution", { n: 1 });
+    const edited = await opened.records.append("s1", "execution", { n: 2 });
+    await opened.close();
+    const key = `records/s1/execution/${edited.id.slice(0, 6)}/${edited.id.slice(6, 8)}/${edited.id.slice(8, 10)}/${edited.id}.json`;
+    writeFileSync(`${store}/${key}`, '{"record": 1, "id": "hand-edited"');
+    const r = await run(["verify", "--store", store, "--json"]);
+    expect(r.code).toBe(5);
+    const v = VerifyReceiptSchema.parse(r.json());
+    expect(v.problems).toEqual([expect.objectContaining({ kind: "corrupt_record", key, repaired: false })]);
+    expect((await run(["verify", "--store", store])).out).toMatch(/PROBLEM +corrupt_record/);
+    const reopened = await openStore(store);
+    const page = await reopened.records.page("s1", "execution");
+    expect(page.records.map((x) => x.id)).toEqual([good.id]);
+    expect(page.skipped).toEqual([expect.objectContaining({ key, message: "not valid JSON" })]);
+    await reopened.close();
+  });
+});
