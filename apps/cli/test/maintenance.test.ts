@@ -276,7 +276,7 @@ describe("aref verify and session records", () => {
     const good = await opened.records.append("s1", "execution", { n: 1 });
     const edited = await opened.records.append("s1", "execution", { n: 2 });
     await opened.close();
-    const key = `records/s1/execution/${edited.id.slice(0, 6)}/${edited.id.slice(6, 8)}/${edited.id.slice(8, 10)}/${edited.id}.json`;
+    const key = `records/s1/execution/${edited.id.slice(0, 6)}/${edited.id.slice(6, 8)}/${edited.id.slice(8, 9)}/${edited.id}.json`;
     writeFileSync(`${store}/${key}`, '{"record": 1, "id": "hand-edited"');
     const r = await run(["verify", "--store", store, "--json"]);
     expect(r.code).toBe(5);
