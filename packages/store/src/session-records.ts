@@ -26,6 +26,8 @@ export const DEFAULT_MAX_RECORDS = 100_000;
 export const DEFAULT_RECORD_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 /** A writer prunes a (session, kind) after this many of its own appends to it. */
 export const DEFAULT_PRUNE_EVERY = 1_000;
+/** A time window with at most this many keys is listed whole; a larger one is split in ten. */
+export const DEFAULT_WINDOW_KEYS = 1_000;
 /** Largest page a listing returns. */
 export const MAX_RECORD_PAGE = 1_000;
 /** How far ahead of this clock another writer's clock may run before its newest records list late. */
@@ -40,6 +42,8 @@ export interface SessionRecordsOptions {
   pruneEvery?: number;
   /** Called for every record a listing skips (corrupt, hand-edited, foreign key). Default: none. */
   onWarning?: (warning: RecordWarning) => void;
+  /** A time window with at most this many keys is listed whole; a larger one is split (default 1,000). */
+  windowKeys?: number;
 }
 
 /** One stored record: an envelope around the caller's JSON body. */
@@ -105,6 +109,7 @@ export class SessionRecords {
   readonly maxRecords: number;
   readonly maxAgeMs: number;
   readonly pruneEvery: number;
+  readonly windowKeys: number;
   readonly #driver: Driver;
   readonly #now: () => Date;
   readonly #onWarning: ((warning: RecordWarning) => void) | undefined;
@@ -119,6 +124,7 @@ export class SessionRecords {
     this.maxRecords = positiveInt("records.maxRecords", options.maxRecords ?? DEFAULT_MAX_RECORDS);
     this.maxAgeMs = positiveInt("records.maxAgeMs", options.maxAgeMs ?? DEFAULT_RECORD_MAX_AGE_MS);
     this.pruneEvery = positiveInt("records.pruneEvery", options.pruneEvery ?? DEFAULT_PRUNE_EVERY);
+    this.windowKeys = positiveInt("records.windowKeys", options.windowKeys ?? DEFAULT_WINDOW_KEYS);
     this.#onWarning = options.onWarning;
   }
 
@@ -175,53 +181,67 @@ export class SessionRecords {
     const candidates: { key: string; id: string }[] = [];
     const records: StoredRecord<T>[] = [];
     let consumed = 0;
-    const listWindow = async (digits: string) => {
-      const found: { key: string; id: string }[] = [];
-      for await (const entry of this.#driver.list(recordDigitsPrefix(sessionId, kind, digits))) {
-        const parsed = parseRecordKey(entry.key);
-        if (!parsed || parsed.session !== sessionId || parsed.kind !== kind) {
-          this.#skip(skipped, entry.key, "not a well-formed record key");
-          continue;
-        }
-        if (parsed.ms < oldest || (options.before !== undefined && parsed.id >= options.before)) continue;
-        found.push({ key: entry.key, id: parsed.id });
+    const accept = (key: string, found: { key: string; id: string }[], bad: string[]) => {
+      const parsed = parseRecordKey(key);
+      if (!parsed || parsed.session !== sessionId || parsed.kind !== kind) {
+        bad.push(key);
+        return;
       }
-      found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-      candidates.push(...found);
+      if (parsed.ms < oldest || (options.before !== undefined && parsed.id >= options.before)) return;
+      found.push({ key, id: parsed.id });
     };
+    /** Candidates up to (not including) this index are behind the page's last record. */
+    let used = 0;
     const readMore = async () => {
       while (records.length < limit && consumed < candidates.length) {
-        const batch = candidates.slice(consumed, consumed + Math.max(8, limit - records.length));
+        const from = consumed;
+        const batch = candidates.slice(from, from + Math.max(8, limit - records.length));
         consumed += batch.length;
         const got = await mapLimit(batch, 16, (c) => this.#read<T>(c.key, sessionId, kind, c.id, options.body, skipped));
-        for (const r of got) if (r !== undefined && records.length < limit) records.push(r);
+        for (const [j, r] of got.entries()) {
+          if (records.length >= limit) break;
+          used = from + j + 1;
+          if (r !== undefined) records.push(r);
+        }
       }
     };
-    // Start with the 1-second window of the anchor, then widen one digit at a time by listing the
-    // sibling windows older than the anchor's, newest first (never a window twice): stop as soon as
-    // the page is full or the windows reach past the retention age.
-    await listWindow(t.slice(0, 10));
-    await readMore();
-    let digits = 10;
-    let reachedEnd = Number(t.slice(0, 10).padEnd(TIME_DIGITS, "0")) <= oldest;
-    while (records.length < limit && !reachedEnd) {
-      digits--;
-      const head = t.slice(0, digits);
-      const size = 10 ** (TIME_DIGITS - digits - 1);
-      let c = Number(t[digits]) - 1;
-      for (; c >= 0 && records.length < limit; c--) {
-        if (Number(`${head}${c}`.padEnd(TIME_DIGITS, "0")) + size <= oldest) {
-          c = -1; // wholly past the age, and so are the older ones
-          break;
-        }
-        await listWindow(`${head}${c}`);
-        await readMore();
+    let unvisited = false;
+    /**
+     * Visits the time window whose 13-digit times start with `digits`, newest first: a window of at
+     * most `windowKeys` keys is listed whole (one listing, stopped early once it is known to be
+     * larger); a larger one is split into its ten sub-windows, newest first, skipping those newer
+     * than the anchor or wholly past the age. Every key listed is older than all listed before it,
+     * so `candidates` stays sorted newest first, and the walk stops as soon as the page is full.
+     */
+    const visit = async (digits: string): Promise<void> => {
+      const found: { key: string; id: string }[] = [];
+      const bad: string[] = [];
+      let seen = 0;
+      for await (const entry of this.#driver.list(recordDigitsPrefix(sessionId, kind, digits))) {
+        if (++seen > this.windowKeys && digits.length < TIME_DIGITS) break;
+        accept(entry.key, found, bad);
       }
-      // Done when every window of this level was listed and the level reaches past the age (or is the whole range).
-      reachedEnd = c < 0 && (digits === 0 || Number(head.padEnd(TIME_DIGITS, "0")) <= oldest);
-    }
-    // A full page may have older records after it: read but unused, or before the windows listed.
-    const more = records.length === limit && (consumed < candidates.length || !reachedEnd);
+      if (seen <= this.windowKeys || digits.length === TIME_DIGITS) {
+        for (const key of bad) this.#skip(skipped, key, "not a well-formed record key");
+        found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+        candidates.push(...found);
+        await readMore();
+        return;
+      }
+      const size = 10 ** (TIME_DIGITS - digits.length - 1);
+      const onAnchorPath = t.startsWith(digits);
+      for (let c = onAnchorPath ? Number(t[digits.length]) : 9; c >= 0; c--) {
+        if (records.length >= limit) {
+          unvisited = true; // older windows left: there may be more
+          return;
+        }
+        if (Number(`${digits}${c}`.padEnd(TIME_DIGITS, "0")) + size <= oldest) return; // wholly past the age, and so are the older ones
+        await visit(`${digits}${c}`);
+      }
+    };
+    await visit("");
+    // A full page may have older records after it: read but unused, or in windows not visited.
+    const more = records.length === limit && (used < candidates.length || unvisited);
     records.reverse();
     return { records, skipped, ...(more ? { before: records[0]!.id } : {}) };
   }
