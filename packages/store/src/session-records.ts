@@ -239,9 +239,30 @@ export class SessionRecords {
         await visit(`${digits}${c}`);
       }
     };
-    await visit("");
+    // Bottom up from the anchor's 1-second window: each step visits the older sibling windows one
+    // digit wider, newest first, so a page of recent records never lists the session's older
+    // windows, and a window larger than windowKeys is split (top down) rather than listed whole.
+    const t10 = t.slice(0, 10);
+    await visit(t10);
+    let digits = 10;
+    let reachedEnd = Number(t10.padEnd(TIME_DIGITS, "0")) <= oldest;
+    while (records.length < limit && !reachedEnd) {
+      digits--;
+      const head = t.slice(0, digits);
+      const size = 10 ** (TIME_DIGITS - digits - 1);
+      let complete = true;
+      for (let c = Number(t[digits]) - 1; c >= 0; c--) {
+        if (Number(`${head}${c}`.padEnd(TIME_DIGITS, "0")) + size <= oldest) break; // wholly past the age, and so are the older ones
+        if (records.length >= limit) {
+          complete = false;
+          break;
+        }
+        await visit(`${head}${c}`);
+      }
+      reachedEnd = complete && (digits === 0 || Number(head.padEnd(TIME_DIGITS, "0")) <= oldest);
+    }
     // A full page may have older records after it: read but unused, or in windows not visited.
-    const more = records.length === limit && (used < candidates.length || unvisited);
+    const more = records.length === limit && (used < candidates.length || unvisited || !reachedEnd);
     records.reverse();
     return { records, skipped, ...(more ? { before: records[0]!.id } : {}) };
   }
