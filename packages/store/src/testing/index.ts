@@ -9,3 +9,4 @@
 export { runDriverContract } from "./driver-contract.js";
 export { runStoreContract } from "./store-contract.js";
 export type { DriverHarness, DriverFactory } from "./harness.js";
+export { runChunkedContract, generatedLog } from "./chunked-contract.js";

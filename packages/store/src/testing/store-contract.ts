@@ -5,6 +5,7 @@ import { sha256Hex } from "../content.js";
 import type { Driver } from "../driver.js";
 import { blobKey, metaKey, refKey } from "../layout.js";
 import type { ContractOptions } from "./driver-contract.js";
+import { runChunkedContract } from "./chunked-contract.js";
 import { bytesOf, sleep, textOf, type DriverFactory, type DriverHarness } from "./harness.js";
 
 async function expectCode(promise: Promise<unknown>, code: ErrorCode): Promise<Error> {
@@ -305,4 +306,5 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
     }
 
   });
+  runChunkedContract(name, factory);
 }
