@@ -19,6 +19,8 @@ export interface ChunkSource {
 
 /** JSONPath needs the whole document parsed: over this size a chunked JSON artifact is refused (UNSUPPORTED). */
 export const CHUNKED_JSONPATH_MAX_BYTES = 32 * 1024 * 1024;
+/** A grep's default time limit (DEFAULT_REGEX_TIME_LIMIT_MS) is granted per this many bytes of chunked content. */
+export const GREP_LIMIT_BYTES = 8 * 1024 * 1024;
 /** Decoded chunks kept while one selection runs. */
 const CACHED_CHUNKS = 8;
 
@@ -28,7 +30,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * `applySelector` over chunked content, reading only the chunks the selection needs: head and
  * tail read the first and last chunks, a range the chunks its lines are in, grep scans chunk by
  * chunk (one at a time, plus one read ahead) and then reads the few chunks it shows. The result
- * is the same Selection `applySelector` returns for the whole text.
+ * is the same Selection `applySelector` returns for the whole text. Grep's default time limit
+ * scales with the size (DEFAULT_REGEX_TIME_LIMIT_MS per GREP_LIMIT_BYTES).
  */
 export async function applySelectorToChunks(source: ChunkSource, selector?: Selector | unknown, options: SelectOptions = {}): Promise<Selection> {
   const sel = parseSelector(selector);
@@ -329,7 +332,8 @@ async function grep(view: ChunkView, selector: GrepSelector, options: SelectOpti
   const context = selector.context ?? DEFAULT_GREP_CONTEXT;
   const maxMatches = selector.maxMatches ?? DEFAULT_GREP_MAX_MATCHES;
   const skip = selector.skip ?? 0;
-  const limitMs = options.regexTimeLimitMs ?? DEFAULT_REGEX_TIME_LIMIT_MS;
+  // The default limit is per 8 MiB scanned: a linear-time scan of a big artifact takes longer, not pathologically.
+  const limitMs = options.regexTimeLimitMs ?? DEFAULT_REGEX_TIME_LIMIT_MS * Math.max(1, Math.ceil(view.source.size / GREP_LIMIT_BYTES));
   const started = performance.now();
   const total = view.source.lines;
   const { source } = view;
