@@ -31,7 +31,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option("--session <id>", "session that references the artifact (unreferenced blobs are garbage for gc)", DEFAULT_SESSION)
     .option("--ttl <duration>", "the reference expires after this long: 30s, 15m, 2h, 7d", parseDuration)
     .option("--mime <type>", "MIME type to record (default: sniffed: application/json, text/html, text/plain or application/octet-stream)")
-    .option("--max-bytes <size>", `size cap per artifact (default ${formatBytes(DEFAULT_MAX_BYTES)}): 1048576, 2MiB`, parseSize)
+    .option("--max-bytes <size>", `size cap per artifact (default: the store spec's ?maxBytes=, else ${formatBytes(DEFAULT_MAX_BYTES)}): 1048576, 2MiB`, parseSize)
     .addHelpText(
       "after",
       examples([
@@ -46,14 +46,15 @@ export function register(program: Command, ctx: CliContext): void {
       if (opts.mime !== undefined && (opts.mime.length === 0 || opts.mime.length > 200 || !/^[\x21-\x7e]+$/.test(opts.mime))) {
         throw new ArefError("INVALID_INPUT", `invalid --mime ${JSON.stringify(opts.mime)}: expected a MIME type such as text/plain (1-200 printable characters, no spaces)`);
       }
-      const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
       const paths = files.length === 0 ? ["-"] : files;
       if (paths.filter((f) => f === "-").length > 1) throw new ArefError("INVALID_INPUT", "standard input (`-`) can be stashed once per run");
-      // Every file is checked (exists, is a file, under the cap) before any is stored.
-      const inputs = await openFileInputs(paths.filter((f) => f !== "-"), ctx.io, maxBytes);
       // Structural summaries (JSON shape, log errors, test counts, code outline) instead of the first 200 chars.
       const { summarize } = await import("@artifact-refs/resolve");
-      const store = await ctx.openStore(cmd, { maxBytes, summarize });
+      // The cap: --max-bytes, else the store spec's ?maxBytes=, else the default.
+      const store = await ctx.openStore(cmd, { ...(opts.maxBytes === undefined ? {} : { maxBytes: opts.maxBytes }), summarize });
+      const maxBytes = store.maxBytes;
+      // Every file is checked (exists, is a file, under the cap) before any is stored.
+      const inputs = await openFileInputs(paths.filter((f) => f !== "-"), ctx.io, maxBytes);
       for (const path of paths) {
         if (path !== "-") await stashOne(inputs.shift()!);
         else {
