@@ -18,15 +18,15 @@ export const CHUNK_MAX = 256 * 1024;
 export const CHUNKING_ALGORITHM = "fastcdc-gear32-v1";
 
 /** 256 fixed pseudo-random 32-bit values (from SHA-256, so they never change between versions). */
-const GEAR: Uint32Array = (() => {
-  const table = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) table[i] = createHash("sha256").update(`artifact-refs gear ${i}`).digest().readUInt32BE(0);
+const GEAR: Int32Array = (() => {
+  const table = new Int32Array(256); // int32 (not uint32) keeps the hot loop in small integers
+  for (let i = 0; i < 256; i++) table[i] = createHash("sha256").update(`artifact-refs gear ${i}`).digest().readInt32BE(0);
   return table;
 })();
 
 /** Masks on the top bits (a left-shifting gear hash mixes the most bytes into its top bits). */
-const MASK_STRICT = (0xffffffff << (32 - 18)) >>> 0; // 18 bits before the average
-const MASK_LOOSE = (0xffffffff << (32 - 14)) >>> 0; // 14 bits after it
+const MASK_STRICT = 0xffffffff << (32 - 18); // 18 bits before the average (int32)
+const MASK_LOOSE = 0xffffffff << (32 - 14); // 14 bits after it
 
 /** Incremental chunker: push bytes in pieces of any size, get whole chunks back; `end()` flushes the last one. */
 export class Chunker {
@@ -36,31 +36,57 @@ export class Chunker {
 
   push(data: Uint8Array): Uint8Array[] {
     const out: Uint8Array[] = [];
+    const n = data.length;
     let start = 0; // start in `data` of the bytes not yet in #pieces
     let i = 0;
-    while (i < data.length) {
-      const len = this.#length + (i - start);
-      if (len < CHUNK_MIN) {
-        // No cut before the minimum size: skip ahead without hashing.
-        const skip = Math.min(data.length - i, CHUNK_MIN - len);
-        i += skip;
+    while (i < n) {
+      const held = this.#length - start; // bytes of the current chunk before data[0] (offset by start)
+      // No cut before the minimum size: skip ahead without hashing.
+      const minAt = CHUNK_MIN - held; // index in `data` where the chunk reaches the minimum
+      if (i < minAt) {
+        i = Math.min(n, minAt);
         continue;
       }
-      const b = data[i]!;
-      this.#hash = ((this.#hash << 1) + GEAR[b]!) >>> 0;
-      const size = len + 1;
-      const mask = size < CHUNK_AVG ? MASK_STRICT : MASK_LOOSE;
-      if (((this.#hash & mask) === 0 && b < 0x80) || size >= CHUNK_MAX) {
-        this.#pieces.push(data.subarray(start, i + 1));
-        this.#length += i + 1 - start;
-        start = i + 1;
-        out.push(this.#cut(size >= CHUNK_MAX && !((this.#hash & mask) === 0 && b < 0x80)));
+      // Tight scans: the strict mask until the average size, the loose one until the maximum.
+      let h = this.#hash;
+      let cut = -1;
+      const avgAt = Math.min(n, CHUNK_AVG - held - 1);
+      for (; i < avgAt; i++) {
+        const b = data[i]!;
+        h = ((h << 1) + GEAR[b]!) | 0;
+        if ((h & MASK_STRICT) === 0 && b < 0x80) {
+          cut = i;
+          break;
+        }
       }
-      i++;
+      if (cut < 0) {
+        const maxAt = Math.min(n, CHUNK_MAX - held - 1);
+        for (; i < maxAt; i++) {
+          const b = data[i]!;
+          h = ((h << 1) + GEAR[b]!) | 0;
+          if ((h & MASK_LOOSE) === 0 && b < 0x80) {
+            cut = i;
+            break;
+          }
+        }
+      }
+      this.#hash = h;
+      let forced = false;
+      if (cut < 0) {
+        if (i < n && held + i + 1 >= CHUNK_MAX) {
+          cut = i; // the byte that makes the maximum size
+          forced = true;
+        } else break; // the data ran out first: keep scanning with the next piece
+      }
+      this.#pieces.push(data.subarray(start, cut + 1));
+      this.#length += cut + 1 - start;
+      start = cut + 1;
+      i = cut + 1;
+      out.push(this.#cut(forced));
     }
-    if (start < data.length) {
+    if (start < n) {
       this.#pieces.push(data.subarray(start));
-      this.#length += data.length - start;
+      this.#length += n - start;
     }
     return out;
   }
