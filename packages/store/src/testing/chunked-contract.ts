@@ -1,5 +1,4 @@
 import { Readable } from "node:stream";
-import { isArefError, type ErrorCode } from "@artifact-refs/schema";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArtifactStore } from "../artifact-store.js";
 import { SINGLE_BLOB_MAX } from "../chunked.js";
@@ -8,19 +7,8 @@ import { sha256Hex } from "../content.js";
 import type { Driver } from "../driver.js";
 import { BLOB_PREFIX, blobKey, metaKey } from "../layout.js";
 import { ManifestSchema, encodeManifest } from "../manifest.js";
-import type { DriverFactory, DriverHarness } from "./harness.js";
+import { expectCode, type DriverFactory, type DriverHarness } from "./harness.js";
 
-async function expectCode(promise: Promise<unknown>, code: ErrorCode): Promise<Error> {
-  let caught: unknown;
-  try {
-    await promise;
-  } catch (error) {
-    caught = error;
-  }
-  expect(isArefError(caught), `expected an ArefError ${code}, got ${String(caught)}`).toBe(true);
-  expect((caught as { code: string }).code).toBe(code);
-  return caught as Error;
-}
 
 /** A deterministic log of `lines` lines (about 60 bytes each). */
 export function generatedLog(lines: number, seed = 1): string {
