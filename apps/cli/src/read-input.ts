@@ -1,11 +1,11 @@
-import type { Stats } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { createReadStream, type Stats } from "node:fs";
+import { stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { ArefError } from "@artifact-refs/schema";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./io.js";
 
-function tooLarge(size: number | string, maxBytes: number, what: string): ArefError {
+export function tooLarge(size: number | string, maxBytes: number, what: string): ArefError {
   return new ArefError("TOO_LARGE", `${what} is ${size} bytes, over the store's cap of ${maxBytes} bytes per artifact`, {
     hint: "store a smaller part (split it, or select the part you need first), or raise the cap with --max-bytes",
     details: { max_bytes: maxBytes, ...(typeof size === "number" ? { size_bytes: size } : {}) },
@@ -43,20 +43,31 @@ export async function readStdinBytes(io: CliIo, maxBytes: number, over: () => Er
   return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
 }
 
-/** Reads a file (path relative to io.cwd), refusing early what is over `maxBytes`. */
-export async function readFileInput(path: string, io: CliIo, maxBytes: number): Promise<{ bytes: Uint8Array; name: string }> {
-  if (path.includes("\u0000")) throw new ArefError("INVALID_INPUT", "the file path contains a NUL character", { hint: "pass the path of a regular file" });
-  const { full, info } = await statInputFile(path, io, "stash one file at a time (pipe a listing or an archive through stdin if you need the whole directory)");
-  if (info.isFile() && info.size > maxBytes) throw tooLarge(info.size, maxBytes, path);
-  const bytes = await readFile(full);
-  if (bytes.byteLength > maxBytes) throw tooLarge(bytes.byteLength, maxBytes, path);
-  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), name: basename(full) };
+/** Something to stash: its name (for the label and type) and a stream of its bytes. */
+export interface StashInput {
+  name: string | undefined;
+  open: () => AsyncIterable<Uint8Array | string>;
 }
 
-/** Reads standard input to the end, stopping as soon as it is over `maxBytes`. */
-export async function readStdinInput(io: CliIo, maxBytes: number): Promise<Uint8Array> {
+/**
+ * Checks every file named on the command line (exists, is not a directory, is not over the cap)
+ * before any is read, and returns a stream opener for each (streams keep memory bounded).
+ */
+export async function openFileInputs(paths: string[], io: CliIo, maxBytes: number): Promise<StashInput[]> {
+  const inputs: StashInput[] = [];
+  for (const path of paths) {
+    if (path.includes("\u0000")) throw new ArefError("INVALID_INPUT", "the file path contains a NUL character", { hint: "pass the path of a regular file" });
+    const { full, info } = await statInputFile(path, io, "stash one file at a time (pipe a listing or an archive through stdin if you need the whole directory)");
+    if (info.isFile() && info.size > maxBytes) throw tooLarge(info.size, maxBytes, path);
+    inputs.push({ name: basename(full), open: () => createReadStream(full, { highWaterMark: 256 * 1024 }) });
+  }
+  return inputs;
+}
+
+/** Standard input as a stash input; a terminal is refused (nothing was piped in). */
+export function stdinInput(io: CliIo): StashInput {
   if (io.stdin.isTTY === true) {
     throw new UsageError("nothing to stash: standard input is a terminal", "give a file (`aref stash build.log`) or pipe content in (`make 2>&1 | aref stash - --type log`)");
   }
-  return readStdinBytes(io, maxBytes, () => tooLarge(`more than ${maxBytes}`, maxBytes, "standard input"));
+  return { name: undefined, open: () => io.stdin };
 }

@@ -70,16 +70,30 @@ describe("aref stash", () => {
     expect(peek.json().record.mime).toBe("text/x-custom");
   });
 
-  it("accepts a bigger cap with --max-bytes and refuses content over it", async () => {
+  it("stores content over 512 KiB in chunks by default, and refuses content over --max-bytes naming the cap", async () => {
     const store = tempStore();
     const big = "z".repeat(600 * 1024);
-    const over = await run(["stash", tempFile("big.txt", big), "--store", store]);
+    const over = await run(["stash", tempFile("big.txt", big), "--store", store, "--max-bytes", "500KiB"]);
     expect(over.code).toBe(6);
-    expect(over.err).toMatch(/^aref: \/\S+\/big\.txt is 614400 bytes, over the store's cap of 524288 bytes/);
+    expect(over.err).toMatch(/^aref: \/\S+\/big\.txt is 614400 bytes, over the store's cap of 512000 bytes/);
     expect(over.err).toMatch(/hint: .*--max-bytes/);
-    const ok = await run(["stash", tempFile("big.txt", big), "--store", store, "--max-bytes", "1MiB", "--json"]);
+    const ok = await run(["stash", tempFile("big.txt", big), "--store", store, "--json"]);
     expect(ok.code).toBe(0);
     expect(ok.json().bytes).toBe(big.length);
+    const cat = await run(["cat", ok.json().short_ref, "--store", store]);
+    expect(cat.out).toBe(big);
+  });
+
+  it("stashes several files at once: one short ref each, and checks every file before storing any", async () => {
+    const store = tempStore();
+    const r = await run(["stash", tempFile("a.log", "alpha\n"), tempFile("b.log", "beta\n"), "--store", store]);
+    expect(r.code).toBe(0);
+    const refs = r.out.trim().split("\n");
+    expect(refs).toHaveLength(2);
+    expect((await run(["cat", refs[1]!, "--store", store])).out).toBe("beta\n");
+    const missing = await run(["stash", tempFile("c.log", "gamma\n"), "no-such-file.log", "--store", store, "--session", "other"]);
+    expect(missing.code).not.toBe(0);
+    expect((await run(["list", "--session", "other", "--store", store])).code).not.toBe(0); // nothing stored in that session
   });
 });
 

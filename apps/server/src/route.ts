@@ -44,8 +44,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  /** Accepts raw bytes of any content type besides JSON (the stash route). */
-  rawBody?: boolean;
+  /**
+   * Accepts raw bytes of any content type besides JSON (the stash route). "stream": the handler
+   * gets the request stream itself (not buffered, no bodyLimit: the handler enforces its own cap).
+   */
+  rawBody?: boolean | "stream";
   /** With rawBody: the JSON envelope also accepted (documented in OpenAPI; validated by the handler). */
   jsonEnvelope?: z.ZodType;
   responses: Record<number, ResponseDoc>;
@@ -83,6 +86,18 @@ class QueryMemo {
 
 /** Registers a route on Fastify: authenticates, validates params, query and body with zod, runs the handler. */
 export function registerRoute(app: FastifyInstance, auth: Authenticator, def: RouteDef<any, any, any>, meter: RouteMeter): void {
+  if (def.rawBody === "stream") {
+    // Its own encapsulated context: raw bodies reach the handler as the request stream; JSON
+    // (the envelope) is still parsed under the server's bodyLimit.
+    void app.register(async (child) => {
+      const jsonParser = child.getDefaultJsonParser("error", "error");
+      child.removeAllContentTypeParsers();
+      child.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: app.initialConfig.bodyLimit }, jsonParser);
+      child.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+      registerRoute(child, auth, { ...def, rawBody: true }, meter);
+    });
+    return;
+  }
   const queries = new QueryMemo();
   const paths = new QueryMemo();
   app.route({

@@ -107,9 +107,10 @@ describe("POST /api/artifacts (stash)", () => {
     expectError(await call(`${h.url}/api/artifacts`, jsonInit({ content: "x", session: "sess-a", evil: 1 }, TOKEN_A)), 400, "INVALID_INPUT");
   });
 
-  it("a body over the limit is 413 with the error receipt", async () => {
-    const res = await stashText("x".repeat(65 * 1024));
+  it("a JSON envelope over the body limit is 413 with the error receipt (raw bodies stream up to the store's cap)", async () => {
+    const res = await call(`${h.url}/api/artifacts`, jsonInit({ content: "x".repeat(65 * 1024), session: "sess-a" }, TOKEN_A));
     expectError(res, 413, "TOO_LARGE");
+    expect((await stashText("x".repeat(65 * 1024))).status).toBe(201);
   });
 
   it("a session token must name its session", async () => {

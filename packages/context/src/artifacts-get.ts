@@ -1,4 +1,4 @@
-import { applySelector, parseSelector } from "@artifact-refs/resolve";
+import { applySelector, applySelectorToChunks, parseSelector } from "@artifact-refs/resolve";
 import {
   ArefError,
   DEFAULT_FETCH_MAX_CHARS,
@@ -198,8 +198,12 @@ export class ArtifactsGetTool {
     if (seen >= this.loopLimit) {
       return this.#guard(shortRef, key, seen, record.mime, selector);
     }
-    const text = await this.store.getText(id, { session: this.session });
-    const selection = applySelector(text, selector, { defaultMaxChars: this.maxChars });
+    // A chunked artifact (over 512 KiB) is read chunk by chunk: only the chunks the selection needs.
+    const chunked = await this.store.chunks(id, { session: this.session });
+    const selection =
+      chunked === undefined
+        ? applySelector(await this.store.getText(id, { session: this.session }), selector, { defaultMaxChars: this.maxChars })
+        : await applySelectorToChunks(chunked, selector, { defaultMaxChars: this.maxChars });
     if (selection.text.length > this.maxChars) {
       throw new ArefError("INTERNAL", `selection returned ${selection.text.length} chars, over the cap of ${this.maxChars}`);
     }

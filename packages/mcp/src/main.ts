@@ -4,12 +4,13 @@ import { openStore, parseStoreSpec, storeSpecFrom } from "@artifact-refs/store-s
 import { serveHttp } from "./http.js";
 import { serveStdio } from "./stdio.js";
 
-export const MCP_USAGE = `Usage: aref-mcp [--store <spec>] [--session <id>] [--max-chars <n>] [--http [--port <n>] [--host <addr>]]
+export const MCP_USAGE = `Usage: aref-mcp [--store <spec>] [--session <id>] [--max-chars <n>] [--max-bytes <n>] [--http [--port <n>] [--host <addr>]]
 
 Serves an artifact-refs store over MCP: stdio by default, streamable HTTP on /mcp with --http.
   --store <spec>      ./dir | memory: | s3://bucket/prefix?endpoint=… (default: $AREF_STORE, else ~/.artifact-refs)
   --session <id>      the session the tools and resources see (default: $AREF_SESSION, else "default")
   --max-chars <n>     cap of one artifacts_get answer (default 8000)
+  --max-bytes <n>     cap of one stored artifact in bytes (default 1073741824 = 1 GiB; over 512 KiB is chunked)
   --http              serve streamable HTTP instead of stdio
   --port <n>          HTTP port (default 3333; 0 picks a free one)
   --host <addr>       HTTP address (default 127.0.0.1)
@@ -32,6 +33,7 @@ export async function runMcpCommand(argv: string[], env: NodeJS.ProcessEnv = pro
         store: { type: "string" },
         session: { type: "string" },
         "max-chars": { type: "string" },
+        "max-bytes": { type: "string" },
         http: { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
@@ -51,7 +53,8 @@ export async function runMcpCommand(argv: string[], env: NodeJS.ProcessEnv = pro
   try {
     const session = parseSessionId((values.session as string | undefined) ?? env.AREF_SESSION ?? "default");
     const maxChars = values["max-chars"] === undefined ? undefined : wholeNumber("--max-chars", values["max-chars"] as string, 1, 1_000_000);
-    const store = await openStore(parseStoreSpec(storeSpecFrom(values.store as string | undefined, env)));
+    const maxBytes = values["max-bytes"] === undefined ? undefined : wholeNumber("--max-bytes", values["max-bytes"] as string, 1, Number.MAX_SAFE_INTEGER);
+    const store = await openStore(parseStoreSpec(storeSpecFrom(values.store as string | undefined, env)), maxBytes === undefined ? {} : { maxBytes });
     const options = { store, session, ...(maxChars === undefined ? {} : { maxChars }) };
     if (values.http) {
       const port = values.port === undefined ? 3333 : wholeNumber("--port", values.port as string, 0, 65_535);

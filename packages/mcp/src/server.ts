@@ -1,5 +1,5 @@
 import { ArtifactsGetTool, Redactor, type ArtifactsGetResult } from "@artifact-refs/context";
-import { resolveReferences, applySelector, type ExecutionLike } from "@artifact-refs/resolve";
+import { resolveReferences, applySelector, applySelectorToChunks, type ExecutionLike } from "@artifact-refs/resolve";
 import {
   ArefError,
   ArtifactTypeSchema,
@@ -268,9 +268,12 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
       const record = await store.getRecord(id, { session });
       const canonical = resourceUri(id);
       if (parsed.selector !== undefined) {
-        const text = await store.getText(id, { session });
         const selector = parsed.selector.maxChars !== undefined && parsed.selector.maxChars > maxChars ? { ...parsed.selector, maxChars } : parsed.selector;
-        const selection = applySelector(text, selector, { defaultMaxChars: maxChars });
+        const chunked = await store.chunks(id, { session });
+        const selection =
+          chunked === undefined
+            ? applySelector(await store.getText(id, { session }), selector, { defaultMaxChars: maxChars })
+            : await applySelectorToChunks(chunked, selector, { defaultMaxChars: maxChars });
         return { contents: [{ uri: uri.href, mimeType: "text/plain", text: selection.text, _meta: { artifact: canonical, truncated: selection.truncated, total_lines: selection.total_lines, ...(selection.omitted ? { omitted: selection.omitted } : {}) } }] };
       }
       const bytes = await store.get(id, { session });

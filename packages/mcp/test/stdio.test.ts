@@ -26,7 +26,7 @@ async function get(args: Record<string, unknown>): Promise<Record<string, unknow
 beforeAll(async () => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the package first (pnpm --filter @artifact-refs/mcp... build)`);
   fx = await fixture();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "--store", fx.dir, "--session", "s1", "--max-chars", String(CAP)], stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "--store", fx.dir, "--session", "s1", "--max-chars", String(CAP), "--max-bytes", "524288"], stderr: "pipe" });
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   client = new Client({ name: "aref-mcp-test", version: "1.0.0" });
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {

@@ -1,4 +1,5 @@
 export { applySelector, parseSelector } from "./selectors/apply.js";
+export { applySelectorToChunks, CHUNKED_JSONPATH_MAX_BYTES, type ChunkSource } from "./selectors/chunked.js";
 export { type SelectOptions, DEFAULT_REGEX_TIME_LIMIT_MS } from "./selectors/common.js";
 export { DEFAULT_GREP_CONTEXT, DEFAULT_GREP_MAX_MATCHES } from "./selectors/grep.js";
 export { compileSafeRegex, type SafeRegex } from "./selectors/regex.js";

@@ -38,6 +38,11 @@ export const ArtifactRecordSchema = z.object({
   encoding: z.enum(["utf-8", "binary"]).default("utf-8"),
   /** Kinds of secrets replaced before storing (redaction). */
   redactions: z.array(z.string()).optional(),
+  /**
+   * Present when the content is stored in chunks (content over 512 KiB): the id of the manifest
+   * blob listing them, and how many there are. Absent: the content is the one blob named by the id.
+   */
+  chunked: z.object({ manifest: ArtifactIdSchema, chunks: z.number().int().positive() }).optional(),
 });
 export type ArtifactRecord = z.infer<typeof ArtifactRecordSchema>;
 

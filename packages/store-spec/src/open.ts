@@ -43,7 +43,10 @@ export async function openDriver(spec: string | StoreSpec): Promise<Driver> {
   }
 }
 
-/** Opens an ArtifactStore on the backend a spec names. */
+/** Opens an ArtifactStore on the backend a spec names (`?maxBytes=` sets its per-artifact cap). */
 export async function openStore(spec: string | StoreSpec, options: Omit<ArtifactStoreOptions, "driver"> = {}): Promise<ArtifactStore> {
-  return new ArtifactStore({ ...options, driver: await openDriver(spec) });
+  const parsed = typeof spec === "string" ? parseStoreSpec(spec) : parseWith(StoreSpecSchema, spec, "store spec", "CONFIG_INVALID");
+  // The spec's ?maxBytes= is the store's cap unless the caller sets one (a --max-bytes flag).
+  const maxBytes = options.maxBytes ?? (parsed.kind === "memory" ? undefined : parsed.maxBytes);
+  return new ArtifactStore({ ...options, ...(maxBytes === undefined ? {} : { maxBytes }), driver: await openDriver(parsed) });
 }

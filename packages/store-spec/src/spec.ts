@@ -22,6 +22,7 @@ export const StoreSpecSchema = z.discriminatedUnion("kind", [
       kind: z.literal("fs"),
       root: z.string().min(1).refine((v) => !v.includes("\u0000"), "must not contain a NUL character"),
       gzip: z.boolean(),
+      maxBytes: z.number().int().positive().optional(),
     })
     .strict(),
   z
@@ -38,6 +39,8 @@ export const StoreSpecSchema = z.discriminatedUnion("kind", [
       forcePathStyle: z.boolean().optional(),
       /** "on" for servers that enforce If-None-Match (AWS S3, R2, MinIO), "off" for HEAD-then-PUT, "auto" to probe once. */
       conditionalWrites: z.enum(["auto", "on", "off"]).optional(),
+      /** Cap of one artifact in bytes (the store's maxBytes; default 1 GiB). */
+      maxBytes: z.number().int().positive().optional(),
     })
     .strict(),
 ]);
@@ -57,7 +60,7 @@ function bad(spec: string, why: string): ArefError {
   // never echo credentials, whichever check fails first
   const shown = spec.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1***@");
   return new ArefError("CONFIG_INVALID", `invalid store spec ${JSON.stringify(shown)}: ${why}`, {
-    hint: "use a directory (./store, file:///abs/dir, optionally ?gzip=true), memory:, or s3://bucket/prefix?endpoint=http://127.0.0.1:9000&region=us-east-1&forcePathStyle=true",
+    hint: "use a directory (./store, file:///abs/dir, optionally ?gzip=true&maxBytes=2GiB), memory:, or s3://bucket/prefix?endpoint=http://127.0.0.1:9000&region=us-east-1&forcePathStyle=true",
   });
 }
 
@@ -69,6 +72,18 @@ function flag(spec: string, params: URLSearchParams, name: string): boolean | un
   const parsed = BOOL[value.toLowerCase()];
   if (parsed === undefined) throw bad(spec, `${name} must be true or false, got ${JSON.stringify(value)}`);
   return parsed;
+}
+
+const UNITS: Record<string, number> = { "": 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+
+/** `?maxBytes=` (bytes, or with KiB/MiB/GiB): the store's cap of one artifact. */
+function maxBytesParam(spec: string, params: URLSearchParams): { maxBytes?: number } {
+  const value = params.get("maxBytes");
+  if (value === null) return {};
+  const m = /^(\d+)(KiB|MiB|GiB)?$/.exec(value);
+  const bytes = m ? Number(m[1]) * UNITS[m[2] ?? ""]! : Number.NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw bad(spec, `maxBytes must be a whole number of bytes (optionally with KiB, MiB or GiB), got ${JSON.stringify(value)}`);
+  return { maxBytes: bytes };
 }
 
 function checkParams(spec: string, params: URLSearchParams, allowed: string[]): void {
@@ -108,7 +123,7 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     if (url.username !== "" || url.password !== "") throw bad(spec.replace(/\/\/[^/]*@/, "//***@"), "credentials do not belong in the store spec; use the AWS environment variables or profile");
     if (url.port !== "") throw bad(spec, "the bucket cannot have a port; put host and port in ?endpoint=http://host:port");
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw bad(spec, "the bucket name must be 3-63 chars of lowercase letters, digits, '.' and '-'");
-    checkParams(spec, url.searchParams, ["endpoint", "region", "forcePathStyle", "conditionalWrites"]);
+    checkParams(spec, url.searchParams, ["endpoint", "region", "forcePathStyle", "conditionalWrites", "maxBytes"]);
     let prefix: string;
     try {
       prefix = decodeURIComponent(url.pathname).replace(/^\/+/, "").replace(/\/+$/, "");
@@ -141,6 +156,7 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
       ...(region === undefined ? {} : { region }),
       ...(forcePathStyle === undefined ? {} : { forcePathStyle }),
       ...(conditionalWrites === undefined ? {} : { conditionalWrites: conditionalWrites as "auto" | "on" | "off" }),
+      ...maxBytesParam(spec, url.searchParams),
     };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec) && !spec.startsWith("file://")) throw bad(spec, "unknown scheme");
@@ -161,12 +177,12 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     path = spec.slice(0, at);
     params = new URLSearchParams(spec.slice(at + 1));
   }
-  checkParams(spec, params, ["gzip"]);
+  checkParams(spec, params, ["gzip", "maxBytes"]);
   if (path.includes("\u0000")) throw bad(spec, "the path contains a NUL character");
   if (path.trim() === "") throw bad(spec, "no directory before the options");
   // "~" is the home directory, as in a shell (a quoted AREF_STORE="~/store" is not expanded by the shell)
   if (path === "~" || path.startsWith("~/")) path = join(homedir(), path.slice(1));
-  return { kind: "fs", root: isAbsolute(path) ? path : resolve(cwd, path), gzip: flag(spec, params, "gzip") ?? false };
+  return { kind: "fs", root: isAbsolute(path) ? path : resolve(cwd, path), gzip: flag(spec, params, "gzip") ?? false, ...maxBytesParam(spec, params) };
 }
 
 /** The spec written back as a string (for messages and receipts); never includes credentials. */
@@ -175,13 +191,20 @@ export function formatStoreSpec(spec: StoreSpec): string {
     case "memory":
       return `memory:${spec.name}`;
     case "fs":
-      return spec.gzip ? `${spec.root}?gzip=true` : spec.root;
+    {
+      const params = new URLSearchParams();
+      if (spec.gzip) params.set("gzip", "true");
+      if (spec.maxBytes !== undefined) params.set("maxBytes", String(spec.maxBytes));
+      const query = params.toString();
+      return query ? `${spec.root}?${query}` : spec.root;
+    }
     case "s3": {
       const params = new URLSearchParams();
       if (spec.endpoint) params.set("endpoint", spec.endpoint);
       if (spec.region) params.set("region", spec.region);
       if (spec.forcePathStyle !== undefined) params.set("forcePathStyle", String(spec.forcePathStyle));
       if (spec.conditionalWrites !== undefined) params.set("conditionalWrites", spec.conditionalWrites);
+      if (spec.maxBytes !== undefined) params.set("maxBytes", String(spec.maxBytes));
       const query = params.toString();
       return `s3://${spec.bucket}/${spec.prefix}${query ? `?${query}` : ""}`;
     }

@@ -96,3 +96,29 @@ describe("openStore: directories", () => {
     expect(relative(parent, plain.driver.location)).toBe("zipped");
   });
 });
+
+describe("?maxBytes= in the store spec", () => {
+  it("sets the store's per-artifact cap (bytes or KiB/MiB/GiB); an explicit option wins; bad values are CONFIG_INVALID", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "aref-spec-max-"));
+    try {
+      expect(parseStoreSpec(`${dir}?maxBytes=2MiB`)).toMatchObject({ kind: "fs", maxBytes: 2 * 1024 * 1024 });
+      expect(parseStoreSpec("s3://bucket-a/p?maxBytes=1000")).toMatchObject({ kind: "s3", maxBytes: 1000 });
+      const capped = await openStore(`${dir}?maxBytes=1000`);
+      expect(capped.maxBytes).toBe(1000);
+      await expect(capped.put("x".repeat(1001))).rejects.toMatchObject({ code: "TOO_LARGE" });
+      expect((await openStore(`${dir}?maxBytes=1000`, { maxBytes: 5000 })).maxBytes).toBe(5000);
+      expect((await openStore(dir)).maxBytes).toBe(1024 ** 3);
+      for (const bad of ["0", "-1", "1.5", "2TB", "x"]) {
+        let caught: unknown;
+        try {
+          parseStoreSpec(`${dir}?maxBytes=${bad}`);
+        } catch (error) {
+          caught = error;
+        }
+        expect(isArefError(caught) && caught.code === "CONFIG_INVALID", bad).toBe(true);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

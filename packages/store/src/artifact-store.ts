@@ -14,11 +14,14 @@ import {
   type StoreStats,
   type VerifyReport,
 } from "@artifact-refs/schema";
+import { Readable } from "node:stream";
+import { incompleteUtf8Tail } from "./chunking.js";
+import { ChunkedArtifact, ChunkedWriter, CHUNK_PARALLELISM, SINGLE_BLOB_MAX, openChunked, tooLarge, wholeHashMismatch } from "./chunked.js";
 import { collect, mapLimit } from "./concurrency.js";
 import { decodeUtf8, sha256Hex, toBytes } from "./content.js";
 import { StoreCore, encodeJson, rethrowUnlessCorrupt } from "./core.js";
 import type { Driver } from "./driver.js";
-import { LAYOUT_KEY, LAYOUT_VERSION, REF_PREFIX, blobKey, blobPrefixFor, idOfBlobKey, metaKey, parseRefKey, refKey, refPrefixFor, sessionPrefix } from "./layout.js";
+import { LAYOUT_KEY, LAYOUT_VERSION, REF_PREFIX, blobKey, blobPrefixFor, idOfBlobKey, idOfMetaKey, metaKey, metaPrefixFor, parseRefKey, refKey, refPrefixFor, sessionPrefix } from "./layout.js";
 import { runGc, runStats, runVerify } from "./maintenance.js";
 import { ReferenceCache } from "./reference-cache.js";
 import { SessionRecords } from "./session-records.js";
@@ -73,19 +76,15 @@ export class ArtifactStore {
     const options = parsePutOptions(putOptions);
     const session = options.session === undefined ? undefined : parseSessionId(options.session);
     const bytes = toBytes(content);
-    if (bytes.byteLength > this.#core.maxBytes) {
-      throw new ArefError("TOO_LARGE", `content is ${bytes.byteLength} bytes, over the store's cap of ${this.#core.maxBytes} bytes`, {
-        hint: "split it, select the part you need before storing, or raise the cap (maxBytes / --max-bytes)",
-        details: { size_bytes: bytes.byteLength, max_bytes: this.#core.maxBytes },
-      });
-    }
+    if (bytes.byteLength > this.#core.maxBytes) throw tooLarge(bytes.byteLength, this.#core.maxBytes);
+    if (bytes.byteLength > SINGLE_BLOB_MAX) return this.#putChunked([bytes], undefined, options, session);
     await this.#checkLayout(true);
     const id = sha256Hex(bytes);
     const { driver } = this.#core;
     const key = blobKey(id);
     // Content and record are independent writes: do them at once. A crash between them can
     // leave a record without content (verify reports it, gc removes it), never a partial blob.
-    const [{ created, healed, wrote }, record] = await Promise.all([this.#storeBlob(id, bytes), this.#ensureRecord(id, bytes, options)]);
+    const [{ created, healed, wrote }, record] = await Promise.all([this.#storeBlob(id, bytes), this.#ensureRecord(id, this.#core.buildRecord(id, bytes, options))]);
     let reference: SessionReference | undefined;
     let shortRef = toShortRef(id);
     if (session !== undefined) {
@@ -104,12 +103,52 @@ export class ArtifactStore {
     return { id, handle: toHandle(id), shortRef, record, created, healed, ...(reference ? { reference } : {}) };
   }
 
+  /**
+   * Stores a stream of bytes (a Node Readable or any async iterable of bytes or strings) with
+   * bounded memory: content up to 512 KiB is stored as one blob, exactly as `put` does; larger
+   * content is cut into chunks as it arrives, each written as soon as it is cut. The manifest and
+   * the record are written after every chunk, and the reference last: a stream that fails, is cut
+   * or goes over the cap (TOO_LARGE) leaves nothing live (its chunks are garbage for gc).
+   */
+  async putStream(source: AsyncIterable<Uint8Array | string>, putOptions: PutOptions = {}): Promise<PutResult> {
+    if (source === null || typeof source !== "object" || typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function") {
+      throw new ArefError("INVALID_INPUT", "putStream needs a readable stream or an async iterable of bytes", { hint: "use put() for a string or a Uint8Array" });
+    }
+    const options = parsePutOptions(putOptions);
+    const session = options.session === undefined ? undefined : parseSessionId(options.session);
+    const iterator = source[Symbol.asyncIterator]();
+    const head: Uint8Array[] = [];
+    let size = 0;
+    try {
+      while (size <= SINGLE_BLOB_MAX) {
+        const next = await iterator.next();
+        if (next.done) return await this.put(concatBytes(head, size), options);
+        const piece = toPieceBytes(next.value);
+        size += piece.byteLength;
+        if (size > this.#core.maxBytes) throw tooLarge(`more than ${this.#core.maxBytes}`, this.#core.maxBytes);
+        head.push(piece);
+      }
+    } catch (error) {
+      await iterator.return?.();
+      throw error;
+    }
+    return this.#putChunked(head, iterator, options, session);
+  }
+
   /** The bytes of an artifact, integrity-checked. */
   async get(ref: string, options: SessionOption = {}): Promise<Uint8Array> {
     const id = await this.resolve(ref, options);
     if (options.session !== undefined) await this.#liveReference(options.session, id);
     const bytes = await this.#core.driver.get(blobKey(id));
     if (bytes === undefined) {
+      const chunked = await this.#chunkedOf(id);
+      if (chunked !== undefined) {
+        const parts = await mapLimit(chunked.chunks, CHUNK_PARALLELISM, (_, i) => chunked.read(i));
+        const all = concatBytes(parts, chunked.size);
+        const actual = sha256Hex(all);
+        if (actual !== id) throw wholeHashMismatch(id, actual);
+        return all;
+      }
       throw new ArefError("NOT_FOUND", `artifact ${toShortRef(id)} is not in the store`, {
         hint: "it was never stored here, or it was removed or swept by gc; stash it again",
         details: { artifact_id: id },
@@ -123,6 +162,33 @@ export class ArtifactStore {
       });
     }
     return bytes;
+  }
+
+  /**
+   * The artifact's bytes as a Node Readable, with bounded memory at any size: each chunk is
+   * integrity-checked before it is pushed, and the stream fails with INTEGRITY after the last
+   * one unless the whole content hashes to the artifact's id. Errors found before the first
+   * byte (NOT_FOUND, EXPIRED, a damaged manifest) reject the returned promise.
+   */
+  async getStream(ref: string, options: SessionOption = {}): Promise<Readable> {
+    const id = await this.resolve(ref, options);
+    if (options.session !== undefined) await this.#liveReference(options.session, id);
+    const chunked = await this.#chunkedOf(id);
+    if (chunked === undefined) {
+      const bytes = await this.get(id);
+      return Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)], { objectMode: false });
+    }
+    return Readable.from(chunked.stream(), { objectMode: false });
+  }
+
+  /**
+   * The chunks of a chunked artifact (content over 512 KiB), to read only the ones a selection
+   * needs; undefined for an artifact stored as one blob. Each chunk read is integrity-checked.
+   */
+  async chunks(ref: string, options: SessionOption = {}): Promise<ChunkedArtifact | undefined> {
+    const id = await this.resolve(ref, options);
+    if (options.session !== undefined) await this.#liveReference(options.session, id);
+    return this.#chunkedOf(id);
   }
 
   /** The artifact as UTF-8 text; UNSUPPORTED when it is binary. */
@@ -177,7 +243,15 @@ export class ArtifactStore {
   /** True when the artifact's content is stored (no integrity check). */
   async has(ref: string): Promise<boolean> {
     const parsed = parseRef(ref);
-    if (parsed.kind === "id") return (await this.#core.driver.head(blobKey(parsed.id))) !== undefined;
+    if (parsed.kind === "id") {
+      if ((await this.#core.driver.head(blobKey(parsed.id))) !== undefined) return true;
+      try {
+        return (await this.#core.readRecord(parsed.id))?.chunked !== undefined;
+      } catch (error) {
+        rethrowUnlessCorrupt(error);
+        return false;
+      }
+    }
     try {
       await this.resolve(ref);
       return true;
@@ -202,6 +276,7 @@ export class ArtifactStore {
       const id = session === undefined ? idOfBlobKey(entry.key) : parseRefKey(entry.key)?.id;
       if (id !== undefined && id.startsWith(parsed.prefix)) ids.add(id);
     }
+    if (session === undefined) for (const id of await this.#chunkedIdsWithPrefix(parsed.prefix)) ids.add(id);
     if (ids.size === 0) {
       throw new ArefError("NOT_FOUND", `no artifact matches ${ref}${session === undefined ? "" : ` in session ${session}`}`, {
         hint: session === undefined ? "check the ref with `aref list`" : `check the ref with \`aref list --session ${session}\``,
@@ -228,6 +303,7 @@ export class ArtifactStore {
       const other = session === undefined ? idOfBlobKey(entry.key) : parseRefKey(entry.key)?.id;
       if (other !== undefined && other !== id) others.push(other);
     }
+    if (session === undefined) for (const other of await this.#chunkedIdsWithPrefix(head)) if (other !== id) others.push(other);
     let length = MIN_PREFIX_LENGTH;
     for (const other of others) {
       let common = 0;
@@ -366,6 +442,72 @@ export class ArtifactStore {
     await this.#core.driver.close?.();
   }
 
+  /** Stores content over 512 KiB in chunks: chunks, then the manifest, then the record, then the reference. */
+  async #putChunked(head: Uint8Array[], rest: AsyncIterator<Uint8Array | string> | undefined, options: PutOptions, session: string | undefined): Promise<PutResult> {
+    await this.#checkLayout(true);
+    const { driver } = this.#core;
+    const writer = new ChunkedWriter(this.#core, (id, bytes) => this.#storeBlob(id, bytes));
+    let written;
+    try {
+      for (const piece of head) await writer.write(piece);
+      for (;;) {
+        const next = await rest?.next();
+        if (next === undefined || next.done) break;
+        await writer.write(toPieceBytes(next.value));
+      }
+      written = await writer.finish();
+    } catch (error) {
+      await rest?.return?.().catch(() => undefined);
+      await writer.settle();
+      throw error;
+    }
+    const { id, manifest, manifestBytes, manifestId } = written;
+    // The first part of the content makes the summary and the MIME sniff, as for a small artifact.
+    const first = concatBytes(head, head.reduce((n, p) => n + p.byteLength, 0)).subarray(0, SINGLE_BLOB_MAX);
+    const firstText = manifest.encoding === "binary" ? undefined : decodeUtf8(first.subarray(0, first.byteLength - incompleteUtf8Tail(first)));
+    const layout = { sizeBytes: manifest.size_bytes, manifest: manifestId, chunks: manifest.chunks.length, binary: manifest.encoding === "binary" };
+    const { created: manifestCreated } = await driver.putIfAbsent(blobKey(manifestId), manifestBytes);
+    const record = await this.#ensureRecord(id, this.#core.buildRecord(id, first, options, firstText, layout));
+    let reference: SessionReference | undefined;
+    let shortRef = toShortRef(id);
+    if (session !== undefined) {
+      reference = await this.#writeReference(session, id, record, options);
+      // As in put: after the reference, restore or refresh the manifest and the record a
+      // concurrent gc may have swept (the chunks are protected by gc's grace period).
+      if ((await driver.putIfAbsent(blobKey(manifestId), manifestBytes)).created || manifestCreated) await driver.putIfAbsent(metaKey(id), encodeJson(record));
+      shortRef = await this.shortRef(id, { session });
+    }
+    return { id, handle: toHandle(id), shortRef, record, created: manifestCreated, healed: false, ...(reference ? { reference } : {}) };
+  }
+
+  /** The chunked artifact `id`, or undefined when it is stored as one blob (or not at all). */
+  async #chunkedOf(id: ArtifactId): Promise<ChunkedArtifact | undefined> {
+    let record: ArtifactRecord | undefined;
+    try {
+      record = await this.#core.readRecord(id);
+    } catch (error) {
+      rethrowUnlessCorrupt(error);
+      if ((await this.#core.driver.head(blobKey(id))) !== undefined) return undefined;
+      throw error; // no blob and an unreadable record: the content cannot be found without it
+    }
+    return record?.chunked === undefined ? undefined : openChunked(this.#core, record);
+  }
+
+  /** Ids of records starting with `hexPrefix` that have no blob of their own (chunked artifacts). */
+  async #chunkedIdsWithPrefix(hexPrefix: string): Promise<ArtifactId[]> {
+    const ids: ArtifactId[] = [];
+    for await (const entry of this.#core.driver.list(metaPrefixFor(hexPrefix))) {
+      const id = idOfMetaKey(entry.key);
+      if (id === undefined || !id.startsWith(hexPrefix) || (await this.#core.driver.head(blobKey(id))) !== undefined) continue;
+      try {
+        if ((await this.#core.readRecord(id))?.chunked !== undefined) ids.push(id);
+      } catch (error) {
+        rethrowUnlessCorrupt(error);
+      }
+    }
+    return ids;
+  }
+
   /** Creates the blob, or checks the stored copy (re-putting heals a corrupt one). */
   /** `wrote`: this call wrote the bytes (new, re-stored after a sweep, or healed). */
   async #storeBlob(id: ArtifactId, bytes: Uint8Array): Promise<{ created: boolean; healed: boolean; wrote: boolean }> {
@@ -384,14 +526,14 @@ export class ArtifactStore {
     return { created: false, healed: true, wrote: true };
   }
 
-  async #ensureRecord(id: ArtifactId, bytes: Uint8Array, options: PutOptions): Promise<ArtifactRecord> {
-    const record = this.#core.buildRecord(id, bytes, options);
+  async #ensureRecord(id: ArtifactId, record: ArtifactRecord): Promise<ArtifactRecord> {
     const key = metaKey(id);
     const { created } = await this.#core.driver.putIfAbsent(key, encodeJson(record));
     if (created) return record;
     try {
       const existing = await this.#core.readRecord(id);
-      if (existing) return existing;
+      // A chunked record must name this manifest (a record of a failed or older layout is rewritten).
+      if (existing && (record.chunked === undefined || existing.chunked?.manifest === record.chunked.manifest || existing.chunked === undefined && (await this.#core.driver.head(blobKey(id))) !== undefined)) return existing;
     } catch (error) {
       rethrowUnlessCorrupt(error);
     }
@@ -516,4 +658,21 @@ function uniquePrefixLength(ids: string[]): number {
 
 function parsePutOptions(options: PutOptions | undefined): PutOptions {
   return parseWith(PutOptionsSchema, options ?? {}, "put options") as PutOptions;
+}
+
+function toPieceBytes(piece: Uint8Array | string): Uint8Array {
+  if (typeof piece === "string") return toBytes(piece);
+  if (piece instanceof Uint8Array) return piece;
+  throw new ArefError("INVALID_INPUT", `putStream needs a stream of bytes or strings, got ${piece === null ? "null" : typeof piece}`);
+}
+
+function concatBytes(pieces: Uint8Array[], size: number): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }

@@ -46,8 +46,17 @@ export class StoreCore {
     this.#summarize = options.summarize ?? ((input) => defaultSummary(input.text, input.bytes.byteLength));
   }
 
-  /** Builds the record of freshly stored bytes. */
-  buildRecord(id: ArtifactId, bytes: Uint8Array, options: PutOptions, text = decodeUtf8(bytes)): ArtifactRecord {
+  /**
+   * Builds the record of freshly stored bytes. For chunked content, `bytes`/`text` are its first
+   * part (for the summary and the MIME sniff) and `chunked` gives the whole size and the manifest.
+   */
+  buildRecord(
+    id: ArtifactId,
+    bytes: Uint8Array,
+    options: PutOptions,
+    text = decodeUtf8(bytes),
+    chunked?: { sizeBytes: number; manifest: ArtifactId; chunks: number; binary: boolean },
+  ): ArtifactRecord {
     const type: ArtifactType = options.type ?? "tool_output";
     const mime = options.mime ?? sniffMime(text);
     let summary = options.summary;
@@ -62,17 +71,18 @@ export class StoreCore {
     return parseWith(ArtifactRecordSchema, {
       artifact_id: id,
       type,
-      content_uri: this.driver.uri(blobKey(id)),
+      content_uri: this.driver.uri(blobKey(chunked?.manifest ?? id)),
       content_hash: `sha256:${id}`,
-      size_bytes: bytes.byteLength,
+      size_bytes: chunked?.sizeBytes ?? bytes.byteLength,
       created_at: this.now().toISOString(),
       ...(options.producer === undefined ? {} : { producer: options.producer }),
       summary: summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS - 1)}…` : summary,
       mime,
       ...(options.label === undefined ? {} : { label: options.label }),
       ...(options.tool === undefined ? {} : { tool: options.tool }),
-      encoding: text === undefined ? "binary" : "utf-8",
+      encoding: text === undefined || chunked?.binary === true ? "binary" : "utf-8",
       ...(options.redactions && options.redactions.length > 0 ? { redactions: options.redactions } : {}),
+      ...(chunked === undefined ? {} : { chunked: { manifest: chunked.manifest, chunks: chunked.chunks } }),
     }, "artifact record");
   }
 

@@ -1,4 +1,7 @@
 export { ArtifactStore, type PutResult } from "./artifact-store.js";
+export { ChunkedArtifact, SINGLE_BLOB_MAX, CHUNK_PARALLELISM } from "./chunked.js";
+export { CHUNK_MIN, CHUNK_AVG, CHUNK_MAX, CHUNKING_ALGORITHM, Chunker, chunkBytes } from "./chunking.js";
+export { MANIFEST_VERSION, ManifestSchema, type Manifest, type ChunkInfo } from "./manifest.js";
 export { MemoryDriver } from "./memory-driver.js";
 export {
   SessionRecords,
@@ -26,6 +29,7 @@ export {
 } from "./layout.js";
 export {
   DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_BYTES as DEFAULT_MAX_ARTIFACT_BYTES,
   DEFAULT_GC_GRACE_MS,
   GcOptionsSchema,
   PutOptionsSchema,

@@ -45,3 +45,6 @@ export function parseRefKey(key: string): { session: string; id: ArtifactId } | 
   const m = /^refs\/([A-Za-z0-9._:-]+)\/([0-9a-f]{2})\/([0-9a-f]{64})\.json$/.exec(key);
   return m && m[3]!.startsWith(m[2]!) ? { session: m[1]!, id: m[3]! } : undefined;
 }
+
+/** Prefix under which every record whose id starts with `hexPrefix` (≥ 4 hex) lives. */
+export const metaPrefixFor = (hexPrefix: string) => `${META_PREFIX}${shard(hexPrefix)}/${hexPrefix}`;

@@ -1,6 +1,8 @@
 import {
   ArefError,
   ArtifactRecordSchema,
+  isArefError,
+  toShortRef,
   type ArtifactId,
   type GcReport,
   type StoreStats,
@@ -10,6 +12,7 @@ import {
 import { collect, mapLimit } from "./concurrency.js";
 import { sha256Hex } from "./content.js";
 import { encodeJson, rethrowUnlessCorrupt, type StoreCore } from "./core.js";
+import { parseManifest } from "./manifest.js";
 import { BLOB_PREFIX, META_PREFIX, REF_PREFIX, blobKey, idOfBlobKey, idOfMetaKey, metaKey, parseRefKey } from "./layout.js";
 import type { GcOptions, VerifyOptions } from "./options.js";
 
@@ -37,6 +40,30 @@ async function markLive(core: StoreCore): Promise<Set<ArtifactId>> {
     }
   });
   return live;
+}
+
+/**
+ * Adds to `live` the manifest and chunks of every live chunked artifact. Only ids without a blob
+ * of their own can be chunked, so only their records are read. A chunked artifact whose record
+ * or manifest cannot be read keeps whatever it may hold: gc then sweeps no chunk at all.
+ */
+async function markParts(core: StoreCore, live: Set<ArtifactId>, blobIds: Set<ArtifactId | undefined>): Promise<{ unreadable: boolean }> {
+  let unreadable = false;
+  const chunkedCandidates = [...live].filter((id) => !blobIds.has(id));
+  await mapLimit(chunkedCandidates, 8, async (id) => {
+    try {
+      const record = await core.readRecord(id);
+      if (record?.chunked === undefined) return;
+      live.add(record.chunked.manifest);
+      const raw = await core.driver.get(blobKey(record.chunked.manifest));
+      if (raw === undefined) return; // nothing to keep; verify reports the artifact as broken
+      for (const [chunkId] of parseManifest(raw, record.chunked.manifest, id, record.size_bytes).chunks) live.add(chunkId);
+    } catch (error) {
+      if (!(isArefError(error) && (error.code === "CORRUPT_METADATA" || error.code === "INTEGRITY"))) throw error;
+      unreadable = true;
+    }
+  });
+  return { unreadable };
 }
 
 /**
@@ -68,11 +95,16 @@ export async function runGc(core: StoreCore, options: GcOptions, referencesExpir
   const firstMark = await markLive(core);
   await options.onMarked?.();
   const blobs = await collect(core.driver.list(BLOB_PREFIX));
-  const candidates = blobs.filter((b) => {
-    const id = idOfBlobKey(b.key);
-    return id !== undefined && !firstMark.has(id) && b.modifiedAt < cutoff;
-  });
+  const blobIds = new Set(blobs.map((b) => idOfBlobKey(b.key)));
+  const first = await markParts(core, firstMark, blobIds);
+  const candidates = first.unreadable
+    ? [] // a chunked artifact gc cannot read might hold any chunk: sweep no blob this time
+    : blobs.filter((b) => {
+        const id = idOfBlobKey(b.key);
+        return id !== undefined && !firstMark.has(id) && b.modifiedAt < cutoff;
+      });
   const secondMark = candidates.length > 0 ? await markLive(core) : firstMark;
+  if (candidates.length > 0 && (await markParts(core, secondMark, blobIds)).unreadable) candidates.length = 0;
   const swept: ArtifactId[] = [];
   let bytesFreed = 0;
   let done = 0;
@@ -93,7 +125,7 @@ export async function runGc(core: StoreCore, options: GcOptions, referencesExpir
   }
   // Records whose blob is gone (a crash between the two deletes) are garbage too.
   if (!options.dryRun) {
-    const present = new Set(blobs.map((b) => idOfBlobKey(b.key)));
+    const present = blobIds;
     for (const meta of await collect(core.driver.list(META_PREFIX))) {
       const id = idOfMetaKey(meta.key);
       if (id && !present.has(id) && meta.modifiedAt < cutoff && !secondMark.has(id)) {
@@ -125,6 +157,7 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
   const tick = () => options.onProgress?.(++done, total);
   options.onProgress?.(0, total);
   const blobIds = new Set<ArtifactId>();
+  const { chunked, partOf } = await verifyChunked(core, metas, new Set(blobs.map((b) => idOfBlobKey(b.key))), problems);
 
   await mapLimit(blobs, 8, async (blob) => {
     const id = idOfBlobKey(blob.key);
@@ -138,15 +171,17 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
       if (bytes === undefined) return; // removed while we looked
       const actual = sha256Hex(bytes);
       if (actual !== id) {
+        const breaks = partOf.get(id);
         problems.push({
           kind: "integrity",
           key: blob.key,
           artifact_id: id,
-          message: `content hashes to ${actual.slice(0, 12)}…, not to its id; stash the original content again to heal it`,
+          message: `content hashes to ${actual.slice(0, 12)}…, not to its id; ${breaks ? `it is a part of ${breaks.map((a) => toShortRef(a)).join(", ")}, which cannot be read; ` : ""}stash the original content again to heal it`,
           repaired: false,
         });
         return;
       }
+      if (partOf.has(id)) return; // a chunk or manifest: it has no record of its own
       let record;
       let why = "missing";
       try {
@@ -170,7 +205,9 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
   for (const meta of metas) {
     const id = idOfMetaKey(meta.key);
     if (id === undefined) problems.push({ kind: "unreadable", key: meta.key, message: "not a well-formed metadata key", repaired: false });
-    else if (!blobIds.has(id) && (await driver.head(blobKey(id))) === undefined) {
+    else if (chunked.has(id)) {
+      // checked with its manifest and chunks above
+    } else if (!blobIds.has(id) && (await driver.head(blobKey(id))) === undefined) {
       if (repair) await driver.delete(meta.key);
       problems.push({ kind: "missing_blob", key: meta.key, artifact_id: id, message: "metadata record without content", repaired: repair });
     }
@@ -192,7 +229,7 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
         problems.push({ kind: "corrupt_reference", key: entry.key, artifact_id: parsed.id, message: (error as Error).message, repaired: repair });
         return;
       }
-      if (!blobIds.has(parsed.id) && (await driver.head(blobKey(parsed.id))) === undefined) {
+      if (!blobIds.has(parsed.id) && !chunked.has(parsed.id) && (await driver.head(blobKey(parsed.id))) === undefined) {
         problems.push({ kind: "missing_blob", key: entry.key, artifact_id: parsed.id, message: `session ${parsed.session} references content that is not stored`, repaired: false });
       }
     } finally {
@@ -212,6 +249,67 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
     problems,
     repaired: problems.filter((p) => p.repaired).length,
   };
+}
+
+/**
+ * Checks every chunked artifact (a record without a blob of its own that names a manifest): the
+ * manifest is present and intact, and every chunk it lists is stored. Reports each broken
+ * artifact with the part that breaks it; returns the chunked ids and, for each part, the
+ * artifacts it belongs to (the blob pass names them when a part is corrupt).
+ */
+async function verifyChunked(
+  core: StoreCore,
+  metas: { key: string }[],
+  blobIds: Set<ArtifactId | undefined>,
+  problems: VerifyProblem[],
+): Promise<{ chunked: Set<ArtifactId>; partOf: Map<ArtifactId, ArtifactId[]> }> {
+  const chunked = new Set<ArtifactId>();
+  const partOf = new Map<ArtifactId, ArtifactId[]>();
+  const addPart = (part: ArtifactId, artifact: ArtifactId) => {
+    const list = partOf.get(part) ?? [];
+    if (!list.includes(artifact)) list.push(artifact);
+    partOf.set(part, list);
+  };
+  const ids = metas.map((m) => idOfMetaKey(m.key)).filter((id): id is ArtifactId => id !== undefined && !blobIds.has(id));
+  await mapLimit(ids, 8, async (id) => {
+    let record;
+    try {
+      record = await core.readRecord(id);
+    } catch (error) {
+      rethrowUnlessCorrupt(error);
+      return; // reported by the metadata pass as a record without content
+    }
+    if (record?.chunked === undefined) return;
+    chunked.add(id);
+    const manifestId = record.chunked.manifest;
+    addPart(manifestId, id);
+    const raw = await core.driver.get(blobKey(manifestId));
+    if (raw === undefined) {
+      problems.push({ kind: "missing_blob", key: blobKey(manifestId), artifact_id: id, message: `the manifest of chunked artifact ${toShortRef(id)} is missing: the artifact cannot be read`, repaired: false });
+      return;
+    }
+    let manifest;
+    try {
+      manifest = parseManifest(raw, manifestId, id, record.size_bytes);
+    } catch (error) {
+      if (!isArefError(error)) throw error;
+      problems.push({ kind: "integrity", key: blobKey(manifestId), artifact_id: id, message: error.message, repaired: false });
+      return;
+    }
+    manifest.chunks.forEach(([chunkId], i) => {
+      addPart(chunkId, id);
+      if (!blobIds.has(chunkId)) {
+        problems.push({
+          kind: "missing_blob",
+          key: blobKey(chunkId),
+          artifact_id: id,
+          message: `chunk ${i + 1} of ${manifest.chunks.length} of artifact ${toShortRef(id)} is missing: the artifact cannot be read; stash the original content again to restore it`,
+          repaired: false,
+        });
+      }
+    });
+  });
+  return { chunked, partOf };
 }
 
 export async function runStats(core: StoreCore): Promise<StoreStats> {

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Driver } from "./driver.js";
 import type { SessionRecordsOptions } from "./session-records.js";
 
-export const DEFAULT_MAX_BYTES = 512 * 1024;
+/** Default cap on one artifact's size (1 GiB). Content over 512 KiB is stored in chunks. */
+export const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
 export const DEFAULT_GC_GRACE_MS = 10 * 60 * 1000;
 
 export interface SummarizeInput {
@@ -17,7 +18,10 @@ export interface SummarizeInput {
 
 export interface ArtifactStoreOptions {
   driver: Driver;
-  /** Size cap per artifact in bytes (default 512 KiB). Over it, put fails with TOO_LARGE. */
+  /**
+   * Size cap per artifact in bytes (maxArtifactBytes; default 1 GiB). Over it, put fails with
+   * TOO_LARGE and nothing is left live. Content over 512 KiB is stored in chunks.
+   */
   maxBytes?: number;
   /** Builds the record's summary (≤ 500 chars). Default: the first 200 chars, whitespace folded. */
   summarize?: (input: SummarizeInput) => string;

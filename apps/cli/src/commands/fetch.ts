@@ -95,7 +95,7 @@ export function register(program: Command, ctx: CliContext): void {
     )
     .action(async (ref: string, opts: FetchOptions, cmd: Command) => {
       const session = sessionOf(opts.session);
-      const { applySelector, isBinaryBytes, parseSelectorFlags } = await import("@artifact-refs/resolve");
+      const { applySelector, applySelectorToChunks, isBinaryBytes, parseSelectorFlags } = await import("@artifact-refs/resolve");
       const selector = parseSelectorFlags({
         head: opts.head,
         tail: opts.tail,
@@ -125,15 +125,18 @@ export function register(program: Command, ctx: CliContext): void {
       const store = await ctx.openStore(cmd);
       const sessionOption = session === undefined ? {} : { session };
       const id = await store.resolve(ref, sessionOption);
-      const bytes = await store.get(id, sessionOption);
+      // A chunked artifact (over 512 KiB) is read chunk by chunk: only the chunks the selection needs.
+      const chunked = await store.chunks(id, sessionOption);
+      const bytes = chunked === undefined ? await store.get(id, sessionOption) : undefined;
       const shortRef = await ctx.shortRefOf(store, id, session);
-      if (isBinaryBytes(bytes)) {
-        throw new ArefError("UNSUPPORTED", `${shortRef} is binary content (${bytes.byteLength} bytes), and fetch returns text only`, {
+      if (bytes === undefined ? chunked!.record.encoding === "binary" : isBinaryBytes(bytes)) {
+        const size = bytes?.byteLength ?? chunked!.size;
+        throw new ArefError("UNSUPPORTED", `${shortRef} is binary content (${size} bytes), and fetch returns text only`, {
           hint: `use \`aref cat ${shortRef} > file\` to get its bytes`,
-          details: { artifact_id: id, size_bytes: bytes.byteLength },
+          details: { artifact_id: id, size_bytes: size },
         });
       }
-      const selection = applySelector(bytes, selector);
+      const selection = bytes === undefined ? await applySelectorToChunks(chunked!, selector) : applySelector(bytes, selector);
       await ctx.emit(FetchReceiptSchema, { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection }, async (r) => {
         await ctx.out(r.text);
         // On a terminal, end the line on stderr: stdout carries exactly the selected text, never more than the cap.

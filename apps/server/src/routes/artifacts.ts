@@ -1,3 +1,4 @@
+import { applySelectorToChunks } from "@artifact-refs/resolve";
 import { z } from "zod";
 import {
   ArefError,
@@ -31,15 +32,16 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
     description:
       "Raw body: any Content-Type except JSON; options in the query (session, label, type, mime, ttl_ms). " +
       "JSON body (application/json): the envelope { content, encoding?, session?, label?, type?, mime?, summary?, ttl_ms? }. " +
-      "To store a JSON document as-is, send it as application/octet-stream with ?mime=application/json. Bodies over the limit are 413.",
+      "To store a JSON document as-is, send it as application/octet-stream with ?mime=application/json. " +
+      "Raw bodies are streamed into the store (chunked over 512 KiB) up to the store's per-artifact cap; over it, 413 naming the cap, and nothing is stored. JSON envelopes are limited by the server's bodyLimit.",
     tags: ["artifacts"],
     auth: true,
     query: StashQuerySchema,
-    rawBody: true,
+    rawBody: "stream",
     jsonEnvelope: StashJsonBodySchema,
     responses: { 201: { description: "stored", schema: StashReceiptSchema }, ...ERROR_RESPONSES },
     async handler({ query, principal, request, reply }) {
-      let bytes: Uint8Array;
+      let bytes: Uint8Array | AsyncIterable<Uint8Array>;
       let opts: z.infer<typeof StashQuerySchema> & { summary?: string };
       if (isJsonContentType(request.headers["content-type"])) {
         if (Object.keys(query).length > 0) {
@@ -54,20 +56,28 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         opts = rest;
       } else {
         const raw = request.body;
-        bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+        const declared = Number(request.headers["content-length"]);
+        if (Number.isFinite(declared) && declared > store.maxBytes) {
+          throw new ArefError("TOO_LARGE", `the body is ${declared} bytes, over the store's cap of ${store.maxBytes} bytes per artifact`, {
+            hint: "send a smaller body, or raise the store's cap",
+            details: { size_bytes: declared, max_bytes: store.maxBytes },
+          });
+        }
+        bytes = Buffer.isBuffer(raw) ? raw : isAsyncIterable(raw) ? nonEmpty(raw) : Buffer.alloc(0);
         opts = query;
       }
-      if (bytes.byteLength === 0) throw new ArefError("INVALID_INPUT", "the body is empty: nothing to stash", { hint: "send the content as the request body" });
+      if (bytes instanceof Uint8Array && bytes.byteLength === 0) throw emptyBody();
       const session = requireSessionFor(principal, opts.session, "POST /api/artifacts");
-      const put = await store.put(bytes, {
+      const putOptions = {
         ...(session === undefined ? {} : { session }),
         ...(opts.label === undefined ? {} : { label: opts.label }),
         ...(opts.type === undefined ? {} : { type: opts.type }),
         ...(opts.mime === undefined ? {} : { mime: opts.mime }),
         ...(opts.summary === undefined ? {} : { summary: opts.summary }),
         ...(opts.ttl_ms === undefined ? {} : { ttlMs: opts.ttl_ms }),
-        producer: "user",
-      });
+        producer: "user" as const,
+      };
+      const put = bytes instanceof Uint8Array ? await store.put(bytes, putOptions) : await store.putStream(bytes, putOptions);
       const receipt: StashReceipt = {
         schema: receiptName("stash"),
         handle: put.handle,
@@ -123,7 +133,9 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
       if (body === undefined) {
         let selection = app.selections.get(key);
         if (selection === undefined) {
-          selection = kit.select(await store.getText(id), selector);
+          // A chunked artifact (over 512 KiB): read only the chunks this selection needs.
+          const chunked = await store.chunks(id);
+          selection = chunked === undefined ? kit.select(await store.getText(id), selector) : await applySelectorToChunks(chunked, selector);
           app.selections.set(key, selection);
         }
         const receipt: FetchReceipt = { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection };
@@ -181,3 +193,21 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
 }
 
 export { ListReceiptSchema };
+
+function emptyBody(): ArefError {
+  return new ArefError("INVALID_INPUT", "the body is empty: nothing to stash", { hint: "send the content as the request body" });
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
+  return typeof value === "object" && value !== null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function";
+}
+
+/** The request stream, refusing (before anything is stored) a body that ends without a byte. */
+async function* nonEmpty(stream: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let any = false;
+  for await (const piece of stream) {
+    if (piece.byteLength > 0) any = true;
+    yield piece;
+  }
+  if (!any) throw emptyBody();
+}

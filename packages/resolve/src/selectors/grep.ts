@@ -95,7 +95,12 @@ export function selectGrep(content: string, table: LineTable, selector: GrepSele
 }
 
 function renderLine(content: string, table: LineTable, n: number, isMatch: boolean, re: ReturnType<typeof compileSafeRegex>): string {
-  let line = lineText(content, table, n);
+  return renderGrepLine(n, lineText(content, table, n), isMatch, re);
+}
+
+/** One grep output row: "12:text" for a match, "11-text" for context; a long line is shown as a window around its match. */
+export function renderGrepLine(n: number, text: string, isMatch: boolean, re: ReturnType<typeof compileSafeRegex>): string {
+  let line = text;
   if (line.length > LONG_LINE) {
     const at = isMatch ? Math.max(0, re.search(line)) : 0;
     const from = Math.max(0, at - LONG_LINE_WINDOW);

@@ -10,3 +10,4 @@ export { runDriverContract } from "./driver-contract.js";
 export { runStoreContract } from "./store-contract.js";
 export { runRecordsContract } from "./records-contract.js";
 export type { DriverHarness, DriverFactory } from "./harness.js";
+export { runChunkedContract, generatedLog } from "./chunked-contract.js";

@@ -1,23 +1,13 @@
-import { isArefError, toShortRef, type ErrorCode } from "@artifact-refs/schema";
+import { toShortRef } from "@artifact-refs/schema";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArtifactStore } from "../artifact-store.js";
 import { sha256Hex } from "../content.js";
 import type { Driver } from "../driver.js";
 import { blobKey, metaKey, refKey } from "../layout.js";
 import type { ContractOptions } from "./driver-contract.js";
-import { bytesOf, sleep, textOf, type DriverFactory, type DriverHarness } from "./harness.js";
+import { runChunkedContract } from "./chunked-contract.js";
+import { bytesOf, expectCode, sleep, textOf, type DriverFactory, type DriverHarness } from "./harness.js";
 
-async function expectCode(promise: Promise<unknown>, code: ErrorCode): Promise<Error> {
-  let caught: unknown;
-  try {
-    await promise;
-  } catch (error) {
-    caught = error;
-  }
-  expect(isArefError(caught), `expected an ArefError ${code}, got ${String(caught)}`).toBe(true);
-  expect((caught as { code: string }).code).toBe(code);
-  return caught as Error;
-}
 
 export function runStoreContract(name: string, factory: DriverFactory, options: ContractOptions = {}): void {
   describe(`store contract: ${name}`, () => {
@@ -305,4 +295,5 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
     }
 
   });
+  runChunkedContract(name, factory);
 }
