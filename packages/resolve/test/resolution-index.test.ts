@@ -154,11 +154,11 @@ describe("session index: same answers as the full scan", () => {
       { id: "t1", tool_name: "read_file", tool_args: { path: "docs/notes.md" }, summary: "invoices pending", result_type: "success" },
       { id: "t2", tool_name: "read_file", tool_args: { path: "docs/billing.md" }, summary: "invoice and invoices totals", result_type: "success" },
     ];
-    const r = resolveReferences("the invoics totals", xs);
+    const r = resolveReferences("the invoicse totals", xs);
     expect(r.candidates[0]!.id).toBe("t2");
-    expect(r.candidates[0]!.reasons.join(" ")).toContain('"invoics" ~ "invoices"');
-    expectSame("the invoics totals", xs);
-    expectSame("the invoics totals", [...xs].reverse());
+    expect(r.candidates[0]!.reasons.join(" ")).toContain('"invoicse" ~ "invoices"');
+    expectSame("the invoicse totals", xs);
+    expectSame("the invoicse totals", [...xs].reverse());
   });
 
   it("every query of the reference sets and every general message, on every scenario", () => {

@@ -3,12 +3,18 @@ import { type ExecutionLike, type IndexedExecution, executionId, indexExecution 
 import { type ParsedQuery, parseQuery } from "./query.js";
 import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type SessionIndex, sessionIndexOf } from "./session.js";
+import { resolveFollowUp } from "./follow-up.js";
 
 export interface ResolveOptions {
   /** Only executions up to and including this id are considered (the message came right after it). */
   after?: string;
-  /** Clock for time words; defaults to the latest execution's time. Reserved for "an hour ago". */
+  /** Clock for time words ("an hour ago"); defaults to the latest execution's timestamp. */
   now?: Date;
+  /**
+   * The previous resolution of the conversation (its candidates' ids, best first, or the
+   * Resolution itself): "the other one", "the one before that", "both of them" are read against it.
+   */
+  previous?: readonly string[] | Resolution;
   /** At most this many candidates (default 5). */
   limit?: number;
 }
@@ -70,16 +76,32 @@ export function resolveWith(scorer: SessionScorer, text: string, executions: rea
   if (list.length === 0) return { candidates: [], ambiguous: false };
   const score = scorer(executions, list);
 
-  if (query.parts && query.parts.length > 1) {
+  const previous = previousIds(options.previous);
+  if (previous.length > 0) {
+    const follow = resolveFollowUp(query, list, previous, score);
+    if (follow) return { candidates: follow.ids.map((id, i) => ({ id, score: 1, reasons: follow.reasons[i]! })), ambiguous: false };
+  }
+
+  if (query.parts && query.parts.length > 1 && (!query.general || query.partsNamed)) {
     const picked: Candidate[] = [];
     for (const part of query.parts) {
-      const r = resolveParsed(parseQuery(part), list, limit, score);
+      const r = resolveParsed(parseQuery(part), list, limit, score, options.now);
       const first = r.candidates.find((c) => !picked.some((p) => p.id === c.id));
       if (first) picked.push({ ...first, reasons: [`named in "${part}"`, ...first.reasons] });
     }
     if (picked.length === query.parts.length) return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
   }
-  return resolveParsed(query, list, limit, score);
+  return resolveParsed(query, list, limit, score, options.now);
+}
+
+function previousIds(previous: ResolveOptions["previous"]): string[] {
+  if (previous === undefined || previous === null) return [];
+  if (Array.isArray(previous)) return previous.filter((id): id is string => typeof id === "string");
+  const candidates = (previous as Resolution).candidates;
+  if (!Array.isArray(candidates)) throw new ArefError("INVALID_INPUT", "previous must be a list of execution ids or a previous resolution");
+  // The previous answer: its best candidate, and every tied one when it was ambiguous or plural.
+  const top = candidates.filter((c, i) => i === 0 || c.score >= (candidates[0]?.score ?? 1));
+  return top.map((c) => c.id).filter((id): id is string => typeof id === "string");
 }
 
 /** Indexing an execution costs far more than scoring it: keep the index per record object. */
@@ -109,7 +131,7 @@ function orderOf(list: IndexedExecution[]): IndexedExecution[] {
   });
 }
 
-function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number, score: (query: ParsedQuery) => Scored[]): Resolution {
+function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number, score: (query: ParsedQuery) => Scored[], now?: Date): Resolution {
   const none: Resolution = { candidates: [], ambiguous: false };
   const specificHint = [...query.hints.keys()].some((k) => k !== "file" && k !== "data");
   const demonstrative = query.temporal !== undefined || query.referring;
@@ -142,14 +164,22 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
     );
     if (max <= 0 || !covered) return none;
   }
-  if (max <= 0 && !(query.temporal && demonstrative && query.terms.every((t) => t.weight < 1))) return none;
+  // Order words alone ("what happened there?", "the mail just before this") may pick by position.
+  if (max <= 0 && !(query.temporal && demonstrative && !query.general)) return none;
 
   // Order words pick among the executions of the kind in question.
   if (query.temporal) {
-    let kind = max > 0 ? scored.filter((s) => s.total >= KIND * max && s.total > 0) : scored;
+    // The kind in question: what the message's words, tool and outcome pick; a match only through a
+    // concept-related word ("top" ~ "max") does not make a record one of the kind.
+    const firm = (s: Scored) => s.total - s.related;
+    const firmMax = Math.max(0, ...scored.map(firm));
+    let kind = max > 0 ? scored.filter((s) => s.total > 0 && firm(s) >= KIND * firmMax) : scored;
     let chosen: Scored | undefined;
     const op = query.temporal;
-    if (op.kind === "event") {
+    if (op.kind === "clock") {
+      const pick = byClock(kind, op.agoMs, now, list);
+      if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
+    } else if (op.kind === "event") {
       const anchor = resolveAnchor(op.phrase, score);
       if (anchor) {
         const side = scored.filter((s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0);
@@ -211,6 +241,27 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
     candidates: [...head.map((s) => candidate(s, max, ambiguous ? 1 : undefined)), ...rest.slice(0, Math.max(0, limit - head.length)).map((s) => candidate(s, max))],
     ambiguous,
   };
+}
+
+/**
+ * "an hour ago": the record of the kind whose timestamp is nearest to now - ago (now: the option,
+ * else the latest timestamp of the session). Without timestamps: the latest of the kind for up to
+ * 15 minutes, the one before it for longer.
+ */
+function byClock(kind: Scored[], agoMs: number, now: Date | undefined, list: IndexedExecution[]): { s: Scored; why: string } | undefined {
+  const time = (x: IndexedExecution) => (typeof x.source.timestamp === "string" ? Date.parse(x.source.timestamp) : Number.NaN);
+  const timed = kind.filter((s) => Number.isFinite(time(s.x)));
+  const latestTime = Math.max(...list.map(time).filter(Number.isFinite));
+  const ref = now && Number.isFinite(now.getTime()) ? now.getTime() : latestTime;
+  if (timed.length === 0 || !Number.isFinite(ref)) {
+    const pick = agoMs <= 15 * 60_000 ? kind.at(-1) : (kind.at(-2) ?? kind.at(-1));
+    return pick ? { s: pick, why: agoMs <= 15 * 60_000 ? "no timestamps: the most recent" : "no timestamps: the one before the most recent" } : undefined;
+  }
+  const target = ref - agoMs;
+  let best = timed[0]!;
+  for (const s of timed) if (Math.abs(time(s.x) - target) <= Math.abs(time(best.x) - target)) best = s;
+  const mins = Math.round((ref - time(best.x)) / 60_000);
+  return { s: best, why: `ran ${mins >= 120 ? `${Math.round(mins / 60)} h` : `${mins} min`} before ${now ? "now" : "the latest execution"}` };
 }
 
 /** A word after "the" that matched this execution in a name field ("the disk" → df). */

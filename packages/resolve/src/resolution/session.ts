@@ -1,5 +1,5 @@
 import type { IndexedExecution } from "./executions.js";
-import { isTypo } from "./tokens.js";
+import { isVariant } from "./tokens.js";
 
 /** Key → positions in the session list of the records holding it, ascending, each once. */
 type Postings = Map<string, number[]>;
@@ -39,7 +39,7 @@ export class SessionIndex {
       if (!at) {
         at = [];
         this.tokens.set(tok, at);
-        for (const [word, found] of this.typoCache) if (isTypo(word, tok)) found.push(tok);
+        for (const [word, found] of this.typoCache) if (isVariant(word, tok)) found.push(tok);
       }
       at.push(p);
     }
@@ -64,7 +64,7 @@ export class SessionIndex {
     let found = this.typoCache.get(word);
     if (!found) {
       found = [];
-      for (const tok of this.tokens.keys()) if (isTypo(word, tok)) found.push(tok);
+      for (const tok of this.tokens.keys()) if (isVariant(word, tok)) found.push(tok);
       if (this.typoCache.size >= TYPO_CACHE_WORDS) this.typoCache.clear();
       this.typoCache.set(word, found);
     }

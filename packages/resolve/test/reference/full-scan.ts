@@ -6,7 +6,7 @@ import type { ExecutionLike, IndexedExecution } from "../../src/resolution/execu
 import type { ParsedQuery } from "../../src/resolution/query.js";
 import { type Resolution, type ResolveOptions, type SessionScorer, resolveWith } from "../../src/resolution/resolve.js";
 import { type ScoreContext, bigramsOf, matchTerm, scoreExecution } from "../../src/resolution/score.js";
-import { isTypo } from "../../src/resolution/tokens.js";
+import { isVariant, mayHaveVariants } from "../../src/resolution/tokens.js";
 
 /** Scores every record with a context computed from every record. */
 const fullScanScorer: SessionScorer = (_executions, list) => (query) => {
@@ -23,9 +23,9 @@ function fullScanContext(query: ParsedQuery, xs: IndexedExecution[]): ScoreConte
   for (const x of xs) for (const tok of x.tokens.keys()) vocab.add(tok);
   const typos = new Map<string, string[]>();
   for (const t of query.terms) {
-    if (t.word.length < 5) continue;
+    if (!mayHaveVariants(t.word)) continue;
     const found: string[] = [];
-    for (const tok of vocab) if (isTypo(t.word, tok)) found.push(tok);
+    for (const tok of vocab) if (isVariant(t.word, tok)) found.push(tok);
     typos.set(t.word, found);
   }
   const idf = fullScanIdf(query, xs, typos);
