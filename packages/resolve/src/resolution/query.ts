@@ -76,8 +76,15 @@ export function normalizeMessage(text: string): string {
     .replace(/\s+[—–]+\s*|\s*[—–]+\s+|\s+-{1,2}\s+/g, ", ");
 }
 
+/** Only the start of a very long message is read (a pasted log must not cost seconds). */
+export const MAX_MESSAGE_CHARS = 4_000;
+
 export function parseQuery(input: string): ParsedQuery {
-  const text = input.trim();
+  // Control characters are spaces; a message longer than MAX_MESSAGE_CHARS is read up to it.
+  const text = input
+    .slice(0, MAX_MESSAGE_CHARS)
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/g, " ")
+    .trim();
   if (text.length === 0) {
     throw new ArefError("INVALID_INPUT", "the message to resolve is empty", { hint: 'pass the user\'s words, e.g. "summarize what I just loaded"' });
   }
@@ -107,7 +114,8 @@ export function parseQuery(input: string): ParsedQuery {
   }
   if (/\bfiles?\b/.test(hintText) && hints.get("fetch")?.what === "a file read") hints.delete("fetch");
 
-  const temporal = parseTemporal(lower) ?? negation.order;
+  // "before and after the fix" names two things (parts below), not one order.
+  const temporal = /\bbefore and after\b/.test(lower) ? undefined : (parseTemporal(lower) ?? negation.order);
   if (temporal?.kind === "event") {
     // The event clause ("before the migration ran") anchors the order; the rest describes the referent.
     const clause = `${temporal.side} ${temporal.phrase}`;
@@ -132,7 +140,7 @@ export function parseQuery(input: string): ParsedQuery {
   // Content terms.
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
-  const termText = body.replace(/\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/gi, " ");
+  const termText = body.replace(/\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/gi, " ");
   const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.\-][\p{L}\p{N}_]+)*/gu) ?? [];
   for (const raw of rawWords) {
     const pieces = raw.includes(".") && !/^\d/.test(raw) ? [raw, ...raw.split(/[.-]/)] : raw.includes("-") ? raw.split("-") : [raw];
@@ -238,11 +246,17 @@ export function splitNegation(text: string): { positive: string; words: string[]
     const lowered = what.toLowerCase().trim();
     if (FIRST_WORDS.test(lowered)) order ??= { kind: "latest", why: `not "${lowered}"` };
     else if (LATEST_WORDS.test(lowered)) order ??= { kind: "previous", why: `not "${lowered}"` };
+    // The kind of thing stays ("not the first test run, the second": test runs); names and order words go.
+    const kept: string[] = [];
     for (const w of lowered.match(/[\p{L}\p{N}_]+/gu) ?? []) {
-      if (w.length < 2 || isStopword(w) || FIRST_WORDS.test(w) || LATEST_WORDS.test(w) || EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, ""))) continue;
+      if (EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, ""))) {
+        if (w !== "one" && w !== "ones") kept.push(w);
+        continue;
+      }
+      if (w.length < 2 || isStopword(w) || FIRST_WORDS.test(w) || LATEST_WORDS.test(w)) continue;
       words.push(stem(w));
     }
-    return " , ";
+    return ` ${kept.join(" ")} , `;
   });
   return { positive, words, order };
 }

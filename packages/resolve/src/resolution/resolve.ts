@@ -4,6 +4,7 @@ import { type ParsedQuery, parseQuery } from "./query.js";
 import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
+import type { ToolClass } from "./lexicon.js";
 
 export interface ResolveOptions {
   /** Only executions up to and including this id are considered (the message came right after it). */
@@ -61,6 +62,13 @@ export function resolveWith(scorer: SessionScorer, text: string, executions: rea
   if (typeof text !== "string") throw new ArefError("INVALID_INPUT", "the message to resolve must be a string");
   if (!Array.isArray(executions)) throw new ArefError("INVALID_INPUT", "executions must be an array of execution records");
   let list = executions.map((e, i) => indexedOf(e, i)).filter((x) => x.source.is_referenceable !== false);
+  const ids = new Set<string>();
+  for (const x of list) {
+    if (ids.has(x.id)) {
+      throw new ArefError("INVALID_INPUT", `two executions have the id ${JSON.stringify(x.id)}`, { hint: "each execution needs its own id: a reference must name one execution" });
+    }
+    ids.add(x.id);
+  }
   list = orderOf(list);
   if (options.after !== undefined) {
     const at = list.findIndex((x) => x.id === options.after);
@@ -110,6 +118,12 @@ function indexedOf(e: ExecutionLike, i: number): IndexedExecution {
   if (e === null || typeof e !== "object") throw new ArefError("INVALID_INPUT", `execution #${i + 1} is not an object`);
   if (typeof e.tool_name !== "string") {
     throw new ArefError("INVALID_INPUT", `execution #${i + 1} has no tool_name`, { hint: 'each execution needs "tool_name" (and "id" or "execution_id")' });
+  }
+  for (const key of ["id", "execution_id", "summary", "result_summary", "label", "timestamp"] as const) {
+    if (e[key] !== undefined && typeof e[key] !== "string") throw new ArefError("INVALID_INPUT", `execution #${i + 1}: ${key} must be a string`);
+  }
+  if (e.tool_args !== undefined && (e.tool_args === null || typeof e.tool_args !== "object" || Array.isArray(e.tool_args))) {
+    throw new ArefError("INVALID_INPUT", `execution #${i + 1}: tool_args must be an object`);
   }
   const cached = indexCache.get(e);
   // The position is per call: set it on the cached index (resolution is synchronous).
@@ -180,7 +194,8 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
       const pick = byClock(kind, op.agoMs, now, list);
       if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
     } else if (op.kind === "event") {
-      const anchor = resolveAnchor(op.phrase, score);
+      // "before the model one": the anchor is one of the kind the message is about.
+      const anchor = resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined);
       if (anchor) {
         const side = scored.filter((s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0);
         const top = Math.max(0, ...side.map((s) => s.total));
@@ -251,7 +266,8 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
 function byClock(kind: Scored[], agoMs: number, now: Date | undefined, list: IndexedExecution[]): { s: Scored; why: string } | undefined {
   const time = (x: IndexedExecution) => (typeof x.source.timestamp === "string" ? Date.parse(x.source.timestamp) : Number.NaN);
   const timed = kind.filter((s) => Number.isFinite(time(s.x)));
-  const latestTime = Math.max(...list.map(time).filter(Number.isFinite));
+  // A timestamp in the future (a skewed clock) does not move "now" past the real clock.
+  const latestTime = Math.min(Date.now(), Math.max(...list.map(time).filter(Number.isFinite)));
   const ref = now && Number.isFinite(now.getTime()) ? now.getTime() : latestTime;
   if (timed.length === 0 || !Number.isFinite(ref)) {
     const pick = agoMs <= 15 * 60_000 ? kind.at(-1) : (kind.at(-2) ?? kind.at(-1));
@@ -284,15 +300,17 @@ function candidate(s: Scored, max: number, fixed?: number): Candidate {
 }
 
 /** The execution an event phrase points at ("the migration ran", "my edit"): the latest best match. */
-function resolveAnchor(phrase: string, score: (query: ParsedQuery) => Scored[]): IndexedExecution | undefined {
+function resolveAnchor(phrase: string, score: (query: ParsedQuery) => Scored[], kindOf?: ParsedQuery): IndexedExecution | undefined {
   let q: ParsedQuery;
   try {
     q = parseQuery(phrase);
   } catch {
     return undefined;
   }
-  const s = score(q);
-  const max = Math.max(...s.map((v) => v.total));
+  let s = score(q);
+  const tools = kindOf ? [...kindOf.hints].filter(([c, h]) => c !== "file" && c !== "data" && h.weight >= 2.5).map(([c]) => c as ToolClass) : [];
+  if (tools.length > 0) s = s.filter((v) => tools.some((c) => v.x.classes.has(c)));
+  const max = Math.max(0, ...s.map((v) => v.total));
   if (max <= 0) return undefined;
   return s.filter((v) => v.total >= TIE * max).at(-1)?.x;
 }

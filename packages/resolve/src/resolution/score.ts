@@ -360,5 +360,5 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
 }
 
 function fieldName(f: Field): string {
-  return f === "base" ? "name" : f === "path" ? "path" : f === "args" ? "arguments" : f === "label" ? "label" : "summary";
+  return f === "base" ? "name" : f === "path" ? "path" : f === "args" ? "arguments" : f === "label" ? "label" : f === "query" ? "search query" : "summary";
 }
