@@ -50,6 +50,8 @@ export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = 
   const sessions = new SessionExecutions(store, contextConfig, (query, executions) => resolveReferences(query, executions));
   for (const state of preload.executions ?? []) sessions.restore(state);
   const executions = overrides.executions ?? sessions;
+  // The conversation's last resolution per session: follow-ups ("the other one", "both of them") read it.
+  const lastResolution = new Map<string, string[]>();
   return {
     executions,
     select: (text, selector) => applySelector(text, selector),
@@ -58,7 +60,9 @@ export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = 
       if (context.executions.length === 0) return { message: null, referenced: [], candidates: [], ambiguous: false };
       context.nextTurn();
       const built = await context.buildContextMessage({ query: message, force: true });
-      const resolution = resolveReferences(message, context.resolutionExecutions());
+      const previous = lastResolution.get(session);
+      const resolution = resolveReferences(message, context.resolutionExecutions(), previous ? { previous } : {});
+      if (resolution.candidates.length > 0) lastResolution.set(session, resolution.ambiguous ? resolution.candidates.filter((c) => c.score >= 1).map((c) => c.id) : strongest(resolution.candidates));
       return {
         message: built ? { role: "system", content: built.content } : null,
         // The executions the message means: the best candidate and those scored as well (ties at the top);
