@@ -2,7 +2,7 @@
 // reference data sets): follow-ups, clock phrases, negation, typos, abbreviations, stashes, bad input.
 import { hasErrorCode } from "@artifact-refs/schema";
 import { describe, expect, it } from "vitest";
-import { type ExecutionLike, resolveReferences } from "../src/index.js";
+import { type ExecutionLike, ResolutionSession, resolveReferences } from "../src/index.js";
 import { isAbbreviation } from "../src/resolution/tokens.js";
 
 const t0 = Date.parse("2025-03-04T09:00:00Z");
@@ -180,5 +180,26 @@ describe("bad input: a clear INVALID_INPUT or a sensible answer, never an invent
     const r = ids("the test run a few minutes ago", future);
     expect(r.every((id) => known.has(id))).toBe(true);
     expect(code(() => resolveReferences("what did the command an hour ago print?", future))).toBe("ok");
+  });
+});
+
+describe("ResolutionSession", () => {
+  it("answers like resolveReferences over the same records, and sees records added later", () => {
+    const s = new ResolutionSession(session.slice(0, 5));
+    for (const text of ["the test run that failed", "show me values.yaml", "what did you run at the very beginning?"]) {
+      expect(s.resolve(text)).toEqual(resolveReferences(text, session.slice(0, 5)));
+    }
+    s.add(...session.slice(5));
+    expect(s.size).toBe(session.length);
+    expect(s.resolve("the test run").candidates[0]!.id).toBe("x7");
+    expect(s.resolve("and the one before that?", { previous: ["x7"] }).candidates[0]!.id).toBe("x5");
+  });
+
+  it("a bad record added is INVALID_INPUT once, then dropped", () => {
+    const s = new ResolutionSession(session);
+    s.add({ ...session[0]! }); // the id x1 again
+    expect(() => s.resolve("the test run")).toThrow(/id "x1"/);
+    expect(s.resolve("the test run").candidates[0]!.id).toBe("x7");
+    expect(s.size).toBe(session.length);
   });
 });

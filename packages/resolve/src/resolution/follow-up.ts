@@ -44,7 +44,8 @@ export function resolveFollowUp(query: ParsedQuery, list: IndexedExecution[], pr
 function kindOf(query: ParsedQuery, anchor: IndexedExecution, list: IndexedExecution[], score: (q: ParsedQuery) => Scored[]): IndexedExecution[] {
   if (query.terms.some((t) => t.weight >= 1) || query.names.length > 0 || [...query.hints.keys()].some((k) => k !== "file")) {
     const scored = score(query);
-    const max = Math.max(0, ...scored.map((s) => s.total));
+    let max = 0;
+    for (const s of scored) if (s.total > max) max = s.total;
     if (max > 0) return scored.filter((s) => s.total >= 0.75 * max).map((s) => s.x);
   }
   return list.filter((x) => x.tool === anchor.tool);

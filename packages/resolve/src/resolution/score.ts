@@ -1,7 +1,7 @@
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
 import type { ParsedQuery, QueryTerm } from "./query.js";
-import { type SessionIndex, markPositions, unionCount } from "./session.js";
+import { Marks, type PostingWindow, type SessionIndex, UNBOUNDED, markPositions as markWindow, unionCount } from "./session.js";
 import { isTypo, isVariant, mayHaveVariants, stem } from "./tokens.js";
 
 export interface Scored {
@@ -148,9 +148,9 @@ function idfTable(query: ParsedQuery, xs: IndexedExecution[], session: SessionIn
     let df = unionCount(session.tokens.get(t.word), session.stems.get(t.stem), n);
     if (df === 0) {
       // Only records holding a typo or a related word of it can match it now.
-      const marks = new Uint8Array(n);
+      const marks = new Marks(n);
       markTermVariants(marks, t, session, typos);
-      for (let p = 0; p < n; p++) if (marks[p] && matchTerm(t, xs[p]!, typos) !== undefined) df++;
+      for (const p of marks.positions()) if (matchTerm(t, xs[p]!, typos) !== undefined) df++;
     }
     idf.set(t.word, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   }
@@ -158,11 +158,12 @@ function idfTable(query: ParsedQuery, xs: IndexedExecution[], session: SessionIn
 }
 
 /** Marks the records that hold a typo or a related word (or its stem) of the term. */
-function markTermVariants(marks: Uint8Array, t: QueryTerm, session: SessionIndex, typos: Map<string, string[]>): void {
+function markTermVariants(marks: Marks, t: QueryTerm, session: SessionIndex, typos: Map<string, string[]>, window: PostingWindow = UNBOUNDED): void {
+  const markPositions = (m: Marks, positions: readonly number[] | undefined) => markWindow(m, positions, window);
   if (mayHaveVariants(t.word)) {
     const found = typos.get(t.word);
     if (found) for (const tok of found) markPositions(marks, session.tokens.get(tok));
-    else marks.fill(1); // no typo list: matchTerm looks in every record
+    else marks.fill(); // no typo list: matchTerm looks in every record
   }
   for (let i = 0; i < t.related.length; i++) {
     markPositions(marks, session.tokens.get(t.related[i]!));
@@ -176,24 +177,26 @@ function markTermVariants(marks: Uint8Array, t: QueryTerm, session: SessionIndex
  * (the word, its stem, its typos and related words), names (through the records' location ends and basename stems), phrases
  * (records holding the phrase's first word), tool hints, errors and status codes.
  */
-export function candidatePositions(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, context: ScoreContext): Uint8Array {
+export function candidatePositions(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, context: ScoreContext, window: PostingWindow = UNBOUNDED): Marks {
   const n = xs.length;
-  const marks = new Uint8Array(n);
+  const marks = new Marks(n);
+  const markPositions = (m: Marks, positions: readonly number[] | undefined) => markWindow(m, positions, window);
   for (const t of query.terms) {
     markPositions(marks, session.tokens.get(t.word));
     markPositions(marks, session.stems.get(t.stem));
-    markTermVariants(marks, t, session, context.typos);
+    markTermVariants(marks, t, session, context.typos, window);
   }
   for (const name of query.names) {
-    // matchName is above 0 only when a location ends with the name (so in its last 3 characters)
-    // or a basename's stem (before the first dot) is the name's or a typo of it.
+    // matchName is above 0 only when a location ends with the name or a basename's stem (before
+    // the first dot) is the name's or a typo of it. Names are specific: no window here.
     const { n: full, bStem } = nameParts(name);
-    const maybe = new Uint8Array(n);
-    if (full.length >= 3) markPositions(maybe, session.locationEnds.get(full.slice(-3)));
-    else maybe.fill(1);
-    markPositions(maybe, session.baseStems.get(bStem));
-    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markPositions(maybe, at);
-    for (let p = 0; p < n; p++) if (maybe[p] && !marks[p] && matchName(name, xs[p]!) > 0) marks[p] = 1;
+    const maybe = new Marks(n);
+    // A location that matches the name ends with it at a "/" (or is it), or ends with its last segment.
+    markWindow(maybe, session.locationSuffixes.get(full));
+    markWindow(maybe, session.locationSuffixes.get(full.split(/[\\/]/).pop() ?? full));
+    markWindow(maybe, session.baseStems.get(bStem));
+    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markWindow(maybe, at);
+    for (const p of maybe.positions()) if (!marks.has(p) && matchName(name, xs[p]!) > 0) marks.set(p);
   }
   for (const { a } of context.bigrams) markPositions(marks, session.sequenceWords.get(a));
   for (const c of query.compounds) markPositions(marks, session.tokens.get(c.word));

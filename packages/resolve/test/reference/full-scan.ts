@@ -1,7 +1,8 @@
-// The full-scan scoring step as it was before the session index (src/resolution at e062a64),
-// kept as the reference for test/resolution-index.test.ts: every call scans every record
-// (vocabulary, document frequencies, scores). Ranking and decisions are src's own
-// (`resolveWith`); only the scoring step differs, which is what the equivalence test checks.
+// The full-scan scoring step, the reference for test/resolution-index.test.ts: every call scans
+// every record (vocabulary, typo and abbreviation candidates, document frequencies) and scores
+// every record with the current scoring (`scoreExecution`). Ranking and decisions are src's own
+// (`resolveWith`); only the candidate selection and the per-query context differ, which is what the
+// equivalence test checks (the session index, its postings and its posting window against all records).
 import type { ExecutionLike, IndexedExecution } from "../../src/resolution/executions.js";
 import type { ParsedQuery } from "../../src/resolution/query.js";
 import { type Resolution, type ResolveOptions, type SessionScorer, resolveWith } from "../../src/resolution/resolve.js";
