@@ -96,6 +96,8 @@ export function parseQuery(input: string): ParsedQuery {
   // Hints are read from the words around names, not inside them ("tests/test_dates.py").
   let hintText = lower;
   for (const n of names) hintText = hintText.split(n.toLowerCase()).join(" ");
+  // What the thing itself does ("what does it write out?", "which tables does it query") is no tool of the session.
+  hintText = hintText.replace(/\b(?:does|did|do|will|would|can)\s+(?:it|they|this|that)\s+\w+|\b(?:it|they)\s+(?:\w+s|wrote|read|ran|called|fetched|listed|searched|queried)\b/g, " ");
 
   const hints: ParsedQuery["hints"] = new Map();
   const consumed = new Set<string>();

@@ -387,6 +387,8 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
     const rest = ranked.filter((s) => !chosen.includes(s));
     return { candidates: [...chosen.map((s) => candidate(s, max, 1)), ...rest.slice(0, Math.max(0, limit - count)).map((s) => candidate(s, max))], ambiguous: false };
   }
+  // A thing matched by a name beats one matched by topic words only, when their scores are close.
+  if (distinct.some((s) => s.named) && distinct.some((s) => !s.named)) distinct.splice(0, distinct.length, ...distinct.filter((s) => s.named));
   const ambiguous = distinct.length > 1 && distinct.every((s) => s.named);
   const head = ambiguous ? distinct : [distinct.find((s) => s.x.index === Math.max(...distinct.map((d) => d.x.index)))!];
   const rest = ranked.filter((s) => !head.includes(s));
