@@ -47,6 +47,23 @@ describe("aref resolve --session", () => {
     expect(ResolveReceiptSchema.parse(r.json()).candidates[0]!.id).toBe(log.json().short_ref);
     const empty = await run(["resolve", "the README", "--store", store, "--session", "nobody", "--json"]);
     expect(empty.json().candidates).toEqual([]);
+    // Every artifact of a session was stashed: "what I just stashed" is the latest of them.
+    const stashed = await run(["resolve", "what did I just stash?", "--store", store, "--session", "s1", "--json"]);
+    expect(ResolveReceiptSchema.parse(stashed.json()).candidates[0]!.id).toBe(log.json().short_ref);
+  });
+
+  it("--previous reads a follow-up against the previous answer's ids", async () => {
+    const file = tempFile("follow.json", JSON.stringify([
+      { id: "f1", tool_name: "read_file", tool_args: { path: "api/app.yaml" }, summary: "api settings" },
+      { id: "f2", tool_name: "read_file", tool_args: { path: "web/app.yaml" }, summary: "web settings" },
+    ]));
+    const first = ResolveReceiptSchema.parse((await run(["resolve", "show app.yaml", "--executions", file, "--json"])).json());
+    expect(first.ambiguous).toBe(true);
+    const other = await run(["resolve", "and the other one?", "--executions", file, "--previous", "f2", "--json"]);
+    expect(ResolveReceiptSchema.parse(other.json()).candidates.map((c) => c.id)).toEqual(["f1"]);
+    const bad = await run(["resolve", "and the other one?", "--executions", file, "--previous", " , ", "--json"]);
+    expect(bad.code).toBe(4);
+    expect(ErrorReceiptSchema.parse(bad.json()).error.code).toBe("INVALID_INPUT");
   });
 });
 

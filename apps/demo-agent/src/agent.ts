@@ -67,19 +67,20 @@ interface Referenced {
  * it flags ambiguity, or the top two for a plural ("compare the two READMEs"). Nothing when
  * the words refer to nothing (the resolver never invents a reference).
  */
-function resolveRequest(request: string, executions: ExecutionContext): Referenced[] {
-  const { candidates, ambiguous } = resolveReferences(request, executions.resolutionExecutions());
+function resolveRequest(request: string, executions: ExecutionContext, previous: string[]): Referenced[] & { ids?: string[] } {
+  // The conversation's last resolution: "the other one", "both of them" are read against it.
+  const { candidates, ambiguous } = resolveReferences(request, executions.resolutionExecutions(), previous.length ? { previous } : {});
   if (candidates.length === 0) return [];
   const best = candidates[0]!.score;
   const plural = /\b(two|both|all|compare)\b/i.test(request);
   const picked = ambiguous ? candidates.filter((c) => c.score >= best * 0.9) : plural ? candidates.slice(0, 2) : candidates.slice(0, 1);
   const shape = executions.contextShape().executions;
-  return picked.map((c) => {
+  return Object.assign(picked.map((c) => {
     const e = executions.getExecution(c.id)!;
     const tracked = shape.find((x) => x.execution_id === c.id);
     const what = e.tool_args.path ?? e.tool_args.command ?? e.tool_args.pattern ?? e.label ?? "";
     return { ref: tracked?.short_ref ?? e.execution_id, tool: e.tool_name, label: String(what), reasons: c.reasons };
-  });
+  }), { ids: picked.map((c) => c.id) });
 }
 
 /** Renders a message the way the naive transcript would send it (payloads inline). */
@@ -142,6 +143,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary & { rep
   const requests: DemoSummary["requests"] = [];
   let call = 0;
 
+  let lastResolution: string[] = [];
   for (const [index, request] of options.requests.entries()) {
     executions.nextTurn();
     history.push({ role: "user", content: request });
@@ -151,7 +153,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary & { rep
 
     // Resolve the user's words to earlier executions (Resolution package) and inject the recent
     // context plus what the words point at (tagged as injected, never stashed again).
-    const referenced = index === 0 ? [] : resolveRequest(request, executions);
+    const referenced = index === 0 ? [] : resolveRequest(request, executions, lastResolution);
+    if (referenced.ids?.length) lastResolution = referenced.ids;
     const context = index === 0 ? undefined : await executions.buildContextMessage();
     const tail: ModelMessage[] = [];
     if (context || referenced.length) {

@@ -326,6 +326,18 @@ describe("chat", () => {
   });
 });
 
+describe("chat follow-ups", () => {
+  it("reads 'the one before that' against the conversation's last resolution", async () => {
+    const first = await call(`${h.url}/api/artifacts/execute`, jsonInit({ session_id: "sess-b", tool_name: "read_file", tool_args: { path: "README.md" } }, TOKEN_B));
+    const second = await call(`${h.url}/api/artifacts/execute`, jsonInit({ session_id: "sess-b", tool_name: "read_file", tool_args: { path: "config.json" } }, TOKEN_B));
+    const now = await call(`${h.url}/api/chat`, jsonInit({ session_id: "sess-b", message: "what did I just read?" }, TOKEN_B));
+    expect(now.json.candidates[0].execution_id).toBe(second.json.execution_id);
+    const before = await call(`${h.url}/api/chat`, jsonInit({ session_id: "sess-b", message: "and the one before that?" }, TOKEN_B));
+    expect(before.status).toBe(200);
+    expect(before.json.candidates[0]).toMatchObject({ execution_id: first.json.execution_id, reasons: [expect.stringContaining("follow-up")] });
+  });
+});
+
 describe("chat over budget", () => {
   it("a prompt over the budget is recorded as a violation (metrics event and Prometheus counter), never silently", async () => {
     const { DEFAULT_BUDGET } = await import("@artifact-refs/budget");

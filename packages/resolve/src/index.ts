@@ -12,7 +12,7 @@ export { detectKind } from "./preview/detect.js";
 export { outlineSymbols, type CodeSymbol } from "./preview/code.js";
 export { visibleText } from "./preview/html.js";
 export { testCounts, failingTests } from "./preview/test-output.js";
-export { resolveReferences, type Candidate, type Resolution, type ResolveOptions } from "./resolution/resolve.js";
+export { resolveReferences, ResolutionSession, type Candidate, type Resolution, type ResolveOptions } from "./resolution/resolve.js";
 export { type ExecutionLike } from "./resolution/executions.js";
 export { parseQuery, type ParsedQuery } from "./resolution/query.js";
 export { evaluateReferenceSet, formatEvaluation, ReferenceSetSchema, type EvaluationReport, type QueryOutcome, type ReferenceSet } from "./resolution/evaluate.js";

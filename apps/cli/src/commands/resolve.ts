@@ -15,6 +15,7 @@ interface ResolveOptions {
   executions?: string;
   after?: string;
   limit?: string;
+  previous?: string;
 }
 
 /** Reads --executions FILE: a JSON array of executions in the reference data set's format. */
@@ -72,6 +73,8 @@ async function sessionExecutions(ctx: CliContext, cmd: Command, session: string)
       ...(reference.label === undefined ? {} : { label: reference.label }),
       ...(summary === undefined ? {} : { summary }),
       timestamp: reference.created_at,
+      // Every reference of a session is an artifact in the store: "what I just stashed" may mean any of them.
+      stashed: true,
     };
   });
 }
@@ -91,11 +94,13 @@ export function register(program: Command, ctx: CliContext): void {
     .option("--executions <file>", "resolve over the executions in this JSON file instead of a store session")
     .option("--after <id>", "only the executions up to and including this id (the message came right after it)")
     .option("--limit <n>", "at most N candidates (default 5)")
+    .option("--previous <ids>", 'the previous answer\'s ids, comma-separated, for follow-ups ("the other one", "the one before that", "both of them")')
     .addHelpText(
       "after",
       examples([
         ['aref resolve "summarize what I just loaded" --session s1', "the session's latest file read"],
         ['aref resolve "the log before the last one" --executions session.json --after e4 --json', "a resolve receipt (artifact-refs.resolve.v1)"],
+        ['aref resolve "and the other one?" --executions session.json --previous e5,e4', "a follow-up on the previous answer"],
       ]),
     )
     .action(async (text: string, opts: ResolveOptions, cmd: Command) => {
@@ -110,8 +115,13 @@ export function register(program: Command, ctx: CliContext): void {
         limit = Number(opts.limit);
       }
       const executions = opts.executions !== undefined ? await readExecutions(ctx, opts.executions) : await sessionExecutions(ctx, cmd, sessionOf(opts.session) ?? DEFAULT_SESSION);
+      let previous: string[] | undefined;
+      if (opts.previous !== undefined) {
+        previous = opts.previous.split(",").map((id) => id.trim()).filter(Boolean);
+        if (previous.length === 0) throw new ArefError("INVALID_INPUT", "--previous needs at least one execution id", { hint: "e.g. --previous e5,e4 (the previous answer's ids, best first)" });
+      }
       const { resolveReferences } = await import("@artifact-refs/resolve");
-      const result = resolveReferences(text, executions, { ...(opts.after === undefined ? {} : { after: opts.after }), limit });
+      const result = resolveReferences(text, executions, { ...(opts.after === undefined ? {} : { after: opts.after }), ...(previous ? { previous } : {}), limit });
       await ctx.emit(ResolveReceiptSchema, { schema: receiptName("resolve"), candidates: result.candidates, ambiguous: result.ambiguous }, async (r) => {
         if (r.candidates.length === 0) {
           await ctx.out("no reference: the words point at nothing in these executions\n");

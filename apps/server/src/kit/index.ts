@@ -95,6 +95,9 @@ export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = 
     result: (record) => sessions.result(record),
     sessions: withPreload(() => sessions.sessions()),
   };
+  // The conversation's last resolution per session: follow-ups ("the other one", "both of them") read it.
+  // Kept in this process only (a follow-up that lands on another instance resolves without it).
+  const lastResolution = new Map<string, string[]>();
   return {
     executions,
     select: (text, selector) => applySelector(text, selector),
@@ -103,7 +106,9 @@ export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = 
       const turn = context.nextTurn();
       if (context.executions.length === 0) return { turn, message: null, referenced: [], candidates: [], ambiguous: false };
       const built = await context.buildContextMessage({ query: message, force: true });
-      const resolution = resolveReferences(message, context.resolutionExecutions());
+      const previous = lastResolution.get(session);
+      const resolution = resolveReferences(message, context.resolutionExecutions(), previous ? { previous } : {});
+      if (resolution.candidates.length > 0) lastResolution.set(session, resolution.ambiguous ? resolution.candidates.filter((c) => c.score >= 1).map((c) => c.id) : strongest(resolution.candidates));
       return {
         turn,
         message: built ? { role: "system", content: built.content } : null,

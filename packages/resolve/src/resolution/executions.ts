@@ -19,14 +19,23 @@ export interface ExecutionLike {
   size_bytes?: number;
   result_size?: number;
   timestamp?: string;
+  /**
+   * The result was stashed in the artifact store (seed 004's `result_ref`, or `artifact_ref`, or
+   * `stashed: true`): "what I just stashed/saved" may mean it. A direct stash (CLI, API, MCP) is a
+   * record with `tool_name: "stash"`.
+   */
+  result_ref?: string;
+  artifact_ref?: string;
+  stashed?: boolean;
   /** Position in the session; the array order is used when absent. */
   order?: number;
   is_referenceable?: boolean;
 }
 
 /** Where a matched word was found; the weight says how much it names the execution. */
-export type Field = "base" | "path" | "args" | "label" | "summary";
-export const FIELD_WEIGHT: Record<Field, number> = { base: 3, path: 2, args: 2, label: 2, summary: 1 };
+export type Field = "base" | "path" | "args" | "label" | "query" | "summary";
+/** A web search's query holds the searcher's own topic words: it names the search less than a path or arguments do. */
+export const FIELD_WEIGHT: Record<Field, number> = { base: 3, path: 2, args: 2, label: 2, query: 1.5, summary: 1 };
 
 export interface IndexedExecution {
   id: string;
@@ -68,6 +77,7 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   const args = e.tool_args ?? {};
   const tool = normalizeToolName(e.tool_name);
   const classes = toolClasses(e.tool_name, args);
+  if (e.stashed === true || typeof e.result_ref === "string" || typeof e.artifact_ref === "string") classes.set("stash", Math.max(classes.get("stash") ?? 0, 0.9));
   const tokens = new Map<string, Field>();
   const stems = new Map<string, Field>();
   const sequences: IndexedExecution["sequences"] = [];
@@ -145,12 +155,13 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
       addCommand(value, addText, addPath, addUrl);
       target ||= value;
     } else if (QUERY_KEYS.includes(k)) {
-      addText(value, k === "sql" || k === "query" ? "args" : "args");
+      addText(value, classes.has("search") && !classes.has("sql") ? "query" : "args");
       for (const table of sqlTables(value)) (addText(table, "base"), segment(table));
       target = target ? `${value} @ ${target}` : value;
     } else addText(value, "args");
   }
-  if (e.label) addText(e.label, "label");
+  // A label that repeats a web search's query ("search: …") is that query.
+  if (e.label) addText(e.label, classes.has("search") && !classes.has("sql") ? "query" : "label");
   if (e.artifact_title) addText(e.artifact_title, "label");
   const summary = e.summary ?? e.result_summary ?? "";
   addText(summary, "summary");

@@ -4,7 +4,7 @@
  * questions that refer to no execution.
  */
 
-export const TOOL_CLASSES = ["read", "write", "list", "grep", "search", "test", "exec", "http", "fetch", "sql", "log"] as const;
+export const TOOL_CLASSES = ["read", "write", "list", "grep", "search", "test", "exec", "http", "fetch", "sql", "log", "stash"] as const;
 export type ToolClass = (typeof TOOL_CLASSES)[number];
 
 export interface HintRule {
@@ -21,13 +21,15 @@ export interface HintRule {
 export const HINT_RULES: HintRule[] = [
   { re: /\b(loaded|opened|viewed|catted|looked at|checked out|inspected|examined|skimmed|was reading|were reading|been reading|(i|you|we)\s+(just\s+)?(read|load|open))\b/, hints: { read: 3, fetch: 1.5 }, consumes: ["loaded", "opened", "viewed", "reading", "read", "load", "open", "looked", "inspected", "examined", "skimmed"], what: "a file read" },
   { re: /\b(listed|listing|listings|directory|directories|folder|folders|ls)\b|\blist of files\b/, hints: { list: 3 }, consumes: ["listed", "listing", "listings", "directory", "directories", "folder", "folders", "ls"], what: "a listing" },
-  { re: /\b(grep|grepped|greps|call sites?|usages?|occurrences?|called from|used (in|by)|uses|references to|defined)\b|\bfiles? (that )?(use|call|import|mention|contain)/, hints: { grep: 2.5 }, consumes: ["grep", "grepped", "greps", "usage", "usages", "occurrence", "occurrences", "called", "uses", "use", "defined", "call", "site", "sites"], what: "a code search" },
+  { re: /\b(grep|grepped|greps|call sites?|usages?|occurrences?|called from|used (in|by)|uses|references to|referenced|defined|where else)\b|\bfiles? (that )?(use|call|import|mention|contain)/, hints: { grep: 2.5 }, consumes: ["grep", "grepped", "greps", "usage", "usages", "occurrence", "occurrences", "called", "uses", "use", "defined", "call", "site", "sites"], what: "a code search" },
   { re: /\b(search|searches|searched|googled|looked up|search results?)\b/, hints: { search: 3, grep: 1 }, consumes: ["search", "searches", "searched", "googled"], what: "a search" },
   { re: /\b(tests?|test runs?|testing|pytest|vitest|jest|specs?|test suite|suite)\b/, hints: { test: 3 }, consumes: ["test", "tests", "run", "runs", "testing", "pytest", "vitest", "jest", "spec", "specs", "suite"], what: "a test run" },
   { re: /\b(commands?|ran|executed|shell|terminal|script|bash|cli)\b/, hints: { exec: 3 }, consumes: ["command", "commands", "ran", "executed", "shell", "terminal", "script", "bash", "cli"], what: "a command" },
   { re: /\b(api calls?|calls?|requests?|endpoints?|http|curl|responses?|status code|get request|post request)\b/, hints: { http: 3, fetch: 1 }, consumes: ["api", "call", "calls", "request", "requests", "endpoint", "endpoints", "http", "curl", "response", "responses"], what: "an HTTP call" },
   { re: /\b(fetch|fetches|fetched|downloaded|scraped|web ?pages?|pages?|links?|urls?|sites?|websites?|articles?|blog posts?)\b/, hints: { fetch: 2.5, http: 1 }, consumes: ["fetch", "fetches", "fetched", "downloaded", "scraped", "webpage", "page", "pages", "link", "links", "url", "urls", "site", "website", "article", "blog"], what: "a fetched page" },
   { re: /\b(wrote|written|saved|edited|my edits?|my changes?|(i|you|we) (changed|updated|fixed)|(the|my|your|our) (fix|patch|edit|change)|patched|modified|overwrote|write)\b/, hints: { write: 3 }, consumes: ["wrote", "written", "saved", "edited", "edit", "edits", "patched", "modified", "overwrote", "write", "changed", "updated", "fix", "patch", "change"], what: "a file write" },
+  { re: /\b(stash|stashed|stashes|stashing|artifacts?|put away|stored|store)\b/, hints: { stash: 3 }, consumes: ["stash", "stashed", "stashes", "stashing", "artifact", "artifacts", "stored", "store"], what: "a stashed artifact" },
+  { re: /\b(saved|save)\b/, hints: { stash: 3, write: 2.4 }, consumes: ["saved", "save"], what: "something saved" },
   { re: /\b(query|queries|queried|sql|select statement)\b/, hints: { sql: 3 }, consumes: ["query", "queries", "queried", "sql"], what: "a query" },
   { re: /\b(the|that|this|last|latest|first|previous|earlier|a)\s+(build|builds|compile|compilation|install|\w+ runs?)\b|\bbuild (ran|run|failed|worked|passed)\b/, hints: { exec: 2.5 }, consumes: ["build", "builds", "compile", "compilation", "install"], what: "a command" },
   { re: /\b(logs?|logged|logging)\b/, hints: { log: 2 }, what: "a log" },
@@ -54,6 +56,7 @@ export function toolClasses(toolName: string, args: Record<string, unknown>): Ma
   if (command) for (const [c, w] of commandClasses(command)) set(c, w);
   const path = [args.path, args.file, args.file_path, args.filename].find((v) => typeof v === "string") as string | undefined;
   if (path && /\.log(\.\d+)?(\.gz)?$|(^|\/)logs?\//i.test(path) && (m.has("read") || m.has("grep"))) set("log", 1);
+  if (/(^|_)(stash|store_artifact|put_artifact|save_artifact|artifacts_put)(_|$)/.test(name)) set("stash", 1);
   if (m.size === 0) set("exec", 0.5);
   return m;
 }
@@ -96,7 +99,7 @@ export const CONCEPTS: string[][] = [
   ["database", "db", "postgres", "postgresql", "mysql", "sqlite", "table", "schema"],
   ["migration", "migrations", "migrate", "alembic", "flyway", "liquibase", "upgrade"],
   ["dependencies", "dependency", "deps", "packages", "requirements"],
-  ["secret", "secrets", "password", "passwords", "token", "tokens", "credential", "credentials", "apikey"],
+  ["secret", "secrets", "password", "passwords", "token", "tokens", "credential", "credentials", "apikey", "key", "keys", "leak", "leaks", "leaked"],
   ["log", "logs", "journal", "journalctl", "stderr", "stdout", "syslog"],
   ["container", "containers", "pod", "pods", "docker"],
   ["image", "images", "registry", "tag"],
@@ -139,7 +142,7 @@ export const GENERAL_QUESTION: RegExp[] = [
   /^\s*(please\s+)?(write|compose|draft|create|generate|make)\s+(me\s+)?(a|an|some)\b/,
   /\b(haiku|poem|limerick|joke|riddle|song|story)\b/,
   /\btranslate\b/,
-  /\bremind me\b/,
+  /\bremind me (to|about|on|at|in|tomorrow|tonight|next|every)\b/,
   /\bwhat (time|day|date) is it\b/,
 ];
 
@@ -149,7 +152,9 @@ export const EXECUTION_NOUNS = new Set(
     "one ones result results output outputs file files page pages link links url command commands run runs test tests query queries " +
     "search searches call calls request requests response log logs listing listings execution executions error errors thing " +
     "doc docs document documents fetch read write edit edits change changes migration report table data json csv thread article " +
-    "study time attempt try tool step action operation endpoint config diff build deploy script"
+    "study time attempt try tool step action operation endpoint config diff build deploy script " +
+    "plan scan scans check job lint profile trace dump snapshot backup export upload download install apply notebook spreadsheet sheet " +
+    "pdf image screenshot email mail message artifact stash"
   ).split(/\s+/),
 );
 

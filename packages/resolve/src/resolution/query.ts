@@ -7,7 +7,9 @@ export type TemporalOp =
   | { kind: "previous"; why: string; /** "before this/it": before the current execution, not the latest of the kind. */ demonstrative?: boolean }
   | { kind: "first"; why: string }
   | { kind: "nth"; n: number; why: string }
-  | { kind: "event"; side: "before" | "after"; phrase: string; why: string };
+  | { kind: "event"; side: "before" | "after"; phrase: string; why: string }
+  /** "an hour ago", "a few minutes ago": by the executions' timestamps. */
+  | { kind: "clock"; agoMs: number; why: string };
 
 export interface QueryTerm {
   /** The word as written (lowercased). */
@@ -46,22 +48,56 @@ export interface ParsedQuery {
   definiteWords: string[];
   /** Word sequence for phrase matches. */
   sequence: string[];
+  /** "vs" parts that each carry a name (a dot, digit, underscore or slash): a comparison of session things. */
+  partsNamed: boolean;
+  /** Adjacent words a record may hold as one ("crunchy data" → "crunchydata"). */
+  compounds: Array<{ word: string; parts: [string, string] }>;
+  /** Stems of words the message sets aside ("so much for android", "not the staging one"). */
+  negated: string[];
+  /** A follow-up on the previous answer ("the other one", "the one before that", "both of them"). */
+  followUp: FollowUp | undefined;
 }
 
 const NAME_RE = /(?:https?:\/\/[^\s'"`<>()]+)|(?:[~.]?[\w@-]*[\\/][\w@.\-\\/*]+)|(?:\b[\w-]+\.[A-Za-z][\w]{0,9}\b)/g;
 
+/** Chat shorthand for function words ("u", "wat", "b4"): written out before anything is read. */
+const SHORTHAND: Record<string, string> = {
+  u: "you", ya: "you", ur: "your", wat: "what", wut: "what", wht: "what", pls: "please", plz: "please", b4: "before",
+  teh: "the", hte: "the", thx: "thanks", abt: "about", cuz: "because", coz: "because", rn: "right now", lemme: "let me", gimme: "give me",
+};
+
+/** Writes out chat shorthand and turns dashes between clauses into commas. */
+export function normalizeMessage(text: string): string {
+  return text
+    .replace(/(^|[\s,.;:!?(])([A-Za-z][A-Za-z0-9]{0,4})(?=$|[\s,.;:!?)])/g, (whole, pre: string, w: string) => {
+      const full = SHORTHAND[w.toLowerCase()];
+      return full ? `${pre}${full}` : whole;
+    })
+    .replace(/\s+[—–]+\s*|\s*[—–]+\s+|\s+-{1,2}\s+/g, ", ");
+}
+
+/** Only the start of a very long message is read (a pasted log must not cost seconds). */
+export const MAX_MESSAGE_CHARS = 4_000;
+
 export function parseQuery(input: string): ParsedQuery {
-  const text = input.trim();
+  // Control characters are spaces; a message longer than MAX_MESSAGE_CHARS is read up to it.
+  const text = input
+    .slice(0, MAX_MESSAGE_CHARS)
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/g, " ")
+    .trim();
   if (text.length === 0) {
     throw new ArefError("INVALID_INPUT", "the message to resolve is empty", { hint: 'pass the user\'s words, e.g. "summarize what I just loaded"' });
   }
   // Quoted phrases that are not names ("translate 'heat pump'") are the object of a task, not a reference.
-  let body = text.replace(/(["'`‘“])([^"'`’”]{1,200})(["'`’”])/g, (whole, _a: string, inner: string) => (/[./\\]/.test(inner) ? inner : " "));
+  const negation = splitNegation(normalizeMessage(text));
+  let body = negation.positive.replace(/(["'`‘“])([^"'`’”]{1,200})(["'`’”])/g, (whole, _a: string, inner: string) => (/[./\\]/.test(inner) ? inner : " "));
   const names = [...new Set((body.match(NAME_RE) ?? []).map((n) => n.replace(/[?!,;:]+$/, "")).filter((n) => !/^\d+(\.\d+)*$/.test(n) && !/^(e\.g|i\.e|etc)\b/i.test(n)))];
   const lower = body.toLowerCase().replace(/[’‘]/g, "'");
   // Hints are read from the words around names, not inside them ("tests/test_dates.py").
   let hintText = lower;
   for (const n of names) hintText = hintText.split(n.toLowerCase()).join(" ");
+  // What the thing itself does ("what does it write out?", "which tables does it query") is no tool of the session.
+  hintText = hintText.replace(/\b(?:does|did|do|will|would|can)\s+(?:it|they|this|that)\s+\w+|\b(?:it|they)\s+(?:\w+s|wrote|read|ran|called|fetched|listed|searched|queried)\b/g, " ");
 
   const hints: ParsedQuery["hints"] = new Map();
   const consumed = new Set<string>();
@@ -80,25 +116,33 @@ export function parseQuery(input: string): ParsedQuery {
   }
   if (/\bfiles?\b/.test(hintText) && hints.get("fetch")?.what === "a file read") hints.delete("fetch");
 
-  const temporal = parseTemporal(lower);
+  // "before and after the fix" names two things (parts below), not one order.
+  const temporal = /\bbefore and after\b/.test(lower) ? undefined : (parseTemporal(lower) ?? negation.order);
   if (temporal?.kind === "event") {
     // The event clause ("before the migration ran") anchors the order; the rest describes the referent.
     const clause = `${temporal.side} ${temporal.phrase}`;
     const at = lower.indexOf(clause);
-    const rest = at >= 0 ? `${text.slice(0, at)} ${text.slice(at + clause.length)}`.trim() : "";
-    if (rest.replace(/[^\p{L}\p{N}]/gu, "").length > 0) return { ...parseQuery(rest), text, temporal };
+    const rest = at >= 0 ? `${body.slice(0, at)} ${body.slice(at + clause.length)}`.trim() : "";
+    if (rest.replace(/[^\p{L}\p{N}]/gu, "").length > 0) {
+      const inner = parseQuery(rest);
+      return { ...inner, text, temporal, negated: [...inner.negated, ...negation.words] };
+    }
   }
   const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
-  const wantsError =
+  const failureWords =
     /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(lower) ||
-    /\b(went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored)\b/.test(lower) ||
+    /\b(went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked)\b/.test(lower) ||
     /\bthe\s+[1-5]\d\d\b/.test(lower) ||
+    /\b[1-5]\d\d'?d\b/.test(lower) ||
     /\berror\s*[?.!]*\s*$/.test(lower);
+  // "ok now or still broken?": the outcome is the question, not a description of the execution.
+  const outcomeAsked = /\bor\b/.test(lower) && /\b(ok|okay|fine|green|pass|passed|passing|passes|works?|worked|working|succeed|succeeded|success|successful|fixed)\b/.test(lower);
+  const wantsError = failureWords && !outcomeAsked;
 
   // Content terms.
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
-  const termText = body.replace(/\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b/gi, " ");
+  const termText = body.replace(/\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/gi, " ");
   const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.\-][\p{L}\p{N}_]+)*/gu) ?? [];
   for (const raw of rawWords) {
     const pieces = raw.includes(".") && !/^\d/.test(raw) ? [raw, ...raw.split(/[.-]/)] : raw.includes("-") ? raw.split("-") : [raw];
@@ -138,11 +182,38 @@ export function parseQuery(input: string): ParsedQuery {
   let count: number | undefined;
   for (const w of lower.match(/\b(two|both|pair|three|four|five)\b/g) ?? []) count = numberWord(w);
   let parts: string[] | undefined;
+  let partsNamed = false;
+  const cut = (p: string) => p.split(/[,;?!]|\.(?:\s|$)/)[0]!.trim();
+  const strip = (p: string) => p.replace(/^\s*(?:please\s+)?(?:compare|diff|contrast|differences? between)\s+/, "").trim();
+  const beforeAfter = /^(.*?)\s*\bbefore and after\s+(.+)$/.exec(lower);
   const cmp = /\b(?:compare|diff|contrast|differences? between)\s+(.+?)\s+(?:with|and|to|against|vs\.?|versus)\s+(.+)$/.exec(lower);
-  if (cmp) {
-    parts = [cmp[1]!, cmp[2]!.replace(/[?.!]+$/, "")];
+  const versus = /(?:^|[,;:.!?]\s*)([^,;:.!?]+?)\s+(?:vs\.?|versus)\s+(.+)$/.exec(lower);
+  if (beforeAfter && beforeAfter[1]!.trim()) {
+    // "the profile before and after the fix": the one before the event, then the one after it.
+    const what = strip(beforeAfter[1]!);
+    const event = cut(beforeAfter[2]!);
+    parts = [`${what} before ${event}`, `${what} after ${event}`];
     count = Math.max(count ?? 0, 2);
-  } else if (/\bcompare\b/.test(lower)) count = Math.max(count ?? 0, 2);
+  } else if (cmp) {
+    parts = [cmp[1]!, cut(cmp[2]!)];
+    count = Math.max(count ?? 0, 2);
+  } else if (versus) {
+    // "q1 vs q2 actuals": each side names something of the session, or it is a general comparison.
+    parts = [versus[1]!.trim(), cut(versus[2]!)];
+    count = Math.max(count ?? 0, 2);
+  } else if (/\b(compare|side[- ]by[- ]side)\b/.test(lower)) count = Math.max(count ?? 0, 2);
+  if (parts) partsNamed = parts.every((p) => (p.match(/[\p{L}\p{N}_]+(?:[.\-/][\p{L}\p{N}_]+)*/gu) ?? []).some((w) => /[._\d/]/.test(w)));
+
+  // Adjacent content words written apart that a record holds as one word ("crunchy data" → "crunchydata").
+  const compounds: ParsedQuery["compounds"] = [];
+  const plain = lower.match(/[\p{L}\p{N}]+/gu) ?? [];
+  for (let i = 0; i + 1 < plain.length; i++) {
+    const a = plain[i]!;
+    const b = plain[i + 1]!;
+    const ta = terms.find((t) => t.word === a);
+    const tb = terms.find((t) => t.word === b);
+    if (ta && tb && a.length >= 2 && b.length >= 2 && !/^\d+$/.test(a + b)) compounds.push({ word: a + b, parts: [a, b] });
+  }
 
   const general = GENERAL_QUESTION.some((re) => re.test(lower));
   const referring =
@@ -156,7 +227,52 @@ export function parseQuery(input: string): ParsedQuery {
 
   const demonstrative = hasExecutionNounAfterDemonstrative(lower);
   const definiteWords = [...lower.matchAll(/\b(?:the|that|this|my)\s+([\w.-]+)(?:\s+([\w.-]+))?(?:\s+([\w.-]+))?/g)].flatMap((m) => [m[1], m[2], m[3]].filter((w): w is string => !!w));
-  return { text, terms, names, hints, temporal, wantsError, statusCodes, count, parts, general, referring, demonstrative, definiteWords, sequence };
+  const followUp = parseFollowUp(lower);
+  return { text, terms, names, hints, temporal, wantsError, statusCodes, count, parts, partsNamed, general, referring, demonstrative, definiteWords, sequence, compounds, negated: negation.words, followUp };
+}
+
+/** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
+const NEGATION_RE =
+  /\b(?:not\s+(?=the\b|that\b|this\b|those\b|my\b|your\b|our\b)|never ?mind\s+|forget(?:\s+about)?\s+|so much for\s+|instead of\s+|rather than\s+|other than\s+|apart from\s+|except(?:\s+for)?\s+)((?:the|that|this|those|my|your|our)\s+)?([^,;.!?]+?)\s*(?=,|;|\.(?:\s|$)|!|\?|\bbut\b|$)/gi;
+const FIRST_WORDS = /\b(first|earliest|original|oldest|initial)\b/;
+const LATEST_WORDS = /\b(last|latest|newest|recent|current)\b|^(this|that)(\s+one)?$/;
+
+/**
+ * The message without what it sets aside, the content words set aside, and the order the
+ * set-aside words imply when nothing else gives one ("not the first one" → a later one).
+ */
+export function splitNegation(text: string): { positive: string; words: string[]; order: TemporalOp | undefined } {
+  const words: string[] = [];
+  let order: TemporalOp | undefined;
+  const positive = text.replace(NEGATION_RE, (_whole, _det: string | undefined, what: string) => {
+    const lowered = what.toLowerCase().trim();
+    if (FIRST_WORDS.test(lowered)) order ??= { kind: "latest", why: `not "${lowered}"` };
+    else if (LATEST_WORDS.test(lowered)) order ??= { kind: "previous", why: `not "${lowered}"` };
+    // The kind of thing stays ("not the first test run, the second": test runs); names and order words go.
+    const kept: string[] = [];
+    for (const w of lowered.match(/[\p{L}\p{N}_]+/gu) ?? []) {
+      if (EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, ""))) {
+        if (w !== "one" && w !== "ones") kept.push(w);
+        continue;
+      }
+      if (w.length < 2 || isStopword(w) || FIRST_WORDS.test(w) || LATEST_WORDS.test(w)) continue;
+      words.push(stem(w));
+    }
+    return ` ${kept.join(" ")} , `;
+  });
+  return { positive, words, order };
+}
+
+/** Follow-ups that only make sense against the previous answer of the conversation. */
+export type FollowUp = "other" | "before" | "after" | "both" | "same";
+
+export function parseFollowUp(lower: string): FollowUp | undefined {
+  if (/\b(both of (them|those|these)|all of (them|those|these)|both (ones|results)|the two of them|each of them)\b|^\s*(and\s+)?both\s*[?.!]*\s*$/.test(lower)) return "both";
+  if (/\b(the other (one|ones|file|result|run|page)?|the other\s*[?.!]*$|another one|the rest)\b/.test(lower)) return "other";
+  if (/\b(the one|the (file|run|page|result|query|call|search|command)|one|the thing) (just |right )?before (that|it|this|those)( one)?\b|\bbefore (that|it) one\b/.test(lower)) return "before";
+  if (/\b(the one|the (file|run|page|result|query|call|search|command)|one|the thing) (just |right )?after (that|it|this|those)( one)?\b|\bafter (that|it) one\b|\bthe next one\b/.test(lower)) return "after";
+  if (/^\s*(and\s+|so\s+|ok\s+|okay\s+)?(what about|how about|show|open|summari[sz]e|explain|more on|more about|tell me more about|go on with|expand on)?\s*(it|that|that one|this one|the same one|same one)(\s+again)?\s*[?.!]*\s*$/.test(lower)) return "same";
+  return undefined;
 }
 
 /** "the routes file", "the test run", "the docs page": a definite description of an execution. */
@@ -208,6 +324,8 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return { kind: "event", side: ev[1] as "before" | "after", phrase: ev[2]!.trim(), why: `"${ev[1]} ${ev[2]!.trim()}"` };
   }
 
+  const clock = parseClock(lower);
+  if (clock) return clock;
   if (/\b(second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\b/.test(lower)) return { kind: "previous", why: "second to last" };
   if (/\b(just |right |immediately )?before (it|this|that)( one)?\s*([?.!,]|$)/.test(lower) && !/\bbefore (it|this|that) one\b/.test(lower)) {
     return { kind: "previous", why: "the one before this", demonstrative: true };
@@ -223,16 +341,30 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     const n = { second: 2, third: 3, fourth: 4, fifth: 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 }[nth[1] as "second"];
     return { kind: "nth", n, why: `"the ${nth[1]}"` };
   }
-  if (/\b(first time|the very first|originally|initially|at the (start|beginning)|the original|oldest)\b/.test(lower) || nounAfter(/\bfirst\b/g)) {
+  if (/\b(first time|the very first|originally|initially|at the (very )?(start|beginning|outset)|in the (very )?beginning|to begin with|the original|oldest|earliest)\b/.test(lower) || nounAfter(/\bfirst\b/g)) {
     return { kind: "first", why: '"first"' };
   }
   if (
     /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b/.test(lower) ||
     nounAfter(/\b(last|latest)\b/g) ||
     /\b(that|this)\s+((?:[\w-]+\s+){0,2}?)(one|result|output|error|listing|query|search|run|command|call|request|page|file|log|response|thing)\b/.test(lower) ||
-    /\bnow\s*[?.!]*\s*$/.test(lower)
+    /\bnow\s*[?.!]*\s*$/.test(lower) ||
+    /\bwhat (just )?happened( there| here| just now)?\s*[?.!]*\s*$|\bwhat was that\s*[?.!]*\s*$/.test(lower)
   ) {
     return { kind: "latest", why: "the most recent" };
   }
   return undefined;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "an hour ago", "a few minutes ago", "20 min ago", "half an hour ago", "earlier today". */
+export function parseClock(lower: string): TemporalOp | undefined {
+  if (/\bhalf an? hour ago\b/.test(lower)) return { kind: "clock", agoMs: 30 * UNIT_MS.m!, why: '"half an hour ago"' };
+  const m = /\b(an?|one|\d+|a few|few|several|a couple of|couple of|two|three|four|five|ten|twenty|thirty)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/.exec(lower);
+  if (!m) return undefined;
+  const n: Record<string, number> = { a: 1, an: 1, one: 1, "a few": 3, few: 3, several: 5, "a couple of": 2, "couple of": 2, two: 2, three: 3, four: 4, five: 5, ten: 10, twenty: 20, thirty: 30 };
+  const count = n[m[1]!] ?? Number(m[1]);
+  const unit = m[2]!.startsWith("s") ? "s" : m[2]!.startsWith("m") ? "m" : m[2]!.startsWith("h") ? "h" : "d";
+  return { kind: "clock", agoMs: count * UNIT_MS[unit]!, why: `"${m[0]}"` };
 }

@@ -2,13 +2,20 @@ import { ArefError } from "@artifact-refs/schema";
 import { type ExecutionLike, type IndexedExecution, executionId, indexExecution } from "./executions.js";
 import { type ParsedQuery, parseQuery } from "./query.js";
 import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
-import { type SessionIndex, sessionIndexOf } from "./session.js";
+import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
+import { resolveFollowUp } from "./follow-up.js";
+import type { ToolClass } from "./lexicon.js";
 
 export interface ResolveOptions {
   /** Only executions up to and including this id are considered (the message came right after it). */
   after?: string;
-  /** Clock for time words; defaults to the latest execution's time. Reserved for "an hour ago". */
+  /** Clock for time words ("an hour ago"); defaults to the latest execution's timestamp. */
   now?: Date;
+  /**
+   * The previous resolution of the conversation (its candidates' ids, best first, or the
+   * Resolution itself): "the other one", "the one before that", "both of them" are read against it.
+   */
+  previous?: readonly string[] | Resolution;
   /** At most this many candidates (default 5). */
   limit?: number;
 }
@@ -38,24 +45,29 @@ const KIND = 0.75;
  * and no candidates when the words refer to none (it never invents a reference).
  */
 export function resolveReferences(text: string, executions: readonly ExecutionLike[], options: ResolveOptions = {}): Resolution {
-  return resolveWith(indexedScorer, text, executions, options);
+  return resolveWith(windowedScorer, text, executions, options);
 }
 
 /** Scores every record of `list` (session order) for a query, as `resolveParsed` reads them. */
 export type SessionScorer = (executions: readonly ExecutionLike[], list: IndexedExecution[]) => (query: ParsedQuery) => Scored[];
 
-/** The session index (cached per executions array): scores only the records that can score. */
-const indexedScorer: SessionScorer = (executions, list) => {
-  const session = sessionIndexOf(executions, list);
-  return (query) => scoreSession(query, list, session);
-};
+/** Records looked at per word, tool kind or outcome held by many records (see PostingWindow). */
+export const DEFAULT_WINDOW: PostingWindow = { head: 64, tail: 256 };
+
+/** The session index (cached per executions array): scores only the records that can score, within `window`. */
+export function indexedScorer(window: PostingWindow = DEFAULT_WINDOW): SessionScorer {
+  return (executions, list) => {
+    const session = sessionIndexOf(executions, list);
+    return (query) => scoreSession(query, list, session, window);
+  };
+}
+const windowedScorer = indexedScorer();
 
 /** resolveReferences with the scoring step given (tests compare the index with a full scan). */
 export function resolveWith(scorer: SessionScorer, text: string, executions: readonly ExecutionLike[], options: ResolveOptions = {}): Resolution {
   if (typeof text !== "string") throw new ArefError("INVALID_INPUT", "the message to resolve must be a string");
   if (!Array.isArray(executions)) throw new ArefError("INVALID_INPUT", "executions must be an array of execution records");
-  let list = executions.map((e, i) => indexedOf(e, i)).filter((x) => x.source.is_referenceable !== false);
-  list = orderOf(list);
+  let list = preparedList(executions);
   if (options.after !== undefined) {
     const at = list.findIndex((x) => x.id === options.after);
     if (at === -1) {
@@ -70,16 +82,169 @@ export function resolveWith(scorer: SessionScorer, text: string, executions: rea
   if (list.length === 0) return { candidates: [], ambiguous: false };
   const score = scorer(executions, list);
 
-  if (query.parts && query.parts.length > 1) {
+  const previous = previousIds(options.previous);
+  if (previous.length > 0) {
+    const follow = resolveFollowUp(query, list, previous, score);
+    if (follow) return { candidates: follow.ids.map((id, i) => ({ id, score: 1, reasons: follow.reasons[i]! })), ambiguous: false };
+  }
+
+  if (query.parts && query.parts.length > 1 && (!query.general || query.partsNamed)) {
     const picked: Candidate[] = [];
     for (const part of query.parts) {
-      const r = resolveParsed(parseQuery(part), list, limit, score);
+      const r = resolveParsed(parseQuery(part), list, limit, score, options.now);
       const first = r.candidates.find((c) => !picked.some((p) => p.id === c.id));
       if (first) picked.push({ ...first, reasons: [`named in "${part}"`, ...first.reasons] });
     }
     if (picked.length === query.parts.length) return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
   }
-  return resolveParsed(query, list, limit, score);
+  return resolveParsed(query, list, limit, score, options.now);
+}
+
+function previousIds(previous: ResolveOptions["previous"]): string[] {
+  if (previous === undefined || previous === null) return [];
+  if (Array.isArray(previous)) return previous.filter((id): id is string => typeof id === "string");
+  const candidates = (previous as Resolution).candidates;
+  if (!Array.isArray(candidates)) throw new ArefError("INVALID_INPUT", "previous must be a list of execution ids or a previous resolution");
+  // The previous answer: its best candidate, and every tied one when it was ambiguous or plural.
+  const top = candidates.filter((c, i) => i === 0 || c.score >= (candidates[0]?.score ?? 1));
+  return top.map((c) => c.id).filter((id): id is string => typeof id === "string");
+}
+
+/** The session's records, indexed, checked and in order, kept per executions array. */
+interface Prepared {
+  sources: ExecutionLike[];
+  /** Each source's order, timestamp and is_referenceable when prepared: a change in place is seen. */
+  orders: unknown[];
+  stamps: unknown[];
+  referable: unknown[];
+  list: IndexedExecution[];
+  ids: Set<string>;
+  /** The order key of the last record (order or timestamp); NaN when a record has none. */
+  lastKey: number;
+}
+const preparedCache = new WeakMap<object, Prepared>();
+/** The list whose positions were set last on the (shared, per-record) indexes, and how many. */
+let lastPositioned: IndexedExecution[] | undefined;
+let positionedLength = 0;
+/** Arrays owned by a ResolutionSession (appended to only through it). */
+const owned = new WeakSet<object>();
+
+/**
+ * A session's executions for repeated resolution, appended to as they run: each `resolve` costs
+ * what the message matches, not the session's length (resolveReferences over a plain array
+ * compares every record with the last call's to see changes made in place).
+ */
+export class ResolutionSession {
+  readonly #records: ExecutionLike[] = [];
+  constructor(records: Iterable<ExecutionLike> = []) {
+    owned.add(this.#records);
+    this.add(...records);
+  }
+  /** Appends executions (checked at the next resolve: a bad record or a duplicate id is INVALID_INPUT then and is dropped). */
+  add(...records: ExecutionLike[]): this {
+    for (const r of records) this.#records.push(r);
+    return this;
+  }
+  get size(): number {
+    return this.#records.length;
+  }
+  resolve(text: string, options: ResolveOptions = {}): Resolution {
+    const before = this.#records.length;
+    try {
+      return resolveReferences(text, this.#records, options);
+    } catch (error) {
+      // A record that does not check out is dropped, so the next resolve works on the valid ones.
+      if (error instanceof ArefError && error.code === "INVALID_INPUT" && typeof text === "string" && text.trim()) this.#dropInvalid(before);
+      throw error;
+    }
+  }
+  #dropInvalid(count: number): void {
+    const seen = new Set<string>();
+    const keep: ExecutionLike[] = [];
+    for (const [i, r] of this.#records.slice(0, count).entries()) {
+      try {
+        const x = indexedOf(r, i);
+        if (seen.has(x.id)) continue;
+        seen.add(x.id);
+        keep.push(r);
+      } catch {
+        // dropped
+      }
+    }
+    this.#records.length = 0;
+    this.#records.push(...keep);
+    preparedCache.delete(this.#records);
+  }
+}
+
+/**
+ * The records of `executions` as resolution reads them. Cached per array: the same array with the
+ * same record objects costs a pointer comparison per record; records pushed onto it are indexed
+ * and checked alone (when they come after the others in order); anything else is rebuilt.
+ */
+function preparedList(executions: readonly ExecutionLike[]): IndexedExecution[] {
+  const cached = preparedCache.get(executions);
+  const m = cached ? cached.sources.length : 0;
+  let same = cached !== undefined && m <= executions.length;
+  // A ResolutionSession's array changes only through its add(): no need to compare its records.
+  for (let i = 0; same && i < m && !owned.has(executions); i++) {
+    const e = executions[i]!;
+    same = cached!.sources[i] === e && cached!.orders[i] === e.order && cached!.stamps[i] === e.timestamp && cached!.referable[i] === e.is_referenceable;
+  }
+  if (cached && same) {
+    for (let i = m; i < executions.length; i++) {
+      const e = executions[i]!;
+      const x = indexedOf(e, i);
+      cached.sources.push(e);
+      cached.orders.push(e.order);
+      cached.stamps.push(e.timestamp);
+      cached.referable.push(e.is_referenceable);
+      if (e.is_referenceable === false) continue;
+      const key = orderKey(x);
+      if (cached.ids.has(x.id) || !(Number.isFinite(key) ? key >= cached.lastKey || cached.list.length === 0 : Number.isNaN(cached.lastKey) || cached.list.length === 0)) {
+        preparedCache.delete(executions);
+        return rebuild(executions);
+      }
+      cached.ids.add(x.id);
+      cached.lastKey = key;
+      cached.list.push(x);
+    }
+    // Positions live on the shared per-record index: set them again unless this list set them last.
+    for (let i = lastPositioned === cached.list ? positionedLength : 0; i < cached.list.length; i++) cached.list[i]!.index = i;
+    lastPositioned = cached.list;
+    positionedLength = cached.list.length;
+    return cached.list;
+  }
+  return rebuild(executions);
+}
+
+function rebuild(executions: readonly ExecutionLike[]): IndexedExecution[] {
+  const all = executions.map((e, i) => indexedOf(e, i)).filter((x) => x.source.is_referenceable !== false);
+  const ids = new Set<string>();
+  for (const x of all) {
+    if (ids.has(x.id)) {
+      throw new ArefError("INVALID_INPUT", `two executions have the id ${JSON.stringify(x.id)}`, { hint: "each execution needs its own id: a reference must name one execution" });
+    }
+    ids.add(x.id);
+  }
+  const list = orderOf(all);
+  lastPositioned = list;
+  positionedLength = list.length;
+  const last = list.at(-1);
+  preparedCache.set(executions, {
+    sources: [...executions],
+    orders: executions.map((e) => e.order),
+    stamps: executions.map((e) => e.timestamp),
+    referable: executions.map((e) => e.is_referenceable),
+    list,
+    ids,
+    lastKey: last ? orderKey(last) : Number.NaN,
+  });
+  return list;
+}
+
+function orderKey(x: IndexedExecution): number {
+  return x.source.order ?? (x.source.timestamp ? Date.parse(x.source.timestamp) : Number.NaN);
 }
 
 /** Indexing an execution costs far more than scoring it: keep the index per record object. */
@@ -89,10 +254,19 @@ function indexedOf(e: ExecutionLike, i: number): IndexedExecution {
   if (typeof e.tool_name !== "string") {
     throw new ArefError("INVALID_INPUT", `execution #${i + 1} has no tool_name`, { hint: 'each execution needs "tool_name" (and "id" or "execution_id")' });
   }
+  for (const key of ["id", "execution_id", "summary", "result_summary", "label", "timestamp"] as const) {
+    if (e[key] !== undefined && typeof e[key] !== "string") throw new ArefError("INVALID_INPUT", `execution #${i + 1}: ${key} must be a string`);
+  }
+  if (e.tool_args !== undefined && (e.tool_args === null || typeof e.tool_args !== "object" || Array.isArray(e.tool_args))) {
+    throw new ArefError("INVALID_INPUT", `execution #${i + 1}: tool_args must be an object`);
+  }
   const cached = indexCache.get(e);
   // The position is per call: set it on the cached index (resolution is synchronous).
   if (cached && cached.source === e && cached.id === executionId(e, i)) {
-    cached.index = i;
+    if (cached.index !== i) {
+      cached.index = i;
+      lastPositioned = undefined;
+    }
     return cached;
   }
   const x = indexExecution(e, i);
@@ -101,7 +275,7 @@ function indexedOf(e: ExecutionLike, i: number): IndexedExecution {
 }
 
 function orderOf(list: IndexedExecution[]): IndexedExecution[] {
-  const keyed = list.map((x) => ({ x, key: x.source.order ?? (x.source.timestamp ? Date.parse(x.source.timestamp) : Number.NaN) }));
+  const keyed = list.map((x) => ({ x, key: orderKey(x) }));
   if (keyed.every((k) => Number.isFinite(k.key))) keyed.sort((a, b) => a.key - b.key || a.x.index - b.x.index);
   return keyed.map((k, i) => {
     k.x.index = i;
@@ -109,7 +283,7 @@ function orderOf(list: IndexedExecution[]): IndexedExecution[] {
   });
 }
 
-function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number, score: (query: ParsedQuery) => Scored[]): Resolution {
+function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number, score: (query: ParsedQuery) => Scored[], now?: Date): Resolution {
   const none: Resolution = { candidates: [], ambiguous: false };
   const specificHint = [...query.hints.keys()].some((k) => k !== "file" && k !== "data");
   const demonstrative = query.temporal !== undefined || query.referring;
@@ -119,7 +293,7 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
   if (query.general && !(query.temporal || query.demonstrative || definiteToolNoun || query.names.length > 0)) return none;
   if (query.terms.length === 0 && query.names.length === 0 && query.hints.size === 0 && !query.wantsError && !query.temporal) return none;
   const scored = score(query);
-  const max = Math.max(...scored.map((s) => s.total));
+  const max = maxOf(scored, (s) => s.total);
 
   // An explicit file name or URL that matches nothing means the thing is not in this session.
   if (query.names.length > 0 && !scored.some((s) => s.reasons.some((r) => r.startsWith("name:")))) {
@@ -142,18 +316,27 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
     );
     if (max <= 0 || !covered) return none;
   }
-  if (max <= 0 && !(query.temporal && demonstrative && query.terms.every((t) => t.weight < 1))) return none;
+  // Order words alone ("what happened there?", "the mail just before this") may pick by position.
+  if (max <= 0 && !(query.temporal && demonstrative && !query.general)) return none;
 
   // Order words pick among the executions of the kind in question.
   if (query.temporal) {
-    let kind = max > 0 ? scored.filter((s) => s.total >= KIND * max && s.total > 0) : scored;
+    // The kind in question: what the message's words, tool and outcome pick; a match only through a
+    // concept-related word ("top" ~ "max") does not make a record one of the kind.
+    const firm = (s: Scored) => s.total - s.related;
+    const firmMax = Math.max(0, maxOf(scored, firm));
+    let kind = max > 0 ? scored.filter((s) => s.total > 0 && firm(s) >= KIND * firmMax) : scored;
     let chosen: Scored | undefined;
     const op = query.temporal;
-    if (op.kind === "event") {
-      const anchor = resolveAnchor(op.phrase, score);
+    if (op.kind === "clock") {
+      const pick = byClock(kind, op.agoMs, now, list);
+      if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
+    } else if (op.kind === "event") {
+      // "before the model one": the anchor is one of the kind the message is about.
+      const anchor = resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined);
       if (anchor) {
         const side = scored.filter((s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0);
-        const top = Math.max(0, ...side.map((s) => s.total));
+        const top = Math.max(0, maxOf(side, (s) => s.total));
         const near = side.filter((s) => s.total >= 0.98 * top);
         chosen = op.side === "before" ? near.at(-1) : near[0];
         if (chosen) chosen = { ...chosen, reasons: [...chosen.reasons, `order: ${op.side} ${anchor.id} (${op.phrase})`] };
@@ -204,6 +387,8 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
     const rest = ranked.filter((s) => !chosen.includes(s));
     return { candidates: [...chosen.map((s) => candidate(s, max, 1)), ...rest.slice(0, Math.max(0, limit - count)).map((s) => candidate(s, max))], ambiguous: false };
   }
+  // A thing matched by a name beats one matched by topic words only, when their scores are close.
+  if (distinct.some((s) => s.named) && distinct.some((s) => !s.named)) distinct.splice(0, distinct.length, ...distinct.filter((s) => s.named));
   const ambiguous = distinct.length > 1 && distinct.every((s) => s.named);
   const head = ambiguous ? distinct : [distinct.find((s) => s.x.index === Math.max(...distinct.map((d) => d.x.index)))!];
   const rest = ranked.filter((s) => !head.includes(s));
@@ -211,6 +396,38 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
     candidates: [...head.map((s) => candidate(s, max, ambiguous ? 1 : undefined)), ...rest.slice(0, Math.max(0, limit - head.length)).map((s) => candidate(s, max))],
     ambiguous,
   };
+}
+
+/**
+ * "an hour ago": the record of the kind whose timestamp is nearest to now - ago (now: the option,
+ * else the latest timestamp of the session). Without timestamps: the latest of the kind for up to
+ * 15 minutes, the one before it for longer.
+ */
+function byClock(kind: Scored[], agoMs: number, now: Date | undefined, list: IndexedExecution[]): { s: Scored; why: string } | undefined {
+  const time = (x: IndexedExecution) => (typeof x.source.timestamp === "string" ? Date.parse(x.source.timestamp) : Number.NaN);
+  const timed = kind.filter((s) => Number.isFinite(time(s.x)));
+  // A timestamp in the future (a skewed clock) does not move "now" past the real clock.
+  const latestTime = Math.min(Date.now(), maxOf(list, (x) => (Number.isFinite(time(x)) ? time(x) : Number.NEGATIVE_INFINITY)));
+  const ref = now && Number.isFinite(now.getTime()) ? now.getTime() : latestTime;
+  if (timed.length === 0 || !Number.isFinite(ref)) {
+    const pick = agoMs <= 15 * 60_000 ? kind.at(-1) : (kind.at(-2) ?? kind.at(-1));
+    return pick ? { s: pick, why: agoMs <= 15 * 60_000 ? "no timestamps: the most recent" : "no timestamps: the one before the most recent" } : undefined;
+  }
+  const target = ref - agoMs;
+  let best = timed[0]!;
+  for (const s of timed) if (Math.abs(time(s.x) - target) <= Math.abs(time(best.x) - target)) best = s;
+  const mins = Math.round((ref - time(best.x)) / 60_000);
+  return { s: best, why: `ran ${mins >= 120 ? `${Math.round(mins / 60)} h` : `${mins} min`} before ${now ? "now" : "the latest execution"}` };
+}
+
+/** The largest value of `f` over `xs` (-Infinity when empty), without spreading a long array into arguments. */
+function maxOf<T>(xs: readonly T[], f: (x: T) => number): number {
+  let m = Number.NEGATIVE_INFINITY;
+  for (const x of xs) {
+    const v = f(x);
+    if (v > m) m = v;
+  }
+  return m;
 }
 
 /** A word after "the" that matched this execution in a name field ("the disk" → df). */
@@ -233,15 +450,17 @@ function candidate(s: Scored, max: number, fixed?: number): Candidate {
 }
 
 /** The execution an event phrase points at ("the migration ran", "my edit"): the latest best match. */
-function resolveAnchor(phrase: string, score: (query: ParsedQuery) => Scored[]): IndexedExecution | undefined {
+function resolveAnchor(phrase: string, score: (query: ParsedQuery) => Scored[], kindOf?: ParsedQuery): IndexedExecution | undefined {
   let q: ParsedQuery;
   try {
     q = parseQuery(phrase);
   } catch {
     return undefined;
   }
-  const s = score(q);
-  const max = Math.max(...s.map((v) => v.total));
+  let s = score(q);
+  const tools = kindOf ? [...kindOf.hints].filter(([c, h]) => c !== "file" && c !== "data" && h.weight >= 2.5).map(([c]) => c as ToolClass) : [];
+  if (tools.length > 0) s = s.filter((v) => tools.some((c) => v.x.classes.has(c)));
+  const max = Math.max(0, maxOf(s, (v) => v.total));
   if (max <= 0) return undefined;
   return s.filter((v) => v.total >= TIE * max).at(-1)?.x;
 }
@@ -252,13 +471,12 @@ function resolveAnchor(phrase: string, score: (query: ParsedQuery) => Scored[]):
  * above zero, every use above reads only records above zero: the candidates are enough. When none
  * does, order words may pick any record: every record is returned.
  */
-function scoreSession(query: ParsedQuery, list: IndexedExecution[], session: SessionIndex): Scored[] {
+function scoreSession(query: ParsedQuery, list: IndexedExecution[], session: SessionIndex, window: PostingWindow): Scored[] {
   const context = scoreContext(query, list, session);
-  const marks = candidatePositions(query, list, session, context);
+  const marks = candidatePositions(query, list, session, context, window);
   const scored: Scored[] = [];
   let positive = false;
-  for (let p = 0; p < list.length; p++) {
-    if (!marks[p]) continue;
+  for (const p of marks.positions()) {
     const s = scoreExecution(query, list[p]!, context);
     positive ||= s.total > 0;
     scored.push(s);
@@ -266,5 +484,5 @@ function scoreSession(query: ParsedQuery, list: IndexedExecution[], session: Ses
   if (positive) return scored;
   // Order words read every record: the candidates as scored, the others match nothing at all.
   let k = 0;
-  return list.map((x, p) => (marks[p] ? scored[k++]! : unscored(query, x)));
+  return list.map((x, p) => (marks.has(p) ? scored[k++]! : unscored(query, x)));
 }

@@ -1,8 +1,8 @@
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
 import type { ParsedQuery, QueryTerm } from "./query.js";
-import { type SessionIndex, markPositions, unionCount } from "./session.js";
-import { isTypo, stem } from "./tokens.js";
+import { Marks, type PostingWindow, type SessionIndex, UNBOUNDED, markPositions as markWindow, unionCount } from "./session.js";
+import { isTypo, isVariant, mayHaveVariants, stem } from "./tokens.js";
 
 export interface Scored {
   x: IndexedExecution;
@@ -22,6 +22,8 @@ export interface Scored {
   namedWords: string[];
   /** Words of the message that matched anywhere. */
   matchedWords: string[];
+  /** The part of `text` that came from concept-related words only (weak evidence). */
+  related: number;
   reasons: string[];
 }
 
@@ -30,6 +32,8 @@ const ext = (e: string) => EXT_SYNONYMS[e] ?? e;
 
 interface TermMatch {
   score: number;
+  /** Matched through a concept-related word, not the word, its stem, a typo or an abbreviation of it. */
+  related: boolean;
   field: Field;
   how: string;
   /** The execution's word that matched (two message words matching one word count once). */
@@ -50,6 +54,7 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
   let bestField: Field | undefined;
   let bestOther: string | undefined;
   let bestToken = "";
+  let bestRelated = false;
   let f: Field | undefined;
   // A word that is a whole name (a file's stem, a path segment, a host, a table) fits best.
   if ((f = x.tokens.get(t.word))) {
@@ -60,8 +65,8 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
     const sc = FIELD_WEIGHT[f] * 0.9;
     if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, undefined, t.stem];
   }
-  if (t.word.length >= 5 && bestField === undefined) {
-    const candidates = typos?.get(t.word) ?? [...x.tokens.keys()].filter((tok) => isTypo(t.word, tok));
+  if (bestField === undefined && (typos?.has(t.word) || mayHaveVariants(t.word))) {
+    const candidates = typos?.get(t.word) ?? [...x.tokens.keys()].filter((tok) => isVariant(t.word, tok));
     for (const tok of candidates) {
       if ((f = x.tokens.get(tok))) {
         const sc = FIELD_WEIGHT[f] * 0.75;
@@ -73,12 +78,12 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
     for (let i = 0; i < t.related.length; i++) {
       if ((f = x.tokens.get(t.related[i]!) ?? x.stems.get(t.relatedStems[i]!))) {
         const sc = FIELD_WEIGHT[f] * 0.55;
-        if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, t.related[i]!, t.relatedStems[i]!];
+        if (sc > bestScore) [bestScore, bestField, bestOther, bestToken, bestRelated] = [sc, f, t.related[i]!, t.relatedStems[i]!, true];
       }
     }
   }
   if (bestField === undefined) return undefined;
-  return { score: bestScore, field: bestField, how: bestOther === undefined ? `"${t.word}"` : `"${t.word}" ~ "${bestOther}"`, token: bestToken };
+  return { score: bestScore, related: bestRelated, field: bestField, how: bestOther === undefined ? `"${t.word}"` : `"${t.word}" ~ "${bestOther}"`, token: bestToken };
 }
 
 /** An explicit name lowercased without "./" and trailing slashes (n), its last segment (base) split at dots. */
@@ -113,7 +118,7 @@ export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session
   const n = xs.length;
   const typos = new Map<string, string[]>();
   for (const t of query.terms) {
-    if (t.word.length < 5) continue;
+    if (!mayHaveVariants(t.word)) continue;
     typos.set(t.word, session.typosOf(t.word, n));
   }
   const idf = idfTable(query, xs, session, typos);
@@ -143,9 +148,9 @@ function idfTable(query: ParsedQuery, xs: IndexedExecution[], session: SessionIn
     let df = unionCount(session.tokens.get(t.word), session.stems.get(t.stem), n);
     if (df === 0) {
       // Only records holding a typo or a related word of it can match it now.
-      const marks = new Uint8Array(n);
+      const marks = new Marks(n);
       markTermVariants(marks, t, session, typos);
-      for (let p = 0; p < n; p++) if (marks[p] && matchTerm(t, xs[p]!, typos) !== undefined) df++;
+      for (const p of marks.positions()) if (matchTerm(t, xs[p]!, typos) !== undefined) df++;
     }
     idf.set(t.word, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   }
@@ -153,11 +158,12 @@ function idfTable(query: ParsedQuery, xs: IndexedExecution[], session: SessionIn
 }
 
 /** Marks the records that hold a typo or a related word (or its stem) of the term. */
-function markTermVariants(marks: Uint8Array, t: QueryTerm, session: SessionIndex, typos: Map<string, string[]>): void {
-  if (t.word.length >= 5) {
+function markTermVariants(marks: Marks, t: QueryTerm, session: SessionIndex, typos: Map<string, string[]>, window: PostingWindow = UNBOUNDED): void {
+  const markPositions = (m: Marks, positions: readonly number[] | undefined) => markWindow(m, positions, window);
+  if (mayHaveVariants(t.word)) {
     const found = typos.get(t.word);
     if (found) for (const tok of found) markPositions(marks, session.tokens.get(tok));
-    else marks.fill(1); // no typo list: matchTerm looks in every record
+    else marks.fill(); // no typo list: matchTerm looks in every record
   }
   for (let i = 0; i < t.related.length; i++) {
     markPositions(marks, session.tokens.get(t.related[i]!));
@@ -171,26 +177,29 @@ function markTermVariants(marks: Uint8Array, t: QueryTerm, session: SessionIndex
  * (the word, its stem, its typos and related words), names (through the records' location ends and basename stems), phrases
  * (records holding the phrase's first word), tool hints, errors and status codes.
  */
-export function candidatePositions(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, context: ScoreContext): Uint8Array {
+export function candidatePositions(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, context: ScoreContext, window: PostingWindow = UNBOUNDED): Marks {
   const n = xs.length;
-  const marks = new Uint8Array(n);
+  const marks = new Marks(n);
+  const markPositions = (m: Marks, positions: readonly number[] | undefined) => markWindow(m, positions, window);
   for (const t of query.terms) {
     markPositions(marks, session.tokens.get(t.word));
     markPositions(marks, session.stems.get(t.stem));
-    markTermVariants(marks, t, session, context.typos);
+    markTermVariants(marks, t, session, context.typos, window);
   }
   for (const name of query.names) {
-    // matchName is above 0 only when a location ends with the name (so in its last 3 characters)
-    // or a basename's stem (before the first dot) is the name's or a typo of it.
+    // matchName is above 0 only when a location ends with the name or a basename's stem (before
+    // the first dot) is the name's or a typo of it. Names are specific: no window here.
     const { n: full, bStem } = nameParts(name);
-    const maybe = new Uint8Array(n);
-    if (full.length >= 3) markPositions(maybe, session.locationEnds.get(full.slice(-3)));
-    else maybe.fill(1);
-    markPositions(maybe, session.baseStems.get(bStem));
-    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markPositions(maybe, at);
-    for (let p = 0; p < n; p++) if (maybe[p] && !marks[p] && matchName(name, xs[p]!) > 0) marks[p] = 1;
+    const maybe = new Marks(n);
+    // A location that matches the name ends with it at a "/" (or is it), or ends with its last segment.
+    markWindow(maybe, session.locationSuffixes.get(full));
+    markWindow(maybe, session.locationSuffixes.get(full.split(/[\\/]/).pop() ?? full));
+    markWindow(maybe, session.baseStems.get(bStem));
+    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markWindow(maybe, at);
+    for (const p of maybe.positions()) if (!marks.has(p) && matchName(name, xs[p]!) > 0) marks.set(p);
   }
   for (const { a } of context.bigrams) markPositions(marks, session.sequenceWords.get(a));
+  for (const c of query.compounds) markPositions(marks, session.tokens.get(c.word));
   for (const cls of query.hints.keys()) {
     if (cls === "file") (markPositions(marks, session.classes.get("read")), markPositions(marks, session.classes.get("write")));
     else if (cls === "data") (markPositions(marks, session.classes.get("sql")), markPositions(marks, session.classes.get("read")));
@@ -215,6 +224,7 @@ export function unscored(query: ParsedQuery, x: IndexedExecution): Scored {
     matchedWeight: 0,
     namedWords: [],
     matchedWords: [],
+    related: 0,
     reasons: [],
   };
 }
@@ -230,15 +240,35 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
   const usedTokens = new Set<string>();
   const namedWords: string[] = [];
   const matchedWords: string[] = [];
+  let related = 0;
+  // Two words of the message written as one in the record ("crunchy data" → crunchydata.com).
+  const joined = new Set<string>();
+  for (const c of query.compounds) {
+    const f = x.tokens.get(c.word);
+    if (!f || joined.has(c.parts[0]) || joined.has(c.parts[1])) continue;
+    joined.add(c.parts[0]);
+    joined.add(c.parts[1]);
+    usedTokens.add(c.word);
+    text += ((idf.get(c.parts[0]) ?? 1) + (idf.get(c.parts[1]) ?? 1)) * FIELD_WEIGHT[f];
+    if (FIELD_WEIGHT[f] >= 2) (named = true), namedWords.push(...c.parts);
+    matchedFields.push(`"${c.parts.join(" ")}" ~ "${c.word}" in ${fieldName(f)}`);
+  }
   for (const t of query.terms) {
     totalWeight += t.weight;
+    if (joined.has(t.word)) {
+      matchedWeight += t.weight;
+      matchedWords.push(t.word);
+      continue;
+    }
     const m = matchTerm(t, x, typos);
     if (!m) continue;
     if (usedTokens.has(m.token)) continue;
     usedTokens.add(m.token);
     matchedWeight += t.weight;
     matchedWords.push(t.word);
-    text += t.weight * (idf.get(t.word) ?? 1) * m.score;
+    const gained = t.weight * (idf.get(t.word) ?? 1) * m.score;
+    text += gained;
+    if (m.related) related += gained;
     if (FIELD_WEIGHT[m.field] >= 2 && t.weight >= 1) {
       named = true;
       namedWords.push(t.word);
@@ -308,9 +338,16 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     }
   }
 
+  // Words the message sets aside ("so much for android") count against the records holding them.
+  let total = text + tool + outcome;
+  const setAside = query.negated.filter((w) => x.stems.has(w) || x.tokens.has(w));
+  if (setAside.length > 0 && total > 0) {
+    total *= 0.4;
+    reasons.push(`set aside: ${setAside.map((w) => `"${w}"`).join(", ")}`);
+  }
   return {
     x,
-    total: text + tool + outcome,
+    total,
     text,
     tool,
     outcome,
@@ -320,10 +357,11 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     matchedWeight,
     namedWords,
     matchedWords,
+    related,
     reasons,
   };
 }
 
 function fieldName(f: Field): string {
-  return f === "base" ? "name" : f === "path" ? "path" : f === "args" ? "arguments" : f === "label" ? "label" : "summary";
+  return f === "base" ? "name" : f === "path" ? "path" : f === "args" ? "arguments" : f === "label" ? "label" : f === "query" ? "search query" : "summary";
 }

@@ -1,5 +1,5 @@
 import type { IndexedExecution } from "./executions.js";
-import { isTypo } from "./tokens.js";
+import { isVariant } from "./tokens.js";
 
 /** Key → positions in the session list of the records holding it, ascending, each once. */
 type Postings = Map<string, number[]>;
@@ -24,10 +24,12 @@ export class SessionIndex {
   readonly classes: Postings = new Map();
   readonly statusCodes: Postings = new Map();
   readonly errors: number[] = [];
-  /** Last 3 characters of each location (path or URL), for explicit names. */
-  readonly locationEnds: Postings = new Map();
+  /** Each location (path or URL) and each of its suffixes that starts after a "/", for explicit names. */
+  readonly locationSuffixes: Postings = new Map();
   /** Basenames' stems (before the first dot), for explicit names. */
   readonly baseStems: Postings = new Map();
+  /** The list object last indexed (see sessionIndexOf). */
+  lastList: readonly IndexedExecution[] | undefined;
   /** word → the vocabulary's typos of it, in vocabulary order (kept up to date by add). */
   private readonly typoCache = new Map<string, string[]>();
 
@@ -39,7 +41,7 @@ export class SessionIndex {
       if (!at) {
         at = [];
         this.tokens.set(tok, at);
-        for (const [word, found] of this.typoCache) if (isTypo(word, tok)) found.push(tok);
+        for (const [word, found] of this.typoCache) if (isVariant(word, tok)) found.push(tok);
       }
       at.push(p);
     }
@@ -55,7 +57,12 @@ export class SessionIndex {
     for (const c of x.classes.keys()) post(this.classes, c, p);
     for (const code of new Set(x.statusCodes)) post(this.statusCodes, code, p);
     if (x.isError) this.errors.push(p);
-    for (const end of new Set(x.locations.map((loc) => loc.slice(-3)))) post(this.locationEnds, end, p);
+    const suffixes = new Set<string>();
+    for (const loc of x.locations) {
+      suffixes.add(loc);
+      for (let i = loc.indexOf("/"); i !== -1; i = loc.indexOf("/", i + 1)) if (i + 1 < loc.length) suffixes.add(loc.slice(i + 1));
+    }
+    for (const suffix of suffixes) post(this.locationSuffixes, suffix, p);
     for (const s of new Set(x.basenames.map((b) => b.split(".")[0]!))) post(this.baseStems, s, p);
   }
 
@@ -64,7 +71,7 @@ export class SessionIndex {
     let found = this.typoCache.get(word);
     if (!found) {
       found = [];
-      for (const tok of this.tokens.keys()) if (isTypo(word, tok)) found.push(tok);
+      for (const tok of this.tokens.keys()) if (isVariant(word, tok)) found.push(tok);
       if (this.typoCache.size >= TYPO_CACHE_WORDS) this.typoCache.clear();
       this.typoCache.set(word, found);
     }
@@ -79,13 +86,64 @@ function post(map: Postings, key: string, p: number): void {
   else map.set(key, [p]);
 }
 
-/** Marks the positions of a postings list that fall inside `marks` (the first marks.length records). */
-export function markPositions(marks: Uint8Array, positions: readonly number[] | undefined): void {
-  if (!positions) return;
-  for (const p of positions) {
-    if (p >= marks.length) break;
-    marks[p] = 1;
+/**
+ * How many records of a postings list are looked at: the `head` first and the `tail` latest.
+ * A word, tool kind or name held by more records than that says little on its own (its IDF is
+ * low): the first ones serve "the first …", the latest ones "the last …" and recency ties, and
+ * a record in between that also holds a rarer word is found through that word's list.
+ */
+export interface PostingWindow {
+  head: number;
+  tail: number;
+}
+export const UNBOUNDED: PostingWindow = { head: Number.POSITIVE_INFINITY, tail: Number.POSITIVE_INFINITY };
+
+/** A set of positions below `n`, kept as a list of the positions set (no loop over all n). */
+export class Marks {
+  private readonly bits: Uint8Array;
+  private readonly hits: number[] = [];
+  private all = false;
+  constructor(readonly n: number) {
+    this.bits = new Uint8Array(n);
   }
+  set(p: number): void {
+    if (this.bits[p] === 1) return;
+    this.bits[p] = 1;
+    this.hits.push(p);
+  }
+  has(p: number): boolean {
+    return this.all || this.bits[p] === 1;
+  }
+  /** Every position (a check that must look at every record). */
+  fill(): void {
+    this.all = true;
+  }
+  /** The positions set, ascending. */
+  positions(): number[] {
+    if (this.all) return Array.from({ length: this.n }, (_, i) => i);
+    return this.hits.sort((a, b) => a - b);
+  }
+}
+
+/** Marks the positions of a postings list below `marks.n` (the first n records), within the window. */
+export function markPositions(marks: Marks, positions: readonly number[] | undefined, window: PostingWindow = UNBOUNDED): void {
+  if (!positions) return;
+  const n = marks.n;
+  // Positions below n: positions is ascending, so a binary search finds where they end.
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (positions[mid]! < n) lo = mid + 1;
+    else hi = mid;
+  }
+  const count = lo;
+  if (count <= window.head + window.tail) {
+    for (let i = 0; i < count; i++) marks.set(positions[i]!);
+    return;
+  }
+  for (let i = 0; i < window.head; i++) marks.set(positions[i]!);
+  for (let i = count - window.tail; i < count; i++) marks.set(positions[i]!);
 }
 
 /** How many positions below `n` are in `a` or `b` (both ascending). */
@@ -116,11 +174,15 @@ const sessions = new WeakMap<object, SessionIndex>();
  */
 export function sessionIndexOf(key: object, list: readonly IndexedExecution[]): SessionIndex {
   let s = sessions.get(key);
-  if (!s || !samePrefix(s.items, list)) {
+  // The prepared list of an array only grows by push (a change makes a new list): the same list
+  // object, no shorter than what was indexed, extends it.
+  const grown = s !== undefined && s.lastList === list && list.length >= s.items.length;
+  if (!s || (!grown && !samePrefix(s.items, list))) {
     s = new SessionIndex();
     sessions.set(key, s);
   }
   for (let i = s.items.length; i < list.length; i++) s.add(list[i]!);
+  s.lastList = list;
   return s;
 }
 

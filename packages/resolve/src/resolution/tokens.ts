@@ -1,4 +1,5 @@
-/** Tokenizing, stemming and fuzzy matching for reference resolution. No dependencies. */
+/** Tokenizing, stemming and fuzzy matching for reference resolution. */
+import { stemmer as porter } from "stemmer";
 
 export const STOPWORDS = new Set(
   (
@@ -11,7 +12,8 @@ export const STOPWORDS = new Set(
     "summarize summarise summary recap tldr tl dr key points point explain describe need needs want know mean means " +
     "make made put take use well really actually kind sort bit lot lots much many more most less least " +
     "now again still already ago moment while since before after earlier later last latest first previous prior current " +
-    "time times other another same new old once twice run runs running turn turned getting using saying doing having making taking looking trying seeing compare contrast"
+    "time times other another same new old once twice run runs running turn turned getting using saying doing having making taking looking trying seeing compare contrast " +
+    "uh oh um umm hmm hm ah eh wow oops lol btw wait hang quick q whatever gonna wanna"
   ).split(/\s+/),
 );
 
@@ -22,22 +24,15 @@ export const GENERIC_NOUNS = new Set(
   ),
 );
 
-/** Light stemmer: plural and verb endings, enough to match "READMEs"/"readme", "listed"/"list". */
+/**
+ * Porter stemmer (the `stemmer` package) over lowercased words: "READMEs"/"readme",
+ * "listed"/"list", "configuration"/"configure". Words with digits and words of up to 3 letters stay whole.
+ */
 export function stem(word: string): string {
   let w = word.toLowerCase();
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith("'s")) w = w.slice(0, -2);
-  if (w.endsWith("ies") && w.length > 4) return `${w.slice(0, -3)}y`;
-  if (w.endsWith("sses")) return w.slice(0, -2);
-  if (w.endsWith("ches") || w.endsWith("shes") || w.endsWith("xes")) return w.slice(0, -2);
-  if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is") && w.length > 3) w = w.slice(0, -1);
-  if (w.endsWith("ing") && w.length > 5) w = undouble(w.slice(0, -3));
-  else if (w.endsWith("ed") && w.length > 4 && !w.endsWith("eed")) w = undouble(w.slice(0, -2));
-  return w;
-}
-
-function undouble(w: string): string {
-  return /([bdfglmnprt])\1$/.test(w) ? w.slice(0, -1) : w;
+  return porter(w);
 }
 
 /** Splits camelCase and PascalCase words: "customerId" → ["customer", "id"]. */
@@ -86,6 +81,40 @@ export function isTypo(a: string, b: string): boolean {
   if (a === b || a.length < 5 || b.length < 5 || /\d/.test(a) || /\d/.test(b)) return false;
   const allowed = Math.min(a.length, b.length) >= 9 ? 2 : 1;
   return editDistance(a, b, allowed) <= allowed;
+}
+
+/** Words that may be a typo (5+ letters) or an abbreviation (2-4 letters) of a session word. */
+export function mayHaveVariants(word: string): boolean {
+  return word.length >= 5 || (word.length >= 2 && word.length <= 4 && /^[a-z][a-z0-9]*[a-z]$/.test(word) && !isStopword(word));
+}
+
+/** A typo of `b` (5+ letters) or an abbreviation of it (2-4 letters). */
+export function isVariant(a: string, b: string): boolean {
+  return a.length >= 5 ? isTypo(a, b) : isAbbreviation(a, b);
+}
+
+const VOWELS = /[aeiou]/;
+
+/**
+ * `a` (2-4 characters) abbreviates `b`, derived from the word's shape rather than a list:
+ * a numeronym ("k8s" = k + 8 letters + s: kubernetes, "i18n"), a prefix of 3+ letters
+ * ("conf", "repo" → repository), or consonants in order that start `b` ("cfg" → config,
+ * "tf" → terraform, "db" → database, "msg" → message) when `a` has no vowel.
+ */
+export function isAbbreviation(a: string, b: string): boolean {
+  if (a.length < 2 || a.length > 4 || b.length < a.length + 2 || a[0] !== b[0] || /\d/.test(b)) return false;
+  const numeronym = /^([a-z])(\d{1,2})([a-z])$/.exec(a);
+  if (numeronym) return b.length === Number(numeronym[2]) + 2 && b.endsWith(numeronym[3]!);
+  if (/\d/.test(a)) return false;
+  if (a.length >= 3 && b.startsWith(a)) return true;
+  if (VOWELS.test(a) || b.length < a.length + 3) return false;
+  let j = 1;
+  for (let i = 1; i < a.length; i++) {
+    while (j < b.length && b[j] !== a[i]) j++;
+    if (j >= b.length) return false;
+    j++;
+  }
+  return true;
 }
 
 /** Question words people mistype; a typo of one ("whcih") is still a stopword. */

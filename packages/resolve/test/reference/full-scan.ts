@@ -1,12 +1,13 @@
-// The full-scan scoring step as it was before the session index (src/resolution at e062a64),
-// kept as the reference for test/resolution-index.test.ts: every call scans every record
-// (vocabulary, document frequencies, scores). Ranking and decisions are src's own
-// (`resolveWith`); only the scoring step differs, which is what the equivalence test checks.
+// The full-scan scoring step, the reference for test/resolution-index.test.ts: every call scans
+// every record (vocabulary, typo and abbreviation candidates, document frequencies) and scores
+// every record with the current scoring (`scoreExecution`). Ranking and decisions are src's own
+// (`resolveWith`); only the candidate selection and the per-query context differ, which is what the
+// equivalence test checks (the session index, its postings and its posting window against all records).
 import type { ExecutionLike, IndexedExecution } from "../../src/resolution/executions.js";
 import type { ParsedQuery } from "../../src/resolution/query.js";
 import { type Resolution, type ResolveOptions, type SessionScorer, resolveWith } from "../../src/resolution/resolve.js";
 import { type ScoreContext, bigramsOf, matchTerm, scoreExecution } from "../../src/resolution/score.js";
-import { isTypo } from "../../src/resolution/tokens.js";
+import { isVariant, mayHaveVariants } from "../../src/resolution/tokens.js";
 
 /** Scores every record with a context computed from every record. */
 const fullScanScorer: SessionScorer = (_executions, list) => (query) => {
@@ -23,9 +24,9 @@ function fullScanContext(query: ParsedQuery, xs: IndexedExecution[]): ScoreConte
   for (const x of xs) for (const tok of x.tokens.keys()) vocab.add(tok);
   const typos = new Map<string, string[]>();
   for (const t of query.terms) {
-    if (t.word.length < 5) continue;
+    if (!mayHaveVariants(t.word)) continue;
     const found: string[] = [];
-    for (const tok of vocab) if (isTypo(t.word, tok)) found.push(tok);
+    for (const tok of vocab) if (isVariant(t.word, tok)) found.push(tok);
     typos.set(t.word, found);
   }
   const idf = fullScanIdf(query, xs, typos);

@@ -1,0 +1,205 @@
+// General signals of reference resolution on sessions written for these tests (no sentence of the
+// reference data sets): follow-ups, clock phrases, negation, typos, abbreviations, stashes, bad input.
+import { hasErrorCode } from "@artifact-refs/schema";
+import { describe, expect, it } from "vitest";
+import { type ExecutionLike, ResolutionSession, resolveReferences } from "../src/index.js";
+import { isAbbreviation } from "../src/resolution/tokens.js";
+
+const t0 = Date.parse("2025-03-04T09:00:00Z");
+const at = (minutes: number) => new Date(t0 + minutes * 60_000).toISOString();
+
+const session: ExecutionLike[] = [
+  { id: "x1", tool_name: "execute_bash", tool_args: { command: "helm lint charts/gateway" }, summary: "1 chart linted, 0 failed", result_type: "success", timestamp: at(0) },
+  { id: "x2", tool_name: "read_file", tool_args: { path: "charts/gateway/values.yaml" }, summary: "replicaCount 2, image tag 1.8.0, ingress disabled", timestamp: at(3) },
+  { id: "x3", tool_name: "read_file", tool_args: { path: "charts/billing/values.yaml" }, summary: "replicaCount 4, image tag 3.1.2, autoscaling on", timestamp: at(5) },
+  { id: "x4", tool_name: "execute_bash", tool_args: { command: "kubectl rollout status deploy/gateway" }, summary: "deployment gateway rolled out: 2 of 2 updated", timestamp: at(20) },
+  { id: "x5", tool_name: "run_tests", tool_args: { command: "pytest tests/smoke" }, summary: "3 failed, 40 passed: test_login_redirect", result_type: "error", timestamp: at(62) },
+  { id: "x6", tool_name: "read_file", tool_args: { path: "services/gateway/config/settings.py" }, summary: "SESSION_COOKIE_SECURE False, LOGIN_URL /auth/start", timestamp: at(64) },
+  { id: "x7", tool_name: "run_tests", tool_args: { command: "pytest tests/smoke" }, summary: "43 passed", result_type: "success", timestamp: at(80) },
+  { id: "x8", tool_name: "http_get", tool_args: { url: "https://status.example.net/api/incidents" }, summary: "HTTP 200 JSON: 0 open incidents", timestamp: at(84) },
+];
+const ids = (text: string, xs = session, options = {}) => resolveReferences(text, xs, options).candidates.map((c) => c.id);
+
+describe("follow-ups on the previous answer", () => {
+  it("'the other one' after an ambiguous answer is the candidate not taken", () => {
+    const first = resolveReferences("show me values.yaml", session);
+    expect(first.ambiguous).toBe(true);
+    expect(first.candidates.slice(0, 2).map((c) => c.id)).toEqual(["x3", "x2"]);
+    expect(ids("and the other one?", session, { previous: ["x3", "x2"] })[0]).toBe("x2");
+    // with a single previous id, the other thing of the same shape (same basename, same tool)
+    expect(ids("what about the other one", session, { previous: ["x2"] })[0]).toBe("x3");
+  });
+
+  it("'the one before that' / 'the one after that' step along the previous answer's kind", () => {
+    expect(ids("and the one before that?", session, { previous: ["x7"] })[0]).toBe("x5");
+    expect(ids("ok, the one after that", session, { previous: ["x2"] })[0]).toBe("x3");
+    const r = resolveReferences("and the one before that?", session, { previous: ["x7"] });
+    expect(r.candidates[0]!.reasons.join(" ")).toMatch(/follow-up/);
+  });
+
+  it("'both of them' returns every id of the previous answer; a Resolution works as previous", () => {
+    const previous = resolveReferences("show me values.yaml", session);
+    expect(ids("compare both of them", session, { previous }).sort()).toEqual(["x2", "x3"]);
+  });
+
+  it("a previous id that is not in the session is ignored, never returned", () => {
+    expect(ids("and the other one?", session, { previous: ["nope"] })).not.toContain("nope");
+    expect(ids("both of them", session, { previous: ["nope", "gone"] })).toEqual([]);
+  });
+
+  it("without a previous answer a follow-up does not invent one", () => {
+    for (const id of ids("and the other one?", session)) expect(session.map((x) => x.id)).toContain(id);
+  });
+});
+
+describe("clock phrases use the executions' timestamps", () => {
+  it("'an hour ago' picks the execution nearest to an hour before the latest one", () => {
+    // latest at +84 min; an hour before is +24 min: the rollout at +20
+    expect(ids("what did the command an hour ago print?")[0]).toBe("x4");
+  });
+
+  it("'a few minutes ago' with a tool kind picks the nearest of that kind", () => {
+    expect(ids("the test run from a few minutes ago")[0]).toBe("x7");
+    expect(ids("the tests from 20 minutes ago", session, { now: new Date(t0 + 82 * 60_000) })[0]).toBe("x5");
+  });
+
+  it("'at the start' is the first of the kind, whatever the clock says", () => {
+    expect(ids("which file did you open at the start?")[0]).toBe("x2");
+    expect(ids("what did you run at the very beginning?")[0]).toBe("x1");
+  });
+
+  it("without timestamps, short spans mean the latest and long ones the one before", () => {
+    const untimed = session.map(({ timestamp: _t, ...rest }) => rest);
+    expect(ids("the test run a few minutes ago", untimed)[0]).toBe("x7");
+    expect(ids("the test run two hours ago", untimed)[0]).toBe("x5");
+  });
+});
+
+describe("negation", () => {
+  it("'not the first run, the second' and 'not the latest'", () => {
+    expect(ids("not the first test run, the second one")[0]).toBe("x7");
+    expect(ids("the test run, not the latest one")[0]).toBe("x5");
+  });
+
+  it("a set-aside name counts against the records that hold it", () => {
+    const r = resolveReferences("forget the gateway chart, what does values.yaml say about billing?", session);
+    expect(r.candidates[0]!.id).toBe("x3");
+    expect(r.candidates.find((c) => c.id === "x2")?.reasons.join(" ") ?? "set aside").toMatch(/set aside/);
+  });
+});
+
+describe("typos and shorthand", () => {
+  it("misspelled content words and chat shorthand still resolve", () => {
+    expect(ids("wat did u just open?")[0]).toBe("x6");
+    expect(ids("the settigns file")[0]).toBe("x6");
+    expect(ids("which tset failed in the smoke suite?")[0]).toBe("x5");
+  });
+});
+
+describe("abbreviations derived from the session's own words", () => {
+  it("prefix, consonant skeleton and numeronym, not a fixed list", () => {
+    expect(isAbbreviation("cfg", "config")).toBe(true);
+    expect(isAbbreviation("tf", "terraform")).toBe(true);
+    expect(isAbbreviation("k8s", "kubernetes")).toBe(true);
+    expect(isAbbreviation("i18n", "internationalization")).toBe(true);
+    expect(isAbbreviation("repo", "repository")).toBe(true);
+    expect(isAbbreviation("js", "json")).toBe(false);
+    expect(isAbbreviation("cat", "config")).toBe(false);
+  });
+
+  it("'the cfg' and 'the k8s rollout' find the session's config and kubectl records", () => {
+    const xs: ExecutionLike[] = [
+      ...session,
+      { id: "x9", tool_name: "execute_bash", tool_args: { command: "kubernetes-validate manifests/" }, summary: "12 manifests valid" },
+    ];
+    expect(ids("open the cfg file again")[0]).toBe("x6");
+    expect(ids("did the k8s validation pass?", xs)[0]).toBe("x9");
+  });
+});
+
+describe("stashes count", () => {
+  const stashes: ExecutionLike[] = [
+    { id: "s1", tool_name: "read_file", tool_args: { path: "notes/plan.md" }, summary: "release plan, 4 steps" },
+    { id: "s2", tool_name: "execute_bash", tool_args: { command: "du -sh build" }, summary: "1.2G build", result_ref: "sha256:aaaa" } as ExecutionLike,
+    { id: "s3", tool_name: "stash", tool_args: { label: "meeting-notes.txt" }, label: "meeting-notes.txt", summary: "Text, 88 lines: notes of the Tuesday sync" },
+    { id: "s4", tool_name: "read_file", tool_args: { path: "notes/todo.md" }, summary: "7 open items" },
+  ];
+
+  it("'what I just stashed' is the latest stashed artifact, a direct stash or a tool result", () => {
+    expect(ids("what did I just stash?", stashes)[0]).toBe("s3");
+    expect(ids("what did I just stash?", stashes.filter((x) => x.id !== "s3"))[0]).toBe("s2");
+    expect(ids("summarize what I saved a moment ago", stashes)[0]).toBe("s3");
+  });
+});
+
+describe("bad input: a clear INVALID_INPUT or a sensible answer, never an invented id", () => {
+  const code = (fn: () => unknown) => {
+    try {
+      fn();
+      return "ok";
+    } catch (error) {
+      return hasErrorCode(error, "INVALID_INPUT") ? "INVALID_INPUT" : `other: ${(error as Error).message}`;
+    }
+  };
+  const known = new Set(session.map((x) => x.id));
+  const onlyKnown = (text: string, xs = session) => resolveReferences(text, xs).candidates.every((c) => known.has(c.id));
+
+  it("empty, blank or control-only text is INVALID_INPUT", () => {
+    expect(code(() => resolveReferences("", session))).toBe("INVALID_INPUT");
+    expect(code(() => resolveReferences("   \n\t ", session))).toBe("INVALID_INPUT");
+    expect(code(() => resolveReferences("\u0000\u0007\u001b", session))).toBe("INVALID_INPUT");
+    expect(code(() => resolveReferences(42 as unknown as string, session))).toBe("INVALID_INPUT");
+  });
+
+  it("100 KB of text answers (from its start) without inventing ids", () => {
+    const big = `the test run that failed ${"lorem ipsum dolor ".repeat(6_000)}`;
+    expect(big.length).toBeGreaterThan(100_000);
+    expect(ids(big)[0]).toBe("x5");
+    expect(onlyKnown("x".repeat(100_000))).toBe(true);
+  });
+
+  it("other scripts and control characters inside the text", () => {
+    expect(ids("今日はいい天気ですね")).toEqual([]);
+    expect(ids("Какая погода завтра?")).toEqual([]);
+    expect(ids("the\u0000 test\u001b run that failed")[0]).toBe("x5");
+  });
+
+  it("duplicate ids, missing fields and wrong types are INVALID_INPUT", () => {
+    expect(code(() => resolveReferences("the test run", [...session, { ...session[0]!, summary: "again" }]))).toBe("INVALID_INPUT");
+    expect(code(() => resolveReferences("the test run", [{ id: "a" } as ExecutionLike]))).toBe("INVALID_INPUT");
+    expect(code(() => resolveReferences("the test run", [{ id: 7, tool_name: "run_tests" } as unknown as ExecutionLike]))).toBe("INVALID_INPUT");
+    expect(code(() => resolveReferences("the test run", [{ id: "a", tool_name: "x", tool_args: "ls" } as unknown as ExecutionLike]))).toBe("INVALID_INPUT");
+    expect(code(() => resolveReferences("the test run", null as unknown as ExecutionLike[]))).toBe("INVALID_INPUT");
+    expect(code(() => resolveReferences("the test run", session, { previous: { nope: 1 } as never }))).toBe("INVALID_INPUT");
+  });
+
+  it("records without summary or args, and timestamps in the future, still answer", () => {
+    const bare: ExecutionLike[] = [{ id: "b1", tool_name: "run_tests" }, { id: "b2", tool_name: "read_file" }];
+    expect(ids("the test run", bare)[0]).toBe("b1");
+    const future = [...session.slice(0, 7), { ...session[7]!, timestamp: "2999-01-01T00:00:00Z" }];
+    const r = ids("the test run a few minutes ago", future);
+    expect(r.every((id) => known.has(id))).toBe(true);
+    expect(code(() => resolveReferences("what did the command an hour ago print?", future))).toBe("ok");
+  });
+});
+
+describe("ResolutionSession", () => {
+  it("answers like resolveReferences over the same records, and sees records added later", () => {
+    const s = new ResolutionSession(session.slice(0, 5));
+    for (const text of ["the test run that failed", "show me values.yaml", "what did you run at the very beginning?"]) {
+      expect(s.resolve(text)).toEqual(resolveReferences(text, session.slice(0, 5)));
+    }
+    s.add(...session.slice(5));
+    expect(s.size).toBe(session.length);
+    expect(s.resolve("the test run").candidates[0]!.id).toBe("x7");
+    expect(s.resolve("and the one before that?", { previous: ["x7"] }).candidates[0]!.id).toBe("x5");
+  });
+
+  it("a bad record added is INVALID_INPUT once, then dropped", () => {
+    const s = new ResolutionSession(session);
+    s.add({ ...session[0]! }); // the id x1 again
+    expect(() => s.resolve("the test run")).toThrow(/id "x1"/);
+    expect(s.resolve("the test run").candidates[0]!.id).toBe("x7");
+    expect(s.size).toBe(session.length);
+  });
+});
