@@ -129,3 +129,4 @@ export * from "./analyze/index.js";
 export { collectReferences, pruneTranscript, renderReferenceIndex, type PruneOptions, type PruneResult } from "./transcript/prune.js";
 export { historyFromTranscript } from "./transcript/history.js";
 export { modelErrorHint, renderModelError, ARTIFACTS_LIST_TOOL_NAME } from "./model-errors.js";
+export { renderHintText, renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";

@@ -1,4 +1,4 @@
-import { ArtifactsGetTool, modelErrorHint, Redactor, renderModelError, type ArtifactsGetResult } from "@artifact-refs/context";
+import { ArtifactsGetTool, modelErrorHint, Redactor, renderGetAnswerText, renderModelError, type ArtifactsGetResult } from "@artifact-refs/context";
 import { resolveReferences, applySelector, type ExecutionLike } from "@artifact-refs/resolve";
 import {
   ArefError,
@@ -61,17 +61,10 @@ function toMcpError(error: unknown): never {
   throw Object.assign(new Error(`${error.code}: ${error.message}${hint ? ` (${hint})` : ""}`), { code: ErrorCode.InvalidParams, data: { code: error.code } });
 }
 
-/** What the model reads from artifacts_get: the selected text as it is, then one plain-text line on what it was and how to get more. */
+/** What the model reads from artifacts_get: the selected text as it is, then plain-text lines on what it was and how to get more. */
 function getAnswerContent(answer: ArtifactsGetResult): ToolContent[] {
-  if ("loop_guard" in answer) {
-    return [{ type: "text", text: [answer.note, ...answer.suggestions.map((s) => `try artifacts_get ${JSON.stringify({ ref: answer.artifact_reference, selector: s })}`)].join("\n") }];
-  }
-  const where = `${answer.artifact_reference}${answer.label ? ` (${answer.label})` : ""}, ${answer.size_bytes} bytes, ${answer.total_lines} lines`;
-  const parts = [`[artifacts_get: ${answer.chars} chars of ${where}, selector ${JSON.stringify(answer.selector)}${answer.truncated ? "; more is left" : "; nothing left out"}]`];
-  if (answer.omitted) parts.push(`left out: ${answer.omitted}`);
-  if (answer.note) parts.push(`note: ${answer.note}`);
-  if (answer.next) parts.push(`next part: call artifacts_get with ${JSON.stringify({ ref: answer.artifact_reference, selector: answer.next })}`);
-  return [{ type: "text", text: answer.text }, { type: "text", text: parts.join("\n") }];
+  const { text, note } = renderGetAnswerText(answer);
+  return "loop_guard" in answer ? [{ type: "text", text: note }] : [{ type: "text", text }, { type: "text", text: note }];
 }
 
 /**
