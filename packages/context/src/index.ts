@@ -130,3 +130,4 @@ export { collectReferences, pruneTranscript, renderReferenceIndex, type PruneOpt
 export { historyFromTranscript } from "./transcript/history.js";
 export { modelErrorHint, renderModelError, ARTIFACTS_LIST_TOOL_NAME } from "./model-errors.js";
 export { renderHintText, renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
+export { fitTurns, olderOutputStub, type TurnShape } from "./fit-turns.js";

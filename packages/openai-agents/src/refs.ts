@@ -1,4 +1,4 @@
-import { artifactsGetText, modelTextOf, SessionRefs, toolArgs, type ExternalizedResult, type SessionRefsOptions } from "@artifact-refs/context";
+import { artifactsGetText, fitTurns, modelTextOf, SessionRefs, toolArgs, type ExternalizedResult, type SessionRefsOptions, type TurnShape } from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
 import { tool, type Agent, type AgentInputItem, type CallModelInputFilter, type FunctionTool, type Tool } from "@openai/agents";
 
@@ -17,9 +17,17 @@ type AnyFunctionTool = FunctionTool<any, any, any>;
 type AnyAgent = Agent<any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const sizeOf = (value: unknown) => JSON.stringify(value).length;
-const isToolResult = (item: AgentInputItem): item is AgentInputItem & { type: "function_call_result"; name: string; output: unknown } =>
-  (item as { type?: string }).type === "function_call_result";
-const isUser = (item: AgentInputItem) => (item as { role?: string }).role === "user";
+/** The Agents SDK's history items, as fitTurns sees them. */
+const AGENT_ITEMS: TurnShape<AgentInputItem> = {
+  sizeOf,
+  toolOutput: (item) => {
+    const r = item as { type?: string; name?: string; output?: unknown };
+    if (r.type !== "function_call_result") return undefined;
+    return { tool: r.name ?? "a tool", text: typeof r.output === "string" ? r.output : JSON.stringify(r.output) };
+  },
+  withToolOutput: (item, text) => ({ ...item, output: text }) as AgentInputItem,
+  startsTurn: (item) => (item as { role?: string }).role === "user",
+};
 
 /**
  * artifact-refs for the OpenAI Agents SDK (`@openai/agents`): tools whose large outputs are
@@ -82,39 +90,8 @@ export class AgentsRefs extends SessionRefs {
   inputFilter(budget: InputBudget = {}): CallModelInputFilter {
     const max = budget.maxInputChars ?? 48_000;
     return ({ modelData }) => {
-      const fixed = sizeOf(modelData.instructions ?? "");
-      const input = [...modelData.input];
-      // Each item's size once (JSON of the array = items + commas + brackets).
-      const sizes = input.map(sizeOf);
-      let total = fixed + sizes.reduce((a, b) => a + b + 1, 1);
-      if (total <= max) return modelData;
-      // 1. Shorten tool outputs, oldest first, never the latest one.
-      const lastResult = input.map(isToolResult).lastIndexOf(true);
-      for (let i = 0; i < input.length && total > max; i++) {
-        const item = input[i]!;
-        if (!isToolResult(item) || i === lastResult) continue;
-        const text = typeof item.output === "string" ? item.output : JSON.stringify(item.output);
-        if (text.length <= 200) continue;
-        const refs = [...new Set(text.match(/art:[0-9a-f]{12,64}/g) ?? [])];
-        const stub = `[older output of ${item.name} left out to stay in budget${refs.length > 0 ? `; stored as ${refs.join(", ")}: call artifacts_get to read it` : ""}]`;
-        input[i] = { ...item, output: stub } as AgentInputItem;
-        total += sizeOf(input[i]) - sizes[i]!;
-        sizes[i] = sizeOf(input[i]);
-      }
-      // 2. Leave out the oldest turns (from the first item to the next user message).
-      let from = 0;
-      while (total > max) {
-        let next = from + 1;
-        while (next < input.length && !isUser(input[next]!)) next++;
-        if (next >= input.length) {
-          throw new ArefError("BUDGET_EXCEEDED", `the model input is ${total} chars with only the latest turn left, over the budget of ${max}`, {
-            hint: "raise maxInputChars, or lower the externalization thresholds so tool outputs are stored",
-          });
-        }
-        for (let i = from; i < next; i++) total -= sizes[i]! + 1;
-        from = next;
-      }
-      return { ...modelData, input: input.slice(from) };
+      const input = fitTurns(modelData.input, max, AGENT_ITEMS, sizeOf(modelData.instructions ?? ""));
+      return input === modelData.input ? modelData : { ...modelData, input: [...input] };
     };
   }
 }
