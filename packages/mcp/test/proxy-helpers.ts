@@ -21,8 +21,8 @@ export interface Connected {
 }
 
 /** The official client over stdio to `node <args…>` (the proxy's bin or the fake itself). */
-export async function connect(args: string[]): Promise<Connected> {
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" });
+export async function connect(args: string[], env?: Record<string, string>): Promise<Connected> {
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe", ...(env ? { env } : {}) });
   let stderr = "";
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: "proxy-test", version: "1.0.0" });

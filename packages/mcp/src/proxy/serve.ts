@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { loadContextConfig } from "@artifact-refs/context";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { McpProxy, type McpProxyOptions } from "./proxy.js";
 import { upstreamName, upstreamTransport, type UpstreamSpec } from "./upstream.js";
@@ -18,6 +19,8 @@ export async function serveProxyStdio(options: ProxyServeOptions): Promise<void>
   const { upstream, stdin: _in, stdout, signal, ...rest } = options;
   const proxy = new McpProxy({
     ...rest,
+    // Thresholds, per-tool policy and redaction: the code's config, else the AREF_* variables.
+    config: rest.config ?? loadContextConfig(),
     upstream: upstreamTransport(upstream),
     upstreamName: upstreamName(upstream),
     downstream: new StdioServerTransport(stdin, stdout ?? process.stdout),
