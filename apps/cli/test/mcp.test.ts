@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, CLI_DIR, run, tempDir, tempStore } from "./helpers.js";
 
@@ -56,10 +57,10 @@ describe("aref mcp", () => {
     const tools = await mcp.request("tools/list");
     expect((tools.result!.tools as Array<{ name: string }>).map((t) => t.name).sort()).toEqual(["artifacts_get", "artifacts_list", "artifacts_resolve", "artifacts_stash"]);
     const got = await mcp.request("tools/call", { name: "artifacts_get", arguments: { ref: `art:${id.slice(0, 12)}`, selector: { mode: "grep", pattern: "ERROR", context: 0 } } });
-    const answer = JSON.parse((got.result!.content as Array<{ text: string }>)[0]!.text) as { text: string };
+    const answer = { text: (got.result!.content as Array<{ text: string }>)[0]!.text };
     expect(answer.text).toContain("ERROR disk full on /dev/sda1");
     const whole = await mcp.request("tools/call", { name: "artifacts_get", arguments: { ref: id } });
-    const bounded = JSON.parse((whole.result!.content as Array<{ text: string }>)[0]!.text) as { text: string; truncated: boolean };
+    const bounded = { text: (whole.result!.content as Array<{ text: string }>)[0]!.text, truncated: (whole.result!.structuredContent as { truncated: boolean }).truncated };
     expect(bounded.text.length).toBeLessThanOrEqual(2000);
     expect(bounded.truncated).toBe(true);
     expect(whole.result!.content).toContainEqual(expect.objectContaining({ type: "resource_link", uri: `aref://sha256/${id}` }));
@@ -91,5 +92,33 @@ describe("aref mcp", () => {
     const r = await run(["mcp", "--store", "memory:"]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/needs the process's standard input and output/);
+  });
+
+  it("--wrap -- node <server>: proxies another MCP server, storing its large result and passing the small one as it is", async () => {
+    const store = tempStore();
+    const fake = fileURLToPath(new URL("../../../packages/mcp/test/fixtures/fake-upstream.mjs", import.meta.url));
+    const mcp = startMcp(["--store", store, "--session", "s1", "--wrap", "--", process.execPath, fake]);
+    const init = await mcp.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cli-test", version: "1" } });
+    expect(init.result).toMatchObject({ serverInfo: { name: "fake-upstream" }, capabilities: { tools: { listChanged: true }, resources: {} } });
+    mcp.notify("notifications/initialized");
+    const small = await mcp.request("tools/call", { name: "small", arguments: { n: 3 } });
+    expect(small.result).toEqual({ content: [{ type: "text", text: "small answer n=3 ✓" }], structuredContent: { n: 3 }, _meta: { fake: true } });
+    const big = await mcp.request("tools/call", { name: "big", arguments: {} });
+    const content = big.result!.content as Array<{ type: string; text?: string; uri?: string }>;
+    expect(JSON.stringify(big.result).length).toBeLessThan(8000);
+    expect(content.map((c) => c.type)).toEqual(["text", "resource_link"]);
+    expect(content[1]!.uri).toMatch(/^aref:\/\/sha256\/[0-9a-f]{64}$/);
+    mcp.proc.stdin!.end();
+    expect(await mcp.exited).toBe(0);
+    expect(mcp.stderr()).toMatch(/MCP proxy of .*fake-upstream\.mjs over stdio, session s1/);
+  });
+
+  it("--wrap/--upstream usage errors", async () => {
+    expect((await run(["mcp", "--store", "memory:", "--wrap"])).err).toMatch(/--wrap needs the upstream server's command after --/);
+    expect((await run(["mcp", "--store", "memory:", "--wrap", "--http", "--", "x"])).err).toMatch(/drop --http/);
+    expect((await run(["mcp", "--store", "memory:", "--upstream-header", "A: b"])).err).toMatch(/goes with --upstream/);
+    const bad = await run(["mcp", "--store", "memory:", "--upstream", "http://127.0.0.1:9/mcp", "--upstream-header", "nocolon"]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toMatch(/is not "Name: value"/);
   });
 });

@@ -128,3 +128,6 @@ export * from "./assembler/index.js";
 export * from "./analyze/index.js";
 export { collectReferences, pruneTranscript, renderReferenceIndex, type PruneOptions, type PruneResult } from "./transcript/prune.js";
 export { historyFromTranscript } from "./transcript/history.js";
+export { modelErrorHint, renderModelError, ARTIFACTS_LIST_TOOL_NAME } from "./model-errors.js";
+export { renderHintText, renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
+export { fitTurns, olderOutputStub, type TurnShape } from "./fit-turns.js";

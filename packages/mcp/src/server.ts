@@ -1,4 +1,4 @@
-import { ArtifactsGetTool, Redactor, type ArtifactsGetResult } from "@artifact-refs/context";
+import { ArtifactsGetTool, modelErrorHint, Redactor, renderGetAnswerText, renderModelError, type ArtifactsGetResult } from "@artifact-refs/context";
 import { resolveReferences, applySelector, applySelectorToChunks, type ExecutionLike } from "@artifact-refs/resolve";
 import {
   ArefError,
@@ -11,7 +11,7 @@ import {
 } from "@artifact-refs/schema";
 import { decodeUtf8, mapLimit, type ArtifactStore } from "@artifact-refs/store";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError, type CallToolResult, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type CallToolResult, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { fallbackText, resourceLink, type ToolContent } from "./content.js";
 import { parseResourceUri, resourceUri, RESOURCE_TEMPLATE, SELECTION_TEMPLATE } from "./uri.js";
@@ -36,28 +36,35 @@ const SelectorShape = z
     mode: z.enum(["headtail", "grep", "range", "jsonpath"]).describe("headtail (default), grep, range or jsonpath"),
     pattern: z.string().optional().describe("grep: regular expression"),
     ignoreCase: z.boolean().optional().describe("grep: case-insensitive"),
-    context: z.number().int().optional().describe("grep: lines of context around each match"),
-    maxMatches: z.number().int().optional().describe("grep: stop after this many matches"),
-    skip: z.number().int().optional().describe("grep: skip this many matches (paging)"),
-    start: z.number().int().optional().describe("range: first line (1-based)"),
-    end: z.number().int().optional().describe("range: last line (inclusive)"),
-    head: z.number().int().optional().describe("headtail: lines from the start"),
-    tail: z.number().int().optional().describe("headtail: lines from the end"),
+    context: z.number().int().min(0).max(100).optional().describe("grep: lines of context around each match"),
+    maxMatches: z.number().int().min(1).max(1_000_000_000).optional().describe("grep: stop after this many matches"),
+    skip: z.number().int().min(0).max(1_000_000_000).optional().describe("grep: skip this many matches (paging)"),
+    start: z.number().int().min(1).max(1_000_000_000).optional().describe("range: first line (1-based)"),
+    end: z.number().int().min(1).max(1_000_000_000).optional().describe("range: last line (inclusive)"),
+    head: z.number().int().min(0).max(1_000_000_000).optional().describe("headtail: lines from the start"),
+    tail: z.number().int().min(0).max(1_000_000_000).optional().describe("headtail: lines from the end"),
     expr: z.string().optional().describe("jsonpath: JSONPath or JSON Pointer"),
-    maxChars: z.number().int().optional().describe("cap of the returned text (never above the server's cap)"),
+    maxChars: z.number().int().min(1).max(1_000_000_000).optional().describe("cap of the returned text (never above the server's cap)"),
   })
   .describe("Which part to return (default headtail)");
 
 function errorResult(error: unknown): CallToolResult {
   if (!isArefError(error)) throw error;
-  const lines = [`${error.code}: ${error.message}`];
-  if (error.hint) lines.push(`hint: ${error.hint}`);
-  return { isError: true, content: [{ type: "text", text: lines.join("\n") }], structuredContent: { error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } } };
+  const hint = modelErrorHint(error);
+  return { isError: true, content: [{ type: "text", text: renderModelError(error) }], structuredContent: { error: { code: error.code, message: error.message, ...(hint ? { hint } : {}) } } };
 }
 
+/** A JSON-RPC error for the SDK to send: code and data kept, the message once (McpError would prefix "MCP error <code>:", and the client prefixes it again). */
 function toMcpError(error: unknown): never {
   if (!isArefError(error)) throw error;
-  throw new McpError(ErrorCode.InvalidParams, `${error.code}: ${error.message}${error.hint ? ` (${error.hint})` : ""}`, { code: error.code });
+  const hint = modelErrorHint(error);
+  throw Object.assign(new Error(`${error.code}: ${error.message}${hint ? ` (${hint})` : ""}`), { code: ErrorCode.InvalidParams, data: { code: error.code } });
+}
+
+/** What the model reads from artifacts_get: the selected text as it is, then plain-text lines on what it was and how to get more. */
+function getAnswerContent(answer: ArtifactsGetResult): ToolContent[] {
+  const { text, note } = renderGetAnswerText(answer);
+  return "loop_guard" in answer ? [{ type: "text", text: note }] : [{ type: "text", text }, { type: "text", text: note }];
 }
 
 /**
@@ -120,14 +127,15 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
       } catch (error) {
         return errorResult(error);
       }
-      const content: ToolContent[] = [{ type: "text", text: JSON.stringify(answer) }];
+      const content = getAnswerContent(answer);
       if ("truncated" in answer && answer.truncated) {
-        // More is left: link the whole artifact, and say in text how to get the rest.
+        // More is left: link the whole artifact.
         const link = await linkFor(answer.artifact_reference);
         content.push(...link.content.filter((c) => c.type === "resource_link"));
       }
-      // No structuredContent here: it would send the selected text a second time.
-      return { content };
+      // structuredContent carries the answer's fields without the text (not sent twice).
+      const { text: _text, ...meta } = answer as ArtifactsGetResult & { text?: string };
+      return { content, structuredContent: meta };
     },
   );
 

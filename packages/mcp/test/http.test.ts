@@ -25,7 +25,7 @@ describe("streamable HTTP (stateless) with the official client", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["artifacts_get", "artifacts_list", "artifacts_resolve", "artifacts_stash"]);
     const r = (await client.callTool({ name: "artifacts_get", arguments: { ref: fx.ids.log, selector: { mode: "grep", pattern: "^FAIL", context: 0 } } })) as CallToolResult;
-    const answer = JSON.parse((r.content[0] as { text: string }).text) as { text: string };
+    const answer = { text: (r.content[0] as { text: string }).text };
     expect(answer.text.match(/FAIL/g)).toHaveLength(4);
     const { resources } = await client.listResources();
     expect(resources).toHaveLength(5);

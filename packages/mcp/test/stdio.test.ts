@@ -20,7 +20,12 @@ async function call(name: string, args: Record<string, unknown>): Promise<CallTo
 async function get(args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const r = await call("artifacts_get", args);
   expect(r.isError, texts(r).join("\n")).toBeFalsy();
-  return JSON.parse(texts(r)[0]!) as Record<string, unknown>;
+  return answerOf(r);
+}
+/** artifacts_get answers in plain text (the selected text first, then a line on what it was); the fields are in structuredContent. */
+function answerOf(r: CallToolResult): Record<string, unknown> {
+  expect(r.structuredContent).not.toHaveProperty("text");
+  return { ...(r.structuredContent as Record<string, unknown>), text: texts(r)[0]! };
 }
 
 beforeAll(async () => {
@@ -55,7 +60,8 @@ describe("aref-mcp over stdio with the official client", () => {
   it("artifacts_get: headtail by default, bounded, with a resource_link and a text fallback when more is left", async () => {
     const short = await fx.store.shortRef(fx.ids.log as never, { session: "s1" });
     const r = await call("artifacts_get", { ref: short });
-    const answer = JSON.parse(texts(r)[0]!) as { text: string; truncated: boolean; selector: { mode: string }; artifact_reference: string; next?: unknown };
+    expect(texts(r)[1]).toMatch(/^\[artifacts_get: \d+ chars of art:[0-9a-f]+ \(npm test output\).*more is left\]\nleft out: .*\nnext part: call artifacts_get with \{"ref":"art:/);
+    const answer = answerOf(r) as { text: string; truncated: boolean; selector: { mode: string }; artifact_reference: string; next?: unknown };
     expect(answer.selector.mode).toBe("headtail");
     expect(answer.artifact_reference).toBe(short);
     expect(answer.truncated).toBe(true);

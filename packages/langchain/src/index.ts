@@ -1,0 +1,1 @@
+export { LangChainRefs, createLangChainRefs, type LangChainRefsOptions, type MessageBudget } from "./refs.js";

@@ -1,0 +1,14 @@
+import { describe, expect, it, onTestFinished } from "vitest";
+import { runExampleWithEnv } from "@artifact-refs/tooling/testing/examples";
+import { logScript, startFakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
+import { expectScriptedLogRun } from "@artifact-refs/tooling/testing/log-run";
+
+describe("README example runs as written against a local OpenAI server", () => {
+  it("examples/graph.ts", async () => {
+    const fake = await startFakeOpenAI(logScript);
+    onTestFinished(fake.close);
+    const stdout = await runExampleWithEnv(new URL("../examples/graph.ts", import.meta.url), { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key", LANGCHAIN_TRACING_V2: "false" });
+    expectScriptedLogRun(stdout, fake.requests);
+    for (const r of fake.requests) expect(r.raw.length).toBeLessThan(14_000);
+  });
+});

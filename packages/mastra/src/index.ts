@@ -1,0 +1,1 @@
+export { MastraRefs, createMastraRefs, type MastraRefsOptions, type MastraToolLike } from "./refs.js";

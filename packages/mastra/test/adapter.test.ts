@@ -1,0 +1,56 @@
+import { createOpenAI } from "@ai-sdk/openai";
+import { Agent } from "@mastra/core/agent";
+import { createTool } from "@mastra/core/tools";
+import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { z } from "zod";
+import type { Move } from "@artifact-refs/tooling/testing/fake-openai";
+import { createMastraRefs } from "../src/index.js";
+import { startFakeStreamingOpenAI } from "./fake-stream.js";
+
+const MIDDLE = "ok 1200 test/case-1200.test.ts";
+/** ~120 KB tool output; its middle line must never reach a request. */
+function log120k(): string {
+  const lines = Array.from({ length: 2400 }, (_, i) => (i === 1199 ? MIDDLE : (i + 1) % 600 === 0 ? `FAIL test/case-${i + 1}.test.ts` : `ok ${i + 1} test/case-${i + 1}.test.ts ${"-".repeat(20)}`));
+  return `${lines.join("\n")}\n`;
+}
+
+describe("@artifact-refs/mastra with a real Mastra Agent against a local streaming Chat Completions server", () => {
+  it("a tool returning 120 KB never puts the payload in a request body; artifacts_get returns a bounded slice", async () => {
+    const script = (raw: string, n: number): Move => {
+      if (n === 0) return { tool: "read_log", args: { path: "test.log" } };
+      const ref = /art:[0-9a-f]{12,64}/.exec(raw)?.[0];
+      if (n === 1 && ref) return { tool: "artifacts_get", args: { ref, selector: { mode: "range", start: 1, end: 2400 } } };
+      return { text: "done" };
+    };
+    const fake = await startFakeStreamingOpenAI(script);
+    onTestFinished(fake.close);
+    const store = new ArtifactStore({ driver: new MemoryDriver() });
+    const refs = createMastraRefs({ store, session: "mastra-1" });
+    const readLog = createTool({ id: "read_log", description: "Read the test log", inputSchema: z.object({ path: z.string() }), execute: async () => log120k() });
+    const agent = new Agent({ name: "t", instructions: "Answer.", model: createOpenAI({ baseURL: fake.url, apiKey: "k" }).chat("m"), tools: refs.withArtifacts({ read_log: readLog }) });
+    const result = await agent.generate("what failed?", { maxSteps: 5 });
+    expect(result.text).toBe("done");
+    expect(fake.requests).toHaveLength(3);
+    for (const r of fake.requests) {
+      expect(r.raw).not.toContain(MIDDLE);
+      expect(r.raw.length).toBeLessThan(16_000);
+    }
+    expect(JSON.stringify(fake.requests[0]!.body.tools)).not.toMatch(/9007199254740991/);
+    const tools = (fake.requests[2]!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === "tool");
+    expect(tools[0]!.content).toMatch(/stored as art:[0-9a-f]{12,}/);
+    // The slice the model got is bounded, and starts with the log's first line.
+    expect(tools[1]!.content.length).toBeLessThanOrEqual(8000 + 800);
+    expect(tools[1]!.content).toMatch(/ok 1 test\/case-1\.test\.ts/);
+    expect(tools[1]!.content).toMatch(/next part: call artifacts_get with/);
+    expect(await store.getText((await store.listReferences("mastra-1"))[0]!.artifact_id)).toBe(log120k());
+  });
+
+  it("bad input: clear errors; artifacts_get errors name a tool", async () => {
+    const refs = createMastraRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "m-bad" });
+    expect(() => refs.wrapTool({} as never)).toThrow(/wrapTool takes a Mastra tool/);
+    expect(() => createMastraRefs(undefined as never)).toThrow(/createMastraRefs needs \{ store, session \}/);
+    const answer = await (refs.artifactsGetTool as unknown as { execute: (c: unknown) => Promise<string> }).execute({ context: { ref: "art:000000000000" } });
+    expect(answer).toMatch(/^NOT_FOUND: .*\nhint: call artifacts_list/);
+  });
+});

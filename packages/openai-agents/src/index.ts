@@ -1,0 +1,1 @@
+export { AgentsRefs, createAgentsRefs, type AgentsRefsOptions, type InputBudget } from "./refs.js";
