@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   Externalizer,
   TranscriptWriter,
+  isInjected,
   parseTranscriptText,
   readTranscript,
   rehydrateEntry,
@@ -152,7 +153,7 @@ describe("transcripts", () => {
     await writer.appendInjected(bigLog(20_000));
     const { entries } = await readTranscript(path);
     expect(entries[0]!.details?.injected).toBe(true);
-    expect(entries[0]!.content.startsWith("<!-- aref:injected -->\n")).toBe(true);
+    expect(isInjected(entries[0]!.content)).toBe(true);
     await expect(writer.append({ role: "nobody" as never, content: "x" })).rejects.toThrow(/invalid transcript entry: role/);
   });
 });
