@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
 import rateLimit from "@fastify/rate-limit";
-import { ArefError, isArefError } from "@artifact-refs/schema";
+import { ArefError, isArefError, localRequestProblem } from "@artifact-refs/schema";
 import { ArtifactStore } from "@artifact-refs/store";
 import { openStore } from "@artifact-refs/store-spec";
 import { Authenticator, TokensSchema } from "./auth.js";
@@ -92,6 +92,19 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(toHttpError(new ArefError("NOT_FOUND", `no route ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}`, { hint: "see GET /openapi.json" })).receipt),
   );
+
+  // Without tokens (loopback development), refuse DNS-rebinding requests: a foreign Host or Origin.
+  if (!ctx.auth.enabled) {
+    const allowedHosts = options.allowedHosts ?? [];
+    app.addHook("onRequest", (request, reply, done) => {
+      const problem = localRequestProblem({ host: request.headers.host, origin: request.headers.origin }, allowedHosts);
+      if (problem === undefined) return done();
+      const error = new ArefError("FORBIDDEN", `${problem}; a server without tokens only answers local clients`, {
+        hint: "open it as http://127.0.0.1:<port>, or start it with tokens (or allowedHosts) to serve other names",
+      });
+      void reply.code(403).send(toHttpError(error).receipt);
+    });
+  }
 
   // Our routes set request.meter first thing; requests that never reached one (404, framework errors) look it up.
   app.decorateRequest("meter", null);

@@ -20,6 +20,8 @@ export interface ServerOptions {
    * Without tokens the API is open, and startServer only binds a loopback address.
    */
   tokens?: TokensInput;
+  /** Without tokens, extra Host names (besides 127.0.0.1, localhost, ::1) the server answers; others get 403 (DNS rebinding). */
+  allowedHosts?: string[];
   /** Largest request body in bytes (default 1 MiB); larger is 413. */
   bodyLimit?: number;
   /** Requests per window per token (or per IP without a token); `false` turns the limit off. */
