@@ -6,10 +6,11 @@ import { ArtifactStore } from "@artifact-refs/store";
 import { openStore } from "@artifact-refs/store-spec";
 import { Authenticator, TokensSchema } from "./auth.js";
 import type { AppContext } from "./app-context.js";
-import { toHttpError } from "./errors.js";
+import { toHttpError, writeClientError } from "./errors.js";
 import { createKit } from "./kit/index.js";
 import { openApiDocument } from "./openapi.js";
-import { DEFAULT_ACCESS_CACHE_MS, DEFAULT_BODY_LIMIT, DEFAULT_RATE_LIMIT, type ServerOptions } from "./options.js";
+import { ConnectionGuard } from "./connection-guard.js";
+import { DEFAULT_ACCESS_CACHE_MS, DEFAULT_BODY_LIMIT, DEFAULT_MAX_UNAUTHENTICATED, DEFAULT_RATE_LIMIT, serverTimeouts, type ServerOptions } from "./options.js";
 import { registerRoute, type RouteDef } from "./route.js";
 import { artifactRoutes } from "./routes/artifacts.js";
 import { chatRoutes } from "./routes/chat.js";
@@ -66,14 +67,21 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     accessCacheMs,
   };
 
+  const timeouts = serverTimeouts(options);
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit,
+    // A request (headers and body) must arrive within requestTimeoutMs; an idle socket is closed after idleTimeoutMs.
+    requestTimeout: timeouts.requestTimeoutMs,
+    connectionTimeout: timeouts.idleTimeoutMs,
+    http: { headersTimeout: timeouts.headersTimeoutMs, connectionsCheckingInterval: timeouts.checkEveryMs },
     return503OnClosing: true,
     routerOptions: {
       maxParamLength: 500,
       ignoreTrailingSlash: false,
     },
+    // Errors node answers before a request exists (408 timeout, 431 headers too large, 400 bad framing) get an error receipt too.
+    clientErrorHandler: (error, socket) => writeClientError(error, socket),
     frameworkErrors: (error, _req, reply) => {
       const { status, receipt } = toHttpError(Object.assign(error, { statusCode: (error as { statusCode?: number }).statusCode ?? 400 }));
       void (reply as unknown as { code(n: number): { send(b: unknown): void } }).code(status).send(receipt);
@@ -89,9 +97,9 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     if (status >= 500 && !isArefError(error)) console.error(error);
     return reply.code(status).send(receipt);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(toHttpError(new ArefError("NOT_FOUND", `no route ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}`, { hint: "see GET /openapi.json" })).receipt),
-  );
+  const notFound = (request: { method: string; url: string }) =>
+    toHttpError(new ArefError("NOT_FOUND", `no route ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}`, { hint: "see GET /openapi.json" })).receipt;
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(notFound(request)));
 
   // Without tokens (loopback development), refuse DNS-rebinding requests: a foreign Host or Origin.
   if (!ctx.auth.enabled) {
@@ -108,6 +116,14 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
 
   // Our routes set request.meter first thing; requests that never reached one (404, framework errors) look it up.
   app.decorateRequest("meter", null);
+  app.decorateRequest("principal", null);
+  // Unmatched routes answer 404 before any body is read.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!request.is404) return done();
+    void reply.header("connection", "close").code(404).send(notFound(request));
+  });
+  const guard = ctx.auth.enabled ? new ConnectionGuard(options.maxUnauthenticatedConnections ?? DEFAULT_MAX_UNAUTHENTICATED) : undefined;
+  guard?.attach(app.server);
   app.addHook("onResponse", (request, reply, done) => {
     const meter = request.meter ?? ctx.telemetry.meter(request.method, request.routeOptions.url ?? "unmatched");
     meter.observe(reply.statusCode, reply.elapsedTime / 1000);
@@ -148,7 +164,8 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
   let doc: Record<string, unknown> = {};
   routes.push(...artifactRoutes(ctx), ...sessionRoutes(ctx), ...executeRoutes(ctx), ...chatRoutes(ctx), ...systemRoutes(ctx, () => doc));
   doc = openApiDocument(routes, { title: "artifact-refs server", version: SERVER_VERSION });
-  for (const route of routes) registerRoute(app, ctx.auth, route, ctx.telemetry.meter(route.method, route.url));
+  const trust = guard === undefined ? undefined : (request: { raw: { socket: import("node:net").Socket } }) => guard.trust(request.raw.socket);
+  for (const route of routes) registerRoute(app, ctx.auth, route, ctx.telemetry.meter(route.method, route.url), trust);
 
   const webRoot = options.ui === false ? undefined : findWebRoot();
   if (webRoot) serveWeb(app, webRoot);

@@ -1,3 +1,4 @@
+import type { Duplex } from "node:stream";
 import { ArefError, isArefError, receiptName, type ErrorCode, type ErrorReceipt } from "@artifact-refs/schema";
 
 /** HTTP status for each error code. Client faults are 4xx; only server faults are 5xx. */
@@ -88,4 +89,22 @@ export function unauthorized(message: string): ArefError {
 
 export function forbidden(message: string): ArefError {
   return new ArefError("FORBIDDEN", message, { hint: "use a token scoped to that session, or the admin token" });
+}
+
+/** Answers a socket-level client error (before any request object exists) with an error receipt, then closes it. */
+export function writeClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const [status, reason, aref] =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? ([408, "Request Timeout", new ArefError("DEADLINE_EXCEEDED", "the request did not arrive in time", { hint: "send the whole request (headers and body) within the server's request timeout" })] as const)
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? ([431, "Request Header Fields Too Large", new ArefError("TOO_LARGE", "the request headers are too large", { hint: "send smaller headers" })] as const)
+        : ([400, "Bad Request", new ArefError("INVALID_INPUT", "malformed HTTP request", { hint: "send a well-formed HTTP/1.1 request" })] as const);
+  const inFlight = (socket as { _httpMessage?: { _headerSent?: boolean } | null })._httpMessage;
+  if (!socket.writable || inFlight?._headerSent === true) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ schema: receiptName("error"), error: aref.toJSON() });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), 1_000).unref();
 }

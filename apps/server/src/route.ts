@@ -8,6 +8,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The metrics of the route that took the request (set by registerRoute's handler). */
     meter: RouteMeter | null;
+    /** Who is calling (set before the body is read, on routes that need auth). */
+    principal: Principal | null;
   }
 }
 
@@ -82,7 +84,13 @@ class QueryMemo {
 }
 
 /** Registers a route on Fastify: authenticates, validates params, query and body with zod, runs the handler. */
-export function registerRoute(app: FastifyInstance, auth: Authenticator, def: RouteDef<any, any, any>, meter: RouteMeter): void {
+export function registerRoute(
+  app: FastifyInstance,
+  auth: Authenticator,
+  def: RouteDef<any, any, any>,
+  meter: RouteMeter,
+  onAuthenticated?: (request: FastifyRequest) => void,
+): void {
   const queries = new QueryMemo();
   const paths = new QueryMemo();
   app.route({
@@ -90,9 +98,24 @@ export function registerRoute(app: FastifyInstance, auth: Authenticator, def: Ro
     url: def.url,
     exposeHeadRoute: false,
     ...(def.rateLimit ? { config: { rateLimit: def.rateLimit } } : {}),
+    // Authenticate before the body is read (after the rate limit's onRequest hook): a caller without a valid
+    // token never gets to send (or hold open) a body.
+    preParsing: (request, reply, payload, done) => {
+      request.meter = meter;
+      if (!def.auth) return done(null, payload);
+      try {
+        request.principal = auth.authenticate(request.headers.authorization);
+        onAuthenticated?.(request);
+        done(null, payload);
+      } catch (error) {
+        // The body (if any) is left unread: close the connection after the 401 instead of draining it.
+        void reply.header("connection", "close");
+        done(error as Error);
+      }
+    },
     handler: async (request, reply) => {
       request.meter = meter;
-      const principal: Principal = def.auth ? auth.authenticate(request.headers.authorization) : { kind: "admin" };
+      const principal: Principal = def.auth ? request.principal! : { kind: "admin" };
       const at = request.url.indexOf("?");
       const params = def.params ? paths.parse(def.params, at === -1 ? request.url : request.url.slice(0, at), request.params, "path parameters") : {};
       const query = def.query ? queries.parse(def.query, at === -1 ? "" : request.url.slice(at + 1), request.query ?? {}) : {};

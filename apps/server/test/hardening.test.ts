@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, ChatProvider } from "../src/index.js";
 import { ADMIN, TOKEN_A, call, jsonInit, startHarness, type Harness } from "./helpers.js";
@@ -61,12 +62,94 @@ describe("no tokens: Host/Origin allow-list against DNS rebinding (issue 17 #9)"
   it("refuses a foreign Host or Origin with a 403 error receipt before any route runs", async () => {
     const port = new URL(h.url).port;
     const body = JSON.stringify({ session_id: "s1", tool_name: "read_file", tool_args: { path: "README.md" } });
-    for (const headers of [{ host: "attacker.example" }, { host: `attacker.example:${port}` }, { host: `127.0.0.1:${port}`, origin: "http://attacker.example" }, { host: `127.0.0.1:${port}`, origin: "null" }]) {
+    const probes: Record<string, string>[] = [{ host: "attacker.example" }, { host: `attacker.example:${port}` }, { host: `127.0.0.1:${port}`, origin: "http://attacker.example" }, { host: `127.0.0.1:${port}`, origin: "null" }];
+    for (const headers of probes) {
       const res = await raw(h.url, "POST", "/api/artifacts/execute", { "content-type": "application/json", ...headers }, body);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(JSON.parse(res.body).error.code).toBe("FORBIDDEN");
     }
     const ok = await raw(h.url, "GET", "/api/sessions", { host: `localhost:${port}`, origin: `http://127.0.0.1:${port}` });
     expect(ok.status).toBe(200);
+  });
+});
+
+/** Opens a raw socket, writes `head`, and resolves with what the server sent (or "" on close/timeout after `ms`). */
+function rawSocket(url: string, head: string, ms: number): Promise<{ data: string; closed: boolean; socket: Socket }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let data = "";
+    let closed = false;
+    const done = () => resolve({ data, closed, socket });
+    const timer = setTimeout(done, ms);
+    socket.on("data", (c) => (data += c.toString("latin1")));
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      closed = true;
+      clearTimeout(timer);
+      done();
+    });
+    socket.write(head);
+  });
+}
+
+describe("unauthenticated memory holding (issue 17 #7)", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ requestTimeoutMs: 1_000, maxUnauthenticatedConnections: 8 });
+  });
+  afterAll(() => h.close());
+
+  it("answers 401 before reading the body of a request without a valid token, and closes it", async () => {
+    const { port } = new URL(h.url);
+    const head = `POST /api/artifacts?session=sess-a HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/octet-stream\r\nContent-Length: 100\r\n\r\nx`;
+    const res = await rawSocket(h.url, head, 3_000);
+    res.socket.destroy();
+    expect(res.data).toMatch(/^HTTP\/1\.1 401/);
+    expect(res.data).toContain("UNAUTHORIZED");
+  });
+
+  it("a slow body with a valid token times out (408) instead of holding the connection", async () => {
+    const { port } = new URL(h.url);
+    const head = `POST /api/artifacts?session=sess-a HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN_A}\r\nContent-Type: application/octet-stream\r\nContent-Length: 100\r\n\r\nx`;
+    const res = await rawSocket(h.url, head, 5_000);
+    res.socket.destroy();
+    expect(res.closed).toBe(true);
+    expect(res.data).toMatch(/^HTTP\/1\.1 408/);
+    // An error receipt, like every other error (issue 17 #16).
+    expect(JSON.parse(res.data.slice(res.data.indexOf("\r\n\r\n") + 4)).error.code).toBe("DEADLINE_EXCEEDED");
+  });
+
+  it("caps idle connections that never authenticated", async () => {
+    const sockets = await Promise.all(
+      Array.from({ length: 20 }, () => new Promise<{ socket: Socket; closed: () => boolean }>((resolve) => {
+        const { hostname, port } = new URL(h.url);
+        const socket = connect(Number(port), hostname, () => resolve({ socket, closed: () => socket.destroyed || socket.readableEnded }));
+        socket.on("error", () => undefined);
+        socket.on("close", () => socket.destroy());
+      })),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const open = sockets.filter((s) => !s.closed()).length;
+    for (const s of sockets) s.socket.destroy();
+    expect(open).toBeLessThanOrEqual(8);
+    // A client with a token still gets in once the flood is gone.
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await call(`${h.url}/api/sessions`, { token: ADMIN })).status).toBe(200);
+  });
+});
+
+describe("framework-level errors are error receipts (issue 17 #16)", () => {
+  it("431 for oversized headers carries an error receipt", async () => {
+    const h = await startHarness();
+    try {
+      const { port } = new URL(h.url);
+      const res = await rawSocket(h.url, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 3_000);
+      res.socket.destroy();
+      expect(res.data).toMatch(/^HTTP\/1\.1 431/);
+      expect(JSON.parse(res.data.slice(res.data.indexOf("\r\n\r\n") + 4)).error.code).toBe("TOO_LARGE");
+    } finally {
+      await h.close();
+    }
   });
 });
