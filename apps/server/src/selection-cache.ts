@@ -1,4 +1,4 @@
-import type { Selection, Selector } from "@artifact-refs/schema";
+import { isArefError, type ArefError, type Selection, type Selector } from "@artifact-refs/schema";
 
 /**
  * A map bounded by the total size of its values. Eviction is second-chance (CLOCK): a hit only
@@ -56,6 +56,29 @@ class SizedCache<V> {
 export class SelectionCache extends SizedCache<Selection> {
   constructor(maxChars = 16 * 1024 * 1024) {
     super(maxChars, (selection, key) => selection.text.length + key.length + 256);
+  }
+
+  /** Selections that failed (bad or too expensive selectors): deterministic too, so failures are kept and rethrown. */
+  readonly #failures = new Map<string, ArefError>();
+
+  /** The cached selection for `key`, or computes it; a selection error is cached (up to 4,096 of them) and rethrown. */
+  async getOrSelect(key: string, load: () => Promise<string>, select: (text: string) => Selection): Promise<Selection> {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
+    const failed = this.#failures.get(key);
+    if (failed !== undefined) throw failed;
+    const text = await load(); // a load failure (IO) is not the selector's: not cached
+    try {
+      const selection = select(text);
+      this.set(key, selection);
+      return selection;
+    } catch (error) {
+      if (isArefError(error) && this.maxSize > 0) {
+        if (this.#failures.size >= 4_096) this.#failures.clear();
+        this.#failures.set(key, error);
+      }
+      throw error;
+    }
   }
 
   static key(id: string, selector: Selector): string {

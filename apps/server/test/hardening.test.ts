@@ -153,3 +153,41 @@ describe("framework-level errors are error receipts (issue 17 #16)", () => {
     }
   });
 });
+
+describe("one token cannot stall the server with expensive selections (issue 17 #8)", () => {
+  it("refuses a JSONPath whose work is over the server's budget, and evaluates a failing selection once", async () => {
+    const { applySelector } = await import("@artifact-refs/resolve");
+    let evaluations = 0;
+    const h = await startHarness({
+      kit: {
+        select: (text, selector) => {
+          evaluations++;
+          return applySelector(text, selector, { jsonPathWorkBudget: 2_000_000 });
+        },
+      },
+    });
+    try {
+      const deep = `${'{"a":'.repeat(7_000)}1${"}".repeat(7_000)}`;
+      const put = await call(`${h.url}/api/artifacts?session=sess-a`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body: deep, token: TOKEN_A });
+      expect(put.status).toBe(201);
+      const ref = put.json.short_ref as string;
+      const url = `${h.url}/api/artifacts/${encodeURIComponent(ref)}?session=sess-a&mode=jsonpath&expr=${encodeURIComponent("$..a")}`;
+      const answers = await Promise.all(Array.from({ length: 20 }, () => call(url, { token: TOKEN_A })));
+      for (const a of answers) {
+        expect(a.status).toBe(400);
+        expect(a.json.error.code).toBe("INVALID_SELECTOR");
+      }
+      expect(evaluations).toBe(1);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("the server's own selector uses a work budget well under the library default", async () => {
+    const { createKit } = await import("../src/kit/index.js");
+    const { ArtifactStore, MemoryDriver } = await import("@artifact-refs/store");
+    const kit = createKit(new ArtifactStore({ driver: new MemoryDriver() }));
+    const deep = `${'{"a":'.repeat(7_000)}1${"}".repeat(7_000)}`;
+    expect(() => kit.select(deep, { mode: "jsonpath", expr: "$..a" })).toThrow(/too expensive/);
+  });
+});

@@ -45,6 +45,12 @@ function strongest(candidates: ReadonlyArray<{ id: string; score: number }>): st
   return best <= 0 ? [] : candidates.filter((c) => c.score >= best * REFERENCED_SHARE).map((c) => c.id);
 }
 
+/**
+ * JSONPath work budget per selection on the server (about 20 ms of event-loop time; the library
+ * default, 5e7, is about half a second): one caller must not stall the others.
+ */
+export const SERVER_JSONPATH_WORK_BUDGET = 2_000_000;
+
 /** The kit the server runs on, from the lower packages; `overrides` replaces any part. */
 export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = {}, contextConfig?: ContextConfigInput, preload: SessionPreload = {}): ServerKit {
   const sessions = new SessionExecutions(store, contextConfig, (query, executions) => resolveReferences(query, executions));
@@ -52,7 +58,7 @@ export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = 
   const executions = overrides.executions ?? sessions;
   return {
     executions,
-    select: (text, selector) => applySelector(text, selector),
+    select: (text, selector) => applySelector(text, selector, { jsonPathWorkBudget: SERVER_JSONPATH_WORK_BUDGET }),
     async chatContext(session, message) {
       const context = sessions.context(session, false);
       if (context.executions.length === 0) return { message: null, referenced: [], candidates: [], ambiguous: false };

@@ -121,11 +121,7 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
       const bytesKey = `${key}\u0000${shortRef}`;
       let body = app.receipts.get(bytesKey);
       if (body === undefined) {
-        let selection = app.selections.get(key);
-        if (selection === undefined) {
-          selection = kit.select(await store.getText(id), selector);
-          app.selections.set(key, selection);
-        }
+        const selection = await app.selections.getOrSelect(key, () => store.getText(id), (text) => kit.select(text, selector));
         const receipt: FetchReceipt = { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection };
         app.receipts.set(bytesKey, (body = Buffer.from(JSON.stringify(receipt))));
       }
