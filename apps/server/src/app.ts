@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
 import rateLimit from "@fastify/rate-limit";
 import { ArefError, isArefError, localRequestProblem } from "@artifact-refs/schema";
@@ -6,7 +6,7 @@ import { ArtifactStore } from "@artifact-refs/store";
 import { openStore } from "@artifact-refs/store-spec";
 import { Authenticator, TokensSchema } from "./auth.js";
 import type { AppContext } from "./app-context.js";
-import { toHttpError, writeClientError } from "./errors.js";
+import { isOperatorError, redactOperatorError, toHttpError, writeClientError } from "./errors.js";
 import { createKit } from "./kit/index.js";
 import { openApiDocument } from "./openapi.js";
 import { ConnectionGuard } from "./connection-guard.js";
@@ -92,6 +92,14 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
   app.setErrorHandler((error, request, reply) => {
+    if (isOperatorError(error)) {
+      // Paths, errno and foreign hashes stay in the server log; the client gets the code, a fixed message and an id.
+      const errorId = randomUUID().slice(0, 8);
+      request.log.error({ err: error, errorId }, "request failed");
+      console.error(`[aref-server] error ${errorId} on ${request.method} ${request.url.split("?")[0]}: ${error.code}: ${error.message}`, error.details ?? "");
+      const { status, receipt } = toHttpError(redactOperatorError(error, errorId));
+      return reply.code(status).send(receipt);
+    }
     const { status, receipt } = toHttpError(error);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     if (status >= 500 && !isArefError(error)) console.error(error);

@@ -61,6 +61,35 @@ const HINTS: Partial<Record<string, string>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: "send valid JSON",
 };
 
+/**
+ * Errors about the server's own storage or setup: their messages and details name server paths,
+ * errno values and hashes of files the caller never sent. The client gets what went wrong and what
+ * to do, plus an id to quote; the full error goes to the server log (see `operatorError`).
+ */
+const OPERATOR_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  IO_ERROR: "the server could not read or write its store",
+  INTEGRITY: "the stored copy of this artifact is damaged on the server (it failed its integrity check)",
+  CORRUPT_METADATA: "the server's record of this artifact is damaged",
+  READ_ONLY: "the server's store is read-only",
+  PERMISSION_DENIED: "the server is not allowed to access its store",
+  CONFIG_INVALID: "the server is misconfigured",
+  TOKENIZER_FAILED: "the server's tokenizer failed",
+  INTERNAL: "internal server error",
+};
+
+/** True for errors whose text is for operators only. */
+export function isOperatorError(error: unknown): error is ArefError {
+  return isArefError(error) && OPERATOR_MESSAGES[error.code] !== undefined;
+}
+
+/** The client-facing form of an operator error: a fixed message, a hint, an id that is also in the server log. */
+export function redactOperatorError(error: ArefError, errorId: string): ArefError {
+  return new ArefError(error.code, `${OPERATOR_MESSAGES[error.code]} (error id ${errorId})`, {
+    hint: "try again later; if it persists, give the error id to the server's operator (the details are in the server log)",
+    details: { error_id: errorId },
+  });
+}
+
 export interface HttpError {
   status: number;
   receipt: ErrorReceipt;

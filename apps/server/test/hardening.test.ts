@@ -191,3 +191,46 @@ describe("one token cannot stall the server with expensive selections (issue 17 
     expect(() => kit.select(deep, { mode: "jsonpath", expr: "$..a" })).toThrow(/too expensive/);
   });
 });
+
+describe("client error bodies carry no server paths or foreign data (issue 17 #11)", () => {
+  it("IO_ERROR and INTEGRITY answers name neither the store root nor the foreign file's hash", async () => {
+    const { mkdtemp, rm, writeFile, mkdir, readdir } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { createHash } = await import("node:crypto");
+    const root = await mkdtemp(join(tmpdir(), "aref-leak-"));
+    const h = await startHarness({ store: root });
+    try {
+      const stash = async (body: string) => (await call(`${h.url}/api/artifacts?session=sess-a`, { method: "POST", headers: { "content-type": "text/plain" }, body, token: TOKEN_A })).json;
+      const a = await stash("alpha content ".repeat(50));
+      const b = await stash("beta content ".repeat(50));
+      const blobPath = (id: string) => join(root, "blobs", "sha256", id.slice(0, 2), id.slice(2, 4), id);
+      const hexOf = (r: { handle: string }) => r.handle.replace(/^aref:\/\/sha256\//, "").replace(/^.*sha256[:/]/, "");
+      // a: foreign bytes in its blob (INTEGRITY); b: its blob replaced by a directory (IO_ERROR).
+      const foreign = "foreign bytes planted by someone else";
+      await writeFile(blobPath(hexOf(a)), foreign);
+      const foreignHash = createHash("sha256").update(foreign).digest("hex");
+      await rm(blobPath(hexOf(b)));
+      await mkdir(blobPath(hexOf(b)));
+      await writeFile(join(blobPath(hexOf(b)), "x"), "x");
+      const bodies: string[] = [];
+      for (const r of [a, b]) {
+        const res = await call(`${h.url}/api/artifacts/${encodeURIComponent(r.short_ref)}?session=sess-a`, { token: TOKEN_A });
+        expect(res.status).toBeGreaterThanOrEqual(500);
+        expect(res.json.error.message).toMatch(/server/);
+        bodies.push(res.text);
+      }
+      expect(JSON.parse(bodies[0]!).error.code).toBe("INTEGRITY");
+      expect(JSON.parse(bodies[1]!).error.code).toBe("IO_ERROR");
+      for (const body of bodies) {
+        expect(body).not.toContain(root);
+        expect(body).not.toContain(foreignHash.slice(0, 12));
+        expect(body).not.toMatch(/errno|EISDIR|"path"/);
+      }
+      expect((await readdir(root)).length).toBeGreaterThan(0);
+    } finally {
+      await h.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
