@@ -9,6 +9,7 @@ import type { AppContext } from "./app-context.js";
 import { isOperatorError, redactOperatorError, toHttpError, writeClientError } from "./errors.js";
 import { createKit } from "./kit/index.js";
 import { openApiDocument } from "./openapi.js";
+import { registerJsonParser } from "./body-parsing.js";
 import { ConnectionGuard } from "./connection-guard.js";
 import { DEFAULT_ACCESS_CACHE_MS, DEFAULT_BODY_LIMIT, DEFAULT_MAX_UNAUTHENTICATED, DEFAULT_RATE_LIMIT, serverTimeouts, type ServerOptions } from "./options.js";
 import { registerRoute, type RouteDef } from "./route.js";
@@ -26,6 +27,12 @@ import { Workspace } from "./tools/workspace.js";
 import { parseWith } from "@artifact-refs/schema";
 
 export const SERVER_VERSION = "0.1.0";
+
+/** "minute", "10 seconds", "2 minutes": the configured rate-limit window (not the time left in it). */
+function windowText(ms: number): string {
+  const [n, unit] = ms % 3_600_000 === 0 ? [ms / 3_600_000, "hour"] : ms % 60_000 === 0 ? [ms / 60_000, "minute"] : ms % 1000 === 0 ? [ms / 1000, "second"] : [ms, "millisecond"];
+  return n === 1 ? unit : `${n} ${unit}s`;
+}
 
 export interface ArefServer {
   /** The Fastify instance (inject requests, add routes). */
@@ -89,6 +96,7 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
   });
 
   app.removeContentTypeParser("text/plain");
+  registerJsonParser(app);
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
   app.setErrorHandler((error, request, reply) => {
@@ -164,7 +172,9 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
         }
       },
       errorResponseBuilder: (_req, context) =>
-        new ArefError("RATE_LIMITED", `rate limit: ${context.max} requests per ${context.after}`, { hint: `retry after ${context.after}` }),
+        new ArefError("RATE_LIMITED", `rate limit: ${context.max} request${context.max === 1 ? "" : "s"} per ${windowText(limit.timeWindowMs ?? DEFAULT_RATE_LIMIT.timeWindowMs)}`, {
+          hint: `retry after ${Math.max(1, Math.ceil(context.ttl / 1000))} s`,
+        }),
     });
   }
 

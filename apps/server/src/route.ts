@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ArefError, parseWith } from "@artifact-refs/schema";
 import type { Authenticator, Principal } from "./auth.js";
+import { JSON_MEDIA_TYPE } from "./body-parsing.js";
 import type { RouteMeter } from "./telemetry.js";
 
 declare module "fastify" {
@@ -61,9 +62,7 @@ export function defineRoute<P, Q, B>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> 
 }
 
 export function isJsonContentType(header: string | undefined): boolean {
-  if (header === undefined) return false;
-  const type = header.split(";")[0]!.trim().toLowerCase();
-  return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+  return header !== undefined && JSON_MEDIA_TYPE.test(header.trim());
 }
 
 /**

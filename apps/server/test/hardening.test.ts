@@ -234,3 +234,77 @@ describe("client error bodies carry no server paths or foreign data (issue 17 #1
     }
   });
 });
+
+describe("JSON bodies: vendor media types and bounded errors (issue 17 #14, #16)", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it("parses application/vnd.x+json like application/json", async () => {
+    const body = JSON.stringify({ session_id: "sess-a", tool_name: "read_file", tool_args: { path: "README.md" } });
+    const res = await call(`${h.url}/api/artifacts/execute`, { method: "POST", headers: { "content-type": "application/vnd.x+json" }, body, token: TOKEN_A });
+    expect(res.status).toBe(200);
+  });
+
+  it("a 1 MB body of the wrong shape gets a small error receipt", async () => {
+    const body = JSON.stringify({ session_id: "sess-a", message: "x".repeat(1_000_000) });
+    for (const type of ["application/json", "application/vnd.x+json"]) {
+      const res = await call(`${h.url}/api/chat`, { method: "POST", headers: { "content-type": type }, body, token: TOKEN_A });
+      expect(res.status).toBe(400);
+      expect(res.text.length).toBeLessThan(8_192);
+    }
+    const many = JSON.stringify({ session_id: "sess-a", batch: Array.from({ length: 5_000 }, (_, i) => ({ tool_name: i, tool_args: [] })) });
+    const res = await call(`${h.url}/api/artifacts/execute`, { method: "POST", headers: { "content-type": "application/json" }, body: many, token: TOKEN_A });
+    expect(res.status).toBe(400);
+    expect(res.text.length).toBeLessThan(8_192);
+  });
+
+  it("a __proto__ key is named as the problem, not called invalid JSON", async () => {
+    const body = '{"session_id":"sess-a","message":"hi","__proto__":{"x":1}}';
+    const res = await call(`${h.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json" }, body, token: TOKEN_A });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toMatch(/__proto__/);
+    expect(res.json.error.message).not.toMatch(/not valid JSON/);
+  });
+});
+
+describe("small ones (issue 17 #16)", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ rateLimit: { max: 600, timeWindowMs: 60_000 } });
+  });
+  afterAll(() => h.close());
+
+  it("integer query parameters take decimal digits only", async () => {
+    for (const ttl of ["0x10", "%205", "1e3", "+5", "5.0"]) {
+      const res = await call(`${h.url}/api/artifacts?session=sess-a&ttl_ms=${ttl}`, { method: "POST", headers: { "content-type": "text/plain" }, body: "hello", token: TOKEN_A });
+      expect(res.status, ttl).toBe(400);
+      expect(res.json.error.code).toBe("INVALID_INPUT");
+    }
+    const ok = await call(`${h.url}/api/artifacts?session=sess-a&ttl_ms=60000`, { method: "POST", headers: { "content-type": "text/plain" }, body: "hello", token: TOKEN_A });
+    expect(ok.status).toBe(201);
+  });
+
+  it("the rate-limit message names the configured window", async () => {
+    const r = await startHarness({ rateLimit: { max: 1, timeWindowMs: 60_000 } });
+    try {
+      await call(`${r.url}/api/sessions`, { token: ADMIN });
+      const res = await call(`${r.url}/api/sessions`, { token: ADMIN });
+      expect(res.status).toBe(429);
+      expect(res.json.error.message).toBe("rate limit: 1 request per minute");
+      expect(res.json.error.hint).toMatch(/^retry after \d+ s/);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it("tokens that can never match are refused at start-up", async () => {
+    const { createServer } = await import("../src/index.js");
+    for (const bad of ["has spaces in the token 1234", "x".repeat(513), "tab\tinside-0123456789abc"]) {
+      await expect(createServer({ store: "memory:", tokens: { admin: bad }, ui: false })).rejects.toThrow(/token/);
+      await expect(createServer({ store: "memory:", tokens: { sessions: { [bad]: ["s1"] } }, ui: false })).rejects.toThrow(/token/);
+    }
+  });
+});
