@@ -106,7 +106,7 @@ export const GcReceiptSchema = GcReportSchema.extend({ schema: z.literal(receipt
 export type GcReceipt = z.infer<typeof GcReceiptSchema>;
 
 export const VerifyProblemSchema = z.object({
-  kind: z.enum(["integrity", "corrupt_metadata", "missing_blob", "missing_metadata", "temp_file", "corrupt_reference", "unreadable"]),
+  kind: z.enum(["integrity", "corrupt_metadata", "missing_blob", "missing_metadata", "temp_file", "corrupt_reference", "unreadable", "irregular_file"]),
   key: z.string(),
   artifact_id: ArtifactIdSchema.optional(),
   message: z.string(),
