@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { ArefError } from "@artifact-refs/schema";
 import { UsageError } from "./errors.js";
@@ -48,9 +48,32 @@ export async function readFileInput(path: string, io: CliIo, maxBytes: number): 
   if (path.includes("\u0000")) throw new ArefError("INVALID_INPUT", "the file path contains a NUL character", { hint: "pass the path of a regular file" });
   const { full, info } = await statInputFile(path, io, "stash one file at a time (pipe a listing or an archive through stdin if you need the whole directory)");
   if (info.isFile() && info.size > maxBytes) throw tooLarge(info.size, maxBytes, path);
-  const bytes = await readFile(full);
-  if (bytes.byteLength > maxBytes) throw tooLarge(bytes.byteLength, maxBytes, path);
-  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), name: basename(full) };
+  const bytes = await readCapped(full, maxBytes, () => tooLarge(`more than ${maxBytes}`, maxBytes, path));
+  return { bytes, name: basename(full) };
+}
+
+/**
+ * Reads at most `maxBytes` from any file (regular, device like /dev/zero, FIFO, /proc file whose
+ * size says 0), throwing `over()` as soon as there is more: the size from stat is never trusted.
+ */
+async function readCapped(full: string, maxBytes: number, over: () => Error): Promise<Uint8Array> {
+  const handle = await open(full, "r");
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - size));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.byteLength, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      if (size > maxBytes) throw over();
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    const all = Buffer.concat(chunks, size);
+    return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Reads standard input to the end, stopping as soon as it is over `maxBytes`. */
