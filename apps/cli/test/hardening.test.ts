@@ -20,7 +20,7 @@ describe("terminal escape injection (issue 17 #10)", () => {
       expect(r.out, args.join(" ")).not.toMatch(CONTROL);
       expect(r.out).toContain("\\u001b");
     }
-    const json = await run(["peek", put.shortRef, "--json", "--store", root]);
+    const json = await run(["peek", put.shortRef, "--json", "--session", "s1", "--store", root]);
     expect(json.out).not.toMatch(CONTROL);
     expect(json.json().record.label).toBe(`log ${evil}`);
   });

@@ -141,7 +141,7 @@ describe("transcripts", () => {
     expect(entries[0]!.details?.redactions).toEqual(["github_token"]);
     expect(entries[1]!.tool_calls![0]!.arguments).toContain("[REDACTED:github_token]");
     expect(entries[3]!.details).toBeUndefined();
-    expect((await store.getRecord(r.artifactRef!.artifact_id)).tool?.args).toEqual({ command: "curl [REDACTED:github_token]" });
+    expect((await store.getRecord(r.artifactRef!.artifact_id, { session })).tool?.args).toEqual({ command: "curl [REDACTED:github_token]" });
     const raw = new TranscriptWriter({ path: join(dir, "raw.jsonl"), session, externalizer: new Externalizer({ store }), redact: false });
     expect((await raw.appendMessage("user", token)).content).toBe(token);
   });

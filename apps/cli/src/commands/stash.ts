@@ -70,7 +70,7 @@ export function register(program: Command, ctx: CliContext): void {
           short_ref: shortRef,
           bytes: put.record.size_bytes,
           created_at: reference?.created_at ?? put.record.created_at,
-          deduped: !put.created,
+          deduped: put.deduped,
           type: reference?.type ?? put.record.type,
           ...(reference?.label === undefined ? {} : { label: reference.label }),
           ...(put.record.summary === undefined ? {} : { summary: put.record.summary }),

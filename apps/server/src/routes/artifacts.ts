@@ -75,7 +75,7 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         short_ref: put.shortRef,
         bytes: put.record.size_bytes,
         created_at: put.record.created_at,
-        deduped: !put.created,
+        deduped: put.deduped,
         type: put.record.type,
         ...(put.reference?.label ?? put.record.label ? { label: put.reference?.label ?? put.record.label } : {}),
         ...(put.record.summary === undefined ? {} : { summary: put.record.summary }),
