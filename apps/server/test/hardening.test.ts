@@ -334,3 +334,26 @@ describe("dedupe never leaks across sessions (issue 17 #3)", () => {
     }
   });
 });
+
+describe("one corrupt record never 500s a listing (issue 17 #15)", () => {
+  it("GET artifacts and hot-state answer 200 for every session referencing a corrupt record", async () => {
+    const { metaKey } = await import("@artifact-refs/store");
+    const h = await startHarness();
+    try {
+      const body = "shared content\n".repeat(20);
+      const a = await call(`${h.url}/api/artifacts?session=sess-a&label=a`, { method: "POST", headers: { "content-type": "text/plain" }, body, token: TOKEN_A });
+      await call(`${h.url}/api/artifacts?session=sess-b`, { method: "POST", headers: { "content-type": "text/plain" }, body, token: TOKEN_B });
+      const driver = (h.store as unknown as { driver: { put(k: string, d: Uint8Array): Promise<void> } }).driver;
+      await driver.put(metaKey(a.json.artifact_id), new TextEncoder().encode("{not json"));
+      for (const [session, token] of [["sess-a", TOKEN_A], ["sess-b", TOKEN_B]] as const) {
+        const list = await call(`${h.url}/api/sessions/${session}/artifacts`, { token });
+        expect(list.status, list.text).toBe(200);
+        expect(list.json.count).toBe(1);
+        const hot = await call(`${h.url}/api/sessions/${session}/hot-state`, { token });
+        expect(hot.status, hot.text).toBe(200);
+      }
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -157,6 +157,15 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
           message: `content hashes to ${actual.slice(0, 12)}…, not to its id; stash the original content again to heal it`,
           repaired: false,
         });
+        // Its record cannot be rebuilt from damaged content; a corrupt one is still reported, and removed on repair
+        // (stashing the original content again writes both anew).
+        try {
+          await core.readRecord(id);
+        } catch (error) {
+          rethrowUnlessCorrupt(error);
+          if (repair) await driver.delete(metaKey(id));
+          problems.push({ kind: "corrupt_metadata", key: metaKey(id), artifact_id: id, message: (error as Error).message, repaired: repair });
+        }
         return;
       }
       let record;

@@ -35,3 +35,20 @@ describe("per-session metadata (issue 17 #3)", () => {
     expect((await store.put(content, { session: "bob" })).deduped).toBe(true);
   });
 });
+
+describe("corrupt records (issue 17 #15)", () => {
+  it("verify --repair reports and removes a corrupt record whose content also fails its hash", async () => {
+    const { metaKey, blobKey } = await import("../src/index.js");
+    const driver = new MemoryDriver();
+    const store = new ArtifactStore({ driver });
+    const put = await store.put("content\n", { session: "s1" });
+    await driver.put(metaKey(put.id), new TextEncoder().encode("{garbage"));
+    await driver.put(blobKey(put.id), new TextEncoder().encode("tampered"));
+    const report = await store.verify();
+    expect(report.problems.map((p) => p.kind).sort()).toEqual(["corrupt_metadata", "integrity"]);
+    const repaired = await store.verify({ repair: true });
+    expect(repaired.problems.find((p) => p.kind === "corrupt_metadata")?.repaired).toBe(true);
+    await store.put("content\n", { session: "s1" }); // re-stash heals the content and the record
+    expect((await store.verify()).ok).toBe(true);
+  });
+});
