@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { copyFile, open, readFile, readdir, rename, rm, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { appendFile, copyFile, link, open, readFile, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ArefError, isArefError, parseSessionId } from "@artifact-refs/schema";
 import { z } from "zod";
@@ -22,6 +23,11 @@ export interface MigrateOptions {
   format?: TranscriptFormat;
   /** Called after each tool result is handled. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Called after the last "changed while migrating" check, just before the file is replaced (for
+   * tests and tools that need to act in that window; a writer appending here must not be lost).
+   */
+  beforeReplace?: () => Promise<void> | void;
 }
 
 export const MigrationSkipSchema = z.object({ line: z.number().int().positive(), reason: z.string() });
@@ -253,18 +259,23 @@ async function migrateLocked(path: string, options: MigrateOptions): Promise<Mig
   if (dryRun || report.migrated === 0) return report;
   const output = parsed.format === "jsonl" ? editJsonl(byteLines, edits) : editJson(text, parsed, edits);
   // A writer appended while we worked: refuse rather than drop its lines (a rerun picks them up).
-  const now = await stat(path);
-  if (now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
-    throw new ArefError("CONFLICT", `${path} changed while it was being migrated; nothing was rewritten`, {
+  const changed = () =>
+    new ArefError("CONFLICT", `${path} changed while it was being migrated; nothing was rewritten`, {
       hint: "stop the agent writing this transcript, then run the migration again (stored payloads are reused)",
     });
+  const original = await open(path, "r"); // the inode we read: appends after the rename still land in it
+  try {
+    const now = await original.stat();
+    if (now.size !== before.size || now.mtimeMs !== before.mtimeMs) throw changed();
+    if (options.backup !== false) {
+      const backup = await backupPath(path);
+      if (!backup.exists) await copyFile(path, backup.path);
+      report.backup = backup.path;
+    }
+    await replaceChecked(path, original, before.size, output, mode, options.beforeReplace, changed);
+  } finally {
+    await original.close();
   }
-  if (options.backup !== false) {
-    const backup = await backupPath(path);
-    if (!backup.exists) await copyFile(path, backup.path);
-    report.backup = backup.path;
-  }
-  await writeAtomic(path, output, mode);
   report.bytes_after = output.byteLength;
   report.changed = true;
   return report;
@@ -324,4 +335,58 @@ function editJson(text: string, parsed: ParsedTranscript, edits: Map<ParsedLine,
   const ordered = parsed.lines.map((line, i) => ({ line, span: spans[i]! })).filter((x) => edits.has(x.line)).reverse();
   for (const { line, span } of ordered) out = out.slice(0, span.start) + editEntryObject(text, span.start, edits.get(line)!) + out.slice(span.end);
   return Buffer.from(out, "utf8");
+}
+
+/** How long writers that opened the old file just before the rename get to finish their append. */
+const SETTLE_MS = 30;
+
+/**
+ * Replaces `path` with `output`, atomically with respect to appending writers: the original inode
+ * keeps a second name while the new file is renamed in; after a short settle time its size is checked
+ * again. If a writer appended to it after the last check (or opened it before the rename and wrote
+ * after), the original, with the new lines, is put back (plus anything written to the new file
+ * meanwhile) and the migration reports CONFLICT: no line is ever lost.
+ */
+async function replaceChecked(
+  path: string,
+  original: FileHandle,
+  size: number,
+  output: Uint8Array,
+  mode: number,
+  beforeReplace: (() => Promise<void> | void) | undefined,
+  changed: () => Error,
+): Promise<void> {
+  const hold = `${path}${TEMP_MARK}hold-${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  await link(path, hold);
+  try {
+    await beforeReplace?.();
+    await writeAtomic(path, output, mode);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    if ((await original.stat()).size === size) return;
+    // Lines written to the new file since the rename belong after the original's.
+    const current = await readFile(path).catch(() => Buffer.alloc(0));
+    if (current.byteLength > output.byteLength) await appendFile(hold, current.subarray(output.byteLength));
+    await rename(hold, path);
+    throw changed();
+  } finally {
+    await rm(hold, { force: true });
+  }
+}
+
+/**
+ * The transcript writer's side of the migration lock: while a live migration holds `path`'s lock,
+ * appends wait (polling, up to `maxWaitMs`) so they land after the rewrite, not in the replaced file.
+ */
+export async function waitWhileMigrating(path: string, maxWaitMs = 120_000): Promise<void> {
+  const lock = `${path}.aref-migrate.lock`;
+  if (!existsSync(lock)) return;
+  const started = Date.now();
+  while (existsSync(lock)) {
+    const holder = Number((await readFile(lock, "utf8").catch(() => "")).trim());
+    if (!(Number.isInteger(holder) && holder > 0) || holder === process.pid || !processAlive(holder)) return;
+    if (Date.now() - started > maxWaitMs) {
+      throw new ArefError("CONFLICT", `${path} is being migrated by process ${holder}; gave up waiting after ${maxWaitMs} ms`, { hint: "retry once the migration is done" });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -4,6 +4,7 @@ import { ArefError, TranscriptEntrySchema, formatIssues, parseSessionId, type Tr
 import type { z } from "zod";
 import type { ExternalizedResult, Externalizer, ToolResultInput } from "../externalizer.js";
 import { tagInjected } from "../injected.js";
+import { waitWhileMigrating } from "./migrate.js";
 
 export type TranscriptEntryInput = z.input<typeof TranscriptEntrySchema>;
 
@@ -79,6 +80,7 @@ export class TranscriptWriter {
       if (!parsed.success) throw new ArefError("INVALID_INPUT", `invalid transcript entry: ${formatIssues(parsed.error)}`);
       this.#ready ??= mkdir(dirname(this.path), { recursive: true, mode: 0o700 }).then(() => undefined);
       await this.#ready;
+      await waitWhileMigrating(this.path); // a migration of another process holds the file: append after it
       await appendFile(this.path, `${JSON.stringify(parsed.data)}\n`, { encoding: "utf8", mode: 0o600 });
       return parsed.data;
     });
