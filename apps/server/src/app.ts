@@ -12,7 +12,7 @@ import { openApiDocument } from "./openapi.js";
 import { registerJsonParser } from "./body-parsing.js";
 import { ConnectionGuard } from "./connection-guard.js";
 import { DEFAULT_ACCESS_CACHE_MS, DEFAULT_BODY_LIMIT, DEFAULT_MAX_UNAUTHENTICATED, DEFAULT_RATE_LIMIT, serverTimeouts, type ServerOptions } from "./options.js";
-import { registerRoute, type RouteDef } from "./route.js";
+import { closeAfterReply, registerRoute, type RouteDef } from "./route.js";
 import { artifactRoutes } from "./routes/artifacts.js";
 import { chatRoutes } from "./routes/chat.js";
 import { executeRoutes } from "./routes/execute.js";
@@ -136,7 +136,8 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
   // Unmatched routes answer 404 before any body is read.
   app.addHook("onRequest", (request, reply, done) => {
     if (!request.is404) return done();
-    void reply.header("connection", "close").code(404).send(notFound(request));
+    closeAfterReply(request, reply);
+    void reply.code(404).send(notFound(request));
   });
   const guard = ctx.auth.enabled ? new ConnectionGuard(options.maxUnauthenticatedConnections ?? DEFAULT_MAX_UNAUTHENTICATED) : undefined;
   guard?.attach(app.server);

@@ -3,13 +3,14 @@ import type { Socket } from "node:net";
 
 /**
  * Caps the connections that have not yet made an authenticated request: a flood of idle or
- * slow sockets without a token cannot hold more than `max` of them (new ones are closed at
- * once); a socket leaves the count when one of its requests authenticates, or when it closes.
+ * slow sockets without a token cannot hold more than `max` of them (over the cap the oldest is
+ * closed, so a new client still gets in); a socket leaves the count when one of its requests
+ * authenticates, or when it closes.
  */
 export class ConnectionGuard {
   readonly #pending = new Set<Socket>();
   readonly #trusted = new WeakSet<Socket>();
-  /** Connections refused because the cap was reached (for tests and metrics). */
+  /** Connections closed because the cap was reached (for tests and metrics). */
   refused = 0;
 
   constructor(readonly max: number) {}
@@ -17,9 +18,11 @@ export class ConnectionGuard {
   attach(server: Server): void {
     server.on("connection", (socket: Socket) => {
       if (this.#pending.size >= this.max) {
+        // Evict the oldest connection that never authenticated (not the newcomer): a flood cannot lock real clients out.
+        const oldest = this.#pending.values().next().value as Socket;
+        this.#pending.delete(oldest);
         this.refused++;
-        socket.destroy();
-        return;
+        oldest.destroy();
       }
       this.#pending.add(socket);
       socket.once("close", () => this.#pending.delete(socket));

@@ -108,7 +108,7 @@ export function registerRoute(
         done(null, payload);
       } catch (error) {
         // The body (if any) is left unread: close the connection after the 401 instead of draining it.
-        void reply.header("connection", "close");
+        closeAfterReply(request, reply);
         done(error as Error);
       }
     },
@@ -131,5 +131,19 @@ export function registerRoute(
       }
       return def.handler({ params, query, body, principal, request, reply });
     },
+  });
+}
+
+/**
+ * Answers with `Connection: close` and closes the socket once the answer is out, without reading
+ * the request body: node would otherwise wait for the rest of a body that a slow or hostile
+ * client never sends, holding the connection open.
+ */
+export function closeAfterReply(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.header("connection", "close");
+  const socket = request.raw.socket;
+  reply.raw.once("finish", () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), 1_000).unref();
   });
 }

@@ -61,6 +61,19 @@ export class SelectionCache extends SizedCache<Selection> {
   /** Selections that failed (bad or too expensive selectors): deterministic too, so failures are kept and rethrown. */
   readonly #failures = new Map<string, ArefError>();
 
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs selections one at a time, each in its own event-loop turn: concurrent requests would
+   * otherwise run their (bounded) selections back to back in one microtask run, and other
+   * clients would wait for all of them.
+   */
+  #turn<T>(fn: () => T): Promise<T> {
+    const run = this.#queue.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(fn);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
   /** The cached selection for `key`, or computes it; a selection error is cached (up to 4,096 of them) and rethrown. */
   async getOrSelect(key: string, load: () => Promise<string>, select: (text: string) => Selection): Promise<Selection> {
     const hit = this.get(key);
@@ -69,7 +82,7 @@ export class SelectionCache extends SizedCache<Selection> {
     if (failed !== undefined) throw failed;
     const text = await load(); // a load failure (IO) is not the selector's: not cached
     try {
-      const selection = select(text);
+      const selection = await this.#turn(() => select(text));
       this.set(key, selection);
       return selection;
     } catch (error) {

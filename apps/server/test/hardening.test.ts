@@ -102,9 +102,10 @@ describe("unauthenticated memory holding (issue 17 #7)", () => {
 
   it("answers 401 before reading the body of a request without a valid token, and closes it", async () => {
     const { port } = new URL(h.url);
-    const head = `POST /api/artifacts?session=sess-a HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/octet-stream\r\nContent-Length: 100\r\n\r\nx`;
+    const head = `POST /api/artifacts?session=sess-a HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/octet-stream\r\nContent-Length: 1048576\r\n\r\n${"x".repeat(1024)}`;
     const res = await rawSocket(h.url, head, 3_000);
     res.socket.destroy();
+    expect(res.closed).toBe(true);
     expect(res.data).toMatch(/^HTTP\/1\.1 401/);
     expect(res.data).toContain("UNAUTHORIZED");
   });
