@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import type { z } from "zod";
 import { normalizeError, UsageError } from "./errors.js";
 import { EXIT, exitCodeOf, type ExitCode } from "./exit-codes.js";
+import { terminalSafe } from "./format.js";
 import { writeAll, type CliIo } from "./io.js";
 import { createProgress, type Progress } from "./progress.js";
 
@@ -72,12 +73,13 @@ export class CliContext {
     return valid;
   }
 
+  /** Writes to stdout: text with terminal control characters escaped (see terminalSafe), bytes (`cat`) as they are. */
   out(text: string | Uint8Array): Promise<void> {
-    return writeAll(this.io.stdout, text);
+    return writeAll(this.io.stdout, typeof text === "string" ? terminalSafe(text) : text);
   }
 
   err(text: string): Promise<void> {
-    return writeAll(this.io.stderr, text);
+    return writeAll(this.io.stderr, terminalSafe(text));
   }
 
   progress(label: string): Progress {

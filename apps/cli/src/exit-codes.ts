@@ -44,16 +44,23 @@ export const EXIT_CODE_OF: Record<ErrorCode, ExitCode> = {
   INTERNAL: EXIT.INTERNAL,
 };
 
+/** The error codes that exit with `exit`, in the order of EXIT_CODE_OF (so the table can never miss one). */
+const codesOf = (exit: ExitCode) =>
+  Object.entries(EXIT_CODE_OF)
+    .filter(([, e]) => e === exit)
+    .map(([code]) => code)
+    .join(", ");
+
 /** Rows of the exit-code table, for `--help` and the README. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.OK, "success"],
-  [EXIT.INTERNAL, "unexpected internal error (a bug: please report it)"],
+  [EXIT.INTERNAL, "unexpected internal error: INTERNAL (a bug: please report it)"],
   [EXIT.USAGE, "usage error: unknown command or flag, bad flag value, missing argument"],
-  [EXIT.NOT_FOUND, "not found: NOT_FOUND, UNKNOWN_SESSION, EXPIRED"],
-  [EXIT.INVALID, "invalid input: INVALID_HANDLE, INVALID_INPUT, AMBIGUOUS_REF, INVALID_SELECTOR, CONFIG_INVALID, UNSUPPORTED (binary content)"],
-  [EXIT.INTEGRITY, "integrity: INTEGRITY, CORRUPT_METADATA, or `verify` found unrepaired problems"],
-  [EXIT.TOO_LARGE, "too large / over budget: TOO_LARGE, BUDGET_EXCEEDED"],
-  [EXIT.STORAGE, "storage unavailable: READ_ONLY, PERMISSION_DENIED, IO_ERROR, UNAVAILABLE"],
+  [EXIT.NOT_FOUND, `not found: ${codesOf(EXIT.NOT_FOUND)}`],
+  [EXIT.INVALID, `invalid input: ${codesOf(EXIT.INVALID)}`],
+  [EXIT.INTEGRITY, `integrity: ${codesOf(EXIT.INTEGRITY)}, or \`verify\` found unrepaired problems`],
+  [EXIT.TOO_LARGE, `too large / over budget: ${codesOf(EXIT.TOO_LARGE)}`],
+  [EXIT.STORAGE, `storage or server unavailable, refused or busy: ${codesOf(EXIT.STORAGE)}`],
 ];
 
 export function exitCodeOf(code: ErrorCode): ExitCode {

@@ -37,3 +37,21 @@ export function table(rows: string[][]): string {
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
 }
+
+/**
+ * Characters a terminal acts on instead of printing: C0 controls except tab and newline (a CR
+ * only when it does not end a CRLF), DEL, C1 controls, and the bidi overrides that reorder what is
+ * shown. ESC/OSC sequences in a label or summary could otherwise retitle the window, clear the
+ * screen, write to the clipboard or hide text.
+ */
+const TERMINAL_CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
+
+/**
+ * `text` with every terminal control character written as a visible `\uXXXX` escape. The escape
+ * is also a valid JSON string escape, so JSON output stays valid and decodes to the same value.
+ */
+export function terminalSafe(text: string): string {
+  TERMINAL_CONTROL.lastIndex = 0;
+  if (!TERMINAL_CONTROL.test(text)) return text;
+  return text.replace(TERMINAL_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

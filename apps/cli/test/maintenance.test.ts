@@ -76,7 +76,8 @@ describe("aref peek", () => {
     const r = await run(["peek", s.short_ref, "--store", store, "--json"]);
     expect(r.code).toBe(0);
     const peek = PeekReceiptSchema.parse(r.json());
-    expect(peek.record).toMatchObject({ artifact_id: s.artifact_id, size_bytes: Buffer.byteLength(text), encoding: "utf-8", label: "rows.txt" });
+    expect(peek.record).toMatchObject({ artifact_id: s.artifact_id, size_bytes: Buffer.byteLength(text), encoding: "utf-8" });
+    expect(peek.references.find((x) => x.session_id === "s1")?.label).toBe("rows.txt"); // labels are per session
     expect(peek.preview.length).toBeLessThanOrEqual(400);
     expect(peek.preview).toContain("row 0");
     expect(peek.references.map((x) => x.session_id)).toEqual(["s1", "s2"]);
@@ -86,7 +87,7 @@ describe("aref peek", () => {
     expect(scoped.references.map((x) => x.session_id)).toEqual(["s2"]);
     const human = await run(["peek", s.short_ref, "--store", store]);
     expect(human.out).toMatch(new RegExp(`^${s.short_ref}  ${s.handle}\ntype: tool_output +size: `));
-    expect(human.out).toMatch(/references: s1 \(rows\.txt\), s2 \(rows\.txt\) \[expires /);
+    expect(human.out).toMatch(/references: s1 \(rows\.txt\), s2 \[expires /); // s2 gave no label: it does not get s1's
   });
 
   it("previews binary content as bytes", async () => {

@@ -1,16 +1,18 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
 import rateLimit from "@fastify/rate-limit";
-import { ArefError, isArefError } from "@artifact-refs/schema";
+import { ArefError, isArefError, localRequestProblem } from "@artifact-refs/schema";
 import { ArtifactStore } from "@artifact-refs/store";
 import { openStore } from "@artifact-refs/store-spec";
 import { Authenticator, TokensSchema } from "./auth.js";
 import type { AppContext } from "./app-context.js";
-import { toHttpError } from "./errors.js";
+import { isOperatorError, redactOperatorError, toHttpError, writeClientError } from "./errors.js";
 import { createKit } from "./kit/index.js";
 import { openApiDocument } from "./openapi.js";
-import { DEFAULT_ACCESS_CACHE_MS, DEFAULT_BODY_LIMIT, DEFAULT_RATE_LIMIT, type ServerOptions } from "./options.js";
-import { registerRoute, type RouteDef } from "./route.js";
+import { registerJsonParser } from "./body-parsing.js";
+import { ConnectionGuard } from "./connection-guard.js";
+import { DEFAULT_ACCESS_CACHE_MS, DEFAULT_BODY_LIMIT, DEFAULT_MAX_UNAUTHENTICATED, DEFAULT_RATE_LIMIT, serverTimeouts, type ServerOptions } from "./options.js";
+import { closeAfterReply, registerRoute, type RouteDef } from "./route.js";
 import { artifactRoutes } from "./routes/artifacts.js";
 import { chatRoutes } from "./routes/chat.js";
 import { executeRoutes } from "./routes/execute.js";
@@ -25,6 +27,12 @@ import { Workspace } from "./tools/workspace.js";
 import { parseWith } from "@artifact-refs/schema";
 
 export const SERVER_VERSION = "0.1.0";
+
+/** "minute", "10 seconds", "2 minutes": the configured rate-limit window (not the time left in it). */
+function windowText(ms: number): string {
+  const [n, unit] = ms % 3_600_000 === 0 ? [ms / 3_600_000, "hour"] : ms % 60_000 === 0 ? [ms / 60_000, "minute"] : ms % 1000 === 0 ? [ms / 1000, "second"] : [ms, "millisecond"];
+  return n === 1 ? unit : `${n} ${unit}s`;
+}
 
 export interface ArefServer {
   /** The Fastify instance (inject requests, add routes). */
@@ -66,14 +74,21 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     accessCacheMs,
   };
 
+  const timeouts = serverTimeouts(options);
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit,
+    // A request (headers and body) must arrive within requestTimeoutMs; an idle socket is closed after idleTimeoutMs.
+    requestTimeout: timeouts.requestTimeoutMs,
+    connectionTimeout: timeouts.idleTimeoutMs,
+    http: { headersTimeout: timeouts.headersTimeoutMs, connectionsCheckingInterval: timeouts.checkEveryMs },
     return503OnClosing: true,
     routerOptions: {
       maxParamLength: 500,
       ignoreTrailingSlash: false,
     },
+    // Errors node answers before a request exists (408 timeout, 431 headers too large, 400 bad framing) get an error receipt too.
+    clientErrorHandler: (error, socket) => writeClientError(error, socket),
     frameworkErrors: (error, _req, reply) => {
       const { status, receipt } = toHttpError(Object.assign(error, { statusCode: (error as { statusCode?: number }).statusCode ?? 400 }));
       void (reply as unknown as { code(n: number): { send(b: unknown): void } }).code(status).send(receipt);
@@ -81,20 +96,51 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
   });
 
   app.removeContentTypeParser("text/plain");
+  registerJsonParser(app);
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
   app.setErrorHandler((error, request, reply) => {
+    if (isOperatorError(error)) {
+      // Paths, errno and foreign hashes stay in the server log; the client gets the code, a fixed message and an id.
+      const errorId = randomUUID().slice(0, 8);
+      request.log.error({ err: error, errorId }, "request failed");
+      console.error(`[aref-server] error ${errorId} on ${request.method} ${request.url.split("?")[0]}: ${error.code}: ${error.message}`, error.details ?? "");
+      const { status, receipt } = toHttpError(redactOperatorError(error, errorId));
+      return reply.code(status).send(receipt);
+    }
     const { status, receipt } = toHttpError(error);
     if (status >= 500) request.log.error({ err: error }, "request failed");
     if (status >= 500 && !isArefError(error)) console.error(error);
     return reply.code(status).send(receipt);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(toHttpError(new ArefError("NOT_FOUND", `no route ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}`, { hint: "see GET /openapi.json" })).receipt),
-  );
+  const notFound = (request: { method: string; url: string }) =>
+    toHttpError(new ArefError("NOT_FOUND", `no route ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}`, { hint: "see GET /openapi.json" })).receipt;
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(notFound(request)));
+
+  // Without tokens (loopback development), refuse DNS-rebinding requests: a foreign Host or Origin.
+  if (!ctx.auth.enabled) {
+    const allowedHosts = options.allowedHosts ?? [];
+    app.addHook("onRequest", (request, reply, done) => {
+      const problem = localRequestProblem({ host: request.headers.host, origin: request.headers.origin }, allowedHosts);
+      if (problem === undefined) return done();
+      const error = new ArefError("FORBIDDEN", `${problem}; a server without tokens only answers local clients`, {
+        hint: "open it as http://127.0.0.1:<port>, or start it with tokens (or allowedHosts) to serve other names",
+      });
+      void reply.code(403).send(toHttpError(error).receipt);
+    });
+  }
 
   // Our routes set request.meter first thing; requests that never reached one (404, framework errors) look it up.
   app.decorateRequest("meter", null);
+  app.decorateRequest("principal", null);
+  // Unmatched routes answer 404 before any body is read.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!request.is404) return done();
+    closeAfterReply(request, reply);
+    void reply.code(404).send(notFound(request));
+  });
+  const guard = ctx.auth.enabled ? new ConnectionGuard(options.maxUnauthenticatedConnections ?? DEFAULT_MAX_UNAUTHENTICATED) : undefined;
+  guard?.attach(app.server);
   app.addHook("onResponse", (request, reply, done) => {
     const meter = request.meter ?? ctx.telemetry.meter(request.method, request.routeOptions.url ?? "unmatched");
     meter.observe(reply.statusCode, reply.elapsedTime / 1000);
@@ -127,7 +173,9 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
         }
       },
       errorResponseBuilder: (_req, context) =>
-        new ArefError("RATE_LIMITED", `rate limit: ${context.max} requests per ${context.after}`, { hint: `retry after ${context.after}` }),
+        new ArefError("RATE_LIMITED", `rate limit: ${context.max} request${context.max === 1 ? "" : "s"} per ${windowText(limit.timeWindowMs ?? DEFAULT_RATE_LIMIT.timeWindowMs)}`, {
+          hint: `retry after ${Math.max(1, Math.ceil(context.ttl / 1000))} s`,
+        }),
     });
   }
 
@@ -135,7 +183,8 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
   let doc: Record<string, unknown> = {};
   routes.push(...artifactRoutes(ctx), ...sessionRoutes(ctx), ...executeRoutes(ctx), ...chatRoutes(ctx), ...systemRoutes(ctx, () => doc));
   doc = openApiDocument(routes, { title: "artifact-refs server", version: SERVER_VERSION });
-  for (const route of routes) registerRoute(app, ctx.auth, route, ctx.telemetry.meter(route.method, route.url));
+  const trust = guard === undefined ? undefined : (request: { raw: { socket: import("node:net").Socket } }) => guard.trust(request.raw.socket);
+  for (const route of routes) registerRoute(app, ctx.auth, route, ctx.telemetry.meter(route.method, route.url), trust);
 
   const webRoot = options.ui === false ? undefined : findWebRoot();
   if (webRoot) serveWeb(app, webRoot);

@@ -4,10 +4,18 @@ import { SessionIdSchema } from "@artifact-refs/schema";
 import { forbidden, unauthorized } from "./errors.js";
 
 /** Bearer tokens: one admin token for everything, and tokens scoped to a list of sessions. */
+/** A token a client can actually send: what `Authorization: Bearer <token>` accepts (16-512 visible ASCII characters). */
+const tokenSchema = (what: string) =>
+  z
+    .string()
+    .min(16, `${what} must be at least 16 characters`)
+    .max(512, `${what} must be at most 512 characters (longer ones can never match a request)`)
+    .regex(/^[\x21-\x7e]+$/, `${what} may only hold visible ASCII characters (no spaces or control characters: they can never match a request)`);
+
 export const TokensSchema = z
   .object({
-    admin: z.string().min(16, "the admin token must be at least 16 characters").optional(),
-    sessions: z.record(z.string().min(16, "a session token must be at least 16 characters"), z.array(SessionIdSchema).min(1)).default({}),
+    admin: tokenSchema("the admin token").optional(),
+    sessions: z.record(tokenSchema("a session token"), z.array(SessionIdSchema).min(1)).default({}),
   })
   .strict();
 export type TokensInput = z.input<typeof TokensSchema>;

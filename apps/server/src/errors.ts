@@ -1,3 +1,4 @@
+import type { Duplex } from "node:stream";
 import { ArefError, isArefError, receiptName, type ErrorCode, type ErrorReceipt } from "@artifact-refs/schema";
 
 /** HTTP status for each error code. Client faults are 4xx; only server faults are 5xx. */
@@ -60,6 +61,35 @@ const HINTS: Partial<Record<string, string>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: "send valid JSON",
 };
 
+/**
+ * Errors about the server's own storage or setup: their messages and details name server paths,
+ * errno values and hashes of files the caller never sent. The client gets what went wrong and what
+ * to do, plus an id to quote; the full error goes to the server log (see `operatorError`).
+ */
+const OPERATOR_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  IO_ERROR: "the server could not read or write its store",
+  INTEGRITY: "the stored copy of this artifact is damaged on the server (it failed its integrity check)",
+  CORRUPT_METADATA: "the server's record of this artifact is damaged",
+  READ_ONLY: "the server's store is read-only",
+  PERMISSION_DENIED: "the server is not allowed to access its store",
+  CONFIG_INVALID: "the server is misconfigured",
+  TOKENIZER_FAILED: "the server's tokenizer failed",
+  INTERNAL: "internal server error",
+};
+
+/** True for errors whose text is for operators only. */
+export function isOperatorError(error: unknown): error is ArefError {
+  return isArefError(error) && OPERATOR_MESSAGES[error.code] !== undefined;
+}
+
+/** The client-facing form of an operator error: a fixed message, a hint, an id that is also in the server log. */
+export function redactOperatorError(error: ArefError, errorId: string): ArefError {
+  return new ArefError(error.code, `${OPERATOR_MESSAGES[error.code]} (error id ${errorId})`, {
+    hint: "try again later; if it persists, give the error id to the server's operator (the details are in the server log)",
+    details: { error_id: errorId },
+  });
+}
+
 export interface HttpError {
   status: number;
   receipt: ErrorReceipt;
@@ -88,4 +118,22 @@ export function unauthorized(message: string): ArefError {
 
 export function forbidden(message: string): ArefError {
   return new ArefError("FORBIDDEN", message, { hint: "use a token scoped to that session, or the admin token" });
+}
+
+/** Answers a socket-level client error (before any request object exists) with an error receipt, then closes it. */
+export function writeClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const [status, reason, aref] =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? ([408, "Request Timeout", new ArefError("DEADLINE_EXCEEDED", "the request did not arrive in time", { hint: "send the whole request (headers and body) within the server's request timeout" })] as const)
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? ([431, "Request Header Fields Too Large", new ArefError("TOO_LARGE", "the request headers are too large", { hint: "send smaller headers" })] as const)
+        : ([400, "Bad Request", new ArefError("INVALID_INPUT", "malformed HTTP request", { hint: "send a well-formed HTTP/1.1 request" })] as const);
+  const inFlight = (socket as { _httpMessage?: { _headerSent?: boolean } | null })._httpMessage;
+  if (!socket.writable || inFlight?._headerSent === true) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ schema: receiptName("error"), error: aref.toJSON() });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), 1_000).unref();
 }

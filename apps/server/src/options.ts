@@ -1,3 +1,4 @@
+import { ArefError } from "@artifact-refs/schema";
 import type { SessionPreload } from "./kit/index.js";
 import type { ContextConfigInput } from "@artifact-refs/context";
 import type { ArtifactStore } from "@artifact-refs/store";
@@ -9,6 +10,24 @@ import type { ToolDefinition } from "./tools/registry.js";
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
 export const DEFAULT_ACCESS_CACHE_MS = 1_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_UNAUTHENTICATED = 256;
+
+/** The socket timeouts, validated (CONFIG_INVALID otherwise). */
+export function serverTimeouts(options: Pick<ServerOptions, "requestTimeoutMs" | "idleTimeoutMs">): {
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  idleTimeoutMs: number;
+  checkEveryMs: number;
+} {
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  for (const [name, v] of [["requestTimeoutMs", requestTimeoutMs], ["idleTimeoutMs", idleTimeoutMs]] as const) {
+    if (!Number.isInteger(v) || v < 100) throw new ArefError("CONFIG_INVALID", `${name} must be an integer ≥ 100, got ${String(v)}`);
+  }
+  return { requestTimeoutMs, headersTimeoutMs: requestTimeoutMs, idleTimeoutMs, checkEveryMs: Math.max(50, Math.min(1_000, Math.floor(requestTimeoutMs / 4))) };
+}
 
 export interface ServerOptions {
   /** An open ArtifactStore, or a store spec (memory:, ./dir, s3://bucket/prefix?endpoint=…). */
@@ -20,6 +39,8 @@ export interface ServerOptions {
    * Without tokens the API is open, and startServer only binds a loopback address.
    */
   tokens?: TokensInput;
+  /** Without tokens, extra Host names (besides 127.0.0.1, localhost, ::1) the server answers; others get 403 (DNS rebinding). */
+  allowedHosts?: string[];
   /** Largest request body in bytes (default 1 MiB); larger is 413. */
   bodyLimit?: number;
   /** Requests per window per token (or per IP without a token); `false` turns the limit off. */
@@ -45,6 +66,12 @@ export interface ServerOptions {
    * matters for references dropped by another process or instance sharing the store.
    */
   accessCacheMs?: number;
+  /** Time for a whole request (headers and body) to arrive, in ms (default 30 s); slower ones get 408 and are closed. */
+  requestTimeoutMs?: number;
+  /** An idle connection (no bytes either way) is closed after this many ms (default 60 s). */
+  idleTimeoutMs?: number;
+  /** With tokens: connections that have not yet made an authenticated request, at most (default 256; more are closed at once). */
+  maxUnauthenticatedConnections?: number;
   /** How long close() waits for in-flight requests before cutting their sockets (default 10 s). */
   shutdownGraceMs?: number;
   /** Fastify logger (default off). */

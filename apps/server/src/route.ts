@@ -2,12 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ArefError, parseWith } from "@artifact-refs/schema";
 import type { Authenticator, Principal } from "./auth.js";
+import { JSON_MEDIA_TYPE } from "./body-parsing.js";
 import type { RouteMeter } from "./telemetry.js";
 
 declare module "fastify" {
   interface FastifyRequest {
     /** The metrics of the route that took the request (set by registerRoute's handler). */
     meter: RouteMeter | null;
+    /** Who is calling (set before the body is read, on routes that need auth). */
+    principal: Principal | null;
   }
 }
 
@@ -62,9 +65,7 @@ export function defineRoute<P, Q, B>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> 
 }
 
 export function isJsonContentType(header: string | undefined): boolean {
-  if (header === undefined) return false;
-  const type = header.split(";")[0]!.trim().toLowerCase();
-  return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+  return header !== undefined && JSON_MEDIA_TYPE.test(header.trim());
 }
 
 /**
@@ -85,7 +86,13 @@ class QueryMemo {
 }
 
 /** Registers a route on Fastify: authenticates, validates params, query and body with zod, runs the handler. */
-export function registerRoute(app: FastifyInstance, auth: Authenticator, def: RouteDef<any, any, any>, meter: RouteMeter): void {
+export function registerRoute(
+  app: FastifyInstance,
+  auth: Authenticator,
+  def: RouteDef<any, any, any>,
+  meter: RouteMeter,
+  onAuthenticated?: (request: FastifyRequest) => void,
+): void {
   if (def.rawBody === "stream") {
     // Its own encapsulated context: raw bodies reach the handler as the request stream; JSON
     // (the envelope) is still parsed under the server's bodyLimit.
@@ -94,7 +101,7 @@ export function registerRoute(app: FastifyInstance, auth: Authenticator, def: Ro
       child.removeAllContentTypeParsers();
       child.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: app.initialConfig.bodyLimit }, jsonParser);
       child.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
-      registerRoute(child, auth, { ...def, rawBody: true }, meter);
+      registerRoute(child, auth, { ...def, rawBody: true }, meter, onAuthenticated);
     });
     return;
   }
@@ -105,9 +112,24 @@ export function registerRoute(app: FastifyInstance, auth: Authenticator, def: Ro
     url: def.url,
     exposeHeadRoute: false,
     ...(def.rateLimit ? { config: { rateLimit: def.rateLimit } } : {}),
+    // Authenticate before the body is read (after the rate limit's onRequest hook): a caller without a valid
+    // token never gets to send (or hold open) a body.
+    preParsing: (request, reply, payload, done) => {
+      request.meter = meter;
+      if (!def.auth) return done(null, payload);
+      try {
+        request.principal = auth.authenticate(request.headers.authorization);
+        onAuthenticated?.(request);
+        done(null, payload);
+      } catch (error) {
+        // The body (if any) is left unread: close the connection after the 401 instead of draining it.
+        closeAfterReply(request, reply);
+        done(error as Error);
+      }
+    },
     handler: async (request, reply) => {
       request.meter = meter;
-      const principal: Principal = def.auth ? auth.authenticate(request.headers.authorization) : { kind: "admin" };
+      const principal: Principal = def.auth ? request.principal! : { kind: "admin" };
       const at = request.url.indexOf("?");
       const params = def.params ? paths.parse(def.params, at === -1 ? request.url : request.url.slice(0, at), request.params, "path parameters") : {};
       const query = def.query ? queries.parse(def.query, at === -1 ? "" : request.url.slice(at + 1), request.query ?? {}) : {};
@@ -124,5 +146,19 @@ export function registerRoute(app: FastifyInstance, auth: Authenticator, def: Ro
       }
       return def.handler({ params, query, body, principal, request, reply });
     },
+  });
+}
+
+/**
+ * Answers with `Connection: close` and closes the socket once the answer is out, without reading
+ * the request body: node would otherwise wait for the rest of a body that a slow or hostile
+ * client never sends, holding the connection open.
+ */
+export function closeAfterReply(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.header("connection", "close");
+  const socket = request.raw.socket;
+  reply.raw.once("finish", () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), 1_000).unref();
   });
 }

@@ -19,7 +19,13 @@ export const SessionParams = z.object({ id: SessionIdSchema }).strict();
 export const SessionRefParams = z.object({ id: SessionIdSchema, ref: RefParamSchema }).strict();
 export const ContextParams = z.object({ session_id: SessionIdSchema }).strict();
 
-const intParam = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** A decimal integer query parameter: digits only (no `0x10`, ` 5`, `1e3`, `+5`), then range-checked. */
+const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^(?:0|-?[1-9][0-9]{0,15})$/, "must be a decimal integer (digits only)")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
 
 /** Bounded fetch selector in query parameters: ?mode=grep&pattern=ERROR&context=2 (headtail by default). */
 export const FetchQuerySchema = z

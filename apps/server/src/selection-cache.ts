@@ -1,4 +1,4 @@
-import type { Selection, Selector } from "@artifact-refs/schema";
+import { isArefError, type ArefError, type Selection, type Selector } from "@artifact-refs/schema";
 
 /**
  * A map bounded by the total size of its values. Eviction is second-chance (CLOCK): a hit only
@@ -56,6 +56,42 @@ class SizedCache<V> {
 export class SelectionCache extends SizedCache<Selection> {
   constructor(maxChars = 16 * 1024 * 1024) {
     super(maxChars, (selection, key) => selection.text.length + key.length + 256);
+  }
+
+  /** Selections that failed (bad or too expensive selectors): deterministic too, so failures are kept and rethrown. */
+  readonly #failures = new Map<string, ArefError>();
+
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs selections one at a time, each in its own event-loop turn: concurrent requests would
+   * otherwise run their (bounded) selections back to back in one microtask run, and other
+   * clients would wait for all of them.
+   */
+  #turn<T>(fn: () => T): Promise<T> {
+    const run = this.#queue.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(fn);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The cached selection for `key`, or computes it; a selection error is cached (up to 4,096 of them) and rethrown. */
+  async getOrSelect<T>(key: string, load: () => Promise<T>, select: (source: T) => Selection | Promise<Selection>): Promise<Selection> {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
+    const failed = this.#failures.get(key);
+    if (failed !== undefined) throw failed;
+    const source = await load(); // a load failure (IO) is not the selector's: not cached
+    try {
+      const selection = await this.#turn(() => select(source));
+      this.set(key, selection);
+      return selection;
+    } catch (error) {
+      if (isArefError(error) && error.code !== "IO_ERROR" && error.code !== "INTEGRITY" && this.maxSize > 0) {
+        if (this.#failures.size >= 4_096) this.#failures.clear();
+        this.#failures.set(key, error);
+      }
+      throw error;
+    }
   }
 
   static key(id: string, selector: Selector): string {

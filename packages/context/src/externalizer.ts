@@ -248,7 +248,8 @@ export class Externalizer {
     }
     const serialized = serializePayload(input.result, input.mime);
     const injected = input.injected === true || isInjected(serialized.text);
-    const redacted = injected || this.#redactor === undefined ? { text: serialized.text, kinds: [] as string[] } : this.#redactor.redact(serialized.text);
+    // Redaction always runs, injected context included (issue 17 #4).
+    const redacted = this.#redactor === undefined ? { text: serialized.text, kinds: [] as string[] } : this.#redactor.redact(serialized.text);
     const decision = this.decide(input.tool, redacted.text, serialized.mime, serialized.structured, injected);
     return { input, text: redacted.text, payload: serialized.payload, mime: serialized.mime, injected, redactions: redacted.kinds, decision };
   }

@@ -50,7 +50,7 @@ export {
   type StashedResult,
 } from "./externalizer.js";
 export { ARTIFACTS_GET_TOOL_NAME, fetchHint, modelHintFor, renderModelHint, type ModelHint, type HintExtras } from "./model-hint.js";
-export { INJECTED_TAG, tagInjected, isInjected, stripInjectedTag } from "./injected.js";
+export { INJECTED_TAG, INJECTED_TAG_PREFIX, tagInjected, isInjected, stripInjectedTag } from "./injected.js";
 export { serializePayload, deserializePayload, sniffTextMime, countLines, type PayloadEncoding, type SerializedPayload } from "./payload.js";
 export { defaultPreview, type PreviewFunction, type PreviewInput, type ContentPreview } from "./preview.js";
 

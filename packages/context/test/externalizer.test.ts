@@ -36,7 +36,7 @@ describe("Externalizer", () => {
     expect(r.entry.tool_call_id).toBe("c1");
     expect(ref.short_ref).toBe(hint.artifact_reference);
     expect(await store.getText(ref.short_ref, { session })).toBe(log);
-    const record = await store.getRecord(ref.artifact_id);
+    const record = await store.getRecord(ref.artifact_id, { session }); // tool info is the session's (per-session metadata)
     expect(record.tool).toEqual({ name: "run_tests", args: { path: "." } });
     expect(record.type).toBe("tool_output");
   });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ArefError, hasErrorCode } from "@artifact-refs/schema";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Externalizer, migrateTranscript, readTranscript, rehydrateTranscript } from "../src/index.js";
+import { Externalizer, migrateTranscript, readTranscript, rehydrateTranscript, tagInjected } from "../src/index.js";
 import { TRAJECTORY_DIR, tempDir } from "./helpers.js";
 
 const session = "sess-mig";
@@ -172,7 +172,7 @@ describe("migrateTranscript", () => {
     const path = join(dir, "inj.jsonl");
     const lines = [
       { role: "tool", tool_name: "recall", content: "x".repeat(9_000), details: { injected: true } },
-      { role: "tool", tool_name: "recall", content: `<!-- aref:injected -->\n${"y".repeat(9_000)}` },
+      { role: "tool", tool_name: "recall", content: tagInjected("y".repeat(9_000)) },
       { role: "tool", tool_name: "sh", content: "z".repeat(9_000) },
     ];
     await writeFile(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");

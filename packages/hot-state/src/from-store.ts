@@ -1,5 +1,5 @@
 import type { ArtifactStore } from "@artifact-refs/store";
-import { type HotState, parseRef, parseSessionId } from "@artifact-refs/schema";
+import { type HotState, hasErrorCode, parseRef, parseSessionId } from "@artifact-refs/schema";
 import { type HotStateBuild, type HotStateBuildOptions, buildHotState } from "./build.js";
 import { type IndexCandidate, selectTop } from "./select.js";
 import { DEFAULT_BUDGET } from "@artifact-refs/budget";
@@ -37,7 +37,12 @@ export async function sessionHotState(store: ArtifactStore, session: string, opt
   await Promise.all(
     selectTop(candidates, maxEntries).map(async (i) => {
       const c = candidates[i]!;
-      const record = await store.getRecord(c.artifact_id, { session: sessionId });
+      // One damaged record or blob must not fail the whole hot state: that entry just goes without a summary (verify reports it).
+      const record = await store.getRecord(c.artifact_id, { session: sessionId }).catch((error: unknown) => {
+        if (hasErrorCode(error, "CORRUPT_METADATA") || hasErrorCode(error, "INTEGRITY")) return undefined;
+        throw error;
+      });
+      if (record === undefined) return;
       if (record.summary) c.summary = record.summary;
       if (c.label === undefined && record.label !== undefined) c.label = record.label;
     }),

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ArefError } from "@artifact-refs/schema";
+import { ArefError, isLoopbackHost, localRequestProblem } from "@artifact-refs/schema";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createArefMcpServer, type ArefMcpServerOptions } from "./server.js";
 
@@ -36,8 +36,22 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
  */
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  const listenHost = options.host ?? "127.0.0.1";
+  if (!isLoopbackHost(listenHost.includes(":") && !listenHost.startsWith("[") ? `[${listenHost}]` : listenHost)) {
+    throw new ArefError("CONFIG_INVALID", `refusing to listen on ${listenHost}: MCP over HTTP has no authentication, anyone who can reach it could read the store`, {
+      hint: "listen on 127.0.0.1 (the default) and put an authenticating proxy in front if you need remote access",
+    });
+  }
   const http: Server = createServer((req, res) => {
     void (async () => {
+      // No auth here: refuse DNS-rebinding requests (a foreign Host or Origin) before anything else.
+      const problem = localRequestProblem({ host: req.headers.host, origin: req.headers.origin });
+      if (problem !== undefined) {
+        res.writeHead(403, { "content-type": "application/json" }).end(
+          JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: `forbidden: ${problem}; this server only answers local clients` }, id: null }),
+        );
+        return;
+      }
       const path = (req.url ?? "/").split("?")[0];
       if (path !== "/mcp") {
         res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not found: the MCP endpoint is /mcp" }));
@@ -72,7 +86,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   });
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
-    http.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+    http.listen(options.port ?? 0, listenHost, () => resolve());
   });
   const { port, address } = http.address() as AddressInfo;
   const host = address.includes(":") ? `[${address}]` : address;

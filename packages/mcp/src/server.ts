@@ -178,7 +178,7 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
         const text = `${link.content[0]!.type === "text" ? (link.content[0] as { text: string }).text : ""}${note}`;
         return {
           content: [{ type: "text", text }, ...link.content.slice(1)],
-          structuredContent: { artifact_reference: link.shortRef, uri: resourceUri(put.id), size_bytes: put.record.size_bytes, created: put.created },
+          structuredContent: { artifact_reference: link.shortRef, uri: resourceUri(put.id), size_bytes: put.record.size_bytes, created: !put.deduped },
         };
       } catch (error) {
         return errorResult(error);

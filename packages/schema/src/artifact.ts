@@ -53,6 +53,9 @@ export const SessionReferenceSchema = z.object({
   type: ArtifactTypeSchema,
   label: z.string().max(MAX_LABEL_CHARS).optional(),
   tool: ToolInfoSchema.optional(),
+  /** This session's summary and MIME type of the content (per-session metadata, never another session's). */
+  summary: z.string().max(MAX_SUMMARY_CHARS).optional(),
+  mime: z.string().max(200).optional(),
   created_at: z.string().datetime({ offset: true }),
   /** ISO time after which the reference is expired; absent = never. */
   expires_at: z.string().datetime({ offset: true }).optional(),

@@ -8,3 +8,4 @@ export * from "./transcript.js";
 export * from "./execution.js";
 export * from "./receipts.js";
 export * from "./validate.js";
+export * from "./local-origin.js";

@@ -1,4 +1,6 @@
-import { chmod, mkdir, open, unlink, utimes } from "node:fs/promises";
+import { lstat, lutimes, mkdir, open, chmod, unlink } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { ArefError } from "@artifact-refs/schema";
 import { dirname, join } from "node:path";
 import { errnoOf } from "./errors.js";
 import { TEMP_PREFIX, TRASH_PREFIX, withSep } from "./paths.js";
@@ -103,11 +105,50 @@ export async function syncDir(dir: string): Promise<void> {
 export async function touch(path: string): Promise<boolean> {
   const now = new Date();
   try {
-    await utimes(path, now, now);
+    await lutimes(path, now, now); // never through a symlink: a planted link's target is not ours to touch
     return true;
   } catch (error) {
     const errno = errnoOf(error);
     if (errno === "ENOENT" || errno === "ENOTDIR") return false;
     throw error;
   }
+}
+
+/** What a non-regular, non-directory entry is ("symbolic link", "FIFO", …). */
+export function irregularKind(stats: Stats): string {
+  if (stats.isSymbolicLink()) return "symbolic link";
+  if (stats.isFIFO()) return "FIFO";
+  if (stats.isSocket()) return "socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "device";
+  return stats.isDirectory() ? "directory" : "special file";
+}
+
+/** IO_ERROR for a store entry that is not what the store writes (a symlink, a FIFO, …): never followed or read. */
+export function irregularError(path: string, kind: string, root: string): ArefError {
+  return new ArefError("IO_ERROR", `${path} is a ${kind}, not a ${kind === "symbolic link" ? "regular file or directory the store made" : "regular file"}: refusing to follow or use it`, {
+    hint: `something other than artifact-refs wrote into ${root}; \`aref verify --repair\` removes it (then stash the content again)`,
+    details: { path, irregular: kind },
+  });
+}
+
+/**
+ * Checks that no directory between `root` (exclusive) and `dir` (inclusive) is a symbolic link
+ * or anything but a directory, so a planted `refs/<session>` link cannot send reads or writes
+ * outside the store. Directories seen real are remembered in `known`; missing ones end the walk.
+ */
+export async function assertRealDirs(root: string, dir: string, known: Set<string>): Promise<void> {
+  if (known.has(dir) || dir === root || !dir.startsWith(withSep(root))) return;
+  const parent = dirname(dir);
+  await assertRealDirs(root, parent, known);
+  let stats: Stats;
+  try {
+    stats = await lstat(dir);
+  } catch (error) {
+    const errno = (error as { code?: string }).code;
+    if (errno === "ENOENT" || errno === "ENOTDIR") return;
+    throw error;
+  }
+  if (stats.isFile()) return; // a file where a directory belongs: the operation itself fails with ENOTDIR, which names it
+  if (!stats.isDirectory()) throw irregularError(dir, irregularKind(stats), root);
+  known.add(dir);
 }

@@ -1,12 +1,12 @@
-import { existsSync } from "node:fs";
-import { link, lstat, readFile, rename, stat, unlink } from "node:fs/promises";
+import { constants, lstatSync, type Stats } from "node:fs";
+import { link, lstat, open, rename, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ArefError, parseWith } from "@artifact-refs/schema";
 import type { Driver, DriverEntry } from "@artifact-refs/store";
 import { z } from "zod";
 import { errnoOf, fsError } from "./errors.js";
-import { FileMaker, ScratchNames, syncDir, touch } from "./files.js";
+import { FileMaker, ScratchNames, assertRealDirs, irregularError, irregularKind, syncDir, touch } from "./files.js";
 import { compress, decompress } from "./gzip.js";
 import { GZ_SUFFIX, locate, type Location } from "./paths.js";
 import { listKeys, logicalSize, sweepScratch } from "./walk.js";
@@ -37,6 +37,18 @@ export const SCRATCH_MIN_AGE_MS = 1_000;
 /** How often a write retries when its directory or temp file vanished under it (another process's sweep). */
 const WRITE_ATTEMPTS = 3;
 
+/**
+ * A synchronous lstat (answered from the dentry cache in microseconds, no error allocated for a
+ * missing file); undefined when there is nothing usable there (the write that follows names the problem).
+ */
+function lstatOrNone(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 const view = (buffer: Uint8Array) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 
 /**
@@ -58,6 +70,8 @@ export class FsDriver implements Driver {
   readonly #files: FileMaker;
   readonly #rootUrl: string;
   readonly #names = new ScratchNames();
+  /** Directories below the root seen to be real directories (not symlinks): checked once per instance. */
+  readonly #realDirs = new Set<string>();
 
   constructor(options: FsDriverOptions) {
     const parsed = parseWith(FsDriverOptionsSchema, options, "FsDriver options", "CONFIG_INVALID");
@@ -70,14 +84,18 @@ export class FsDriver implements Driver {
   }
 
   async putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }> {
-    const loc = this.#locate(key);
+    const loc = await this.#locateReal(key);
     // Already stored (in either gzip form)? Refresh its time, which keeps a re-used blob out
     // of gc's reach, and stop. The existence check is a synchronous stat on purpose: it is
     // answered from the kernel's dentry cache in microseconds and, unlike an async call that
     // fails with ENOENT (the common case: new content), allocates no error and costs no
     // thread-pool round trip. A file removed between the check and the refresh is created anew.
     for (const path of this.#forms(loc)) {
-      if (existsSync(path) && (await this.#touch(path))) return { created: false };
+      const found = lstatOrNone(path);
+      if (found === undefined) continue;
+      // A planted symlink or FIFO is removed (the link itself, never its target) and the content written anew.
+      if (!found.isFile() && !found.isDirectory()) await this.#unlinkIfExists(path);
+      else if (await this.#touch(path)) return { created: false };
     }
     const bytes = loc.compressed ? await compress(data) : data;
     const created = await this.#publish(loc, bytes, "link");
@@ -86,7 +104,7 @@ export class FsDriver implements Driver {
   }
 
   async put(key: string, data: Uint8Array): Promise<void> {
-    const loc = this.#locate(key);
+    const loc = await this.#locateReal(key);
     const bytes = loc.compressed ? await compress(data) : data;
     await this.#publish(loc, bytes, "rename");
     // A blob replaced in one form must not leave a stale (maybe corrupt) copy in the other:
@@ -95,34 +113,47 @@ export class FsDriver implements Driver {
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    const loc = this.#locate(key);
+    const loc = await this.#locateReal(key);
     for (const path of this.#forms(loc)) {
-      let raw: Buffer;
-      try {
-        raw = await readFile(path);
-      } catch (error) {
-        const errno = errnoOf(error);
-        if (errno === "ENOENT") continue;
-        if (errno === "ENOTDIR") return undefined;
-        throw fsError(error, "read", path, this.root);
-      }
+      const raw = await this.#readRegular(path);
+      if (raw === "absent") continue;
+      if (raw === "not-dir") return undefined;
       return view(path.endsWith(GZ_SUFFIX) ? await decompress(raw) : raw);
     }
     return undefined;
   }
 
+  /** Reads a regular file without following a symlink (O_NOFOLLOW) or blocking on a FIFO (O_NONBLOCK); anything else is IO_ERROR. */
+  async #readRegular(path: string): Promise<Buffer | "absent" | "not-dir"> {
+    let handle;
+    try {
+      handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      const errno = errnoOf(error);
+      if (errno === "ENOENT") return "absent";
+      if (errno === "ENOTDIR") return "not-dir";
+      if (errno === "ELOOP") throw irregularError(path, "symbolic link", this.root);
+      throw fsError(error, "read", path, this.root);
+    }
+    try {
+      const stats = await handle.stat();
+      if (stats.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+      if (!stats.isFile()) throw irregularError(path, irregularKind(stats), this.root);
+      return await handle.readFile();
+    } catch (error) {
+      throw fsError(error, "read", path, this.root);
+    } finally {
+      await handle.close();
+    }
+  }
+
   async head(key: string): Promise<DriverEntry | undefined> {
-    const loc = this.#locate(key);
+    const loc = await this.#locateReal(key);
     for (const path of this.#forms(loc)) {
       try {
-        const stats = await stat(path);
+        const stats = await lstat(path);
         if (stats.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
-        if (!stats.isFile()) {
-          throw new ArefError("IO_ERROR", `${path} is not a regular file`, {
-            hint: `something other than artifact-refs wrote into ${this.root}; move it away`,
-            details: { path },
-          });
-        }
+        if (!stats.isFile()) throw irregularError(path, irregularKind(stats), this.root);
         return { key, size: await logicalSize(path, stats), modifiedAt: stats.mtime };
       } catch (error) {
         const errno = errnoOf(error);
@@ -135,7 +166,7 @@ export class FsDriver implements Driver {
   }
 
   async delete(key: string, options: { ifUnmodifiedSince?: Date } = {}): Promise<boolean> {
-    const loc = this.#locate(key);
+    const loc = await this.#locateReal(key);
     const since = options.ifUnmodifiedSince;
     let removed = false;
     let kept = false;
@@ -149,7 +180,7 @@ export class FsDriver implements Driver {
   }
 
   list(prefix: string): AsyncIterable<DriverEntry> {
-    return listKeys(this.root, prefix);
+    return listKeys(this.root, prefix, this.#realDirs);
   }
 
   uri(key: string): string {
@@ -168,10 +199,22 @@ export class FsDriver implements Driver {
 
   async close(): Promise<void> {
     this.#files.clear();
+    this.#realDirs.clear();
   }
 
   #locate(key: string): Location {
     return locate(this.root, key, this.gzip);
+  }
+
+  /** Locates a key and checks that no directory on its way below the root is a symlink (a planted link would lead outside the store). */
+  async #locateReal(key: string): Promise<Location> {
+    const loc = this.#locate(key);
+    try {
+      await assertRealDirs(this.root, loc.dir, this.#realDirs);
+    } catch (error) {
+      throw fsError(error, "read", loc.dir, this.root);
+    }
+    return loc;
   }
 
   /** The files a key may be stored in, the one this driver writes first. */

@@ -25,6 +25,7 @@ import { LAYOUT_KEY, LAYOUT_VERSION, REF_PREFIX, blobKey, blobPrefixFor, idOfBlo
 import { runGc, runStats, runVerify } from "./maintenance.js";
 import { ReferenceCache } from "./reference-cache.js";
 import { SessionRecords } from "./session-records.js";
+import { sessionView, sharedRecord } from "./session-view.js";
 import { GcOptionsSchema, PutOptionsSchema, VerifyOptionsSchema, type ArtifactStoreOptions, type GcOptions, type PutOptions, type ReferenceReadOptions, type SessionOption, type VerifyOptions } from "./options.js";
 
 export interface PutResult {
@@ -37,7 +38,22 @@ export interface PutResult {
   created: boolean;
   /** True when a corrupt stored copy was replaced by these (good) bytes. */
   healed: boolean;
+  /**
+   * With a session: true when that session already held these bytes (another session's copy is
+   * never revealed); without one: `!created`.
+   */
+  deduped: boolean;
   reference?: SessionReference;
+}
+
+/** Fields of a session's earlier reference that a new put of the same bytes did not set. */
+function pick(before: SessionReference, options: PutOptions): Partial<ArtifactRecord> {
+  return {
+    ...(options.label === undefined && before.label !== undefined ? { label: before.label } : {}),
+    ...(options.tool === undefined && before.tool !== undefined ? { tool: before.tool } : {}),
+    ...(options.summary === undefined && before.summary !== undefined ? { summary: before.summary } : {}),
+    ...(options.mime === undefined && before.mime !== undefined ? { mime: before.mime } : {}),
+  };
 }
 
 /**
@@ -84,11 +100,17 @@ export class ArtifactStore {
     const key = blobKey(id);
     // Content and record are independent writes: do them at once. A crash between them can
     // leave a record without content (verify reports it, gc removes it), never a partial blob.
-    const [{ created, healed, wrote }, record] = await Promise.all([this.#storeBlob(id, bytes), this.#ensureRecord(id, this.#core.buildRecord(id, bytes, options))]);
+    const [{ created, healed, wrote }, { stored: record, own }, before] = await Promise.all([
+      this.#storeBlob(id, bytes),
+      this.#ensureRecord(id, (o) => this.#core.buildRecord(id, bytes, o), options, session !== undefined),
+      session === undefined ? undefined : this.#core.readReference(session, id).catch(() => undefined),
+    ]);
     let reference: SessionReference | undefined;
     let shortRef = toShortRef(id);
     if (session !== undefined) {
-      reference = await this.#writeReference(session, id, record, options);
+      // The session's own earlier reference fills what this put does not say (a re-put without a label keeps it).
+      const mine = before === undefined ? own : { ...own, type: options.type ?? before.type, ...pick(before, options) };
+      reference = await this.#writeReference(session, id, record, options, mine);
       // Close the race with a concurrent gc, now that the reference is written: store the
       // blob again if it was swept meanwhile, else refresh its time (putIfAbsent does both).
       // A gc whose second mark missed the reference then cannot delete the blob after this
@@ -100,7 +122,8 @@ export class ArtifactStore {
       if ((await driver.putIfAbsent(key, bytes)).created || wrote) await driver.putIfAbsent(metaKey(id), encodeJson(record));
       shortRef = await this.shortRef(id, { session });
     }
-    return { id, handle: toHandle(id), shortRef, record, created, healed, ...(reference ? { reference } : {}) };
+    const deduped = session === undefined ? !created : before !== undefined && !this.#core.isExpired(before);
+    return { id, handle: toHandle(id), shortRef, record: reference ? sessionView(record, reference) : record, created, healed, deduped, ...(reference ? { reference } : {}) };
   }
 
   /**
@@ -227,9 +250,11 @@ export class ArtifactStore {
   /** The artifact's metadata record. */
   async getRecord(ref: string, options: SessionOption = {}): Promise<ArtifactRecord> {
     const id = await this.resolve(ref, options);
-    if (options.session !== undefined) await this.#liveReference(options.session, id);
+    // With a session: that session's view (its own label, summary, type, time), never another session's.
+    const reference = options.session === undefined ? undefined : await this.#liveReference(options.session, id);
+    const view = (r: ArtifactRecord) => (reference === undefined ? r : sessionView(r, reference));
     const record = await this.#core.readRecord(id);
-    if (record !== undefined) return record;
+    if (record !== undefined) return view(record);
     if ((await this.#core.driver.head(blobKey(id))) === undefined) {
       throw new ArefError("NOT_FOUND", `artifact ${toShortRef(id)} is not in the store`, { details: { artifact_id: id } });
     }
@@ -237,7 +262,7 @@ export class ArtifactStore {
     const bytes = await this.get(id);
     const rebuilt = this.#core.buildRecord(id, bytes, {});
     await this.#core.driver.putIfAbsent(metaKey(id), encodeJson(rebuilt));
-    return rebuilt;
+    return view(rebuilt);
   }
 
   /** True when the artifact's content is stored (no integrity check). */
@@ -467,17 +492,22 @@ export class ArtifactStore {
     const firstText = manifest.encoding === "binary" ? undefined : decodeUtf8(first.subarray(0, first.byteLength - incompleteUtf8Tail(first)));
     const layout = { sizeBytes: manifest.size_bytes, manifest: manifestId, chunks: manifest.chunks.length, binary: manifest.encoding === "binary" };
     const { created: manifestCreated } = await driver.putIfAbsent(blobKey(manifestId), manifestBytes);
-    const record = await this.#ensureRecord(id, this.#core.buildRecord(id, first, options, firstText, layout));
+    const [{ stored: record, own }, before] = await Promise.all([
+      this.#ensureRecord(id, (o) => this.#core.buildRecord(id, first, o, firstText, layout), options, session !== undefined),
+      session === undefined ? undefined : this.#core.readReference(session, id).catch(() => undefined),
+    ]);
     let reference: SessionReference | undefined;
     let shortRef = toShortRef(id);
     if (session !== undefined) {
-      reference = await this.#writeReference(session, id, record, options);
+      const mine = before === undefined ? own : { ...own, type: options.type ?? before.type, ...pick(before, options) };
+      reference = await this.#writeReference(session, id, record, options, mine);
       // As in put: after the reference, restore or refresh the manifest and the record a
       // concurrent gc may have swept (the chunks are protected by gc's grace period).
       if ((await driver.putIfAbsent(blobKey(manifestId), manifestBytes)).created || manifestCreated) await driver.putIfAbsent(metaKey(id), encodeJson(record));
       shortRef = await this.shortRef(id, { session });
     }
-    return { id, handle: toHandle(id), shortRef, record, created: manifestCreated, healed: false, ...(reference ? { reference } : {}) };
+    const deduped = session === undefined ? !manifestCreated : before !== undefined && !this.#core.isExpired(before);
+    return { id, handle: toHandle(id), shortRef, record: reference ? sessionView(record, reference) : record, created: manifestCreated, healed: false, deduped, ...(reference ? { reference } : {}) };
   }
 
   /** The chunked artifact `id`, or undefined when it is stored as one blob (or not at all). */
@@ -526,29 +556,40 @@ export class ArtifactStore {
     return { created: false, healed: true, wrote: true };
   }
 
-  async #ensureRecord(id: ArtifactId, record: ArtifactRecord): Promise<ArtifactRecord> {
+  /**
+   * Writes the content record if missing. `own` is this put's view (its label, summary, type);
+   * with a session, the stored record holds only what the bytes determine (see session-view.ts).
+   */
+  async #ensureRecord(id: ArtifactId, build: (options: PutOptions) => ArtifactRecord, options: PutOptions, perSession: boolean): Promise<{ stored: ArtifactRecord; own: ArtifactRecord }> {
+    const own = build(options);
+    const personal = options.summary !== undefined || options.label !== undefined;
+    const record = !perSession ? own : sharedRecord(personal ? build({ ...options, summary: undefined, label: undefined }) : own);
     const key = metaKey(id);
     const { created } = await this.#core.driver.putIfAbsent(key, encodeJson(record));
-    if (created) return record;
+    if (created) return { stored: record, own };
     try {
       const existing = await this.#core.readRecord(id);
       // A chunked record must name this manifest (a record of a failed or older layout is rewritten).
-      if (existing && (record.chunked === undefined || existing.chunked?.manifest === record.chunked.manifest || existing.chunked === undefined && (await this.#core.driver.head(blobKey(id))) !== undefined)) return existing;
+      if (existing && (record.chunked === undefined || existing.chunked?.manifest === record.chunked.manifest || existing.chunked === undefined && (await this.#core.driver.head(blobKey(id))) !== undefined)) return { stored: existing, own };
     } catch (error) {
       rethrowUnlessCorrupt(error);
     }
     await this.#core.driver.put(key, encodeJson(record)); // heal missing or corrupt metadata
-    return record;
+    return { stored: record, own };
   }
 
-  async #writeReference(session: string, id: ArtifactId, record: ArtifactRecord, options: Omit<PutOptions, "session">): Promise<SessionReference> {
+  /** `own` (a put's own view): the reference takes its metadata from it alone; without it (addReference) the record's fill in. */
+  async #writeReference(session: string, id: ArtifactId, record: ArtifactRecord, options: Omit<PutOptions, "session">, own?: ArtifactRecord): Promise<SessionReference> {
     const now = this.#core.now();
+    const from = own ?? { ...record, ...(options.label === undefined ? {} : { label: options.label }), ...(options.tool === undefined ? {} : { tool: options.tool }) };
     const reference = parseWith(SessionReferenceSchema, {
       session_id: session,
       artifact_id: id,
-      type: options.type ?? record.type,
-      ...(options.label ?? record.label ? { label: options.label ?? record.label } : {}),
-      ...(options.tool ?? record.tool ? { tool: options.tool ?? record.tool } : {}),
+      type: options.type ?? from.type,
+      ...(from.label ? { label: from.label } : {}),
+      ...(from.tool ? { tool: from.tool } : {}),
+      ...(own?.summary === undefined ? {} : { summary: own.summary }),
+      ...(own?.mime === undefined ? {} : { mime: own.mime }),
       created_at: now.toISOString(),
       ...(options.ttlMs === undefined ? {} : { expires_at: new Date(now.getTime() + options.ttlMs).toISOString() }),
     }, "session reference");

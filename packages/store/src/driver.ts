@@ -58,6 +58,8 @@ export interface DriverEntry {
   key: string;
   size: number;
   modifiedAt: Date;
+  /** Set when the entry is not what the driver writes (fs: a symbolic link, a FIFO, …): what it is. `verify` reports and removes it. */
+  irregular?: string;
 }
 
 const KEY_RE = /^[A-Za-z0-9._:-]+(\/[A-Za-z0-9._:-]+)*$/;

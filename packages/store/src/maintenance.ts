@@ -149,9 +149,21 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
   const { driver } = core;
   const repair = options.repair === true;
   const problems: VerifyProblem[] = [];
-  const blobs = await collect(driver.list(BLOB_PREFIX));
-  const metas = await collect(driver.list(META_PREFIX));
-  const refs = await collect(driver.list(REF_PREFIX));
+  // Entries the driver did not write (a planted symlink, a FIFO) are reported, removed on repair (the entry itself,
+  // never what a link points to) and not checked further: the content they stood for reads as missing until stashed again.
+  const irregular = new Set<string>();
+  const regular = async (prefix: string) => {
+    const entries = await collect(driver.list(prefix));
+    for (const entry of entries.filter((e) => e.irregular !== undefined)) {
+      irregular.add(entry.key);
+      if (repair) await driver.delete(entry.key);
+      problems.push({ kind: "irregular_file", key: entry.key, message: `a ${entry.irregular}, not a file the store wrote; stash the content again after removing it`, repaired: repair });
+    }
+    return entries.filter((e) => e.irregular === undefined);
+  };
+  const blobs = await regular(BLOB_PREFIX);
+  const metas = await regular(META_PREFIX);
+  const refs = await regular(REF_PREFIX);
   const total = blobs.length + metas.length + refs.length;
   let done = 0;
   const tick = () => options.onProgress?.(++done, total);
@@ -179,6 +191,15 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
           message: `content hashes to ${actual.slice(0, 12)}…, not to its id; ${breaks ? `it is a part of ${breaks.map((a) => toShortRef(a)).join(", ")}, which cannot be read; ` : ""}stash the original content again to heal it`,
           repaired: false,
         });
+        // Its record cannot be rebuilt from damaged content; a corrupt one is still reported, and removed on repair
+        // (stashing the original content again writes both anew).
+        try {
+          await core.readRecord(id);
+        } catch (error) {
+          rethrowUnlessCorrupt(error);
+          if (repair) await driver.delete(metaKey(id));
+          problems.push({ kind: "corrupt_metadata", key: metaKey(id), artifact_id: id, message: (error as Error).message, repaired: repair });
+        }
         return;
       }
       if (partOf.has(id)) return; // a chunk or manifest: it has no record of its own
@@ -207,7 +228,7 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
     if (id === undefined) problems.push({ kind: "unreadable", key: meta.key, message: "not a well-formed metadata key", repaired: false });
     else if (chunked.has(id)) {
       // checked with its manifest and chunks above
-    } else if (!blobIds.has(id) && (await driver.head(blobKey(id))) === undefined) {
+    } else if (!blobIds.has(id) && (irregular.has(blobKey(id)) || (await driver.head(blobKey(id))) === undefined)) {
       if (repair) await driver.delete(meta.key);
       problems.push({ kind: "missing_blob", key: meta.key, artifact_id: id, message: "metadata record without content", repaired: repair });
     }
@@ -229,7 +250,7 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
         problems.push({ kind: "corrupt_reference", key: entry.key, artifact_id: parsed.id, message: (error as Error).message, repaired: repair });
         return;
       }
-      if (!blobIds.has(parsed.id) && !chunked.has(parsed.id) && (await driver.head(blobKey(parsed.id))) === undefined) {
+      if (!blobIds.has(parsed.id) && !chunked.has(parsed.id) && (irregular.has(blobKey(parsed.id)) || (await driver.head(blobKey(parsed.id))) === undefined)) {
         problems.push({ kind: "missing_blob", key: entry.key, artifact_id: parsed.id, message: `session ${parsed.session} references content that is not stored`, repaired: false });
       }
     } finally {

@@ -89,7 +89,7 @@ export function register(program: Command, ctx: CliContext): void {
             short_ref: shortRef,
             bytes: put.record.size_bytes,
             created_at: reference?.created_at ?? put.record.created_at,
-            deduped: !put.created,
+            deduped: put.deduped,
             type: reference?.type ?? put.record.type,
             ...(reference?.label === undefined ? {} : { label: reference.label }),
             ...(put.record.summary === undefined ? {} : { summary: put.record.summary }),
@@ -101,7 +101,7 @@ export function register(program: Command, ctx: CliContext): void {
             const parts = [`${formatBytes(r.bytes)}`, r.type, `session ${r.session}`];
             if (r.expires_at) parts.push(`expires ${r.expires_at}`);
             await ctx.err(
-              `stashed ${r.label ?? "standard input"} as ${r.short_ref} (${parts.join(", ")})${r.deduped ? "; these bytes were already stored" : ""}${put.healed ? "; a corrupt stored copy was replaced" : ""}\n`,
+              `stashed ${label === undefined || label === "" ? "standard input" : label} as ${r.short_ref} (${parts.join(", ")})${r.deduped ? "; these bytes were already stored" : ""}${put.healed ? "; a corrupt stored copy was replaced" : ""}\n`,
             );
           },
         );

@@ -57,6 +57,12 @@ function strongest(candidates: ReadonlyArray<{ id: string; score: number }>): st
 }
 
 /**
+ * JSONPath work budget per selection on the server (about 20 ms of event-loop time; the library
+ * default, 5e7, is about half a second): one caller must not stall the others.
+ */
+export const SERVER_JSONPATH_WORK_BUDGET = 2_000_000;
+
+/**
  * The kit the server runs on, from the lower packages; `overrides` replaces any part. Executions,
  * chat turns and metrics are session records in the store: nothing is kept in this process.
  * A preload is validated now and written to the store (once: a restart does not duplicate it)
@@ -100,7 +106,7 @@ export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = 
   const lastResolution = new Map<string, string[]>();
   return {
     executions,
-    select: (text, selector) => applySelector(text, selector),
+    select: (text, selector) => applySelector(text, selector, { jsonPathWorkBudget: SERVER_JSONPATH_WORK_BUDGET }),
     chatContext: withPreload(async (session, message) => {
       const context = await sessions.context(session);
       const turn = context.nextTurn();

@@ -19,6 +19,7 @@ import type { AppContext } from "../app-context.js";
 import { defineRoute, isJsonContentType, type RouteDef } from "../route.js";
 import { FetchQuerySchema, RefParams, SessionRefParams, StashJsonBodySchema, StashQuerySchema, selectorOf } from "../schemas.js";
 import { ERROR_RESPONSES } from "./common.js";
+import { SERVER_JSONPATH_WORK_BUDGET } from "../kit/index.js";
 import { SelectionCache } from "../selection-cache.js";
 
 export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
@@ -85,7 +86,7 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         short_ref: put.shortRef,
         bytes: put.record.size_bytes,
         created_at: put.record.created_at,
-        deduped: !put.created,
+        deduped: put.deduped,
         type: put.record.type,
         ...(put.reference?.label ?? put.record.label ? { label: put.reference?.label ?? put.record.label } : {}),
         ...(put.record.summary === undefined ? {} : { summary: put.record.summary }),
@@ -131,13 +132,12 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
       const bytesKey = `${key}\u0000${shortRef}`;
       let body = app.receipts.get(bytesKey);
       if (body === undefined) {
-        let selection = app.selections.get(key);
-        if (selection === undefined) {
-          // A chunked artifact (over 512 KiB): read only the chunks this selection needs.
-          const chunked = await store.chunks(id);
-          selection = chunked === undefined ? kit.select(await store.getText(id), selector) : await applySelectorToChunks(chunked, selector);
-          app.selections.set(key, selection);
-        }
+        // A chunked artifact (over 512 KiB): read only the chunks this selection needs.
+        const selection = await app.selections.getOrSelect(
+          key,
+          async () => (await store.chunks(id)) ?? (await store.getText(id)),
+          (source) => (typeof source === "string" ? kit.select(source, selector) : applySelectorToChunks(source, selector, { jsonPathWorkBudget: SERVER_JSONPATH_WORK_BUDGET })),
+        );
         const receipt: FetchReceipt = { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection };
         app.receipts.set(bytesKey, (body = Buffer.from(JSON.stringify(receipt))));
       }

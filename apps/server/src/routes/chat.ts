@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { buildPromptMetrics, checkPromptBudget } from "@artifact-refs/budget";
-import { PromptMetricsSchema, receiptName } from "@artifact-refs/schema";
+import { ArefError, PromptMetricsSchema, receiptName } from "@artifact-refs/schema";
 import { assertSession } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import type { ChatMessage } from "../provider.js";
@@ -72,6 +72,12 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
       let response: string | null = null;
       const messageId = randomUUID();
       try {
+        // Fails closed: an over-budget prompt never reaches the provider (the turn is still recorded).
+        if (provider && !event.budget_ok) {
+          throw new ArefError("BUDGET_EXCEEDED", `the prompt is over the budget (${event.est_tokens} estimated tokens); the provider was not called`, {
+            hint: "send a shorter history or message, or raise the prompt budget",
+          });
+        }
         if (provider) {
           const controller = new AbortController();
           request.raw.once("close", () => controller.abort());

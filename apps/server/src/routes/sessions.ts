@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  hasErrorCode,
   HotStateSchema,
   ListReceiptSchema,
   MIN_PREFIX_LENGTH,
@@ -95,7 +96,11 @@ export function sessionRoutes(app: AppContext): RouteDef<any, any, any>[] {
       const refs = await store.listReferences(params.id, { includeExpired: query.include_expired === true });
       const lengths = uniquePrefixLengths(refs.map((r) => r.artifact_id));
       const items = await mapLimit(refs, 16, async (ref): Promise<ListItem> => {
-        const record = await store.getRecord(ref.artifact_id);
+        // A damaged record or blob lists without size or summary instead of failing the listing (verify reports it).
+        const record = await store.getRecord(ref.artifact_id).catch((error: unknown) => {
+          if (hasErrorCode(error, "CORRUPT_METADATA") || hasErrorCode(error, "INTEGRITY")) return { size_bytes: 0, label: undefined, summary: undefined };
+          throw error;
+        });
         const label = ref.label ?? record.label;
         return {
           handle: toHandle(ref.artifact_id),

@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { copyFile, open, readFile, readdir, rename, rm, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { appendFile, copyFile, link, open, readFile, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ArefError, isArefError, parseSessionId } from "@artifact-refs/schema";
 import { z } from "zod";
 import type { Externalizer } from "../externalizer.js";
 import { isInjected } from "../injected.js";
 import { utf8Length } from "../payload.js";
-import { parseTranscript, serializeTranscript, type ParsedLine, type TranscriptFormat } from "./format.js";
+import { parseTranscript, type ParsedLine, type ParsedTranscript, type TranscriptFormat } from "./format.js";
+import { arrayElements, editEntryObject, objectMembers, skipWs } from "./json-spans.js";
 import { transcriptReadError } from "./reader.js";
 
 export interface MigrateOptions {
@@ -21,6 +23,11 @@ export interface MigrateOptions {
   format?: TranscriptFormat;
   /** Called after each tool result is handled. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Called after the last "changed while migrating" check, just before the file is replaced (for
+   * tests and tools that need to act in that window; a writer appending here must not be lost).
+   */
+  beforeReplace?: () => Promise<void> | void;
 }
 
 export const MigrationSkipSchema = z.object({ line: z.number().int().positive(), reason: z.string() });
@@ -89,11 +96,11 @@ async function backupPath(path: string): Promise<{ path: string; exists: boolean
 }
 
 /** Writes `text` to `path` atomically: temp file in the same directory, fsync, rename, fsync the directory. */
-async function writeAtomic(path: string, text: string, mode: number): Promise<void> {
+async function writeAtomic(path: string, text: Uint8Array, mode: number): Promise<void> {
   const temp = `${path}${TEMP_MARK}${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
   const handle = await open(temp, "wx", mode);
   try {
-    await handle.writeFile(text, "utf8");
+    await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
@@ -174,18 +181,26 @@ async function acquireLock(path: string): Promise<() => Promise<void>> {
 async function migrateLocked(path: string, options: MigrateOptions): Promise<MigrationReport> {
   const session = parseSessionId(options.session);
   const dryRun = options.dryRun === true;
-  let text: string;
+  let bytes: Buffer;
   let mode = 0o600;
   let before: { size: number; mtimeMs: number };
   try {
     const info = await stat(path);
-    text = await readFile(path, "utf8");
+    bytes = await readFile(path);
     mode = info.mode & 0o777;
-    before = { size: info.size, mtimeMs: info.mtimeMs };
+    before = { size: bytes.byteLength, mtimeMs: info.mtimeMs };
   } catch (error) {
     throw transcriptReadError(path, error);
   }
+  // Parsed from a lenient decoding; written back from the original bytes (see editBytes): a line with
+  // invalid UTF-8 is never migrated, so no replacement character ever reaches the file or the store.
+  const text = new TextDecoder("utf-8").decode(bytes);
   const parsed = parseTranscript(text, { format: options.format ?? "auto", where: path });
+  const byteLines = parsed.format === "jsonl" ? splitLines(bytes) : [];
+  if (parsed.format === "json" && !isUtf8(bytes)) {
+    throw new ArefError("INVALID_INPUT", `${path} is not valid UTF-8; nothing was migrated`, { hint: "fix the file's encoding first" });
+  }
+  const edits = new Map<ParsedLine, Record<string, unknown>>();
   if (!dryRun) await sweepTemps(path);
   const ext = options.externalizer;
   const tools = parsed.lines.filter((l) => l.entry.role === "tool");
@@ -201,8 +216,8 @@ async function migrateLocked(path: string, options: MigrateOptions): Promise<Mig
     already_referenced: tools.filter((l) => l.entry.details?.artifactRef !== undefined).length,
     kept_inline: 0,
     skipped: [],
-    bytes_before: utf8Length(text),
-    bytes_after: utf8Length(text),
+    bytes_before: bytes.byteLength,
+    bytes_after: bytes.byteLength,
     bytes_externalized: 0,
     redactions: {},
     changed: false,
@@ -210,7 +225,9 @@ async function migrateLocked(path: string, options: MigrateOptions): Promise<Mig
   let done = 0;
   for (const line of parsed.lines) {
     if (line.entry.role !== "tool") continue;
-    if (isCandidate(line)) {
+    if (isCandidate(line) && parsed.format === "jsonl" && !isUtf8(byteLines[line.line - 1]!)) {
+      report.skipped.push({ line: line.line, reason: "the line is not valid UTF-8: left untouched" });
+    } else if (isCandidate(line)) {
       const prepared = ext.prepare({
         session,
         tool: line.entry.tool_name ?? "unknown_tool",
@@ -225,11 +242,7 @@ async function migrateLocked(path: string, options: MigrateOptions): Promise<Mig
       } else {
         try {
           const stashed = await ext.stash(prepared);
-          const raw: Record<string, unknown> = {};
-          for (const [key, value] of Object.entries(line.raw)) raw[key] = key === "content" ? "" : value;
-          raw.details = { ...((line.raw.details as Record<string, unknown> | undefined) ?? {}), ...stashed.details };
-          line.raw = raw;
-          delete line.source;
+          edits.set(line, stashed.details as Record<string, unknown>);
           report.migrated++;
           report.bytes_externalized += utf8Length(line.entry.content);
           for (const kind of prepared.redactions) report.redactions[kind] = (report.redactions[kind] ?? 0) + 1;
@@ -244,21 +257,136 @@ async function migrateLocked(path: string, options: MigrateOptions): Promise<Mig
     options.onProgress?.(done, tools.length);
   }
   if (dryRun || report.migrated === 0) return report;
-  const output = serializeTranscript(parsed);
+  const output = parsed.format === "jsonl" ? editJsonl(byteLines, edits) : editJson(text, parsed, edits);
   // A writer appended while we worked: refuse rather than drop its lines (a rerun picks them up).
-  const now = await stat(path);
-  if (now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
-    throw new ArefError("CONFLICT", `${path} changed while it was being migrated; nothing was rewritten`, {
+  const changed = () =>
+    new ArefError("CONFLICT", `${path} changed while it was being migrated; nothing was rewritten`, {
       hint: "stop the agent writing this transcript, then run the migration again (stored payloads are reused)",
     });
+  const original = await open(path, "r"); // the inode we read: appends after the rename still land in it
+  try {
+    const now = await original.stat();
+    if (now.size !== before.size || now.mtimeMs !== before.mtimeMs) throw changed();
+    if (options.backup !== false) {
+      const backup = await backupPath(path);
+      if (!backup.exists) await copyFile(path, backup.path);
+      report.backup = backup.path;
+    }
+    await replaceChecked(path, original, before.size, output, mode, options.beforeReplace, changed);
+  } finally {
+    await original.close();
   }
-  if (options.backup !== false) {
-    const backup = await backupPath(path);
-    if (!backup.exists) await copyFile(path, backup.path);
-    report.backup = backup.path;
-  }
-  await writeAtomic(path, output, mode);
-  report.bytes_after = utf8Length(output);
+  report.bytes_after = output.byteLength;
   report.changed = true;
   return report;
+}
+
+const isUtf8 = (bytes: Uint8Array): boolean => {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The file's physical lines as bytes, split at LF (each keeps its CR, if any); the last one may be empty. */
+function splitLines(bytes: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let start = 0;
+  for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, start)) {
+    out.push(bytes.subarray(start, i));
+    start = i + 1;
+  }
+  out.push(bytes.subarray(start));
+  return out;
+}
+
+/** JSONL: the original bytes with each migrated line edited at its payload's span; every other byte as it was. */
+function editJsonl(lines: Buffer[], edits: Map<ParsedLine, Record<string, unknown>>): Buffer {
+  const out = [...lines];
+  for (const [line, details] of edits) {
+    const raw = lines[line.line - 1]!.toString("utf8");
+    const cr = raw.endsWith("\r") ? "\r" : "";
+    const body = cr ? raw.slice(0, -1) : raw;
+    const start = skipWs(body, 0);
+    const end = body.length - (body.length - body.trimEnd().length);
+    out[line.line - 1] = Buffer.from(`${body.slice(0, start)}${editEntryObject(body, start, details)}${body.slice(end)}${cr}`, "utf8");
+  }
+  const joined: Buffer[] = [];
+  out.forEach((l, i) => {
+    if (i > 0) joined.push(Buffer.from([0x0a]));
+    joined.push(l);
+  });
+  return Buffer.concat(joined);
+}
+
+/** JSON (an array or {messages: [...]} with any other fields): the text edited at each migrated element's span. */
+function editJson(text: string, parsed: ParsedTranscript, edits: Map<ParsedLine, Record<string, unknown>>): Buffer {
+  const top = skipWs(text, 0);
+  let arrayAt = top;
+  if (text[top] === "{") {
+    const messages = [...objectMembers(text, top).members].reverse().find((m) => m.key === (parsed.wrapperKey ?? "messages"));
+    if (messages === undefined) throw new ArefError("INTERNAL", "the messages array moved while migrating");
+    arrayAt = messages.valueStart;
+  }
+  const spans = arrayElements(text, arrayAt);
+  let out = text;
+  const ordered = parsed.lines.map((line, i) => ({ line, span: spans[i]! })).filter((x) => edits.has(x.line)).reverse();
+  for (const { line, span } of ordered) out = out.slice(0, span.start) + editEntryObject(text, span.start, edits.get(line)!) + out.slice(span.end);
+  return Buffer.from(out, "utf8");
+}
+
+/** How long writers that opened the old file just before the rename get to finish their append. */
+const SETTLE_MS = 30;
+
+/**
+ * Replaces `path` with `output`, atomically with respect to appending writers: the original inode
+ * keeps a second name while the new file is renamed in; after a short settle time its size is checked
+ * again. If a writer appended to it after the last check (or opened it before the rename and wrote
+ * after), the original, with the new lines, is put back (plus anything written to the new file
+ * meanwhile) and the migration reports CONFLICT: no line is ever lost.
+ */
+async function replaceChecked(
+  path: string,
+  original: FileHandle,
+  size: number,
+  output: Uint8Array,
+  mode: number,
+  beforeReplace: (() => Promise<void> | void) | undefined,
+  changed: () => Error,
+): Promise<void> {
+  const hold = `${path}${TEMP_MARK}hold-${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  await link(path, hold);
+  try {
+    await beforeReplace?.();
+    await writeAtomic(path, output, mode);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    if ((await original.stat()).size === size) return;
+    // Lines written to the new file since the rename belong after the original's.
+    const current = await readFile(path).catch(() => Buffer.alloc(0));
+    if (current.byteLength > output.byteLength) await appendFile(hold, current.subarray(output.byteLength));
+    await rename(hold, path);
+    throw changed();
+  } finally {
+    await rm(hold, { force: true });
+  }
+}
+
+/**
+ * The transcript writer's side of the migration lock: while a live migration holds `path`'s lock,
+ * appends wait (polling, up to `maxWaitMs`) so they land after the rewrite, not in the replaced file.
+ */
+export async function waitWhileMigrating(path: string, maxWaitMs = 120_000): Promise<void> {
+  const lock = `${path}.aref-migrate.lock`;
+  if (!existsSync(lock)) return;
+  const started = Date.now();
+  while (existsSync(lock)) {
+    const holder = Number((await readFile(lock, "utf8").catch(() => "")).trim());
+    if (!(Number.isInteger(holder) && holder > 0) || holder === process.pid || !processAlive(holder)) return;
+    if (Date.now() - started > maxWaitMs) {
+      throw new ArefError("CONFLICT", `${path} is being migrated by process ${holder}; gave up waiting after ${maxWaitMs} ms`, { hint: "retry once the migration is done" });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import { ArefError, TranscriptEntrySchema, formatIssues, parseSessionId, type TranscriptEntry } from "@artifact-refs/schema";
 import type { z } from "zod";
 import type { ExternalizedResult, Externalizer, ToolResultInput } from "../externalizer.js";
-import { isInjected, tagInjected } from "../injected.js";
+import { tagInjected } from "../injected.js";
+import { waitWhileMigrating } from "./migrate.js";
 
 export type TranscriptEntryInput = z.input<typeof TranscriptEntrySchema>;
 
@@ -39,7 +40,7 @@ export class TranscriptWriter {
 
   /**
    * Appends one validated entry. Secrets in its content and tool-call arguments are redacted
-   * (the kinds are added to `details.redactions`) unless the entry is injected context or
+   * (the kinds are added to `details.redactions`), injected context included, unless
    * `redact: false` was given; clean entries are written unchanged.
    */
   append(entry: TranscriptEntryInput): Promise<TranscriptEntry> {
@@ -47,7 +48,8 @@ export class TranscriptWriter {
   }
 
   #redacted(entry: TranscriptEntryInput): TranscriptEntryInput {
-    if (entry.details?.injected === true || isInjected(entry.content) || entry.details?.artifactRef !== undefined) return entry;
+    // Injected context is redacted too (issue 17 #4); only the kit's own reference hints are skipped.
+    if (entry.details?.artifactRef !== undefined) return entry;
     const kinds = new Set<string>();
     const content = this.externalizer.redactText(entry.content);
     for (const k of content.kinds) kinds.add(k);
@@ -78,6 +80,7 @@ export class TranscriptWriter {
       if (!parsed.success) throw new ArefError("INVALID_INPUT", `invalid transcript entry: ${formatIssues(parsed.error)}`);
       this.#ready ??= mkdir(dirname(this.path), { recursive: true, mode: 0o700 }).then(() => undefined);
       await this.#ready;
+      await waitWhileMigrating(this.path); // a migration of another process holds the file: append after it
       await appendFile(this.path, `${JSON.stringify(parsed.data)}\n`, { encoding: "utf8", mode: 0o600 });
       return parsed.data;
     });

@@ -7,6 +7,8 @@ export interface SelectOptions {
   defaultMaxChars?: number;
   /** Wall-clock limit for a grep scan, in ms (default 2,000). Over it: REGEX_TIMEOUT. */
   regexTimeLimitMs?: number;
+  /** Work budget of a JSONPath with descendant segments (default JSONPATH_WORK_BUDGET, 5e7 ≈ 0.5 s); over it: INVALID_SELECTOR before any evaluation. */
+  jsonPathWorkBudget?: number;
 }
 
 export const DEFAULT_REGEX_TIME_LIMIT_MS = 2_000;

@@ -28,7 +28,7 @@ export function selectJsonPath(content: string, totalLines: number, selector: Js
   const tokens = isPointer ? parseJsonPointer(expr) : undefined;
   const descendants = isPointer ? 0 : checkJsonPath(expr);
   const doc = parseJson(content);
-  if (descendants > 0) checkJsonPathCost(expr, doc, descendants);
+  if (descendants > 0) checkJsonPathCost(expr, doc, descendants, options.jsonPathWorkBudget ?? JSONPATH_WORK_BUDGET);
 
   let hits: Hit[];
   if (tokens) {
@@ -154,13 +154,13 @@ function shapeOf(doc: unknown): { values: number; depth: number } {
   return { values, depth };
 }
 
-function checkJsonPathCost(expr: string, doc: unknown, descendants: number): void {
+function checkJsonPathCost(expr: string, doc: unknown, descendants: number, budget: number): void {
   const { values, depth } = shapeOf(doc);
   const work = values * depth ** descendants;
-  if (work <= JSONPATH_WORK_BUDGET) return;
+  if (work <= budget) return;
   throw new ArefError(
     "INVALID_SELECTOR",
-    `JSONPath ${JSON.stringify(expr)} is too expensive for this document: ${descendants} descendant segment(s) ('..') over ${fmtInt(values)} values nested ${fmtInt(depth)} deep (estimated work ${work.toExponential(1)}, limit ${JSONPATH_WORK_BUDGET.toExponential(0)})`,
+    `JSONPath ${JSON.stringify(expr)} is too expensive for this document: ${descendants} descendant segment(s) ('..') over ${fmtInt(values)} values nested ${fmtInt(depth)} deep (estimated work ${work.toExponential(1)}, limit ${budget.toExponential(0)})`,
     { hint: "use fewer '..' segments or a path from the root ($.a.b[*].c), or read this artifact with the range or grep selector" },
   );
 }

@@ -50,15 +50,17 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       expect(result.record.content_uri).toContain(result.id);
       expect(textOf(await store.get(result.handle))).toBe(text);
       expect(await store.getText(result.shortRef)).toBe(text);
-      expect(await store.getRecord(result.id)).toEqual(result.record);
+      expect(await store.getRecord(result.id, { session: "s1" })).toEqual(result.record);
     });
 
-    it("stores the same bytes once (dedupe) and keeps the first record", async () => {
+    it("stores the same bytes once (dedupe); each session sees only its own metadata", async () => {
       const a = await store.put("same bytes", { label: "first", session: "s1" });
       const b = await store.put(bytesOf("same bytes"), { label: "second", session: "s2" });
       expect(b.id).toBe(a.id);
       expect(b.created).toBe(false);
-      expect(b.record.label).toBe("first");
+      expect(b.deduped).toBe(false); // s2 never learns that s1 stored these bytes
+      expect(b.record.label).toBe("second");
+      expect((await store.getRecord(a.id, { session: "s1" })).label).toBe("first");
       expect((await store.listReferences("s2"))[0]?.label).toBe("second");
       const stats = await store.stats();
       expect(stats).toMatchObject({ blobs: 1, references: 2, sessions: 2, bytes: 10, logical_bytes: 20, dedupe_ratio: 2 });
