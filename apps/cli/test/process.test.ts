@@ -141,7 +141,7 @@ describe("the aref binary", () => {
     expect(r.out).toMatch(/Exit codes:\n {2}0 {2}success/);
     expect(r.out).toContain("AREF_STORE");
     const stashHelp = await spawnCli(["stash", "--help"]);
-    expect(stashHelp.out).toMatch(/Usage: aref stash \[options\] \[file\]/);
+    expect(stashHelp.out).toMatch(/Usage: aref stash \[options\] \[files\.\.\.\]/);
     expect(stashHelp.out).toMatch(/Examples:/);
     const version = await spawnCli(["--version"]);
     expect(version.out).toMatch(/^\d+\.\d+\.\d+\n$/);

@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorReceiptSchema } from "@artifact-refs/schema";
+import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { rng } from "@artifact-refs/tooling/testing/rng";
 import { ADMIN, TOKEN_A, call, startHarness, type Harness } from "./helpers.js";
 
@@ -15,7 +16,8 @@ let jsonRef: string;
 const BODY_LIMIT = 16 * 1024;
 
 beforeAll(async () => {
-  h = await startHarness({ bodyLimit: BODY_LIMIT });
+  // Raw stash bodies stream up to the store's cap, JSON bodies up to bodyLimit: the same limit for both here.
+  h = await startHarness({ bodyLimit: BODY_LIMIT, store: new ArtifactStore({ driver: new MemoryDriver(), maxBytes: BODY_LIMIT }) });
   const s = await call(`${h.url}/api/artifacts?session=sess-a`, { method: "POST", body: "alpha\nbeta\ngamma\n", headers: { "content-type": "text/plain" }, token: TOKEN_A });
   ref = s.json.short_ref;
   const j = await call(`${h.url}/api/artifacts?session=sess-a&mime=application/json`, { method: "POST", body: '{"a":[1,2,3]}', headers: { "content-type": "application/octet-stream" }, token: TOKEN_A });

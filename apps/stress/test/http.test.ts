@@ -44,7 +44,8 @@ beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), "aref-http-"));
   await mkdir(join(base, "ws"));
   await writeFile(join(base, "ws", "README.md"), "# workspace\nhello\n");
-  store = new ArtifactStore({ driver: new FsDriver({ root: join(base, "store") }) });
+  // Raw stash bodies stream up to the store's cap, JSON bodies up to bodyLimit: the same limit for both here.
+  store = new ArtifactStore({ driver: new FsDriver({ root: join(base, "store") }), maxBytes: BODY_LIMIT });
   server = await startServer({ store, workspace: join(base, "ws"), tokens: { admin: ADMIN, sessions: { [TOKEN_A]: ["sess-a"], [TOKEN_B]: ["sess-b"] } }, rateLimit: false, ui: false, bodyLimit: BODY_LIMIT });
   const url = new URL(server.url);
   host = { hostname: url.hostname, port: url.port };
