@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "vitest";
 import { BIN } from "./helpers.js";
 
@@ -16,6 +16,8 @@ export const links = (r: CallToolResult) => r.content.filter((c): c is Extract<C
 
 export interface Connected {
   client: Client;
+  /** Every message the client's transport received, in order (what came over the wire). */
+  wire: Array<Record<string, unknown>>;
   stderr: () => string;
   close(): Promise<void>;
 }
@@ -27,7 +29,15 @@ export async function connect(args: string[], env?: Record<string, string>): Pro
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: "proxy-test", version: "1.0.0" });
   await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  // Record at the transport: the SDK client runs progress handlers in a microtask and drops a
+  // progress notification that arrives in the same read as its response (its handler is gone by then).
+  const wire: Array<Record<string, unknown>> = [];
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    wire.push(message as unknown as Record<string, unknown>);
+    deliver(message);
+  };
+  return { client, wire, stderr: () => stderr, close: () => client.close() };
 }
 
 /** A temp dir for a store, removed by the returned cleanup. */

@@ -47,7 +47,7 @@ function acceptance(mode: "wrap" | "upstream") {
       expect(proxied.client.getInstructions()).toMatch(/^fake upstream instructions\n\n.*artifacts_get/s);
     });
 
-    it("the 300 KB result arrives as a preview under 8,000 chars with a resource_link; artifacts_get pages concatenate to the upstream bytes", async () => {
+    it("the 300 KB result arrives as a preview under 8,000 chars with a resource_link; artifacts_get pages concatenate to the upstream bytes", { timeout: 240_000 }, async () => {
       const r = await call(proxied.client, "big");
       expect(r.isError).toBeFalsy();
       expect(JSON.stringify(r).length).toBeLessThan(8000);
@@ -86,14 +86,17 @@ function acceptance(mode: "wrap" | "upstream") {
       expect((viaProxy as Error).message).toMatch(/fake failure: n must be positive$/);
     });
 
-    it("progress notifications arrive unchanged, then the result", async () => {
-      const seen: Progress[] = [];
-      const straight: Progress[] = [];
-      const r = await call(proxied.client, "slow", {}, (p) => seen.push(p));
-      await call(direct.client, "slow", {}, (p) => straight.push(p));
+    it("progress notifications arrive unchanged, before the result", async () => {
+      // Progress params (the token is each client's own request id) and where the result came.
+      const progressOf = (c: Connected, from: number): unknown[] =>
+        c.wire.slice(from).flatMap((m): unknown[] => (m.method === "notifications/progress" ? [{ ...(m.params as Record<string, unknown>), progressToken: "(the request's)" }] : "result" in m ? ["result"] : []));
+      const [p0, d0] = [proxied.wire.length, direct.wire.length];
+      const r = await call(proxied.client, "slow", {}, () => undefined);
+      await call(direct.client, "slow", {}, () => undefined);
       expect(texts(r)).toEqual(["slow done"]);
-      expect(seen).toEqual(straight);
-      expect(seen.map((p) => p.message)).toEqual(["step 1", "step 2", "step 3"]);
+      const seen = progressOf(proxied, p0);
+      expect(seen).toEqual(progressOf(direct, d0));
+      expect(seen.map((p) => (typeof p === "string" ? p : (p as { message: string }).message))).toEqual(["step 1", "step 2", "step 3", "result"]);
     });
 
     it("binary image content is stored as is and linked, never decoded as text", async () => {
