@@ -18,7 +18,10 @@ describe("aref --store s3://…", () => {
     const stashed = StashReceiptSchema.parse((await run(["stash", "-", "--store", store, "--session", "s1", "--label", "build.log", "--json"], { stdin: log })).json());
     expect(stashed.deduped).toBe(false);
     const again = StashReceiptSchema.parse((await run(["stash", "-", "--store", store, "--session", "s2", "--json"], { stdin: log })).json());
-    expect(again).toMatchObject({ artifact_id: stashed.artifact_id, deduped: true });
+    // Another session never learns that these bytes were stored before (per-session dedupe).
+    expect(again).toMatchObject({ artifact_id: stashed.artifact_id, deduped: false });
+    const same = StashReceiptSchema.parse((await run(["stash", "-", "--store", store, "--session", "s1", "--json"], { stdin: log })).json());
+    expect(same).toMatchObject({ artifact_id: stashed.artifact_id, deduped: true });
 
     const grep = FetchReceiptSchema.parse((await run(["fetch", stashed.short_ref, "--store", store, "--grep", "ERROR", "--json"])).json());
     expect(grep.short_ref).toBe(stashed.short_ref);

@@ -82,7 +82,11 @@ describe("two server processes on one S3 bucket", () => {
     const askA = await call(`${a.url}/api/chat`, jsonInit({ session_id: "s1", message: "show me the readme again" }, ADMIN));
     const askB = await call(`${b.url}/api/chat`, jsonInit({ session_id: "s1", message: "show me the readme again" }, ADMIN));
     expect(askB.json.referenced_executions).toEqual(askA.json.referenced_executions);
-    expect(askB.json.context_message).toEqual(askA.json.context_message);
+    // The injected-context tag carries a MAC under a per-process key (issue 17: unforgeable), so the
+    // tag line differs between instances; the message under it is the same.
+    const untagged = (m: { role: string; content: string } | null) => m && { ...m, content: m.content.replace(/^<!-- aref:injected mac=[0-9a-f]{32} -->\n/, "") };
+    expect(askA.json.context_message?.content).toMatch(/^<!-- aref:injected mac=[0-9a-f]{32} -->\n/);
+    expect(untagged(askB.json.context_message)).toEqual(untagged(askA.json.context_message));
     expect(askB.json.metrics.turn).toBe(askA.json.metrics.turn + 1);
   });
 

@@ -30,9 +30,10 @@ describe("a 5 MB tool result over MCP", () => {
     const pages: string[] = [];
     while (selector !== undefined) {
       const r = (await client.callTool({ name: "artifacts_get", arguments: { ref, selector } })) as CallToolResult;
-      const answer = JSON.parse((r.content[0] as { text: string }).text) as { text: string; next?: unknown };
-      pages.push(answer.text);
-      selector = answer.next;
+      // Plain text first (the selected text exactly); the answer's fields are in structuredContent.
+      const text = (r.content[0] as { text: string }).text;
+      pages.push(text);
+      selector = (r.structuredContent as { next?: unknown }).next;
     }
     expect(pages.join("")).toBe(content);
     await client.close();
