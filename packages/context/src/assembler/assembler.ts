@@ -15,7 +15,8 @@ import type { ArtifactStore } from "@artifact-refs/store";
 import { bootstrapBlock, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, DEFAULT_BOOTSTRAP_THRESHOLD_CHARS, type BootstrapBlock } from "./bootstrap.js";
 import { buildCheckpointPack, writeCheckpoint } from "./checkpoint.js";
 import { callNumber, layoutHistory, type HistoryLayout } from "./layout.js";
-import { modelHintFor, renderModelHint } from "../model-hint.js";
+import { overrunReport, type OverrunReport } from "./irreducible.js";
+import { ARTIFACTS_GET_TOOL_NAME, modelHintFor, renderModelHint } from "../model-hint.js";
 import { HOT_STATE_PREFIX, HOT_STATE_UPDATE_PREFIX, hotStateDelta } from "./hot-state-delta.js";
 import { headTailExcerpt, renderMessage, stableJson } from "./render.js";
 import {
@@ -118,8 +119,8 @@ interface StrategyInput {
   cuts: Cut[];
 }
 
-/** Chars of a long assistant message kept in a prompt that had to show it by reference. */
-const ASSISTANT_EXCERPT_CHARS = 1_500;
+/** Chars of a message's head and tail kept beside its reference, by preview level (normal, short, minimal). */
+const PREVIEW_CHARS = [1_500, 400, 120] as const;
 /** Chars of a long tool-call argument string kept (as an excerpt) in such a message. */
 const ARGUMENTS_EXCERPT_CHARS = 600;
 
@@ -139,11 +140,13 @@ export class PromptAssembler {
   readonly #blocks = new Map<string, BootstrapBlock>();
   readonly #stashed = new Map<string, ArtifactRef>();
   /** Messages whose reference form is not smaller than the message (never worth stashing). */
-  readonly #noGain = new Set<number>();
+  readonly #noGain = new Set<string>();
   #checkpoint: CheckpointInfo | undefined;
   /** The last summary lines of the checkpoint chain (shown in the checkpoint text). */
   #summaryTail: string[] = [];
   #run: AppendRun | undefined;
+  /** How short the previews of messages shown by reference are in this assembly (0 normal, 1 short, 2 reference only). */
+  #level = 0;
 
   constructor(options: PromptAssemblerOptions) {
     this.#options = options;
@@ -170,6 +173,11 @@ export class PromptAssembler {
     }
   }
 
+  /** Chars of a message's head and tail shown beside its reference, at the current preview level. */
+  get #excerptChars(): number {
+    return PREVIEW_CHARS[this.#level]!;
+  }
+
   /** The checkpoint the latest prompt points at, if any. */
   get checkpoint(): CheckpointInfo | undefined {
     return this.#checkpoint;
@@ -177,6 +185,7 @@ export class PromptAssembler {
 
   /** Assembles the prompt of the next model call. */
   async assemble(input: AssembleInput): Promise<AssembledPrompt> {
+    this.#level = 0;
     const hotState = parseWith(HotStateSchema, input.hotState, "hot state");
     const history = input.history;
     const layout = layoutHistory(history);
@@ -199,13 +208,10 @@ export class PromptAssembler {
     const result = this.strategy === "window" ? await this.#assembleWindow(pieces) : await this.#assembleAppend(pieces);
 
     const tokens = sum(result.parts);
+    let overrun: OverrunReport | undefined;
     if (tokens > this.budgets.maxPromptTokens) {
-      violations.push({
-        budget: "maxPromptTokens",
-        limit: this.budgets.maxPromptTokens,
-        actual: tokens,
-        message: `prompt is ${tokens} tokens after every allowed cut; the system prompt, task, hot state and last ${this.keepTurns} turns alone exceed ${this.budgets.maxPromptTokens}`,
-      });
+      overrun = overrunReport(result.parts, this.budgets.maxPromptTokens);
+      violations.push({ budget: "maxPromptTokens", limit: this.budgets.maxPromptTokens, actual: tokens, message: overrun.message });
     }
     if (hotStateTokens > this.budgets.maxHotStateTokens) {
       violations.push({
@@ -242,7 +248,7 @@ export class PromptAssembler {
     if (violations.length > 0 && this.#options.failClosed !== false) {
       throw new ArefError("BUDGET_EXCEEDED", `prompt violates ${violations.map((v) => v.budget).join(", ")}: ${violations[0]!.message}`, {
         hint: "raise maxPromptTokens, shorten the system prompt or task (large ones become bootstrap ArtifactRefs), or shrink the hot state",
-        details: { violations, tokens },
+        details: { violations, tokens, ...(overrun ? { part: overrun.part, over: overrun.over, parts: overrun.parts } : {}) },
       });
     }
     return {
@@ -347,6 +353,22 @@ export class PromptAssembler {
         continue;
       }
       if (this.#shrinkTail(tailParts, total - this.budgets.maxPromptTokens, counter, cuts)) continue;
+      if (this.#level < 2) {
+        // Shorter previews of every message shown by reference (then the reference alone).
+        this.#level++;
+        const before = sum(kept);
+        kept = await this.#keptTurnParts(history, layout, keep, counter);
+        cuts.push({ what: this.#level === 1 ? "previews shortened" : "previews dropped (references only)", reason: "maxPromptTokens", tokens: Math.max(0, before - sum(kept)), recover: "artifacts_get" });
+        continue;
+      }
+      if (keep > 0) {
+        // Older turns into the checkpoint, down to the user's request alone.
+        const moved = turns[turns.length - keep]!;
+        cuts.push({ what: `turn at message #${moved[0]}`, reason: "maxPromptTokens", tokens: sum(kept.filter((k) => moved.includes(k.source!))), recover: "checkpoint" });
+        keep--;
+        kept = await this.#keptTurnParts(history, layout, keep, counter);
+        continue;
+      }
       break;
     }
     return { keep, kept, recall };
@@ -419,14 +441,12 @@ export class PromptAssembler {
     for (const i of indexes) {
       const m = history[i]!;
       let ref = m.artifactRef ?? this.#stashed.get(String(i));
-      if (!ref && m.role === "tool" && m.content.length > this.budgets.maxInlineArtifactChars) ref = await this.#stash(i, m);
+      // Any role, by size: a tool result, an observation recorded as a user turn, a long
+      // assistant message or an injected system message over the per-message limit.
+      if (!ref && messageChars(m) > this.budgets.maxInlineArtifactChars) ref = await this.#stash(i, m);
       if (ref && m.role !== "tool") {
-        // A message the budget could not carry whole (a long assistant message): its head and
-        // tail, and the reference that returns all of it.
-        const message: ModelMessage = {
-          role: m.role,
-          content: `[message #${i} stored as ${ref.short_ref} (${ref.size_bytes} bytes); artifacts_get returns all of it]\n${headTailExcerpt(m.content, ASSISTANT_EXCERPT_CHARS)}`,
-        };
+        // A message shown by reference: its head and tail, the reference, and how to fetch the rest.
+        const message: ModelMessage = { role: m.role, content: storedMessageText(i, m, ref, this.#excerptChars) };
         if (m.tool_calls && m.tool_calls.length > 0) {
           // Long arguments (a whole file written through a tool call) become a JSON stub that
           // names the stored message, so the call stays well-formed for the provider.
@@ -441,7 +461,7 @@ export class PromptAssembler {
       }
       // An externalized result shows what the externalizer gave the model; a bare transcript
       // reference (content "") or one the assembler stashed itself shows the standard hint.
-      const content = ref ? (m.artifactRef && m.content.length > 0 ? m.content : refContent(ref)) : m.content;
+      const content = ref ? (m.artifactRef && m.content.length > 0 && this.#level < 2 ? m.content : refContent(ref)) : m.content;
       const message: ModelMessage = { role: m.role, content };
       if (m.tool_call_id) message.tool_call_id = m.tool_call_id;
       if (m.tool_calls && m.tool_calls.length > 0) message.tool_calls = m.tool_calls;
@@ -478,8 +498,8 @@ export class PromptAssembler {
   /** Puts the largest inline message of the kept turns behind a reference. False when none is left. */
   async #stashLargestInline(history: readonly HistoryMessage[], kept: PromptPart[], counter: TokenCounter, cuts: Cut[]): Promise<boolean> {
     const candidates = kept
-      .filter((p) => p.ref === undefined && p.source !== undefined && !this.#noGain.has(p.source) && (p.message.role === "tool" || p.message.role === "assistant"))
-      .filter((p) => p.message.role === "tool" || messageChars(history[p.source!]!) > 2 * ASSISTANT_EXCERPT_CHARS)
+      .filter((p) => p.ref === undefined && p.source !== undefined && !this.#noGain.has(`${p.source}:${this.#level}`))
+      .filter((p) => p.message.role === "tool" || messageChars(history[p.source!]!) > 2 * this.#excerptChars)
       .sort((a, b) => b.tokens - a.tokens || a.source! - b.source!);
     for (const best of candidates) {
       if (best.tokens < 64) return false;
@@ -490,7 +510,7 @@ export class PromptAssembler {
       if (saved <= 0) {
         // Its reference would cost as much as the message: keep it inline, try the next one.
         this.#stashed.delete(String(i));
-        this.#noGain.add(i);
+        this.#noGain.add(`${i}:${this.#level}`);
         continue;
       }
       cuts.push({ what: `message #${i} shown by reference`, reason: "maxPromptTokens", tokens: saved, recover: ref.short_ref });
@@ -616,6 +636,12 @@ export class PromptAssembler {
 export function storedForm(m: HistoryMessage): string {
   if (m.role === "tool" || !m.tool_calls || m.tool_calls.length === 0) return m.content;
   return JSON.stringify({ content: m.content, tool_calls: m.tool_calls });
+}
+
+/** A message (any role but tool) shown by reference: what it is, how to fetch the rest, and its head and tail. */
+function storedMessageText(index: number, m: HistoryMessage, ref: ArtifactRef, excerptChars: number): string {
+  const fetch = `${ARTIFACTS_GET_TOOL_NAME} {"ref":"${ref.short_ref}","selector":{"mode":"range","start":1,"end":200}}`;
+  return `[message #${index} (${m.role}, ${m.content.length} chars) stored as ${ref.short_ref}; its head and tail are below; the rest: ${fetch}]\n${headTailExcerpt(m.content, excerptChars)}`;
 }
 
 function messageChars(m: HistoryMessage): number {
