@@ -28,6 +28,7 @@ const counter = { count: (text: string) => countTokens(text) };
 const SYSTEM = "You are a careful coding agent. Use one shell command per reply.";
 const TASK = "Fix the failing test in parser.py: the tokenizer drops the last line when it has no newline.";
 
+const hotBase = hot;
 function hot(extra: Partial<HotState> = {}): HotState {
   return { session_id: "s1", objective: "fix parser.py", ...extra };
 }
@@ -217,6 +218,8 @@ describe("append strategy", () => {
   it("appends hot state updates as deltas that add up to the current hot state", async () => {
     const a = assembler({ strategy: "append" });
     const history = conversation(4);
+    // A constraint the messages do not show: the hot state is never left out.
+    const hot = (extra: Partial<HotState> = {}) => hotBase({ constraints: ["keep the public API"], ...extra });
     const states: HotState[] = [
       hot(),
       hot({ artifact_index: [{ artifact_id: "art:0123456789ab", type: "tool_output", label: "bash #3" }] }),

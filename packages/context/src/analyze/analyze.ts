@@ -75,6 +75,7 @@ function finish(results: FileResult[], options: AnalyzeOptions): AnalyzeReport {
       keepTurns: options.keepTurns ?? 2,
       encoding: options.encoding ?? "cl100k_base",
       ...(options.appendCompaction === undefined ? {} : { appendCompaction: options.appendCompaction }),
+      ...(typeof options.priceModel === "string" ? { priceModel: options.priceModel } : {}),
     },
   );
 }

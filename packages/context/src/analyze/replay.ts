@@ -4,6 +4,7 @@ import { applySelector } from "@artifact-refs/resolve";
 import { ArefError, DEFAULT_FETCH_MAX_CHARS, type ArtifactRef, type HotState, type TranscriptEntry } from "@artifact-refs/schema";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { PromptAssembler } from "../assembler/assembler.js";
+import { resolvePriceModel, type PriceModel, type PriceModelName } from "../assembler/price-model.js";
 import { layoutHistory } from "../assembler/layout.js";
 import { actionLine, renderMessage } from "../assembler/render.js";
 import type { AssembledPrompt, AssemblyStrategy, HistoryMessage, ModelMessage } from "../assembler/types.js";
@@ -30,8 +31,10 @@ export interface ReplayOptions {
   maxArtifactBytes?: number;
   /** Externalizer inline threshold in chars (default: the externalizer's, 2,000). */
   maxInlineChars?: number;
-  /** When `append` compacts (default "budget"; see PromptAssemblerOptions.appendCompaction). */
+  /** When `append` compacts (default "cost"; see PromptAssemblerOptions.appendCompaction). */
   appendCompaction?: "budget" | "cost";
+  /** Price model of the cache-weighted cost and of `appendCompaction: "cost"` (default "anthropic"). */
+  priceModel?: PriceModelName | Partial<PriceModel>;
   /** Called after every replayed call with both assembled prompts (tests check invariants here). */
   onCall?: (call: ReplayCall) => void | Promise<void>;
 }
@@ -123,6 +126,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
   const fetchChars = options.fetchChars ?? DEFAULT_FETCH_MAX_CHARS;
   if (!Number.isInteger(fetchChars) || fetchChars < 1) throw new ArefError("INVALID_INPUT", `fetchChars must be a positive integer, got ${fetchChars}`);
   const encoding = options.encoding ?? "cl100k_base";
+  const prices = resolvePriceModel(options.priceModel);
   const count = memoCounter((text) => countTokens(text, { encoding }));
   const store = new ArtifactStore({
     driver: new MemoryDriver(),
@@ -146,6 +150,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
     tokenCounter: counter,
     budgets: { maxPromptTokens },
     failClosed: false,
+    priceModel: prices,
     ...(options.keepTurns === undefined ? {} : { keepTurns: options.keepTurns }),
   };
   const windowAsm = new PromptAssembler({ ...assemblerOptions, strategy: "window" });
@@ -284,7 +289,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
   }
 
   function cost(series: string, parts: readonly CountedPart[]): CallCost {
-    const c = callCost(prev[series], parts, count);
+    const c = callCost(prev[series], parts, count, prices);
     prev[series] = parts as CountedPart[];
     return c;
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { POLICY_NAMES, type PolicyName } from "./policies/types.js";
 import type { ReplayReport, SeriesFigures, TurnReport } from "./replay.js";
+import { resolvePriceModel } from "../assembler/price-model.js";
 
 export const ANALYZE_SCHEMA = "artifact-refs.analyze.v1";
 
@@ -61,6 +62,7 @@ export const AnalyzeReportSchema = z.object({
     keep_turns: z.number().int().positive(),
     encoding: z.string(),
     append_compaction: z.enum(["budget", "cost"]),
+    price_model: z.string().optional(),
     cached_price: z.number(),
     uncached_price: z.number(),
   }),
@@ -129,10 +131,12 @@ export interface ReportSettings {
   keepTurns: number;
   encoding: string;
   appendCompaction?: "budget" | "cost";
+  priceModel?: string;
 }
 
 /** Builds the `--json` report (validated against AnalyzeReportSchema). */
 export function buildAnalyzeReport(files: readonly FileResult[], total: ReplayReport, settings: ReportSettings): AnalyzeReport {
+  const prices = resolvePriceModel(settings.priceModel);
   const report: AnalyzeReport = {
     schema: ANALYZE_SCHEMA,
     settings: {
@@ -140,9 +144,10 @@ export function buildAnalyzeReport(files: readonly FileResult[], total: ReplayRe
       fetch_chars: settings.fetchChars,
       keep_turns: settings.keepTurns,
       encoding: settings.encoding,
-      append_compaction: settings.appendCompaction ?? "budget",
-      cached_price: 0.1,
-      uncached_price: 1.25,
+      append_compaction: settings.appendCompaction ?? "cost",
+      price_model: prices.name,
+      cached_price: prices.cachedRead,
+      uncached_price: prices.write,
     },
     ...totalsOf(total),
     files: files.map((f) => ({ file: f.file, format: f.format, ...totalsOf(f.report) })),

@@ -16,6 +16,8 @@ import { bootstrapBlock, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, DEFAULT_BOOTSTRAP_THRE
 import { buildCheckpointPack, writeCheckpoint } from "./checkpoint.js";
 import { callNumber, layoutHistory, type HistoryLayout } from "./layout.js";
 import { overrunReport, type OverrunReport } from "./irreducible.js";
+import { extendsParts, hotStateShown, selectionOf } from "./verbatim.js";
+import { cachePays, compactionPays, resolvePriceModel, type PriceModel, type PriceModelName } from "./price-model.js";
 import { ARTIFACTS_GET_TOOL_NAME, modelHintFor, renderModelHint } from "../model-hint.js";
 import { HOT_STATE_PREFIX, HOT_STATE_UPDATE_PREFIX, hotStateDelta } from "./hot-state-delta.js";
 import { headTailExcerpt, renderMessage, stableJson } from "./render.js";
@@ -84,11 +86,19 @@ export interface PromptAssemblerOptions {
   failClosed?: boolean;
   run?: string;
   /**
-   * When `append` compacts: "budget" (default) when the next prompt would pass maxPromptTokens;
-   * "cost" also earlier, once a longer run would cost more under cached-prompt pricing than a
-   * compaction (worth it with budgets well above 8,000 tokens).
+   * When `append` compacts: "cost" (default) when the next prompt would pass maxPromptTokens,
+   * or earlier once a longer run would cost more under `priceModel` than a compaction (the
+   * projected saving over the next calls exceeds the cache re-write); "budget" only at
+   * maxPromptTokens.
    */
   appendCompaction?: "budget" | "cost";
+  /**
+   * Prices of the provider's prompt cache: a preset ("anthropic", the default: 0.1× read,
+   * 1.25× write; "openai": 0.5×, 1.0×; "none") or `{cachedRead, write}`. Used by
+   * `appendCompaction: "cost"`, and, without `strategy` and `provider`, to pick the strategy
+   * (append when a cached prefix is cheaper, else window).
+   */
+  priceModel?: PriceModelName | Partial<PriceModel>;
   /** Clock of the metrics events' `ts` (tests inject one). */
   now?: () => Date;
 }
@@ -102,6 +112,8 @@ interface AppendRun {
   /** Tokens of the run's parts when it started, and calls made in it since. */
   startTokens: number;
   calls: number;
+  /** The run carries the whole transcript as it came (no checkpoint, no hot state when shown). */
+  verbatim?: boolean;
 }
 
 /** What assemble() hands both strategies: the history and the parts built for this call. */
@@ -119,6 +131,13 @@ interface StrategyInput {
   cuts: Cut[];
 }
 
+interface StrategyResult {
+  parts: PromptPart[];
+  compacted: boolean;
+  /** The prompt carries the whole transcript as it came. */
+  verbatim?: boolean;
+}
+
 /** Chars of a message's head and tail kept beside its reference, by preview level (normal, short, minimal). */
 const PREVIEW_CHARS = [1_500, 400, 120] as const;
 /** Chars of a long tool-call argument string kept (as an excerpt) in such a message. */
@@ -133,6 +152,8 @@ export class PromptAssembler {
   readonly strategy: AssemblyStrategy;
   readonly budgets: AssemblerBudgets;
   readonly keepTurns: number;
+  /** Prices of cached and uncached prompt tokens that compaction decisions use. */
+  readonly priceModel: PriceModel;
   readonly #options: PromptAssemblerOptions;
   /** The budgets as budget's config (warning thresholds follow the caps). */
   readonly #budgetConfig: BudgetConfig;
@@ -145,13 +166,16 @@ export class PromptAssembler {
   /** The last summary lines of the checkpoint chain (shown in the checkpoint text). */
   #summaryTail: string[] = [];
   #run: AppendRun | undefined;
+  /** Stored payloads read back for verbatim prompts. */
+  readonly #payloads = new Map<string, string>();
   /** How short the previews of messages shown by reference are in this assembly (0 normal, 1 short, 2 reference only). */
   #level = 0;
 
   constructor(options: PromptAssemblerOptions) {
     this.#options = options;
     this.#session = parseSessionId(options.session);
-    this.strategy = options.strategy ?? defaultStrategy(options.provider);
+    this.priceModel = resolvePriceModel(options.priceModel);
+    this.strategy = options.strategy ?? (options.provider === undefined && options.priceModel !== undefined ? defaultStrategy({ promptCaching: cachePays(this.priceModel) }) : defaultStrategy(options.provider));
     if (this.strategy !== "window" && this.strategy !== "append") {
       throw new ArefError("CONFIG_INVALID", `unknown assembly strategy ${JSON.stringify(this.strategy)}`, { hint: 'use "window" or "append"' });
     }
@@ -261,6 +285,7 @@ export class PromptAssembler {
       omitted,
       ...(omitted.length > 0 && this.#checkpoint ? { checkpoint: this.#checkpoint } : {}),
       compacted: result.compacted,
+      verbatim: result.verbatim === true,
       metrics,
       violations,
       cuts,
@@ -269,21 +294,43 @@ export class PromptAssembler {
 
   // ---- strategies ----
 
-  async #assembleWindow(p: StrategyInput): Promise<{ parts: PromptPart[]; compacted: boolean }> {
+  async #assembleWindow(p: StrategyInput): Promise<StrategyResult> {
     const turns = p.layout.turns;
     // The checkpoint the omitted turns need: the current one's text, or a guess before the first.
     const checkpointTokens = (keep: number) => (turns.length > keep ? (this.#checkpoint ? p.counter.count(this.#checkpoint.text) + 40 : 200) : 0);
     const { keep, kept, recall } = await this.#cutToFit(p, checkpointTokens, true);
     const ckptPart = await this.#checkpointFor(p.history, turns.slice(0, turns.length - keep).flat(), p.hotState, p.counter);
-    return { parts: [...p.fixed, p.hotPart, ...ckptPart, ...recall, ...kept, ...p.tailParts, ...p.userParts], compacted: false };
+    const parts = [...p.fixed, p.hotPart, ...ckptPart, ...recall, ...kept, ...p.tailParts, ...p.userParts];
+    const verbatim = await this.#verbatimParts(p);
+    if (verbatim && sum(verbatim.stable) + sum(verbatim.volatile) <= sum(parts)) return { parts: [...verbatim.stable, ...verbatim.volatile], compacted: false, verbatim: true };
+    return { parts, compacted: false };
   }
 
-  async #assembleAppend(p: StrategyInput): Promise<{ parts: PromptPart[]; compacted: boolean }> {
+  async #assembleAppend(p: StrategyInput): Promise<StrategyResult> {
     const { history, layout, hotState, counter } = p;
     const volatile = [...p.recallParts, ...p.tailParts, ...p.userParts];
     const run = this.#run;
+    if (!run || run.verbatim) {
+      // While the whole transcript fits, send it as it came: it costs what naive costs, no more.
+      // Only when the hot state is left out: a changing state is sent as updates by the runs below.
+      const whole = await this.#verbatimParts(p);
+      const verbatim = whole && !whole.stable.some((x) => x.kind === "hot_state") ? whole : undefined;
+      const compactNow = verbatim && run?.verbatim ? await this.#cheaperToCompact(run, verbatim.stable, history, layout, counter) : false;
+      if (verbatim && !compactNow) {
+        const extended = run !== undefined && extendsParts(run.parts, verbatim.stable);
+        this.#run = {
+          parts: verbatim.stable,
+          next: history.length,
+          hotState,
+          startTokens: extended ? run.startTokens : sum(verbatim.stable),
+          calls: extended ? run.calls + 1 : 0,
+          verbatim: true,
+        };
+        return { parts: [...verbatim.stable, ...verbatim.volatile], compacted: false, verbatim: true };
+      }
+    }
     const firstTurn = layout.turns[0]?.[0] ?? history.length;
-    if (run && run.next <= history.length && run.next >= firstTurn) {
+    if (run && !run.verbatim && run.next <= history.length && run.next >= firstTurn) {
       const added = await this.#turnParts(history, range(run.next, history.length), counter);
       const delta = hotStateDelta(run.hotState, hotState);
       const hsParts = delta ? [this.#part("hot_state", { role: "system", content: `${HOT_STATE_UPDATE_PREFIX}${stableJson(delta)}` }, counter)] : [];
@@ -388,13 +435,83 @@ export class PromptAssembler {
    * calls.
    */
   async #cheaperToCompact(run: AppendRun, stable: PromptPart[], history: readonly HistoryMessage[], layout: HistoryLayout, counter: TokenCounter): Promise<boolean> {
-    if (this.#options.appendCompaction !== "cost" || run.calls < 1) return false;
+    if ((this.#options.appendCompaction ?? "cost") !== "cost" || run.calls < 1) return false;
     const growth = (sum(stable) - run.startTokens) / (run.calls + 1);
     if (growth <= 0) return false;
     const kept = await this.#keptTurnParts(history, layout, Math.min(this.keepTurns, layout.turns.length), counter);
-    const resent = sum(kept) + 250 + sum(stable.filter((p) => p.kind === "hot_state").slice(0, 1));
-    const best = Math.sqrt((2 * 1.25 * resent) / (0.1 * growth));
-    return run.calls + 1 >= best;
+    const rewrite = sum(kept) + 250 + sum(this.#fixedOf(stable)) + sum(stable.filter((p) => p.kind === "hot_state").slice(0, 1));
+    return compactionPays(this.priceModel, run.calls, growth, rewrite);
+  }
+
+  /** The system, bootstrap and task parts of a prompt. */
+  #fixedOf(parts: readonly PromptPart[]): PromptPart[] {
+    return parts.filter((p) => p.kind === "system" || p.kind === "bootstrap" || p.kind === "task");
+  }
+
+  /**
+   * The whole transcript as it came, for a prompt that costs what naive costs: system and task
+   * as the fixed parts show them, every later message whole (stored payloads read back), the
+   * hot state only when it says something the messages do not, recall, the tail without the
+   * artifacts_get answers whose text is already in view, and the user message. Undefined when
+   * it does not fit maxPromptTokens.
+   */
+  async #verbatimParts(p: StrategyInput): Promise<{ stable: PromptPart[]; volatile: PromptPart[] } | undefined> {
+    const { history, layout, counter } = p;
+    const limit = this.budgets.maxPromptTokens;
+    // Task messages that are not the user's or the system's (an observation before the first
+    // assistant message) are shown whole like every later message.
+    const isWhole = (i: number) => history[i]!.role !== "user" && history[i]!.role !== "system";
+    const indexes = [...layout.task.filter(isWhole), ...layout.turns.flat()];
+    // Cheap bound first: a token is rarely longer than 16 chars; skip reading anything back when far over.
+    let chars = 0;
+    for (const i of indexes) chars += history[i]!.artifactRef?.size_bytes ?? messageChars(history[i]!);
+    if (chars > limit * 16) return undefined;
+    const shown = new Set<string>();
+    const turns: PromptPart[] = [];
+    const fixed = p.fixed.filter((x) => x.source === undefined || !isWhole(x.source));
+    let tokens = sum(fixed) + sum(p.recallParts) + sum(p.userParts);
+    for (const i of indexes) {
+      const m = history[i]!;
+      let content = m.content;
+      if (m.artifactRef) {
+        const payload = await this.#payload(m.artifactRef);
+        // Not readable here (another session, gone): no verbatim prompt, the reference form is used.
+        if (payload === undefined) return undefined;
+        content = payload;
+        shown.add(m.artifactRef.artifact_id).add(m.artifactRef.short_ref);
+      }
+      const message: ModelMessage = { role: m.role, content };
+      if (m.tool_call_id) message.tool_call_id = m.tool_call_id;
+      if (m.tool_calls && m.tool_calls.length > 0) message.tool_calls = m.tool_calls;
+      if (m.role === "tool" && m.tool_name) message.name = m.tool_name;
+      const part = this.#part(layout.task.includes(i) ? "task" : "turn", message, counter, i);
+      tokens += part.tokens;
+      if (tokens > limit) return undefined;
+      turns.push(part);
+    }
+    const task = layout.task.map((i) => history[i]!.content).join("\n");
+    const hot = hotStateShown(p.hotState, task, shown) ? [] : [p.hotPart];
+    // An artifacts_get answer taken from a message in full view is not repeated.
+    const tail = p.tailParts.filter((t) => !turns.some((x) => selectionOf(t.message.content, x.message.content)));
+    const stable = [...fixed, ...hot, ...turns];
+    const volatile = [...p.recallParts, ...tail, ...p.userParts];
+    if (sum(stable) + sum(volatile) > limit) return undefined;
+    return { stable, volatile };
+  }
+
+  /** A stored payload read back (cached by artifact id). */
+  async #payload(ref: ArtifactRef): Promise<string | undefined> {
+    let text = this.#payloads.get(ref.artifact_id);
+    if (text === undefined) {
+      try {
+        text = await this.#options.store.getText(ref.artifact_id, { session: this.#session });
+      } catch {
+        return undefined;
+      }
+      if (this.#payloads.size > 256) this.#payloads.clear();
+      this.#payloads.set(ref.artifact_id, text);
+    }
+    return text;
   }
 
   // ---- parts ----
