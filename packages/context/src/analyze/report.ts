@@ -48,6 +48,8 @@ const Totals = {
   compactions: Count,
   rehydration_mismatches: Count,
   budget_violations: Count,
+  /** Per series (window, append, each peer policy): evidence terms, visible in the prompt, reachable from it. */
+  evidence: z.record(z.string(), z.object({ terms: Count, visible: Count, reachable: Count })),
 };
 
 export const AnalyzeFileSchema = z.object({ file: z.string(), format: z.string(), ...Totals });
@@ -94,6 +96,7 @@ function totalsOf(r: ReplayReport) {
     compactions: r.compactions,
     rehydration_mismatches: r.rehydration_mismatches,
     budget_violations: r.budget_violations,
+    evidence: r.evidence,
   };
 }
 
@@ -105,7 +108,7 @@ function round(n: number): number {
   return Math.round(n * 10) / 10;
 }
 
-function turnOf(file: string, t: TurnReport): AnalyzeTurn {
+function turnOf(file: string, { evidence: _evidence, ...t }: TurnReport): AnalyzeTurn {
   return {
     file,
     ...t,
@@ -218,7 +221,19 @@ export function formatSummary(report: AnalyzeReport): string {
       `append: ${pct(r.strategies.append.cost, r.naive_cost)} of naive cache-weighted cost (best peer ${pct(bestPeerCost, r.naive_cost)}).`,
     `${r.externalized} outputs externalized, ${r.fetches} capped fetches counted, ${r.compactions} append compactions; ` +
       `${r.budget_violations} budget violations, ${r.rehydration_mismatches} rehydration mismatches.`,
+    formatEvidence(r),
   ].join("\n");
+}
+
+/** evidence_visible / evidence_reachable per strategy and peer policy (naive: 100% by definition). */
+export function formatEvidence(r: Pick<AnalyzeReport, "evidence">): string {
+  const series = ["window", "append", ...POLICY_NAMES];
+  const terms = r.evidence.window?.terms ?? 0;
+  const cells = series.map((s) => {
+    const e = r.evidence[s];
+    return e ? `${s} ${pct(e.visible, e.terms)} / ${pct(e.reachable, e.terms)}` : `${s} –`;
+  });
+  return `evidence_visible / evidence_reachable (${terms} terms the assistant wrote that first appeared in an earlier observation; naive 100% / 100%): ${cells.join(", ")}.`;
 }
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
