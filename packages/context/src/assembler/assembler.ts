@@ -114,6 +114,8 @@ interface AppendRun {
   calls: number;
   /** The run carries the whole transcript as it came (no checkpoint, no hot state when shown). */
   verbatim?: boolean;
+  /** The last message the run covers, rendered: a history edited under the run starts a new one. */
+  last: string;
 }
 
 /** What assemble() hands both strategies: the history and the parts built for this call. */
@@ -325,19 +327,20 @@ export class PromptAssembler {
           startTokens: extended ? run.startTokens : sum(verbatim.stable),
           calls: extended ? run.calls + 1 : 0,
           verbatim: true,
+          last: lastText(history, history.length),
         };
         return { parts: [...verbatim.stable, ...verbatim.volatile], compacted: false, verbatim: true };
       }
     }
     const firstTurn = layout.turns[0]?.[0] ?? history.length;
-    if (run && !run.verbatim && run.next <= history.length && run.next >= firstTurn) {
+    if (run && !run.verbatim && run.next <= history.length && run.next >= firstTurn && run.last === lastText(history, run.next)) {
       const added = await this.#turnParts(history, range(run.next, history.length), counter);
       const delta = hotStateDelta(run.hotState, hotState);
       const hsParts = delta ? [this.#part("hot_state", { role: "system", content: `${HOT_STATE_UPDATE_PREFIX}${stableJson(delta)}` }, counter)] : [];
       const stable = [...run.parts, ...added, ...hsParts];
       const fits = sum(stable) + sum(volatile) <= this.budgets.maxPromptTokens;
       if (fits && !(await this.#cheaperToCompact(run, stable, history, layout, counter))) {
-        this.#run = { ...run, parts: stable, next: history.length, hotState, calls: run.calls + 1 };
+        this.#run = { ...run, parts: stable, next: history.length, hotState, calls: run.calls + 1, last: lastText(history, history.length) };
         return { parts: [...stable, ...volatile], compacted: false };
       }
     }
@@ -355,7 +358,7 @@ export class PromptAssembler {
       });
     }
     const stable = [...p.fixed, ...ckptPart, p.hotPart, ...kept];
-    this.#run = { parts: stable, next: history.length, hotState, startTokens: sum(stable), calls: 0 };
+    this.#run = { parts: stable, next: history.length, hotState, startTokens: sum(stable), calls: 0, last: lastText(history, history.length) };
     return { parts: [...stable, ...recall, ...p.tailParts, ...p.userParts], compacted: run !== undefined };
   }
 
@@ -775,6 +778,11 @@ function sum(parts: readonly PromptPart[]): number {
   let n = 0;
   for (const p of parts) n += p.tokens;
   return n;
+}
+
+function lastText(history: readonly HistoryMessage[], next: number): string {
+  const m = history[next - 1];
+  return m === undefined ? "" : `${m.role}\u0000${m.content}\u0000${JSON.stringify(m.tool_calls ?? [])}`;
 }
 
 function range(from: number, to: number): number[] {
