@@ -62,7 +62,7 @@ async function analyzeOne(name: string, text: string, where: string, options: An
   }
   const { store: _store, onProgress: _progress, ...replayOptions } = options;
   const report = await replayTranscript(parsed.messages, replayOptions);
-  return { file: name, format: parsed.format, report };
+  return { file: name, format: parsed.format, report, ...(parsed.warnings ? { warnings: parsed.warnings } : {}) };
 }
 
 function finish(results: FileResult[], options: AnalyzeOptions): AnalyzeReport {

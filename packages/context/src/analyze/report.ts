@@ -52,7 +52,7 @@ const Totals = {
   evidence: z.record(z.string(), z.object({ terms: Count, visible: Count, reachable: Count })),
 };
 
-export const AnalyzeFileSchema = z.object({ file: z.string(), format: z.string(), ...Totals });
+export const AnalyzeFileSchema = z.object({ file: z.string(), format: z.string(), warnings: z.array(z.string()).optional(), ...Totals });
 export type AnalyzeFile = z.infer<typeof AnalyzeFileSchema>;
 
 /** `aref analyze --json`: totals over every file, each file's totals, and every call. */
@@ -77,6 +77,7 @@ export type AnalyzeReport = z.infer<typeof AnalyzeReportSchema>;
 export interface FileResult {
   file: string;
   format: string;
+  warnings?: string[];
   report: ReplayReport;
 }
 
@@ -153,7 +154,7 @@ export function buildAnalyzeReport(files: readonly FileResult[], total: ReplayRe
       uncached_price: prices.write,
     },
     ...totalsOf(total),
-    files: files.map((f) => ({ file: f.file, format: f.format, ...totalsOf(f.report) })),
+    files: files.map((f) => ({ file: f.file, format: f.format, ...(f.warnings ? { warnings: f.warnings } : {}), ...totalsOf(f.report) })),
     turns: files.flatMap((f) => f.report.turns.map((t) => turnOf(f.file, t))),
   };
   return AnalyzeReportSchema.parse(report);
@@ -222,6 +223,7 @@ export function formatSummary(report: AnalyzeReport): string {
     `${r.externalized} outputs externalized, ${r.fetches} capped fetches counted, ${r.compactions} append compactions; ` +
       `${r.budget_violations} budget violations, ${r.rehydration_mismatches} rehydration mismatches.`,
     formatEvidence(r),
+    ...r.files.flatMap((f) => (f.warnings ?? []).map((w) => `warning: ${w}`)),
   ].join("\n");
 }
 
