@@ -25,6 +25,35 @@ export const BudgetCheckReceiptSchema = z.object({
 
 export interface BudgetCheckOptions extends CountFlags {
   format: "auto" | "text" | "json";
+  maxHotStateTokens?: string;
+  maxArtifactIndexEntries?: string;
+  maxPromptTokens?: string;
+  maxRagChunks?: string;
+  maxInlineArtifactChars?: string;
+}
+
+/** Every budget as a flag: [flag, environment variable it overrides, what it caps]. */
+export const BUDGET_FLAGS = [
+  ["max-hot-state-tokens", "AREF_MAX_HOT_STATE_TOKENS", "hot state tokens (default 1000)"],
+  ["max-artifact-index-entries", "AREF_MAX_ARTIFACT_INDEX_ENTRIES", "artifact index entries (default 20)"],
+  ["max-prompt-tokens", "AREF_MAX_PROMPT_TOKENS", "prompt tokens (default 8000)"],
+  ["max-rag-chunks", "AREF_MAX_RAG_CHUNKS", "RAG chunks (default 10)"],
+  ["max-inline-artifact-chars", "AREF_MAX_INLINE_ARTIFACT_CHARS", "inline artifact chars (default 2000)"],
+] as const;
+
+/** The environment with each given flag in place of its variable (same validation, flags win). */
+function withFlags(env: Record<string, string | undefined>, opts: BudgetCheckOptions): Record<string, string | undefined> {
+  const out = { ...env };
+  for (const [flag, variable] of BUDGET_FLAGS) {
+    const key = flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof BudgetCheckOptions;
+    const value = opts[key];
+    if (value === undefined) continue;
+    if (typeof value !== "string" || !/^[0-9]+$/.test(value.trim())) {
+      throw new ArefError("INVALID_INPUT", `--${flag} ${JSON.stringify(value)} is not a whole number`, { hint: `e.g. --${flag} 8000` });
+    }
+    out[variable] = value.trim();
+  }
+  return out;
 }
 
 function promptInput(text: string, source: string, format: BudgetCheckOptions["format"]): PromptBudgetInput {
@@ -48,7 +77,7 @@ function promptInput(text: string, source: string, format: BudgetCheckOptions["f
 }
 
 export async function budgetCheck(ctx: CliContext, file: string, opts: BudgetCheckOptions): Promise<void> {
-  const budgets = loadBudgetConfig(ctx.io.env);
+  const budgets = loadBudgetConfig(withFlags(ctx.io.env, opts));
   const warnings: string[] = [];
   const countOptions = countOptionsOf(opts, warnings);
   resolveEncoding(countOptions);
