@@ -7,6 +7,7 @@ import { EXIT } from "../exit-codes.js";
 import { formatCount } from "../format.js";
 import { countOptionsOf, type CountFlags } from "./count-options.js";
 import { readTextInput } from "./tokens-input.js";
+import { BUDGET_FLAGS } from "./budget-flags.js";
 
 export const BudgetCheckReceiptSchema = z.object({
   schema: z.literal(receiptName("budget-check")),
@@ -32,14 +33,6 @@ export interface BudgetCheckOptions extends CountFlags {
   maxInlineArtifactChars?: string;
 }
 
-/** Every budget as a flag: [flag, environment variable it overrides, what it caps]. */
-export const BUDGET_FLAGS = [
-  ["max-hot-state-tokens", "AREF_MAX_HOT_STATE_TOKENS", "hot state tokens (default 1000)"],
-  ["max-artifact-index-entries", "AREF_MAX_ARTIFACT_INDEX_ENTRIES", "artifact index entries (default 20)"],
-  ["max-prompt-tokens", "AREF_MAX_PROMPT_TOKENS", "prompt tokens (default 8000)"],
-  ["max-rag-chunks", "AREF_MAX_RAG_CHUNKS", "RAG chunks (default 10)"],
-  ["max-inline-artifact-chars", "AREF_MAX_INLINE_ARTIFACT_CHARS", "inline artifact chars (default 2000)"],
-] as const;
 
 /** The environment with each given flag in place of its variable (same validation, flags win). */
 function withFlags(env: Record<string, string | undefined>, opts: BudgetCheckOptions): Record<string, string | undefined> {

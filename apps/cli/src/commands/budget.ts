@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
 import type { CliContext } from "../context.js";
-import { BUDGET_FLAGS, type BudgetCheckOptions } from "./budget-check.js";
+import type { BudgetCheckOptions } from "./budget-check.js";
+import { BUDGET_FLAGS } from "./budget-flags.js";
 import { addCountOptions } from "./count-options.js";
 import { examples } from "./shared.js";
 
