@@ -45,6 +45,21 @@ describe("aref budget check", () => {
     expect(bad.json().error).toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining("AREF_MAX_PROMPT_TOKENS") });
   });
 
+  it("every budget is a flag too, and a flag wins over the environment", async () => {
+    const path = tempFile("p.txt", "word ".repeat(100));
+    const tight = await run(["budget", "check", path, "--json", "--max-prompt-tokens", "50", "--max-hot-state-tokens", "40"]);
+    expect(tight.code).toBe(6);
+    expect(tight.json().violations[0]).toMatchObject({ budget: "maxPromptTokens", limit: 50 });
+    const wins = await run(["budget", "check", path, "--json", "--max-prompt-tokens", "5000"], { env: { AREF_MAX_PROMPT_TOKENS: "10" } });
+    expect(wins.code).toBe(0);
+    expect(wins.json().budgets).toMatchObject({ maxPromptTokens: 5000 });
+    const all = await run(["budget", "check", path, "--json", "--max-artifact-index-entries", "3", "--max-rag-chunks", "2", "--max-inline-artifact-chars", "99"]);
+    expect(all.json().budgets).toMatchObject({ maxArtifactIndexEntries: 3, maxRagChunks: 2, maxInlineArtifactChars: 99 });
+    const bad = await run(["budget", "check", path, "--json", "--max-prompt-tokens", "lots"]);
+    expect(bad.code).toBe(4);
+    expect(bad.json().error.message).toMatch(/--max-prompt-tokens "lots" is not a whole number/);
+  });
+
   it("bad prompt files: invalid JSON and a wrong shape name the problem (exit 4)", async () => {
     const notJson = await run(["budget", "check", tempFile("x.json", "{nope")]);
     expect(notJson.code).toBe(4);

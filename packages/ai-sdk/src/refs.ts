@@ -1,13 +1,14 @@
-import { countTokens } from "@artifact-refs/budget";
 import { ArtifactsGetTool, ARTIFACTS_GET_TOOL_NAME, SessionRefs, toolArgs, type ExternalizedResult, type SessionRefsOptions } from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
+import { fromPrompt, fromPromptParts, toHistory } from "./messages.js";
 import { jsonSchema, tool, type LanguageModelMiddleware, type ModelMessage, type Tool, type ToolSet } from "ai";
 
 export interface AiSdkRefsOptions extends SessionRefsOptions {
   /**
-   * Prompt budget for `prepareStep`, in tokens (default 8,000, seed 000). A step whose messages
-   * are still over it after externalizing fails closed with BUDGET_EXCEEDED.
+   * Prompt budget for `prepareStep`, in tokens (default 8,000, seed 000). Each step's prompt is
+   * built by the shared assembler inside it; only an irreducible part over it (system prompt,
+   * task, request head) fails closed with BUDGET_EXCEEDED naming that part.
    */
   maxPromptTokens?: number;
   /** Called for every tool result that was handled (stashed or kept inline). */
@@ -65,11 +66,11 @@ export class AiSdkRefs extends SessionRefs {
   readonly #replaced = new Map<string, string>();
 
   constructor(options: AiSdkRefsOptions) {
-    super(options, "createAiSdkRefs");
-    const maxPromptTokens = options.maxPromptTokens ?? 8000;
+    const maxPromptTokens = options?.maxPromptTokens ?? 8000;
     if (!Number.isInteger(maxPromptTokens) || maxPromptTokens < 1) {
       throw new ArefError("INVALID_INPUT", `maxPromptTokens must be a positive whole number, got ${String(options.maxPromptTokens)}`);
     }
+    super(options && { ...options, budgets: { ...options.budgets, maxPromptTokens } }, "createAiSdkRefs");
     this.maxPromptTokens = maxPromptTokens;
     this.#model = options.model;
     this.#onResult = options.onResult;
@@ -128,8 +129,7 @@ export class AiSdkRefs extends SessionRefs {
    */
   async prepareStep(step: PrepareStepInput): Promise<{ messages: ModelMessage[] }> {
     const { messages, externalized } = await this.#externalizeHistory(step.messages);
-    this.#checkBudget(messages, step.stepNumber, externalized);
-    return { messages };
+    return { messages: await this.#assemble(messages, step.stepNumber, externalized) };
   }
 
   /**
@@ -142,8 +142,9 @@ export class AiSdkRefs extends SessionRefs {
       specificationVersion: "v3",
       transformParams: async ({ params }) => {
         const { messages, externalized } = await this.#externalizeHistory(params.prompt);
-        this.#checkBudget(messages, undefined, externalized);
-        return { ...params, prompt: messages };
+        const prompt = await this.assemblePrompt(toHistory(messages as unknown as ModelMessage[]));
+        this.lastStep = { stepNumber: undefined, tokens: prompt.tokens, maxPromptTokens: this.maxPromptTokens, externalized };
+        return { ...params, prompt: fromPromptParts(prompt.messages) as typeof params.prompt };
       },
     };
   }
@@ -181,15 +182,11 @@ export class AiSdkRefs extends SessionRefs {
     return { messages, externalized };
   }
 
-  #checkBudget(messages: unknown[], stepNumber: number | undefined, externalized: number): void {
-    const tokens = countTokens(JSON.stringify(messages), this.#model === undefined ? {} : { model: this.#model });
-    this.lastStep = { stepNumber, tokens, maxPromptTokens: this.maxPromptTokens, externalized };
-    if (tokens > this.maxPromptTokens) {
-      throw new ArefError("BUDGET_EXCEEDED", `${stepNumber === undefined ? "the prompt" : `step ${stepNumber}: the prompt`} is ${tokens} tokens after externalizing, over the budget of ${this.maxPromptTokens}`, {
-        hint: "shorten the history (keep references, drop old turns), lower the inline thresholds, or raise maxPromptTokens",
-        details: { tokens, max_prompt_tokens: this.maxPromptTokens },
-      });
-    }
+  /** The step's prompt by the shared assembler (inside the budget, or BUDGET_EXCEEDED naming the part). */
+  async #assemble(messages: ModelMessage[], stepNumber: number | undefined, externalized: number): Promise<ModelMessage[]> {
+    const prompt = await this.assemblePrompt(toHistory(messages));
+    this.lastStep = { stepNumber, tokens: prompt.tokens, maxPromptTokens: this.maxPromptTokens, externalized };
+    return fromPrompt(prompt.messages);
   }
 }
 

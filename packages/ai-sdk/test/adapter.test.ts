@@ -1,6 +1,6 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from "ai";
+import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type ModelMessage } from "ai";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { ExternalizedResult } from "@artifact-refs/context";
 import { createAiSdkRefs } from "../src/index.js";
@@ -89,9 +89,31 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
     const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t3", maxPromptTokens: 20 });
     await expect(
       generateText({ model: provider.chat("m"), tools: refs.wrapTools({ read_log: readLog }), prepareStep: refs.prepareStep, stopWhen: stepCountIs(5), prompt: "which tests failed? ".repeat(20) }),
-    ).rejects.toThrow(/BUDGET_EXCEEDED|over the budget of 20/);
+    ).rejects.toMatchObject({ code: "BUDGET_EXCEEDED", message: expect.stringMatching(/over maxPromptTokens 20 .*largest: (task|user message|request and last turns)/) });
     expect(fake.requests).toHaveLength(0);
   });
+
+  it("a 200-turn chat with large tool outputs stays inside the default budget through prepareStep and the middleware", async () => {
+    const store = new ArtifactStore({ driver: new MemoryDriver() });
+    const refs = createAiSdkRefs({ store, session: "long" });
+    const mw = createAiSdkRefs({ store, session: "long-mw" });
+    const messages: ModelMessage[] = [
+      { role: "system", content: "You are a careful agent." },
+      { role: "user", content: "Find every failing test in the logs." },
+    ];
+    for (let turn = 1; turn <= 200; turn++) {
+      const id = `call_${turn}`;
+      messages.push({ role: "assistant", content: [{ type: "text", text: `step ${turn}` }, { type: "tool-call", toolCallId: id, toolName: "read_log", input: { part: turn } }] });
+      messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: id, toolName: "read_log", output: { type: "text", value: `${turn}\n${LOG}`.slice(0, 20_000) } }] });
+      if (turn % 50 === 0) messages.push({ role: "user", content: `Now also look for ${"timeouts ".repeat(3_000)}` });
+      const step = await refs.prepareStep({ messages, stepNumber: turn });
+      expect(refs.lastStep!.tokens).toBeLessThanOrEqual(8_000);
+      expect(step.messages.length).toBeGreaterThan(1);
+      const params = await mw.middleware.transformParams!({ params: { prompt: messages as never }, type: "generate", model: {} as never });
+      expect(mw.lastStep!.tokens).toBeLessThanOrEqual(8_000);
+      expect((params.prompt as unknown[]).length).toBeGreaterThan(1);
+    }
+  }, 120_000);
 
   it("artifacts_get answers errors as content; bad options are clear errors", async () => {
     const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t4" });

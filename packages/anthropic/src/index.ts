@@ -7,3 +7,4 @@ export {
   type ToolResultBlock,
   type ToolOutput,
 } from "./refs.js";
+export { toHistory, fromPrompt, type AnthropicMessage } from "./prompt.js";

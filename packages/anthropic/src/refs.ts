@@ -1,5 +1,7 @@
 import { SessionRefs, toolArgs, type Deadline, type ExternalizedResult, type SessionRefsOptions, type ToolOutput } from "@artifact-refs/context";
 
+import { fromPrompt, toHistory, type AnthropicMessage } from "./prompt.js";
+
 export type { ToolOutput };
 
 export interface AnthropicRefsOptions extends SessionRefsOptions {
@@ -38,7 +40,7 @@ export interface ToolResultBlock {
 export class AnthropicRefs extends SessionRefs {
   constructor(options: AnthropicRefsOptions) {
     const onResult = options?.onResult;
-    super(options, "createAnthropicRefs", onResult && ((result, call) => onResult(result, { name: call.name, id: call.id })));
+    super(options && { provider: "anthropic", ...options }, "createAnthropicRefs", onResult && ((result, call) => onResult(result, { name: call.name, id: call.id })));
   }
 
   /** Messages API `tools` entries (add them to your own). */
@@ -62,6 +64,15 @@ export class AnthropicRefs extends SessionRefs {
   /** Answers an artifacts_get `tool_use` block; undefined for any other tool. */
   async handleToolUse(block: ToolUseBlock): Promise<ToolResultBlock | undefined> {
     return this.isArtifactsGet(block.name) ? this.toolResultBlock(block) : undefined;
+  }
+
+  /**
+   * The `system` and `messages` of the next Messages API call, by the shared assembler: inside
+   * the budget, large messages of any role by reference, older turns in a checkpoint
+   * (BUDGET_EXCEEDED, naming the part, only when the irreducible part is over).
+   */
+  async prompt(request: { system?: string; messages: readonly AnthropicMessage[] }): Promise<{ system: string; messages: AnthropicMessage[] }> {
+    return fromPrompt((await this.assemblePrompt(toHistory(request.system, request.messages))).messages);
   }
 }
 

@@ -4,6 +4,11 @@ import { ArtifactsGetTool, type ToolDefinition } from "./artifacts-get.js";
 import type { ContextConfig, ContextConfigInput } from "./config.js";
 import { Externalizer, type Deadline, type ExternalizedResult } from "./externalizer.js";
 import { ARTIFACTS_GET_TOOL_NAME } from "./model-hint.js";
+import { countTokens } from "@artifact-refs/budget";
+import type { HotState } from "@artifact-refs/schema";
+import { PromptAssembler } from "./assembler/assembler.js";
+import type { PriceModel, PriceModelName } from "./assembler/price-model.js";
+import type { AssembledPrompt, AssemblerBudgets, AssemblyStrategy, HistoryMessage } from "./assembler/types.js";
 
 export interface SessionRefsOptions {
   store: ArtifactStore;
@@ -13,8 +18,16 @@ export interface SessionRefsOptions {
   config?: ContextConfig | ContextConfigInput;
   /** Cap of one artifacts_get answer (default 8,000 chars). */
   maxChars?: number;
-  /** Model whose tokenizer counts the inline-token threshold (default cl100k_base). */
+  /** Model whose tokenizer counts the inline-token threshold and the prompt (default cl100k_base). */
   model?: string;
+  /** Budgets of the prompts `assemblePrompt` builds (default: seed 000's, 8,000 prompt tokens). */
+  budgets?: Partial<AssemblerBudgets>;
+  /** Assembly strategy; default from `provider`, else from `priceModel`, else window. */
+  strategy?: AssemblyStrategy;
+  /** Provider name (anthropic, openai, …): picks append for cache-priced providers. */
+  provider?: string;
+  /** Prices of the provider's prompt cache (see PromptAssemblerOptions.priceModel). */
+  priceModel?: PriceModelName | Partial<PriceModel>;
 }
 
 /** What a tool produced: a value (string, object, bytes) or a function that runs the tool. */
@@ -46,6 +59,8 @@ export class SessionRefs {
   readonly externalizer: Externalizer;
   readonly artifactsGet: ArtifactsGetTool;
   readonly #onResult: ToolResultListener | undefined;
+  readonly #options: SessionRefsOptions;
+  #assembler: PromptAssembler | undefined;
 
   /**
    * `factory` names the caller's entry point in the error for missing options; `onResult`
@@ -60,6 +75,26 @@ export class SessionRefs {
     this.externalizer = new Externalizer({ store: options.store, ...(options.config ? { config: options.config } : {}), ...(options.model ? { model: options.model } : {}) });
     this.artifactsGet = new ArtifactsGetTool({ store: options.store, session: this.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
     this.#onResult = onResult;
+    this.#options = options;
+  }
+
+  /**
+   * The prompt of the next model call, by the same assembler `aref analyze` measures: every
+   * message over the limits by reference (any role), older turns in a checkpoint, inside the
+   * budget; BUDGET_EXCEEDED (naming the part and the overrun) only when the irreducible part
+   * (system, task, request head, hot state) alone is over.
+   */
+  async assemblePrompt(history: readonly HistoryMessage[], hotState?: HotState): Promise<AssembledPrompt> {
+    this.#assembler ??= new PromptAssembler({
+      store: this.store,
+      session: this.session,
+      tokenCounter: { count: (text) => countTokens(text, this.#options.model === undefined ? {} : { model: this.#options.model }) },
+      ...(this.#options.budgets ? { budgets: fitBudgets(this.#options.budgets) } : {}),
+      ...(this.#options.strategy ? { strategy: this.#options.strategy } : {}),
+      ...(this.#options.provider ? { provider: this.#options.provider } : {}),
+      ...(this.#options.priceModel ? { priceModel: this.#options.priceModel } : {}),
+    });
+    return this.#assembler.assemble({ history, hotState: hotState ?? { session_id: this.session } });
   }
 
   /** The neutral definition of artifacts_get. */
@@ -104,4 +139,11 @@ export class SessionRefs {
     this.#onResult?.(result, call);
     return result;
   }
+}
+
+/** A small prompt budget without its own hot-state cap gets one that fits inside it. */
+function fitBudgets(budgets: Partial<AssemblerBudgets>): Partial<AssemblerBudgets> {
+  const max = budgets.maxPromptTokens;
+  if (max === undefined || budgets.maxHotStateTokens !== undefined) return budgets;
+  return { ...budgets, maxHotStateTokens: Math.max(1, Math.min(1_000, Math.floor(max / 2))) };
 }

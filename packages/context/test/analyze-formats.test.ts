@@ -141,8 +141,12 @@ describe("bad input", () => {
   });
 
   it("names the line of a JSONL entry that is not a message", () => {
-    const text = `${JSON.stringify(BASE[0])}\n{"role":"robot","content":"x"}\n`;
+    const text = `${JSON.stringify(BASE[0])}\n{"role":42,"content":"x"}\n`;
     expect(() => parseReplayTranscript(text, "bad.jsonl")).toThrow(/bad\.jsonl:2: not a transcript entry/);
+    // An unknown role name is not an error: replayed by size and position, with a warning.
+    const robot = parseReplayTranscript(`${JSON.stringify(BASE[0])}\n{"role":"robot","content":"x"}\n`, "robot.jsonl");
+    expect(robot.messages[1]!.role).toBe("user");
+    expect(robot.warnings![0]).toMatch(/unknown role "robot"/);
   });
 
   it("rejects unknown formats and empty files", () => {

@@ -28,6 +28,7 @@ const counter = { count: (text: string) => countTokens(text) };
 const SYSTEM = "You are a careful coding agent. Use one shell command per reply.";
 const TASK = "Fix the failing test in parser.py: the tokenizer drops the last line when it has no newline.";
 
+const hotBase = hot;
 function hot(extra: Partial<HotState> = {}): HotState {
   return { session_id: "s1", objective: "fix parser.py", ...extra };
 }
@@ -217,6 +218,8 @@ describe("append strategy", () => {
   it("appends hot state updates as deltas that add up to the current hot state", async () => {
     const a = assembler({ strategy: "append" });
     const history = conversation(4);
+    // A constraint the messages do not show: the hot state is never left out.
+    const hot = (extra: Partial<HotState> = {}) => hotBase({ constraints: ["keep the public API"], ...extra });
     const states: HotState[] = [
       hot(),
       hot({ artifact_index: [{ artifact_id: "art:0123456789ab", type: "tool_output", label: "bash #3" }] }),
@@ -334,9 +337,10 @@ describe("budgets fail closed", () => {
     const p = await assembler({ store, strategy: "window" }).assemble({ history, hotState: hot() });
     expect(p.violations).toEqual([]);
     const part = p.parts.find((x) => x.source === 4)!;
-    expect(part.message.content).toMatch(/^\[message #4 stored as art:[0-9a-f]{12,} \(\d+ bytes\); artifacts_get returns all of it\]\nTHOUGHT: write the file/);
+    expect(part.message.content).toMatch(/^\[message #4 \(assistant, \d+ chars\) stored as (art:[0-9a-f]{12,}); its head and tail are below; the rest: artifacts_get \{"ref":"\1",.*\}\]\nTHOUGHT: write the file/);
     expect(await store.getText(part.ref!)).toBe(huge);
-    expect(p.cuts.some((c) => c.what === "message #4 shown by reference")).toBe(true);
+    // Over the per-message limit, it is shown by reference whatever its role (not a budget cut).
+    expect(part.message.content.length).toBeLessThan(2_000);
   });
 
   it("puts a tool call with a huge argument behind a reference and keeps the call well-formed", async () => {
@@ -358,13 +362,17 @@ describe("budgets fail closed", () => {
     expect(storedForm(history[4]!)).toBe(await store.getText(part.ref!));
   });
 
-  it("keeps a small tool result inline when its reference would not be smaller (and still reports the violation)", async () => {
+  it("keeps a small tool result inline when its reference would not be smaller (the last turns go into the checkpoint instead)", async () => {
     const store = memoryStore();
     const history = conversation(2, 300);
-    const p = await assembler({ store, failClosed: false, budgets: { maxPromptTokens: 250, maxHotStateTokens: 100 } }).assemble({ history, hotState: hot() });
-    expect(p.parts.find((x) => x.source === 5)!.message.content).toBe(history[5]!.content);
+    const p = await assembler({ store, failClosed: false, keepTurns: 2, budgets: { maxPromptTokens: 250, maxHotStateTokens: 100 } }).assemble({ history, hotState: hot() });
+    // Every cut was tried (the last turns went into the checkpoint too); message #5 never became a reference.
+    expect(p.parts.filter((x) => x.source === 5).every((x) => x.message.content === history[5]!.content)).toBe(true);
+    expect(p.omitted).toContain(5);
+    expect(p.checkpoint!.covers).toContain(5);
     expect(p.cuts.filter((c) => /shown by reference/.test(c.what))).toEqual([]);
-    expect(p.violations.map((v) => v.budget)).toEqual(["maxPromptTokens"]);
+    expect(p.violations).toEqual([]);
+    expect(p.tokens).toBeLessThanOrEqual(250);
     expect(p.metrics.cuts!.every((c) => (c.tokens ?? 0) >= 0)).toBe(true);
   });
 
@@ -404,7 +412,7 @@ describe("metrics", () => {
     const { dir, cleanup } = await tempDir();
     try {
       const path = join(dir, "metrics", "prompt.jsonl");
-      const a = assembler({ metricsSinks: [jsonlSink(path)], failClosed: false, budgets: { maxPromptTokens: 300, maxHotStateTokens: 200 } });
+      const a = assembler({ metricsSinks: [jsonlSink(path)], failClosed: false, budgets: { maxPromptTokens: 150, maxHotStateTokens: 100 } });
       const history = conversation(2);
       await a.assemble({ history: history.slice(0, 2), hotState: hot() });
       await a.assemble({ history, hotState: hot() });

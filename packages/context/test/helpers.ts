@@ -25,3 +25,4 @@ export function bigLog(chars: number, seed = 1): string {
 }
 
 export const TRAJECTORY_DIR = join(import.meta.dirname, "../../../../shared/data/trajectories");
+export const TRAJECTORY_MORE_DIR = join(import.meta.dirname, "../../../../shared/data/trajectories-more");

@@ -10,3 +10,4 @@ export {
   type FunctionCallOutput,
   type ToolOutput,
 } from "./refs.js";
+export { toHistory, fromPrompt, type ChatMessage } from "./prompt.js";

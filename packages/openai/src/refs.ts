@@ -1,5 +1,7 @@
 import { SessionRefs, toolArgs, type Deadline, type ExternalizedResult, type SessionRefsOptions, type ToolOutput } from "@artifact-refs/context";
 
+import { fromPrompt, toHistory, type ChatMessage } from "./prompt.js";
+
 export type { ToolOutput };
 
 export interface OpenAIRefsOptions extends SessionRefsOptions {
@@ -65,7 +67,7 @@ function parseArguments(text: string): Record<string, unknown> | undefined {
 export class OpenAIRefs extends SessionRefs {
   constructor(options: OpenAIRefsOptions) {
     const onResult = options?.onResult;
-    super(options, "createOpenAIRefs", onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })));
+    super(options && { provider: "openai", ...options }, "createOpenAIRefs", onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })));
   }
 
   /** Chat Completions `tools` entries (add them to your own). */
@@ -102,6 +104,15 @@ export class OpenAIRefs extends SessionRefs {
   /** Responses API: the `function_call_output` item for a function call. */
   async functionCallOutput(call: ResponsesFunctionCall, output?: ToolOutput, deadline?: Deadline): Promise<FunctionCallOutput> {
     return { type: "function_call_output", call_id: call.call_id, output: await this.contentFor(call.name, call.arguments, call.call_id, output, deadline) };
+  }
+
+  /**
+   * The prompt of the next Chat Completions call, by the shared assembler: inside the budget,
+   * large messages of any role by reference, older turns in a checkpoint (BUDGET_EXCEEDED,
+   * naming the part, only when the irreducible part is over).
+   */
+  async prompt(messages: readonly ChatMessage[]): Promise<ChatMessage[]> {
+    return fromPrompt((await this.assemblePrompt(toHistory(messages))).messages);
   }
 }
 

@@ -15,6 +15,11 @@ function compaction(value: string): "budget" | "cost" {
   return value;
 }
 
+function priceModel(value: string): "anthropic" | "openai" | "none" {
+  if (value !== "anthropic" && value !== "openai" && value !== "none") throw new InvalidArgumentError(`unknown price model "${value}"; use anthropic, openai or none`);
+  return value;
+}
+
 function encoding(value: string): "cl100k_base" | "o200k_base" {
   if (value !== "cl100k_base" && value !== "o200k_base") throw new InvalidArgumentError(`unknown encoding "${value}"; use cl100k_base or o200k_base`);
   return value;
@@ -28,6 +33,7 @@ interface AnalyzeOpts {
   keepTurns?: number;
   encoding?: "cl100k_base" | "o200k_base";
   appendCompaction?: "budget" | "cost";
+  priceModel?: "anthropic" | "openai" | "none";
 }
 
 export function register(program: Command, ctx: CliContext): void {
@@ -40,7 +46,7 @@ export function register(program: Command, ctx: CliContext): void {
         "(one capped artifacts_get fetch counted in the call after each externalized output), the floor (system prompt + first " +
         "task message on every call), the window and append strategies, the peer policies (deepagents, Claude Code, Anthropic " +
         "context editing, SWE-agent's last-5), the share of each prompt that is a byte-identical prefix of the previous one, " +
-        "cache-weighted cost (cached prefix 0.1x, the rest 1.25x), budget violations and byte-exact rehydration. " +
+        "cache-weighted cost (--price-model; default cached prefix 0.1x, the rest 1.25x), budget violations and byte-exact rehydration. " +
         "Formats: this project's transcript JSONL (tool results stored as references are read back from --store), " +
         "trajectory JSONL, an OpenAI chat messages array, an Anthropic messages array.",
     )
@@ -51,13 +57,15 @@ export function register(program: Command, ctx: CliContext): void {
     .option("--fetch-chars <n>", "cap of the artifacts_get fetch counted after each externalized output (default 8000)", positive)
     .option("--keep-turns <n>", "turns every assembled prompt keeps (default 2, at least 2)", positive)
     .option("--encoding <name>", "tokenizer encoding: cl100k_base (default) or o200k_base", encoding)
-    .option("--append-compaction <rule>", "when append compacts: budget (default: at maxPromptTokens) or cost (also earlier, when cheaper)", compaction)
+    .option("--append-compaction <rule>", "when append compacts: cost (default: at maxPromptTokens or earlier when a compaction costs less than the longer run, under --price-model) or budget (only at maxPromptTokens)", compaction)
+    .option("--price-model <name>", "prices of the cache-weighted cost: anthropic (default: cached 0.1x, write 1.25x), openai (0.5x, 1.0x) or none", priceModel)
     .addHelpText(
       "after",
       examples([
         ["aref analyze session.jsonl", "per-call and total figures of one transcript"],
         ["aref analyze ../shared/data/trajectories/*.jsonl --chart tokens.svg", "a table over many files and a chart"],
         ["aref analyze messages.json --json | jq .strategies", "window and append totals as JSON (artifact-refs.analyze.v1)"],
+        ["aref analyze run.jsonl --price-model openai", "cost under OpenAI-style cache prices (0.5x read, 1.0x write)"],
       ]),
     )
     .action(async (files: string[], opts: AnalyzeOpts, cmd: Command) => {
@@ -78,6 +86,7 @@ export function register(program: Command, ctx: CliContext): void {
             ...(opts.keepTurns === undefined ? {} : { keepTurns: opts.keepTurns }),
             ...(opts.encoding === undefined ? {} : { encoding: opts.encoding }),
             ...(opts.appendCompaction === undefined ? {} : { appendCompaction: opts.appendCompaction }),
+            ...(opts.priceModel === undefined ? {} : { priceModel: opts.priceModel }),
           },
         );
       } finally {
@@ -98,7 +107,7 @@ export function register(program: Command, ctx: CliContext): void {
         }
         await ctx.out(
           "\nEach cell is a ratio to the naive transcript under the same measure: input tokens / cache-weighted cost " +
-            "(a prefix byte-identical to the previous call's prompt at 0.1x, the rest at 1.25x).\n",
+            `(price model ${opts.priceModel ?? "anthropic"}: a prefix byte-identical to the previous call's prompt at the cached price, the rest at the write price).\n`,
         );
         if (opts.chart) await ctx.out(`chart: ${opts.chart}\n`);
       });

@@ -7,6 +7,7 @@ import { EXIT } from "../exit-codes.js";
 import { formatCount } from "../format.js";
 import { countOptionsOf, type CountFlags } from "./count-options.js";
 import { readTextInput } from "./tokens-input.js";
+import { BUDGET_FLAGS } from "./budget-flags.js";
 
 export const BudgetCheckReceiptSchema = z.object({
   schema: z.literal(receiptName("budget-check")),
@@ -25,6 +26,27 @@ export const BudgetCheckReceiptSchema = z.object({
 
 export interface BudgetCheckOptions extends CountFlags {
   format: "auto" | "text" | "json";
+  maxHotStateTokens?: string;
+  maxArtifactIndexEntries?: string;
+  maxPromptTokens?: string;
+  maxRagChunks?: string;
+  maxInlineArtifactChars?: string;
+}
+
+
+/** The environment with each given flag in place of its variable (same validation, flags win). */
+function withFlags(env: Record<string, string | undefined>, opts: BudgetCheckOptions): Record<string, string | undefined> {
+  const out = { ...env };
+  for (const [flag, variable] of BUDGET_FLAGS) {
+    const key = flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof BudgetCheckOptions;
+    const value = opts[key];
+    if (value === undefined) continue;
+    if (typeof value !== "string" || !/^[0-9]+$/.test(value.trim())) {
+      throw new ArefError("INVALID_INPUT", `--${flag} ${JSON.stringify(value)} is not a whole number`, { hint: `e.g. --${flag} 8000` });
+    }
+    out[variable] = value.trim();
+  }
+  return out;
 }
 
 function promptInput(text: string, source: string, format: BudgetCheckOptions["format"]): PromptBudgetInput {
@@ -48,7 +70,7 @@ function promptInput(text: string, source: string, format: BudgetCheckOptions["f
 }
 
 export async function budgetCheck(ctx: CliContext, file: string, opts: BudgetCheckOptions): Promise<void> {
-  const budgets = loadBudgetConfig(ctx.io.env);
+  const budgets = loadBudgetConfig(withFlags(ctx.io.env, opts));
   const warnings: string[] = [];
   const countOptions = countOptionsOf(opts, warnings);
   resolveEncoding(countOptions);

@@ -1,4 +1,4 @@
-/** Cache-weighted pricing of cached-prompt providers: a cached prefix at 0.1×, the rest at 1.25× (cache write). */
+/** Default cache-weighted pricing (the "anthropic" price model): a cached prefix at 0.1×, the rest at 1.25× (cache write). */
 export const CACHED_PRICE = 0.1;
 export const UNCACHED_PRICE = 1.25;
 
@@ -50,11 +50,16 @@ export function commonPrefixLength(a: string, b: string): number {
   return i;
 }
 
-export function callCost(previous: readonly CountedPart[] | undefined, current: readonly CountedPart[], count: (text: string) => number): CallCost {
+export function callCost(
+  previous: readonly CountedPart[] | undefined,
+  current: readonly CountedPart[],
+  count: (text: string) => number,
+  prices: { cachedRead: number; write: number } = { cachedRead: CACHED_PRICE, write: UNCACHED_PRICE },
+): CallCost {
   let tokens = 0;
   for (const p of current) tokens += p.tokens;
   const prefix = prefixTokens(previous, current, count);
-  return { tokens, prefixTokens: prefix, cost: CACHED_PRICE * prefix + UNCACHED_PRICE * (tokens - prefix) };
+  return { tokens, prefixTokens: prefix, cost: prices.cachedRead * prefix + prices.write * (tokens - prefix) };
 }
 
 /** A token counter memoised on the string itself (V8 caches a string's hash, so repeats are O(1)). */

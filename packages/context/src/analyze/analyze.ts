@@ -62,7 +62,7 @@ async function analyzeOne(name: string, text: string, where: string, options: An
   }
   const { store: _store, onProgress: _progress, ...replayOptions } = options;
   const report = await replayTranscript(parsed.messages, replayOptions);
-  return { file: name, format: parsed.format, report };
+  return { file: name, format: parsed.format, report, ...(parsed.warnings ? { warnings: parsed.warnings } : {}) };
 }
 
 function finish(results: FileResult[], options: AnalyzeOptions): AnalyzeReport {
@@ -75,6 +75,7 @@ function finish(results: FileResult[], options: AnalyzeOptions): AnalyzeReport {
       keepTurns: options.keepTurns ?? 2,
       encoding: options.encoding ?? "cl100k_base",
       ...(options.appendCompaction === undefined ? {} : { appendCompaction: options.appendCompaction }),
+      ...(typeof options.priceModel === "string" ? { priceModel: options.priceModel } : {}),
     },
   );
 }

@@ -20,6 +20,8 @@ export interface ParsedReplay {
   messages: ReplayMessage[];
   /** Project-JSONL entries that hold a reference instead of the payload (need a store to replay). */
   entries?: TranscriptEntry[];
+  /** What the parser had to interpret (unknown roles, structured content). */
+  warnings?: string[];
 }
 
 const FORMAT_HINT =
@@ -204,14 +206,61 @@ export function parseReplayTranscript(text: string, where = "transcript"): Parse
       throw new ArefError("INVALID_INPUT", `${where} is not valid JSON: ${(error as Error).message}`, { hint: FORMAT_HINT });
     }
   }
-  const parsed = parseTranscript(text, { format: "jsonl", where });
+  const normalized = normalizeTrajectoryLines(text, where);
+  const parsed = parseTranscript(normalized.text, { format: "jsonl", where });
   const project = parsed.lines.some((l) => "type" in l.raw || "details" in l.raw || "id" in l.raw || "ts" in l.raw);
   const entries = parsed.lines.map((l) => l.entry);
   return {
     format: project ? "project-jsonl" : "trajectory-jsonl",
     messages: entries.map(toReplay),
     ...(project ? { entries } : {}),
+    ...(normalized.warnings.length > 0 ? { warnings: normalized.warnings } : {}),
   };
+}
+
+const KNOWN_ROLES = new Set(["system", "user", "assistant", "tool"]);
+
+/**
+ * Trajectory lines in shapes other agents write: a role this format does not name (observation,
+ * function, environment, …) is replayed as a user turn (the assembler treats every message by
+ * size and position, not by role) with a warning; structured content (an array or object of
+ * blocks) is replayed as its JSON text, so it is counted and stored like any content. Project
+ * transcript lines (with type/details/id/ts) and malformed lines are left to the strict parser.
+ */
+function normalizeTrajectoryLines(text: string, where: string): { text: string; warnings: string[] } {
+  const warnings: string[] = [];
+  const unknown = new Map<string, number>();
+  let structured = 0;
+  const lines = text.split("\n").map((line) => {
+    if (line.trim().length === 0) return line;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      return line;
+    }
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return line;
+    const m = raw as Record<string, unknown>;
+    if ("type" in m || "details" in m || "id" in m || "ts" in m) return line;
+    let changed = false;
+    if (typeof m.role === "string" && !KNOWN_ROLES.has(m.role)) {
+      unknown.set(m.role, (unknown.get(m.role) ?? 0) + 1);
+      m.role = m.role === "developer" ? "system" : m.role === "function" ? "tool" : "user";
+      changed = true;
+    }
+    if (m.content !== undefined && m.content !== null && typeof m.content !== "string") {
+      m.content = JSON.stringify(m.content);
+      structured++;
+      changed = true;
+    } else if (m.content === null) {
+      m.content = "";
+      changed = true;
+    }
+    return changed ? JSON.stringify(m) : line;
+  });
+  for (const [role, n] of unknown) warnings.push(`${where}: ${n} message(s) with the unknown role ${JSON.stringify(role)} replayed as ${role === "developer" ? "system" : role === "function" ? "tool" : "user"} turns`);
+  if (structured > 0) warnings.push(`${where}: ${structured} message(s) with structured content replayed as their JSON text`);
+  return { text: lines.join("\n"), warnings };
 }
 
 function isMessageObject(value: unknown): boolean {

@@ -22,9 +22,11 @@ export {
   formatAnalyzeTable,
   formatTurnTable,
   formatSummary,
+  formatEvidence,
   renderAnalyzeSvg,
   type AnalyzeReport,
   type AnalyzeFile,
   type AnalyzeTurn,
 } from "./report.js";
 export * from "./policies/index.js";
+export { evidenceTerms, FirstSeen, type EvidenceCounts } from "./evidence.js";

@@ -4,6 +4,7 @@ import { applySelector } from "@artifact-refs/resolve";
 import { ArefError, DEFAULT_FETCH_MAX_CHARS, type ArtifactRef, type HotState, type TranscriptEntry } from "@artifact-refs/schema";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { PromptAssembler } from "../assembler/assembler.js";
+import { resolvePriceModel, type PriceModel, type PriceModelName } from "../assembler/price-model.js";
 import { layoutHistory } from "../assembler/layout.js";
 import { actionLine, renderMessage } from "../assembler/render.js";
 import type { AssembledPrompt, AssemblyStrategy, HistoryMessage, ModelMessage } from "../assembler/types.js";
@@ -12,6 +13,7 @@ import { Externalizer } from "../externalizer.js";
 import { rehydrateTranscript } from "../transcript/reader.js";
 import { callCost, memoCounter, type CallCost, type CountedPart } from "./accounting.js";
 import type { ReplayMessage } from "./formats.js";
+import { addCounts, evidenceTerms, FirstSeen, ZERO_COUNTS, type EvidenceCounts } from "./evidence.js";
 import { PEER_POLICIES, type PeerPolicy, type PolicyName } from "./policies/index.js";
 
 /** Replay settings. Defaults are the project's published defaults. */
@@ -30,8 +32,10 @@ export interface ReplayOptions {
   maxArtifactBytes?: number;
   /** Externalizer inline threshold in chars (default: the externalizer's, 2,000). */
   maxInlineChars?: number;
-  /** When `append` compacts (default "budget"; see PromptAssemblerOptions.appendCompaction). */
+  /** When `append` compacts (default "cost"; see PromptAssemblerOptions.appendCompaction). */
   appendCompaction?: "budget" | "cost";
+  /** Price model of the cache-weighted cost and of `appendCompaction: "cost"` (default "anthropic"). */
+  priceModel?: PriceModelName | Partial<PriceModel>;
   /** Called after every replayed call with both assembled prompts (tests check invariants here). */
   onCall?: (call: ReplayCall) => void | Promise<void>;
 }
@@ -80,6 +84,8 @@ export interface TurnReport {
   fetches: number;
   budget_violations: number;
   policies: Record<PolicyName, SeriesFigures>;
+  /** Evidence of this call (see evidence.ts) per series: window, append and each peer policy. */
+  evidence: Record<string, EvidenceCounts>;
 }
 
 /** Figures of one transcript (or a total of several). */
@@ -98,6 +104,8 @@ export interface ReplayReport {
   compactions: number;
   rehydration_mismatches: number;
   budget_violations: number;
+  /** Evidence counts per series (window, append, each peer policy), summed over the calls. */
+  evidence: Record<string, EvidenceCounts>;
   turns: TurnReport[];
 }
 
@@ -123,6 +131,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
   const fetchChars = options.fetchChars ?? DEFAULT_FETCH_MAX_CHARS;
   if (!Number.isInteger(fetchChars) || fetchChars < 1) throw new ArefError("INVALID_INPUT", `fetchChars must be a positive integer, got ${fetchChars}`);
   const encoding = options.encoding ?? "cl100k_base";
+  const prices = resolvePriceModel(options.priceModel);
   const count = memoCounter((text) => countTokens(text, { encoding }));
   const store = new ArtifactStore({
     driver: new MemoryDriver(),
@@ -146,6 +155,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
     tokenCounter: counter,
     budgets: { maxPromptTokens },
     failClosed: false,
+    priceModel: prices,
     ...(options.keepTurns === undefined ? {} : { keepTurns: options.keepTurns }),
   };
   const windowAsm = new PromptAssembler({ ...assemblerOptions, strategy: "window" });
@@ -162,6 +172,11 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
   const naiveTokens = naiveText.map((t) => count(t));
   const floorTokens = floorIdx.reduce((n, i) => n + naiveTokens[i]!, 0);
   const objective = objectiveOf(firstUser === undefined ? "" : messages[firstUser]!.content);
+  // Evidence: where each term first appeared, and which messages are observations (tool
+  // results, or user turns after the task: observations some agents record as user messages).
+  const seen = new FirstSeen();
+  const leading = new Set([...layout.system, ...layout.task]);
+  const isObservation = (j: number) => !leading.has(j) && (messages[j]!.role === "tool" || messages[j]!.role === "user");
 
   const history: HistoryMessage[] = [];
   const refsText: string[] = [];
@@ -182,6 +197,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
       lastAssistant = i;
       lastAction = actionLine(m.content, m.tool_calls, 64);
     }
+    seen.add(i, messageText(m));
     // Record message i (after the call that precedes it, if any).
     if (m.role === "tool") {
       const result = await externalizer.externalize({
@@ -246,11 +262,17 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
     const append = await appendAsm.assemble({ history: slice, hotState, tail, hotStateTruncated: hs.truncated });
     await options.onCall?.({ call, index: i, history: slice, original: messages.slice(0, i), window, append, hotState, store, session });
 
+    const terms = [...evidenceTerms(messageText(messages[i]!))].flatMap((t) => {
+      const f = seen.first(t);
+      return f !== undefined && f < i && isObservation(f) ? [{ term: t, from: f }] : [];
+    });
+    const evidence: Record<string, EvidenceCounts> = { window: assembledEvidence(window, terms), append: assembledEvidence(append, terms) };
     const policies = {} as Record<PolicyName, SeriesFigures>;
     for (const policy of PEER_POLICIES) {
       const parts = policyParts(policy, i, naiveTotal);
       const c = cost(policy.name, parts);
       policies[policy.name] = { tokens: c.tokens, cost: c.cost };
+      evidence[policy.name] = peerEvidence(parts, terms);
     }
     const n = cost("naive", naive);
     const r = cost("refs", refs);
@@ -276,6 +298,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
       fetches: tail.length,
       budget_violations: window.violations.length + append.violations.length,
       policies,
+      evidence,
     };
   }
 
@@ -284,7 +307,7 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
   }
 
   function cost(series: string, parts: readonly CountedPart[]): CallCost {
-    const c = callCost(prev[series], parts, count);
+    const c = callCost(prev[series], parts, count, prices);
     prev[series] = parts as CountedPart[];
     return c;
   }
@@ -310,6 +333,46 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
     }
     return parts;
   }
+}
+
+/** The text an assistant writes (content and tool-call arguments) or any message carries. */
+function messageText(m: ReplayMessage): string {
+  return [m.content, ...(m.tool_calls ?? []).map((c) => `${c.name} ${c.arguments}`)].join("\n");
+}
+
+interface EvidenceTerm {
+  term: string;
+  /** Index of the observation it first appeared in. */
+  from: number;
+}
+
+/**
+ * Visible: the term is in the prompt's text. Reachable: visible, or the observation it came
+ * from is stored behind a reference the prompt shows, or left out under the prompt's checkpoint.
+ */
+function assembledEvidence(prompt: AssembledPrompt, terms: readonly EvidenceTerm[]): EvidenceCounts {
+  const text = prompt.parts.map((p) => p.text).join("\n");
+  const byRef = new Set(prompt.parts.filter((p) => p.source !== undefined && p.ref !== undefined).map((p) => p.source!));
+  const underCheckpoint = new Set(prompt.checkpoint ? prompt.omitted : []);
+  let visible = 0;
+  let reachable = 0;
+  for (const { term, from } of terms) {
+    const v = text.includes(term);
+    if (v) visible++;
+    if (v || byRef.has(from) || underCheckpoint.has(from)) reachable++;
+  }
+  return { terms: terms.length, visible, reachable };
+}
+
+/** Peer policies store nothing: what they do not show is gone (reachable = visible). */
+function peerEvidence(parts: readonly CountedPart[], terms: readonly EvidenceTerm[]): EvidenceCounts {
+  let joined: string | undefined;
+  let visible = 0;
+  for (const { term, from } of terms) {
+    if (parts[from]?.text.includes(term)) visible++;
+    else if ((joined ??= parts.map((p) => p.text).join("\n")).includes(term)) visible++;
+  }
+  return { terms: terms.length, visible, reachable: visible };
 }
 
 function share(c: CallCost): number {
@@ -365,9 +428,11 @@ function summarize(turns: TurnReport[], messages: number, externalized: number, 
     compactions: 0,
     rehydration_mismatches: mismatches,
     budget_violations: 0,
+    evidence: {},
     turns,
   };
   for (const t of turns) {
+    for (const [series, c] of Object.entries(t.evidence)) report.evidence[series] = addCounts(report.evidence[series] ?? ZERO_COUNTS, c);
     report.naive_tokens += t.naive_tokens;
     report.refs_tokens += t.refs_tokens;
     report.floor_tokens += t.floor_tokens;

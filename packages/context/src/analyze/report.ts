@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { POLICY_NAMES, type PolicyName } from "./policies/types.js";
 import type { ReplayReport, SeriesFigures, TurnReport } from "./replay.js";
+import { resolvePriceModel } from "../assembler/price-model.js";
 
 export const ANALYZE_SCHEMA = "artifact-refs.analyze.v1";
 
@@ -47,9 +48,11 @@ const Totals = {
   compactions: Count,
   rehydration_mismatches: Count,
   budget_violations: Count,
+  /** Per series (window, append, each peer policy): evidence terms, visible in the prompt, reachable from it. */
+  evidence: z.record(z.string(), z.object({ terms: Count, visible: Count, reachable: Count })),
 };
 
-export const AnalyzeFileSchema = z.object({ file: z.string(), format: z.string(), ...Totals });
+export const AnalyzeFileSchema = z.object({ file: z.string(), format: z.string(), warnings: z.array(z.string()).optional(), ...Totals });
 export type AnalyzeFile = z.infer<typeof AnalyzeFileSchema>;
 
 /** `aref analyze --json`: totals over every file, each file's totals, and every call. */
@@ -61,6 +64,7 @@ export const AnalyzeReportSchema = z.object({
     keep_turns: z.number().int().positive(),
     encoding: z.string(),
     append_compaction: z.enum(["budget", "cost"]),
+    price_model: z.string().optional(),
     cached_price: z.number(),
     uncached_price: z.number(),
   }),
@@ -73,6 +77,7 @@ export type AnalyzeReport = z.infer<typeof AnalyzeReportSchema>;
 export interface FileResult {
   file: string;
   format: string;
+  warnings?: string[];
   report: ReplayReport;
 }
 
@@ -92,6 +97,7 @@ function totalsOf(r: ReplayReport) {
     compactions: r.compactions,
     rehydration_mismatches: r.rehydration_mismatches,
     budget_violations: r.budget_violations,
+    evidence: r.evidence,
   };
 }
 
@@ -103,7 +109,7 @@ function round(n: number): number {
   return Math.round(n * 10) / 10;
 }
 
-function turnOf(file: string, t: TurnReport): AnalyzeTurn {
+function turnOf(file: string, { evidence: _evidence, ...t }: TurnReport): AnalyzeTurn {
   return {
     file,
     ...t,
@@ -129,10 +135,12 @@ export interface ReportSettings {
   keepTurns: number;
   encoding: string;
   appendCompaction?: "budget" | "cost";
+  priceModel?: string;
 }
 
 /** Builds the `--json` report (validated against AnalyzeReportSchema). */
 export function buildAnalyzeReport(files: readonly FileResult[], total: ReplayReport, settings: ReportSettings): AnalyzeReport {
+  const prices = resolvePriceModel(settings.priceModel);
   const report: AnalyzeReport = {
     schema: ANALYZE_SCHEMA,
     settings: {
@@ -140,12 +148,13 @@ export function buildAnalyzeReport(files: readonly FileResult[], total: ReplayRe
       fetch_chars: settings.fetchChars,
       keep_turns: settings.keepTurns,
       encoding: settings.encoding,
-      append_compaction: settings.appendCompaction ?? "budget",
-      cached_price: 0.1,
-      uncached_price: 1.25,
+      append_compaction: settings.appendCompaction ?? "cost",
+      price_model: prices.name,
+      cached_price: prices.cachedRead,
+      uncached_price: prices.write,
     },
     ...totalsOf(total),
-    files: files.map((f) => ({ file: f.file, format: f.format, ...totalsOf(f.report) })),
+    files: files.map((f) => ({ file: f.file, format: f.format, ...(f.warnings ? { warnings: f.warnings } : {}), ...totalsOf(f.report) })),
     turns: files.flatMap((f) => f.report.turns.map((t) => turnOf(f.file, t))),
   };
   return AnalyzeReportSchema.parse(report);
@@ -213,7 +222,20 @@ export function formatSummary(report: AnalyzeReport): string {
       `append: ${pct(r.strategies.append.cost, r.naive_cost)} of naive cache-weighted cost (best peer ${pct(bestPeerCost, r.naive_cost)}).`,
     `${r.externalized} outputs externalized, ${r.fetches} capped fetches counted, ${r.compactions} append compactions; ` +
       `${r.budget_violations} budget violations, ${r.rehydration_mismatches} rehydration mismatches.`,
+    formatEvidence(r),
+    ...r.files.flatMap((f) => (f.warnings ?? []).map((w) => `warning: ${w}`)),
   ].join("\n");
+}
+
+/** evidence_visible / evidence_reachable per strategy and peer policy (naive: 100% by definition). */
+export function formatEvidence(r: Pick<AnalyzeReport, "evidence">): string {
+  const series = ["window", "append", ...POLICY_NAMES];
+  const terms = r.evidence.window?.terms ?? 0;
+  const cells = series.map((s) => {
+    const e = r.evidence[s];
+    return e ? `${s} ${pct(e.visible, e.terms)} / ${pct(e.reachable, e.terms)}` : `${s} –`;
+  });
+  return `evidence_visible / evidence_reachable (${terms} terms the assistant wrote that first appeared in an earlier observation; naive 100% / 100%): ${cells.join(", ")}.`;
 }
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

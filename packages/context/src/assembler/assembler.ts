@@ -15,7 +15,10 @@ import type { ArtifactStore } from "@artifact-refs/store";
 import { bootstrapBlock, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, DEFAULT_BOOTSTRAP_THRESHOLD_CHARS, type BootstrapBlock } from "./bootstrap.js";
 import { buildCheckpointPack, writeCheckpoint } from "./checkpoint.js";
 import { callNumber, layoutHistory, type HistoryLayout } from "./layout.js";
-import { modelHintFor, renderModelHint } from "../model-hint.js";
+import { overrunReport, type OverrunReport } from "./irreducible.js";
+import { extendsParts, hotStateShown, selectionOf } from "./verbatim.js";
+import { cachePays, compactionPays, resolvePriceModel, type PriceModel, type PriceModelName } from "./price-model.js";
+import { ARTIFACTS_GET_TOOL_NAME, modelHintFor, renderModelHint } from "../model-hint.js";
 import { HOT_STATE_PREFIX, HOT_STATE_UPDATE_PREFIX, hotStateDelta } from "./hot-state-delta.js";
 import { headTailExcerpt, renderMessage, stableJson } from "./render.js";
 import {
@@ -83,11 +86,19 @@ export interface PromptAssemblerOptions {
   failClosed?: boolean;
   run?: string;
   /**
-   * When `append` compacts: "budget" (default) when the next prompt would pass maxPromptTokens;
-   * "cost" also earlier, once a longer run would cost more under cached-prompt pricing than a
-   * compaction (worth it with budgets well above 8,000 tokens).
+   * When `append` compacts: "cost" (default) when the next prompt would pass maxPromptTokens,
+   * or earlier once a longer run would cost more under `priceModel` than a compaction (the
+   * projected saving over the next calls exceeds the cache re-write); "budget" only at
+   * maxPromptTokens.
    */
   appendCompaction?: "budget" | "cost";
+  /**
+   * Prices of the provider's prompt cache: a preset ("anthropic", the default: 0.1× read,
+   * 1.25× write; "openai": 0.5×, 1.0×; "none") or `{cachedRead, write}`. Used by
+   * `appendCompaction: "cost"`, and, without `strategy` and `provider`, to pick the strategy
+   * (append when a cached prefix is cheaper, else window).
+   */
+  priceModel?: PriceModelName | Partial<PriceModel>;
   /** Clock of the metrics events' `ts` (tests inject one). */
   now?: () => Date;
 }
@@ -101,6 +112,10 @@ interface AppendRun {
   /** Tokens of the run's parts when it started, and calls made in it since. */
   startTokens: number;
   calls: number;
+  /** The run carries the whole transcript as it came (no checkpoint, no hot state when shown). */
+  verbatim?: boolean;
+  /** The last message the run covers, rendered: a history edited under the run starts a new one. */
+  last: string;
 }
 
 /** What assemble() hands both strategies: the history and the parts built for this call. */
@@ -118,8 +133,15 @@ interface StrategyInput {
   cuts: Cut[];
 }
 
-/** Chars of a long assistant message kept in a prompt that had to show it by reference. */
-const ASSISTANT_EXCERPT_CHARS = 1_500;
+interface StrategyResult {
+  parts: PromptPart[];
+  compacted: boolean;
+  /** The prompt carries the whole transcript as it came. */
+  verbatim?: boolean;
+}
+
+/** Chars of a message's head and tail kept beside its reference, by preview level (normal, short, minimal). */
+const PREVIEW_CHARS = [1_500, 400, 120] as const;
 /** Chars of a long tool-call argument string kept (as an excerpt) in such a message. */
 const ARGUMENTS_EXCERPT_CHARS = 600;
 
@@ -132,6 +154,8 @@ export class PromptAssembler {
   readonly strategy: AssemblyStrategy;
   readonly budgets: AssemblerBudgets;
   readonly keepTurns: number;
+  /** Prices of cached and uncached prompt tokens that compaction decisions use. */
+  readonly priceModel: PriceModel;
   readonly #options: PromptAssemblerOptions;
   /** The budgets as budget's config (warning thresholds follow the caps). */
   readonly #budgetConfig: BudgetConfig;
@@ -139,16 +163,21 @@ export class PromptAssembler {
   readonly #blocks = new Map<string, BootstrapBlock>();
   readonly #stashed = new Map<string, ArtifactRef>();
   /** Messages whose reference form is not smaller than the message (never worth stashing). */
-  readonly #noGain = new Set<number>();
+  readonly #noGain = new Set<string>();
   #checkpoint: CheckpointInfo | undefined;
   /** The last summary lines of the checkpoint chain (shown in the checkpoint text). */
   #summaryTail: string[] = [];
   #run: AppendRun | undefined;
+  /** Stored payloads read back for verbatim prompts. */
+  readonly #payloads = new Map<string, string>();
+  /** How short the previews of messages shown by reference are in this assembly (0 normal, 1 short, 2 reference only). */
+  #level = 0;
 
   constructor(options: PromptAssemblerOptions) {
     this.#options = options;
     this.#session = parseSessionId(options.session);
-    this.strategy = options.strategy ?? defaultStrategy(options.provider);
+    this.priceModel = resolvePriceModel(options.priceModel);
+    this.strategy = options.strategy ?? (options.provider === undefined && options.priceModel !== undefined ? defaultStrategy({ promptCaching: cachePays(this.priceModel) }) : defaultStrategy(options.provider));
     if (this.strategy !== "window" && this.strategy !== "append") {
       throw new ArefError("CONFIG_INVALID", `unknown assembly strategy ${JSON.stringify(this.strategy)}`, { hint: 'use "window" or "append"' });
     }
@@ -170,6 +199,11 @@ export class PromptAssembler {
     }
   }
 
+  /** Chars of a message's head and tail shown beside its reference, at the current preview level. */
+  get #excerptChars(): number {
+    return PREVIEW_CHARS[this.#level]!;
+  }
+
   /** The checkpoint the latest prompt points at, if any. */
   get checkpoint(): CheckpointInfo | undefined {
     return this.#checkpoint;
@@ -177,6 +211,7 @@ export class PromptAssembler {
 
   /** Assembles the prompt of the next model call. */
   async assemble(input: AssembleInput): Promise<AssembledPrompt> {
+    this.#level = 0;
     const hotState = parseWith(HotStateSchema, input.hotState, "hot state");
     const history = input.history;
     const layout = layoutHistory(history);
@@ -199,13 +234,10 @@ export class PromptAssembler {
     const result = this.strategy === "window" ? await this.#assembleWindow(pieces) : await this.#assembleAppend(pieces);
 
     const tokens = sum(result.parts);
+    let overrun: OverrunReport | undefined;
     if (tokens > this.budgets.maxPromptTokens) {
-      violations.push({
-        budget: "maxPromptTokens",
-        limit: this.budgets.maxPromptTokens,
-        actual: tokens,
-        message: `prompt is ${tokens} tokens after every allowed cut; the system prompt, task, hot state and last ${this.keepTurns} turns alone exceed ${this.budgets.maxPromptTokens}`,
-      });
+      overrun = overrunReport(result.parts, this.budgets.maxPromptTokens);
+      violations.push({ budget: "maxPromptTokens", limit: this.budgets.maxPromptTokens, actual: tokens, message: overrun.message });
     }
     if (hotStateTokens > this.budgets.maxHotStateTokens) {
       violations.push({
@@ -242,7 +274,7 @@ export class PromptAssembler {
     if (violations.length > 0 && this.#options.failClosed !== false) {
       throw new ArefError("BUDGET_EXCEEDED", `prompt violates ${violations.map((v) => v.budget).join(", ")}: ${violations[0]!.message}`, {
         hint: "raise maxPromptTokens, shorten the system prompt or task (large ones become bootstrap ArtifactRefs), or shrink the hot state",
-        details: { violations, tokens },
+        details: { violations, tokens, ...(overrun ? { part: overrun.part, over: overrun.over, parts: overrun.parts } : {}) },
       });
     }
     return {
@@ -255,6 +287,7 @@ export class PromptAssembler {
       omitted,
       ...(omitted.length > 0 && this.#checkpoint ? { checkpoint: this.#checkpoint } : {}),
       compacted: result.compacted,
+      verbatim: result.verbatim === true,
       metrics,
       violations,
       cuts,
@@ -263,28 +296,51 @@ export class PromptAssembler {
 
   // ---- strategies ----
 
-  async #assembleWindow(p: StrategyInput): Promise<{ parts: PromptPart[]; compacted: boolean }> {
+  async #assembleWindow(p: StrategyInput): Promise<StrategyResult> {
     const turns = p.layout.turns;
     // The checkpoint the omitted turns need: the current one's text, or a guess before the first.
     const checkpointTokens = (keep: number) => (turns.length > keep ? (this.#checkpoint ? p.counter.count(this.#checkpoint.text) + 40 : 200) : 0);
     const { keep, kept, recall } = await this.#cutToFit(p, checkpointTokens, true);
     const ckptPart = await this.#checkpointFor(p.history, turns.slice(0, turns.length - keep).flat(), p.hotState, p.counter);
-    return { parts: [...p.fixed, p.hotPart, ...ckptPart, ...recall, ...kept, ...p.tailParts, ...p.userParts], compacted: false };
+    const parts = [...p.fixed, p.hotPart, ...ckptPart, ...recall, ...kept, ...p.tailParts, ...p.userParts];
+    const verbatim = await this.#verbatimParts(p);
+    if (verbatim && sum(verbatim.stable) + sum(verbatim.volatile) <= sum(parts)) return { parts: [...verbatim.stable, ...verbatim.volatile], compacted: false, verbatim: true };
+    return { parts, compacted: false };
   }
 
-  async #assembleAppend(p: StrategyInput): Promise<{ parts: PromptPart[]; compacted: boolean }> {
+  async #assembleAppend(p: StrategyInput): Promise<StrategyResult> {
     const { history, layout, hotState, counter } = p;
     const volatile = [...p.recallParts, ...p.tailParts, ...p.userParts];
     const run = this.#run;
+    if (!run || run.verbatim) {
+      // While the whole transcript fits, send it as it came: it costs what naive costs, no more.
+      // Only when the hot state is left out: a changing state is sent as updates by the runs below.
+      const whole = await this.#verbatimParts(p);
+      const verbatim = whole && !whole.stable.some((x) => x.kind === "hot_state") ? whole : undefined;
+      const compactNow = verbatim && run?.verbatim ? await this.#cheaperToCompact(run, verbatim.stable, history, layout, counter) : false;
+      if (verbatim && !compactNow) {
+        const extended = run !== undefined && extendsParts(run.parts, verbatim.stable);
+        this.#run = {
+          parts: verbatim.stable,
+          next: history.length,
+          hotState,
+          startTokens: extended ? run.startTokens : sum(verbatim.stable),
+          calls: extended ? run.calls + 1 : 0,
+          verbatim: true,
+          last: lastText(history, history.length),
+        };
+        return { parts: [...verbatim.stable, ...verbatim.volatile], compacted: false, verbatim: true };
+      }
+    }
     const firstTurn = layout.turns[0]?.[0] ?? history.length;
-    if (run && run.next <= history.length && run.next >= firstTurn) {
+    if (run && !run.verbatim && run.next <= history.length && run.next >= firstTurn && run.last === lastText(history, run.next)) {
       const added = await this.#turnParts(history, range(run.next, history.length), counter);
       const delta = hotStateDelta(run.hotState, hotState);
       const hsParts = delta ? [this.#part("hot_state", { role: "system", content: `${HOT_STATE_UPDATE_PREFIX}${stableJson(delta)}` }, counter)] : [];
       const stable = [...run.parts, ...added, ...hsParts];
       const fits = sum(stable) + sum(volatile) <= this.budgets.maxPromptTokens;
       if (fits && !(await this.#cheaperToCompact(run, stable, history, layout, counter))) {
-        this.#run = { ...run, parts: stable, next: history.length, hotState, calls: run.calls + 1 };
+        this.#run = { ...run, parts: stable, next: history.length, hotState, calls: run.calls + 1, last: lastText(history, history.length) };
         return { parts: [...stable, ...volatile], compacted: false };
       }
     }
@@ -302,7 +358,7 @@ export class PromptAssembler {
       });
     }
     const stable = [...p.fixed, ...ckptPart, p.hotPart, ...kept];
-    this.#run = { parts: stable, next: history.length, hotState, startTokens: sum(stable), calls: 0 };
+    this.#run = { parts: stable, next: history.length, hotState, startTokens: sum(stable), calls: 0, last: lastText(history, history.length) };
     return { parts: [...stable, ...recall, ...p.tailParts, ...p.userParts], compacted: run !== undefined };
   }
 
@@ -347,6 +403,22 @@ export class PromptAssembler {
         continue;
       }
       if (this.#shrinkTail(tailParts, total - this.budgets.maxPromptTokens, counter, cuts)) continue;
+      if (this.#level < 2) {
+        // Shorter previews of every message shown by reference (then the reference alone).
+        this.#level++;
+        const before = sum(kept);
+        kept = await this.#keptTurnParts(history, layout, keep, counter);
+        cuts.push({ what: this.#level === 1 ? "previews shortened" : "previews dropped (references only)", reason: "maxPromptTokens", tokens: Math.max(0, before - sum(kept)), recover: "artifacts_get" });
+        continue;
+      }
+      if (keep > 0) {
+        // Older turns into the checkpoint, down to the user's request alone.
+        const moved = turns[turns.length - keep]!;
+        cuts.push({ what: `turn at message #${moved[0]}`, reason: "maxPromptTokens", tokens: sum(kept.filter((k) => moved.includes(k.source!))), recover: "checkpoint" });
+        keep--;
+        kept = await this.#keptTurnParts(history, layout, keep, counter);
+        continue;
+      }
       break;
     }
     return { keep, kept, recall };
@@ -366,13 +438,83 @@ export class PromptAssembler {
    * calls.
    */
   async #cheaperToCompact(run: AppendRun, stable: PromptPart[], history: readonly HistoryMessage[], layout: HistoryLayout, counter: TokenCounter): Promise<boolean> {
-    if (this.#options.appendCompaction !== "cost" || run.calls < 1) return false;
+    if ((this.#options.appendCompaction ?? "cost") !== "cost" || run.calls < 1) return false;
     const growth = (sum(stable) - run.startTokens) / (run.calls + 1);
     if (growth <= 0) return false;
     const kept = await this.#keptTurnParts(history, layout, Math.min(this.keepTurns, layout.turns.length), counter);
-    const resent = sum(kept) + 250 + sum(stable.filter((p) => p.kind === "hot_state").slice(0, 1));
-    const best = Math.sqrt((2 * 1.25 * resent) / (0.1 * growth));
-    return run.calls + 1 >= best;
+    const rewrite = sum(kept) + 250 + sum(this.#fixedOf(stable)) + sum(stable.filter((p) => p.kind === "hot_state").slice(0, 1));
+    return compactionPays(this.priceModel, run.calls, growth, rewrite);
+  }
+
+  /** The system, bootstrap and task parts of a prompt. */
+  #fixedOf(parts: readonly PromptPart[]): PromptPart[] {
+    return parts.filter((p) => p.kind === "system" || p.kind === "bootstrap" || p.kind === "task");
+  }
+
+  /**
+   * The whole transcript as it came, for a prompt that costs what naive costs: system and task
+   * as the fixed parts show them, every later message whole (stored payloads read back), the
+   * hot state only when it says something the messages do not, recall, the tail without the
+   * artifacts_get answers whose text is already in view, and the user message. Undefined when
+   * it does not fit maxPromptTokens.
+   */
+  async #verbatimParts(p: StrategyInput): Promise<{ stable: PromptPart[]; volatile: PromptPart[] } | undefined> {
+    const { history, layout, counter } = p;
+    const limit = this.budgets.maxPromptTokens;
+    // Task messages that are not the user's or the system's (an observation before the first
+    // assistant message) are shown whole like every later message.
+    const isWhole = (i: number) => history[i]!.role !== "user" && history[i]!.role !== "system";
+    const indexes = [...layout.task.filter(isWhole), ...layout.turns.flat()];
+    // Cheap bound first: a token is rarely longer than 16 chars; skip reading anything back when far over.
+    let chars = 0;
+    for (const i of indexes) chars += history[i]!.artifactRef?.size_bytes ?? messageChars(history[i]!);
+    if (chars > limit * 16) return undefined;
+    const shown = new Set<string>();
+    const turns: PromptPart[] = [];
+    const fixed = p.fixed.filter((x) => x.source === undefined || !isWhole(x.source));
+    let tokens = sum(fixed) + sum(p.recallParts) + sum(p.userParts);
+    for (const i of indexes) {
+      const m = history[i]!;
+      let content = m.content;
+      if (m.artifactRef) {
+        const payload = await this.#payload(m.artifactRef);
+        // Not readable here (another session, gone): no verbatim prompt, the reference form is used.
+        if (payload === undefined) return undefined;
+        content = payload;
+        shown.add(m.artifactRef.artifact_id).add(m.artifactRef.short_ref);
+      }
+      const message: ModelMessage = { role: m.role, content };
+      if (m.tool_call_id) message.tool_call_id = m.tool_call_id;
+      if (m.tool_calls && m.tool_calls.length > 0) message.tool_calls = m.tool_calls;
+      if (m.role === "tool" && m.tool_name) message.name = m.tool_name;
+      const part = this.#part(layout.task.includes(i) ? "task" : "turn", message, counter, i);
+      tokens += part.tokens;
+      if (tokens > limit) return undefined;
+      turns.push(part);
+    }
+    const task = layout.task.map((i) => history[i]!.content).join("\n");
+    const hot = hotStateShown(p.hotState, task, shown) ? [] : [p.hotPart];
+    // An artifacts_get answer taken from a message in full view is not repeated.
+    const tail = p.tailParts.filter((t) => !turns.some((x) => selectionOf(t.message.content, x.message.content)));
+    const stable = [...fixed, ...hot, ...turns];
+    const volatile = [...p.recallParts, ...tail, ...p.userParts];
+    if (sum(stable) + sum(volatile) > limit) return undefined;
+    return { stable, volatile };
+  }
+
+  /** A stored payload read back (cached by artifact id). */
+  async #payload(ref: ArtifactRef): Promise<string | undefined> {
+    let text = this.#payloads.get(ref.artifact_id);
+    if (text === undefined) {
+      try {
+        text = await this.#options.store.getText(ref.artifact_id, { session: this.#session });
+      } catch {
+        return undefined;
+      }
+      if (this.#payloads.size > 256) this.#payloads.clear();
+      this.#payloads.set(ref.artifact_id, text);
+    }
+    return text;
   }
 
   // ---- parts ----
@@ -419,14 +561,12 @@ export class PromptAssembler {
     for (const i of indexes) {
       const m = history[i]!;
       let ref = m.artifactRef ?? this.#stashed.get(String(i));
-      if (!ref && m.role === "tool" && m.content.length > this.budgets.maxInlineArtifactChars) ref = await this.#stash(i, m);
+      // Any role, by size: a tool result, an observation recorded as a user turn, a long
+      // assistant message or an injected system message over the per-message limit.
+      if (!ref && messageChars(m) > this.budgets.maxInlineArtifactChars) ref = await this.#stash(i, m);
       if (ref && m.role !== "tool") {
-        // A message the budget could not carry whole (a long assistant message): its head and
-        // tail, and the reference that returns all of it.
-        const message: ModelMessage = {
-          role: m.role,
-          content: `[message #${i} stored as ${ref.short_ref} (${ref.size_bytes} bytes); artifacts_get returns all of it]\n${headTailExcerpt(m.content, ASSISTANT_EXCERPT_CHARS)}`,
-        };
+        // A message shown by reference: its head and tail, the reference, and how to fetch the rest.
+        const message: ModelMessage = { role: m.role, content: storedMessageText(i, m, ref, this.#excerptChars) };
         if (m.tool_calls && m.tool_calls.length > 0) {
           // Long arguments (a whole file written through a tool call) become a JSON stub that
           // names the stored message, so the call stays well-formed for the provider.
@@ -441,7 +581,7 @@ export class PromptAssembler {
       }
       // An externalized result shows what the externalizer gave the model; a bare transcript
       // reference (content "") or one the assembler stashed itself shows the standard hint.
-      const content = ref ? (m.artifactRef && m.content.length > 0 ? m.content : refContent(ref)) : m.content;
+      const content = ref ? (m.artifactRef && m.content.length > 0 && this.#level < 2 ? m.content : refContent(ref)) : m.content;
       const message: ModelMessage = { role: m.role, content };
       if (m.tool_call_id) message.tool_call_id = m.tool_call_id;
       if (m.tool_calls && m.tool_calls.length > 0) message.tool_calls = m.tool_calls;
@@ -478,8 +618,8 @@ export class PromptAssembler {
   /** Puts the largest inline message of the kept turns behind a reference. False when none is left. */
   async #stashLargestInline(history: readonly HistoryMessage[], kept: PromptPart[], counter: TokenCounter, cuts: Cut[]): Promise<boolean> {
     const candidates = kept
-      .filter((p) => p.ref === undefined && p.source !== undefined && !this.#noGain.has(p.source) && (p.message.role === "tool" || p.message.role === "assistant"))
-      .filter((p) => p.message.role === "tool" || messageChars(history[p.source!]!) > 2 * ASSISTANT_EXCERPT_CHARS)
+      .filter((p) => p.ref === undefined && p.source !== undefined && !this.#noGain.has(`${p.source}:${this.#level}`))
+      .filter((p) => p.message.role === "tool" || messageChars(history[p.source!]!) > 2 * this.#excerptChars)
       .sort((a, b) => b.tokens - a.tokens || a.source! - b.source!);
     for (const best of candidates) {
       if (best.tokens < 64) return false;
@@ -490,7 +630,7 @@ export class PromptAssembler {
       if (saved <= 0) {
         // Its reference would cost as much as the message: keep it inline, try the next one.
         this.#stashed.delete(String(i));
-        this.#noGain.add(i);
+        this.#noGain.add(`${i}:${this.#level}`);
         continue;
       }
       cuts.push({ what: `message #${i} shown by reference`, reason: "maxPromptTokens", tokens: saved, recover: ref.short_ref });
@@ -618,6 +758,12 @@ export function storedForm(m: HistoryMessage): string {
   return JSON.stringify({ content: m.content, tool_calls: m.tool_calls });
 }
 
+/** A message (any role but tool) shown by reference: what it is, how to fetch the rest, and its head and tail. */
+function storedMessageText(index: number, m: HistoryMessage, ref: ArtifactRef, excerptChars: number): string {
+  const fetch = `${ARTIFACTS_GET_TOOL_NAME} {"ref":"${ref.short_ref}","selector":{"mode":"range","start":1,"end":200}}`;
+  return `[message #${index} (${m.role}, ${m.content.length} chars) stored as ${ref.short_ref}; its head and tail are below; the rest: ${fetch}]\n${headTailExcerpt(m.content, excerptChars)}`;
+}
+
 function messageChars(m: HistoryMessage): number {
   let n = m.content.length;
   for (const c of m.tool_calls ?? []) n += c.arguments.length;
@@ -632,6 +778,11 @@ function sum(parts: readonly PromptPart[]): number {
   let n = 0;
   for (const p of parts) n += p.tokens;
   return n;
+}
+
+function lastText(history: readonly HistoryMessage[], next: number): string {
+  const m = history[next - 1];
+  return m === undefined ? "" : `${m.role}\u0000${m.content}\u0000${JSON.stringify(m.tool_calls ?? [])}`;
 }
 
 function range(from: number, to: number): number[] {

@@ -17,3 +17,4 @@ export {
 export { layoutHistory, callNumber, type HistoryLayout } from "./layout.js";
 export { renderMessage, stableJson, headTailExcerpt, actionLine } from "./render.js";
 export { hotStateDelta, applyHotStateDelta, HOT_STATE_PREFIX, HOT_STATE_UPDATE_PREFIX, type HotStateDelta } from "./hot-state-delta.js";
+export { PRICE_MODELS, DEFAULT_PRICE_MODEL, resolvePriceModel, cachePays, compactionPays, type PriceModel, type PriceModelName } from "./price-model.js";

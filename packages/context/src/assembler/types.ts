@@ -132,6 +132,11 @@ export interface AssembledPrompt {
   checkpoint?: CheckpointInfo;
   /** True when this call started a new append run (compaction happened). */
   compacted: boolean;
+  /**
+   * True when the prompt carries the whole transcript as it came (stored payloads read back,
+   * no checkpoint): it fit the budget and costs what the naive transcript costs.
+   */
+  verbatim: boolean;
   metrics: PromptMetrics;
   violations: BudgetViolation[];
   cuts: Cut[];

@@ -1,0 +1,79 @@
+import type { HistoryMessage, ModelMessage as PromptMessage } from "@artifact-refs/context";
+import type { ModelMessage } from "ai";
+
+type Part = { type: string; text?: string; toolCallId?: string; toolName?: string; input?: unknown; output?: unknown };
+
+function outputString(output: unknown): string {
+  if (output !== null && typeof output === "object") {
+    const o = output as { type?: string; value?: unknown };
+    if ((o.type === "text" || o.type === "error-text") && typeof o.value === "string") return o.value;
+    if ("value" in o) return JSON.stringify(o.value);
+  }
+  return JSON.stringify(output ?? null);
+}
+
+/**
+ * AI SDK messages → the assembler's history. Text parts become the content; tool calls become
+ * `tool_calls`; each tool result becomes one tool message; any other part (image, file,
+ * reasoning) is kept as JSON text, so it is counted and, when large, stored like any content.
+ */
+export function toHistory(messages: readonly ModelMessage[]): HistoryMessage[] {
+  const out: HistoryMessage[] = [];
+  for (const m of messages) {
+    if (typeof m.content === "string") {
+      out.push({ role: m.role, content: m.content });
+      continue;
+    }
+    const parts = m.content as Part[];
+    if (m.role === "tool") {
+      for (const p of parts) out.push({ role: "tool", content: outputString(p.output), tool_call_id: p.toolCallId ?? null, ...(p.toolName ? { tool_name: p.toolName } : {}) });
+      continue;
+    }
+    const text: string[] = [];
+    const calls: NonNullable<HistoryMessage["tool_calls"]> = [];
+    for (const p of parts) {
+      if (p.type === "text" && typeof p.text === "string") text.push(p.text);
+      else if (p.type === "tool-call") calls.push({ id: p.toolCallId ?? null, name: p.toolName ?? "tool", arguments: JSON.stringify(p.input ?? {}) });
+      else text.push(JSON.stringify(p));
+    }
+    out.push({ role: m.role, content: text.join("\n"), ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+  }
+  return out;
+}
+
+function parseInput(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { arguments: text };
+  }
+}
+
+/** The assembled prompt's messages → AI SDK messages (consecutive tool results stay separate messages). */
+export function fromPrompt(messages: readonly PromptMessage[]): ModelMessage[] {
+  return messages.map((m): ModelMessage => {
+    if (m.role === "system") return { role: "system", content: m.content };
+    if (m.role === "user") return { role: "user", content: m.content };
+    if (m.role === "tool") {
+      return { role: "tool", content: [{ type: "tool-result", toolCallId: m.tool_call_id ?? "", toolName: m.name ?? "tool", output: { type: "text", value: m.content } }] };
+    }
+    if (!m.tool_calls || m.tool_calls.length === 0) return { role: "assistant", content: m.content };
+    return {
+      role: "assistant",
+      content: [
+        ...(m.content.length > 0 ? [{ type: "text" as const, text: m.content }] : []),
+        ...m.tool_calls.map((c) => ({ type: "tool-call" as const, toolCallId: c.id ?? "", toolName: c.name, input: parseInput(c.arguments) })),
+      ],
+    };
+  });
+}
+
+/**
+ * The same for a language model middleware: the provider-level prompt (LanguageModelV3Prompt)
+ * wants user and assistant content as parts.
+ */
+export function fromPromptParts(messages: readonly PromptMessage[]): unknown[] {
+  return fromPrompt(messages).map((m) =>
+    (m.role === "user" || m.role === "assistant") && typeof m.content === "string" ? { ...m, content: [{ type: "text", text: m.content }] } : m,
+  );
+}

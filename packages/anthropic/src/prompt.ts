@@ -1,0 +1,75 @@
+import type { HistoryMessage, ModelMessage as PromptMessage } from "@artifact-refs/context";
+
+type Block = { type: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean };
+
+/** A Messages API message. */
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: string | Block[];
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((b: Block) => (b.type === "text" && typeof b.text === "string" ? b.text : JSON.stringify(b))).join("\n");
+  return JSON.stringify(content ?? "");
+}
+
+/** `system` + Messages API messages → the assembler's history (tool_result blocks become tool messages). */
+export function toHistory(system: string | undefined, messages: readonly AnthropicMessage[]): HistoryMessage[] {
+  const out: HistoryMessage[] = system ? [{ role: "system", content: system }] : [];
+  const names = new Map<string, string>();
+  for (const m of messages) {
+    if (typeof m.content === "string") {
+      out.push({ role: m.role, content: m.content });
+      continue;
+    }
+    const texts: string[] = [];
+    const calls: NonNullable<HistoryMessage["tool_calls"]> = [];
+    for (const b of m.content) {
+      if (b.type === "tool_result") {
+        out.push({ role: "tool", content: resultText(b.content), tool_call_id: b.tool_use_id ?? null, ...(names.has(b.tool_use_id ?? "") ? { tool_name: names.get(b.tool_use_id!)! } : {}) });
+      } else if (b.type === "tool_use") {
+        names.set(b.id ?? "", b.name ?? "tool");
+        calls.push({ id: b.id ?? null, name: b.name ?? "tool", arguments: JSON.stringify(b.input ?? {}) });
+      } else if (b.type === "text" && typeof b.text === "string") texts.push(b.text);
+      else texts.push(JSON.stringify(b));
+    }
+    if (texts.length > 0 || calls.length > 0) out.push({ role: m.role, content: texts.join("\n"), ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+  }
+  return out;
+}
+
+function parseInput(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { arguments: text };
+  }
+}
+
+/**
+ * The assembled prompt → `{system, messages}`: system parts (system prompt, hot state,
+ * checkpoint) join the system text in order; tool results go into the next user message;
+ * consecutive messages of one role are merged so roles alternate, starting with the user.
+ */
+export function fromPrompt(prompt: readonly PromptMessage[]): { system: string; messages: AnthropicMessage[] } {
+  const system: string[] = [];
+  const messages: Array<{ role: "user" | "assistant"; content: Block[] }> = [];
+  const push = (role: "user" | "assistant", blocks: Block[]) => {
+    const last = messages.at(-1);
+    if (last && last.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  };
+  for (const m of prompt) {
+    if (m.role === "system") system.push(m.content);
+    else if (m.role === "tool") push("user", [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", content: m.content }]);
+    else if (m.role === "user") push("user", [{ type: "text", text: m.content }]);
+    else {
+      const blocks: Block[] = m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
+      for (const c of m.tool_calls ?? []) blocks.push({ type: "tool_use", id: c.id ?? "", name: c.name, input: parseInput(c.arguments) });
+      push("assistant", blocks);
+    }
+  }
+  if (messages[0]?.role === "assistant") messages.unshift({ role: "user", content: [{ type: "text", text: "(continued)" }] });
+  return { system: system.join("\n\n"), messages };
+}
