@@ -9,11 +9,11 @@
  * Then the totals over all files against the targets.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HotState } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   HOT_STATE_PREFIX,
   HOT_STATE_UPDATE_PREFIX,
@@ -31,9 +31,10 @@ import {
   type ReplayCall,
   type ReplayReport,
 } from "../src/index.js";
+import { describeWithData, sharedDataFiles } from "@artifact-refs/tooling/testing/shared-data";
 import { TRAJECTORY_DIR } from "./helpers.js";
 
-const FILES = readdirSync(TRAJECTORY_DIR).filter((f) => f.endsWith(".jsonl")).sort();
+const FILES = sharedDataFiles("trajectories", ".jsonl");
 const MAX_PROMPT_TOKENS = 8_000;
 
 function sha(text: string): string {
@@ -134,7 +135,7 @@ async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach,
 
 const reports: ReplayReport[] = [];
 
-describe("assembler invariants on every replayed call of the real trajectories", () => {
+describeWithData("trajectories", "assembler invariants on every replayed call of the real trajectories", () => {
   it("finds the trajectories", () => {
     expect(FILES.length).toBeGreaterThanOrEqual(17);
   });

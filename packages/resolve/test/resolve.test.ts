@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { hasErrorCode } from "@artifact-refs/schema";
 import { describe, expect, it } from "vitest";
+import { itWithData, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 import { type ExecutionLike, evaluateReferenceSet, formatEvaluation, resolveReferences } from "../src/index.js";
 
-const DEV = resolvePath(import.meta.dirname, "../../../../shared/data/references/dev.json");
+const DEV = sharedDataPath("references/dev.json");
 const HELDOUT = resolvePath(import.meta.dirname, "fixtures/heldout.json");
 
 function qualityBar(file: string): void {
@@ -18,13 +19,13 @@ function qualityBar(file: string): void {
 }
 
 describe("quality bar on reference sets", () => {
-  it("dev set (shared/data/references/dev.json): top-1 ≥ 90%, no invented reference, ambiguity flagged", () => qualityBar(DEV));
+  itWithData("references/dev.json", "dev set (shared/data/references/dev.json): top-1 ≥ 90%, no invented reference, ambiguity flagged", () => qualityBar(DEV));
   it("held-out scenarios of this package (other domains and wording)", () => qualityBar(HELDOUT));
   it("the second held-out set", () => qualityBar(resolvePath(import.meta.dirname, "fixtures/heldout-untuned.json")));
 });
 
 describe("no invented references", () => {
-  it("general questions and tasks resolve to nothing in every scenario of the three sets", () => {
+  itWithData("references/dev.json", "general questions and tasks resolve to nothing in every scenario of the three sets", () => {
     const { messages } = JSON.parse(readFileSync(resolvePath(import.meta.dirname, "fixtures/general-messages.json"), "utf8")) as { messages: string[] };
     const invented: string[] = [];
     for (const file of [DEV, HELDOUT, resolvePath(import.meta.dirname, "fixtures/heldout-untuned.json")]) {
