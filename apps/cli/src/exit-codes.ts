@@ -7,6 +7,8 @@ import type { ErrorCode } from "@artifact-refs/schema";
 export const EXIT = {
   OK: 0,
   INTERNAL: 1,
+  /** fetch --grep/--jsonpath found nothing (like grep). */
+  NO_MATCH: 1,
   USAGE: 2,
   NOT_FOUND: 3,
   INVALID: 4,
@@ -47,13 +49,13 @@ export const EXIT_CODE_OF: Record<ErrorCode, ExitCode> = {
 /** Rows of the exit-code table, for `--help` and the README. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.OK, "success"],
-  [EXIT.INTERNAL, "unexpected internal error (a bug: please report it)"],
+  [EXIT.INTERNAL, "no match for `fetch --grep`/`--jsonpath` (like grep); otherwise an unexpected internal error (a bug: please report it)"],
   [EXIT.USAGE, "usage error: unknown command or flag, bad flag value, missing argument"],
   [EXIT.NOT_FOUND, "not found: NOT_FOUND, UNKNOWN_SESSION, EXPIRED"],
   [EXIT.INVALID, "invalid input: INVALID_HANDLE, INVALID_INPUT, AMBIGUOUS_REF, INVALID_SELECTOR, CONFIG_INVALID, UNSUPPORTED (binary content)"],
   [EXIT.INTEGRITY, "integrity: INTEGRITY, CORRUPT_METADATA, or `verify` found unrepaired problems"],
   [EXIT.TOO_LARGE, "too large / over budget: TOO_LARGE, BUDGET_EXCEEDED"],
-  [EXIT.STORAGE, "storage unavailable: READ_ONLY, PERMISSION_DENIED, IO_ERROR, UNAVAILABLE"],
+  [EXIT.STORAGE, "storage unavailable: READ_ONLY, PERMISSION_DENIED, IO_ERROR, UNAVAILABLE (a --store directory that does not exist, for commands that only read)"],
 ];
 
 export function exitCodeOf(code: ErrorCode): ExitCode {
