@@ -4,15 +4,21 @@
 // Slow (a whole `pnpm test` in the clone), so it is not in the test run of every commit: the
 // stress run (`pnpm test:stress`) and CI (`.ci/run`) run it (`pnpm --filter @artifact-refs/stress fresh-clone`).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { report } from "../src/summary.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
+const OUTPUT_DIR = join(import.meta.dirname, "..", "test-output");
 /** The data sets a test may need (../shared/data/<set>); a skip line naming another is a failure. */
 const DATA_SETS = ["trajectories", "references/dev.json"];
+/**
+ * The tests that read ../shared/data (through tooling/testing/shared-data.ts): 19 read the
+ * trajectories, 6 the reference set dev.json. A new such test changes this on purpose.
+ */
+const EXPECTED_SKIPPED = 25;
 
 const base = mkdtempSync(join(tmpdir(), "aref-fresh-clone-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -38,16 +44,22 @@ describe("a fresh clone without ../shared", () => {
     const started = Date.now();
     const test = sh("pnpm", ["test"], repo, env);
     const minutes = (Date.now() - started) / 60_000;
-    const lines = test.out.trimEnd().split("\n");
-    const closing = lines.at(-1) ?? "";
+    // the whole output, for reading a failure afterwards
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    writeFileSync(join(OUTPUT_DIR, "fresh-clone-output.log"), `${test.out}\n--- stderr ---\n${test.err}`);
+    const lines = test.out.split("\n");
+    const failures = [...lines, ...test.err.split("\n")].filter((l) => /FAIL|×|counted as failed|no test report/.test(l)).join("\n");
+    // the closing line of run-tests.mjs (pnpm may print its own line after it when the run fails)
+    const closing = lines.findLast((l) => /^\d+ passed, \d+ failed, \d+ skipped$/.test(l)) ?? "";
     const m = /^(\d+) passed, (\d+) failed, (\d+) skipped$/.exec(closing);
-    expect(m, `closing line: ${closing}\n${test.out.slice(-4_000)}\n${test.err.slice(-4_000)}`).not.toBeNull();
+    expect(m, `no closing line\n${test.out.slice(-4_000)}\n${test.err.slice(-4_000)}`).not.toBeNull();
     const [passed, failed, skipped] = [Number(m![1]), Number(m![2]), Number(m![3])];
-    expect(failed, test.out.slice(-6_000) + test.err.slice(-4_000)).toBe(0);
+    expect(failed, `${closing}\n${failures}`).toBe(0);
     expect(test.code).toBe(0);
 
     const skipLines = lines.filter((l) => l.startsWith("skipped (no ../shared/data/"));
     expect(skipLines).toHaveLength(skipped);
+    expect(skipped, skipLines.join("\n")).toBe(EXPECTED_SKIPPED);
     // every test that reads a data set is skipped, and only those: each line names one of them and where it goes
     expect(skipped).toBeGreaterThan(0);
     for (const line of skipLines) {
