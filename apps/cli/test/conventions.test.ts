@@ -2,9 +2,10 @@
 // every stream): no match is not silence, a missing --store is named, hints name commands and
 // flags that exist, JSONPath results are JSON lines, piped text ends with a newline, --quiet
 // everywhere, `tokens` reads standard input without `-`.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, spawnCli, tempFile, tempStore } from "./helpers.js";
+import { BIN, spawnCli, tempDir, tempFile, tempStore } from "./helpers.js";
 
 beforeAll(() => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
@@ -175,5 +176,28 @@ describe("output", () => {
     expect(bare.code, bare.err).toBe(0);
     expect(JSON.parse(bare.out)).toEqual(JSON.parse(dash.out));
     expect(JSON.parse(bare.out).tokens).toBeGreaterThan(3);
+  });
+});
+
+describe("analyze DIR", () => {
+  it("reads every .jsonl/.json transcript in a directory (sorted), nothing else; an empty one is INVALID_INPUT", async () => {
+    const dir = tempDir("aref-transcripts-");
+    const messages = [
+      { role: "system", content: "You are an agent." },
+      { role: "user", content: "Read the log." },
+      { role: "assistant", content: "cat app.log" },
+      { role: "tool", content: "x".repeat(10).concat("\n").repeat(1_000), tool_name: "bash" },
+      { role: "assistant", content: "Done." },
+    ];
+    writeFileSync(join(dir, "b.jsonl"), messages.map((m) => JSON.stringify(m)).join("\n"));
+    writeFileSync(join(dir, "a.json"), JSON.stringify(messages.map((m) => (m.role === "tool" ? { role: "tool", tool_call_id: "c1", content: m.content } : m))));
+    writeFileSync(join(dir, "notes.txt"), "not a transcript");
+    const r = await spawnCli(["analyze", dir, "--json", "--store", "memory:"]);
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out).files.map((f: { file: string }) => f.file)).toEqual(["a.json", "b.jsonl"]);
+    const empty = tempDir("aref-empty-");
+    const none = await spawnCli(["analyze", empty]);
+    expect(none.code).toBe(4);
+    expect(none.err).toContain(`${empty} holds no transcript`);
   });
 });
