@@ -4,7 +4,7 @@
 // Slow (a whole `pnpm test` in the clone), so it is not in the test run of every commit: the
 // stress run (`pnpm test:stress`) and CI (`.ci/run`) run it (`pnpm --filter @artifact-refs/stress fresh-clone`).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -21,6 +21,8 @@ const DATA_SETS = ["trajectories", "references/dev.json"];
 const EXPECTED_SKIPPED = 25;
 
 const base = mkdtempSync(join(tmpdir(), "aref-fresh-clone-"));
+// mkdtemp makes it 0700: the CLI test that runs the binary as another user (uid 65534) must reach it
+chmodSync(base, 0o755);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
