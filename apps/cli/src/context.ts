@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import {
   ArefError,
   ErrorReceiptSchema,
@@ -18,7 +19,11 @@ import { createProgress, type Progress } from "./progress.js";
 export interface GlobalOptions {
   store?: string;
   json?: boolean;
+  quiet?: boolean;
 }
+
+/** The commands that may create the store they are given; every other command only reads one that exists. */
+const CREATES_STORE = new Set(["stash", "migrate", "serve", "mcp", "analyze"]);
 
 /**
  * What every command gets: the io of this run, the global flags, the store, and the
@@ -30,6 +35,8 @@ export class CliContext {
   exitCode: ExitCode = EXIT.OK;
   /** True when the command being run was given --json. */
   json = false;
+  /** True with --quiet: notes, warnings and progress on stderr are left out (errors are not). */
+  quiet = false;
   /** The subcommand being run (for usage hints), once commander has chosen it. */
   command: string | undefined;
   readonly #stores: ArtifactStore[] = [];
@@ -46,6 +53,12 @@ export class CliContext {
   async openStore(cmd: Command, options: Omit<ArtifactStoreOptions, "driver"> = {}): Promise<ArtifactStore> {
     const { openStore, parseStoreSpec, storeSpecFrom } = await import("@artifact-refs/store-spec"); // loaded by the commands that use a store
     const spec = parseStoreSpec(storeSpecFrom(this.globals(cmd).store, this.io.env), this.io.cwd);
+    if (spec.kind === "fs" && !CREATES_STORE.has(this.command ?? "") && !existsSync(spec.root)) {
+      throw new ArefError("UNAVAILABLE", `no store at ${spec.root}: the directory does not exist`, {
+        hint: "check --store (or AREF_STORE) for a typo; `aref stash <file> --store <dir>` creates a store",
+        details: { store: spec.root },
+      });
+    }
     const store = await openStore(spec, options);
     this.#stores.push(store);
     return store;
@@ -78,12 +91,18 @@ export class CliContext {
     return writeAll(this.io.stdout, typeof text === "string" ? terminalSafe(text) : text);
   }
 
+  /** A note, warning or hint on stderr; left out with --quiet. */
   err(text: string): Promise<void> {
-    return writeAll(this.io.stderr, terminalSafe(text));
+    return this.quiet ? Promise.resolve() : writeAll(this.io.stderr, terminalSafe(text));
+  }
+
+  /** Same as err(): a note on stderr that --quiet leaves out. */
+  note(text: string): Promise<void> {
+    return this.err(text);
   }
 
   progress(label: string): Progress {
-    return createProgress(this.io.stderr, label);
+    return createProgress(this.quiet ? { write: () => true, isTTY: false } : this.io.stderr, label);
   }
 
   /** Reports an error (error receipt with --json, else `aref: …` and `hint: …` on stderr); returns the exit code. */
@@ -100,11 +119,11 @@ export class CliContext {
         const receipt = ErrorReceiptSchema.parse({ schema: receiptName("error"), error: body });
         await this.out(`${JSON.stringify(receipt, null, 2)}\n`);
       } else {
-        await this.err(`aref: ${e.message}\n${hint ? `hint: ${hint}\n` : ""}`);
+        await writeAll(this.io.stderr, `aref: ${e.message}\n${hint ? `hint: ${hint}\n` : ""}`);
       }
       if (!usage && e.code === "INTERNAL" && this.io.env.AREF_DEBUG) {
         const cause = (e as ArefError).cause;
-        await this.err(`${cause instanceof Error ? cause.stack : String(cause)}\n`);
+        await writeAll(this.io.stderr, `${cause instanceof Error ? cause.stack : String(cause)}\n`);
       }
     } catch {
       // stdout or stderr is gone (a closed pipe): nothing more can be said

@@ -38,6 +38,7 @@ export function buildProgram(ctx: CliContext): Command {
     .helpOption("-h, --help", "show help (every command has its own: aref <command> --help)")
     .option("--store <spec>", "the store: a directory, memory:, or s3://bucket/prefix?endpoint=… (default: $AREF_STORE, else ~/.artifact-refs/store)")
     .option("--json", "print a versioned JSON receipt on stdout (errors too: artifact-refs.error.v1)")
+    .option("-q, --quiet", "no notes, warnings or progress on stderr (errors still print; the exit code still tells)")
     .exitOverride()
     .configureOutput({
       writeOut: (text) => void ctx.io.stdout.write(text),
@@ -63,7 +64,9 @@ export function buildProgram(ctx: CliContext): Command {
     ctx.command = sub.name();
   });
   program.hook("preAction", (_root, action) => {
-    ctx.json = action.optsWithGlobals<{ json?: boolean }>().json === true;
+    const globals = action.optsWithGlobals<{ json?: boolean; quiet?: boolean }>();
+    ctx.json = globals.json === true;
+    ctx.quiet = globals.quiet === true;
   });
   for (const register of COMMANDS) register(program, ctx);
   return program;

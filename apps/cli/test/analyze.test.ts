@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { AnalyzeReportSchema } from "@artifact-refs/context";
+import { itWithData, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 import { describe, expect, it } from "vitest";
-import { CLI_DIR, run, tempDir, tempFile } from "./helpers.js";
+import { run, tempDir, tempFile } from "./helpers.js";
 
-const TRAJECTORIES = resolve(CLI_DIR, "../../../shared/data/trajectories");
+const TRAJECTORIES = sharedDataPath("trajectories");
 const ROCK = join(TRAJECTORIES, "sweagent__ctf-rev-rock.jsonl");
 const FLASH = join(TRAJECTORIES, "sweagent__ctf-forensics-flash.jsonl");
 
@@ -17,11 +18,11 @@ const SMALL = [
 ];
 
 describe("aref analyze", () => {
-  it("finds the shared trajectories", () => {
+  itWithData("trajectories", "finds the shared trajectories", () => {
     expect(existsSync(ROCK)).toBe(true);
   });
 
-  it("prints a versioned JSON report for a real trajectory", async () => {
+  itWithData("trajectories", "prints a versioned JSON report for a real trajectory", async () => {
     const r = await run(["analyze", ROCK, "--json"]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
@@ -36,7 +37,7 @@ describe("aref analyze", () => {
     expect(Object.keys(report.policies).sort()).toEqual(["anthropic_clear", "claude_code", "deepagents", "swe_agent_last5"]);
   });
 
-  it("prints the table, the per-call table, and writes the chart", async () => {
+  itWithData("trajectories", "prints the table, the per-call table, and writes the chart", async () => {
     const dir = tempDir();
     const r = await run(["analyze", ROCK, FLASH, "--turns", "--chart", "chart.svg"], { cwd: dir });
     expect(r.code).toBe(0);

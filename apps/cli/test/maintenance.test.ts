@@ -1,4 +1,4 @@
-import { readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import {
   GcReceiptSchema,
   ListReceiptSchema,
@@ -61,7 +61,9 @@ describe("aref list", () => {
   });
 
   it("says so when the store is empty", async () => {
-    const r = await run(["list", "--store", tempStore()]);
+    const store = tempStore();
+    mkdirSync(store);
+    const r = await run(["list", "--store", store]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/no sessions: the store is empty/);
   });

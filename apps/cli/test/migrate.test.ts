@@ -1,14 +1,15 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import { readTranscript, rehydrateTranscript } from "@artifact-refs/context";
 import { openStore, parseStoreSpec } from "@artifact-refs/store-spec";
+import { itWithData, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/main.js";
 import { sessionFromPath } from "../src/commands/migrate.js";
 
-const TRAJECTORIES = resolve(import.meta.dirname, "../../../../shared/data/trajectories");
+const TRAJECTORIES = sharedDataPath("trajectories");
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -43,7 +44,7 @@ async function aref(args: string[], cwd: string, stderrTTY = false) {
 }
 
 describe("aref migrate", () => {
-  it("dry-runs, migrates with a backup, re-migrates as a no-op, and the transcript rehydrates to the original", async () => {
+  itWithData("trajectories", "dry-runs, migrates with a backup, re-migrates as a no-op, and the transcript rehydrates to the original", async () => {
     const dir = temp();
     const file = join(dir, "s1.jsonl");
     copyFileSync(join(TRAJECTORIES, "minisweagent-gemini3pro__astropy__astropy-14369.jsonl"), file);

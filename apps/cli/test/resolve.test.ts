@@ -1,15 +1,15 @@
 import { readFileSync } from "node:fs";
-import { resolve as resolvePath } from "node:path";
 import { ErrorReceiptSchema, ResolveReceiptSchema } from "@artifact-refs/schema";
+import { describeWithData, hasSharedData, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 import { describe, expect, it } from "vitest";
 import { run, tempFile, tempStore } from "./helpers.js";
 
-const DEV = resolvePath(import.meta.dirname, "../../../../shared/data/references/dev.json");
-const dev = JSON.parse(readFileSync(DEV, "utf8")) as { scenarios: Array<{ id: string; executions: Array<{ id: string }> }> };
-const s04 = dev.scenarios.find((s) => s.id === "s04")!;
-const executionsFile = tempFile("executions.json", JSON.stringify(s04.executions));
+const DEV = sharedDataPath("references/dev.json");
+const dev = (hasSharedData("references/dev.json") ? JSON.parse(readFileSync(DEV, "utf8")) : { scenarios: [] }) as { scenarios: Array<{ id: string; executions: Array<{ id: string }> }> };
+const s04 = dev.scenarios.find((s) => s.id === "s04");
+const executionsFile = tempFile("executions.json", JSON.stringify(s04?.executions ?? []));
 
-describe("aref resolve --executions", () => {
+describeWithData("references/dev.json", "aref resolve --executions", () => {
   it("prints a resolve receipt with ranked candidates and reasons", async () => {
     const r = await run(["resolve", "the log before the last one", "--executions", executionsFile, "--after", "e4", "--json"]);
     expect(r.code).toBe(0);

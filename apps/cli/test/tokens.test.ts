@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { itWithData, sharedDataFiles, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 import { describe, expect, it } from "vitest";
 import { run, tempDir, tempFile } from "./helpers.js";
 
@@ -11,11 +11,11 @@ const require = createRequire(new URL("../../../packages/budget/package.json", i
 const { get_encoding } = require("tiktoken") as {
   get_encoding(encoding: "cl100k_base" | "o200k_base"): { encode_ordinary(text: string): Uint32Array; free(): void };
 };
-const TRAJECTORIES = fileURLToPath(new URL("../../../../shared/data/trajectories/", import.meta.url));
-const files = readdirSync(TRAJECTORIES).filter((f) => f.endsWith(".jsonl")).sort();
+const TRAJECTORIES = sharedDataPath("trajectories");
+const files = sharedDataFiles("trajectories", ".jsonl");
 
 describe("aref tokens", () => {
-  it("gives the reference tiktoken count on every trajectory file (cl100k_base and, for gpt-4o, o200k_base)", async () => {
+  itWithData("trajectories", "gives the reference tiktoken count on every trajectory file (cl100k_base and, for gpt-4o, o200k_base)", async () => {
     expect(files.length).toBeGreaterThan(10);
     const cl100k = get_encoding("cl100k_base");
     const o200k = get_encoding("o200k_base");

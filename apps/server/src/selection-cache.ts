@@ -1,51 +1,32 @@
 import { isArefError, type ArefError, type Selection, type Selector } from "@artifact-refs/schema";
+import { LRUCache } from "lru-cache";
 
 /**
- * A map bounded by the total size of its values. Eviction is second-chance (CLOCK): a hit only
- * marks its entry, so the hot path never reorders the map; when full, marked entries get one
- * more round and the least recently inserted unmarked ones go first.
+ * A map bounded by the total size of its values (lru-cache with `maxSize`): the least recently
+ * used entries go first; a value larger than the whole bound is not kept.
  */
-class SizedCache<V> {
-  readonly #entries = new Map<string, { value: V; size: number; used: boolean }>();
-  #size = 0;
+class SizedCache<V extends object> {
+  /** Undefined when the bound is 0 (caching off: lru-cache needs a positive bound). */
+  readonly #lru: LRUCache<string, V> | undefined;
 
   constructor(
     readonly maxSize: number,
     private readonly sizeOf: (value: V, key: string) => number,
-  ) {}
+  ) {
+    this.#lru = maxSize > 0 ? new LRUCache<string, V>({ maxSize, sizeCalculation: (value, key) => Math.max(1, sizeOf(value, key)) }) : undefined;
+  }
 
   get(key: string): V | undefined {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    entry.used = true;
-    return entry.value;
+    return this.#lru?.get(key);
   }
 
   set(key: string, value: V): void {
-    const size = this.sizeOf(value, key);
-    if (size > this.maxSize) return;
-    const old = this.#entries.get(key);
-    if (old) {
-      this.#size -= old.size;
-      this.#entries.delete(key);
-    }
-    this.#entries.set(key, { value, size, used: false });
-    this.#size += size;
-    // Entries moved to the end are visited again in the same loop, unmarked: it ends.
-    for (const [k, entry] of this.#entries) {
-      if (this.#size <= this.maxSize) break;
-      this.#entries.delete(k);
-      if (entry.used) {
-        entry.used = false;
-        this.#entries.set(k, entry);
-      } else {
-        this.#size -= entry.size;
-      }
-    }
+    if (this.sizeOf(value, key) > this.maxSize) return;
+    this.#lru?.set(key, value);
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#lru?.size ?? 0;
   }
 }
 

@@ -3,13 +3,14 @@ import { join } from "node:path";
 import { BUILTIN_REDACTION_RULES, Redactor, redactSecrets } from "@artifact-refs/context";
 import { describe, expect, it } from "vitest";
 import { rng } from "@artifact-refs/tooling/testing/rng";
+import { itWithData, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 import { seedFromEnv } from "../src/seed.js";
 import { scale } from "../src/scale.js";
 import { SECRET_KINDS, secretCase } from "../src/secrets-corpus.js";
 import { report } from "../src/summary.js";
 
 /** ../shared/data/trajectories next to the checkout (read in place, never copied). */
-const TRAJECTORIES = join(import.meta.dirname, "../../../../shared/data/trajectories");
+const TRAJECTORIES = sharedDataPath("trajectories");
 
 /** `abcd…yz (32 chars)`: enough to find a hit again, not enough to use it. */
 const mask = (s: string) => (s.length <= 8 ? `${"*".repeat(s.length)}` : `${s.slice(0, 4)}…${s.slice(-2)} (${s.length} chars)`);
@@ -45,7 +46,7 @@ describe("secrets", () => {
     expect(caughtTotal).toBe(total);
   });
 
-  it("the real trajectories pass through unchanged: every hit is listed (masked)", () => {
+  itWithData("trajectories", "the real trajectories pass through unchanged: every hit is listed (masked)", () => {
     const files = readdirSync(TRAJECTORIES).sort();
     expect(files.length).toBeGreaterThan(10);
     const redactors = BUILTIN_REDACTION_RULES.map((rule) => ({ kind: rule.kind, redactor: new Redactor({ builtins: false, rules: [rule] }) }));

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { Tokenizer } from "./tokenizers.js";
 
 /**
@@ -8,7 +9,8 @@ import type { Tokenizer } from "./tokenizers.js";
  */
 const SHORT_KEY_CHARS = 64;
 let maxEntries = 10_000;
-const cache = new Map<string, number>();
+const lruOf = (max: number) => new LRUCache<string, number>({ max: Math.max(1, max) });
+let cache = lruOf(maxEntries);
 let hits = 0;
 let misses = 0;
 
@@ -33,21 +35,14 @@ export function cacheKey(tokenizer: Tokenizer, text: string, builtin: boolean): 
 /** Returns the cached count of `text`, computing it with `count` on a miss. Errors are never cached. */
 export function cachedCount(tokenizer: Tokenizer, text: string, count: (text: string) => number, builtin: boolean): number {
   const key = cacheKey(tokenizer, text, builtin);
-  const found = cache.get(key);
+  const found = cache.get(key); // a hit is now the most recently used
   if (found !== undefined) {
     hits++;
-    // refresh recency
-    cache.delete(key);
-    cache.set(key, found);
     return found;
   }
   misses++;
   const value = count(text);
-  cache.set(key, value);
-  if (cache.size > maxEntries) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
+  if (maxEntries > 0) cache.set(key, value); // over the bound, the least recently used entry goes
   return value;
 }
 
@@ -64,11 +59,11 @@ export function countCacheStats(): CountCacheStats {
 
 /** Empties the count cache (and its statistics); optionally changes its bound. */
 export function clearCountCache(opts: { maxEntries?: number } = {}): void {
-  cache.clear();
   hits = 0;
   misses = 0;
   if (opts.maxEntries !== undefined) {
     if (!Number.isInteger(opts.maxEntries) || opts.maxEntries < 0) throw new RangeError("maxEntries must be a non-negative integer");
     maxEntries = opts.maxEntries;
   }
+  cache = lruOf(maxEntries);
 }

@@ -1,14 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { sharedDataFiles, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 
 /** ../shared/data/trajectories relative to the project root (read in place, never copied). */
-export const TRAJECTORIES_DIR = fileURLToPath(new URL("../../../../shared/data/trajectories/", import.meta.url));
+export const TRAJECTORIES_DIR = `${sharedDataPath("trajectories")}/`;
 
+/** [] when the data set is absent outside CI (the tests that read it are skipped). */
 export function trajectoryFiles(): string[] {
-  return readdirSync(TRAJECTORIES_DIR)
-    .filter((f) => f.endsWith(".jsonl"))
-    .sort()
-    .map((f) => `${TRAJECTORIES_DIR}${f}`);
+  return sharedDataFiles("trajectories", ".jsonl").map((f) => `${TRAJECTORIES_DIR}${f}`);
 }
 
 /** Every message content of every trajectory (tool outputs, prompts, replies). */

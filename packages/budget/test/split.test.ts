@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TOKENIZER_IMPLS, getTokenizer, splitForCounting } from "@artifact-refs/budget";
+import { itWithData } from "@artifact-refs/tooling/testing/shared-data";
 import { HEAVY_TEST_TIMEOUT_MS, trajectoryTexts } from "./helpers.js";
 
 const ENCODINGS = ["cl100k_base", "o200k_base"] as const;
@@ -86,7 +87,7 @@ describe("safe splitting", () => {
     }
   });
 
-  it("is exact on every trajectory message: the split never changes a count (raw tiktoken as reference)", () => {
+  itWithData("trajectories", "is exact on every trajectory message: the split never changes a count (raw tiktoken as reference)", () => {
     for (const encoding of ENCODINGS) {
       const reference = get_encoding(encoding);
       const tok = getTokenizer({ impl: "gpt-tokenizer", encoding });
@@ -162,7 +163,7 @@ describe("safe splitting", () => {
     expect(worst).toBeGreaterThan(3); // the bound is tight: a cut costs more than "a token or so" on such runs
   }, HEAVY_TEST_TIMEOUT_MS);
 
-  it("the approximation error on real text is small even with tiny pieces", () => {
+  itWithData("trajectories", "the approximation error on real text is small even with tiny pieces", () => {
     const tok = getTokenizer({ impl: "gpt-tokenizer" });
     let truth = 0;
     let approx = 0;

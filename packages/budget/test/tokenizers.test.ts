@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { hasErrorCode } from "@artifact-refs/schema";
 import { errorOf } from "@artifact-refs/tooling/testing/errors";
+import { eachWithData } from "@artifact-refs/tooling/testing/shared-data";
 import { throwingTokenizer } from "@artifact-refs/tooling/testing/tokenizers";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -25,7 +26,7 @@ afterEach(() => clearCountCache());
 describe("counts", () => {
   const texts = sampledTrajectoryTexts();
 
-  it.each(["cl100k_base", "o200k_base"] as const)(
+  eachWithData("trajectories", ["cl100k_base", "o200k_base"] as const)(
     "all three implementations give the reference tiktoken count on sampled trajectory messages (%s)",
     (encoding) => {
       const reference = get_encoding(encoding);

@@ -13,7 +13,7 @@
  * each set against the targets.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HotState } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
@@ -35,12 +35,13 @@ import {
   type ReplayCall,
   type ReplayReport,
 } from "../src/index.js";
+import { describeWithData, sharedDataFiles } from "@artifact-refs/tooling/testing/shared-data";
 import { TRAJECTORY_DIR, TRAJECTORY_MORE_DIR } from "./helpers.js";
 
 const SETS = [
   { name: "trajectories", dir: TRAJECTORY_DIR, min: 17 },
   { name: "trajectories-more", dir: TRAJECTORY_MORE_DIR, min: 30 },
-].map((set) => ({ ...set, files: readdirSync(set.dir).filter((f) => f.endsWith(".jsonl")).sort() }));
+].map((set) => ({ ...set, files: sharedDataFiles(set.name, ".jsonl") }));
 const MAX_PROMPT_TOKENS = 8_000;
 
 function sha(text: string): string {
@@ -157,7 +158,7 @@ async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach,
 for (const set of SETS) {
   const reports: ReplayReport[] = [];
   const FILES = set.files;
-  describe(`assembler invariants on every replayed call of ${set.name}`, () => {
+  describeWithData(set.name, `assembler invariants on every replayed call of ${set.name}`, () => {
     it("finds the trajectories", () => {
       expect(FILES.length).toBeGreaterThanOrEqual(set.min);
     });

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
+import { sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 
 export function memoryStore(maxBytes?: number): ArtifactStore {
   return new ArtifactStore({ driver: new MemoryDriver(), ...(maxBytes === undefined ? {} : { maxBytes }) });
@@ -24,5 +25,5 @@ export function bigLog(chars: number, seed = 1): string {
   return `${lines.join("\n")}\n`;
 }
 
-export const TRAJECTORY_DIR = join(import.meta.dirname, "../../../../shared/data/trajectories");
-export const TRAJECTORY_MORE_DIR = join(import.meta.dirname, "../../../../shared/data/trajectories-more");
+export const TRAJECTORY_DIR = sharedDataPath("trajectories");
+export const TRAJECTORY_MORE_DIR = sharedDataPath("trajectories-more");

@@ -5,6 +5,7 @@ import { ArefError, hasErrorCode } from "@artifact-refs/schema";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Externalizer, migrateTranscript, readTranscript, rehydrateTranscript, tagInjected } from "../src/index.js";
+import { itWithData } from "@artifact-refs/tooling/testing/shared-data";
 import { TRAJECTORY_DIR, tempDir } from "./helpers.js";
 
 const session = "sess-mig";
@@ -39,7 +40,7 @@ function originalObjects(text: string): unknown[] {
 }
 
 describe("migrateTranscript", () => {
-  it("migrates a legacy transcript, re-migrates as a no-op, and reads back identical after rehydration", async () => {
+  itWithData("trajectories", "migrates a legacy transcript, re-migrates as a no-op, and reads back identical after rehydration", async () => {
     const path = await legacyCopy();
     const original = await readFile(path, "utf8");
     const store = new ArtifactStore({ driver: new MemoryDriver() });
@@ -74,7 +75,7 @@ describe("migrateTranscript", () => {
     expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
   });
 
-  it("dry run reports and changes nothing", async () => {
+  itWithData("trajectories", "dry run reports and changes nothing", async () => {
     const path = await legacyCopy();
     const original = await readFile(path, "utf8");
     const store = new ArtifactStore({ driver: new MemoryDriver() });
@@ -87,7 +88,7 @@ describe("migrateTranscript", () => {
     expect(await store.listSessions()).toEqual([]);
   });
 
-  it("an interrupted migration leaves the original intact; a rerun completes and loses nothing", async () => {
+  itWithData("trajectories", "an interrupted migration leaves the original intact; a rerun completes and loses nothing", async () => {
     const path = await legacyCopy();
     const original = await readFile(path, "utf8");
     const driver = new FailingAfterDriver(3);
@@ -110,7 +111,7 @@ describe("migrateTranscript", () => {
     expect(back.raws).toEqual(originalObjects(original));
   });
 
-  it("refuses to rewrite when a writer appended during the migration; a rerun completes", async () => {
+  itWithData("trajectories", "refuses to rewrite when a writer appended during the migration; a rerun completes", async () => {
     const path = await legacyCopy();
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const externalizer = new Externalizer({ store });
@@ -131,7 +132,7 @@ describe("migrateTranscript", () => {
     expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
   });
 
-  it("one migration per file: a live lock holder is a CONFLICT, a dead one's lock is taken over", async () => {
+  itWithData("trajectories", "one migration per file: a live lock holder is a CONFLICT, a dead one's lock is taken over", async () => {
     const path = await legacyCopy();
     const externalizer = new Externalizer({ store: new ArtifactStore({ driver: new MemoryDriver() }) });
     await writeFile(`${path}.aref-migrate.lock`, String(process.ppid));

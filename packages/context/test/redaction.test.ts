@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { hasErrorCode } from "@artifact-refs/schema";
 import { describe, expect, it } from "vitest";
 import { Redactor, redactSecrets } from "../src/index.js";
+import { itWithData } from "@artifact-refs/tooling/testing/shared-data";
 import { TRAJECTORY_DIR } from "./helpers.js";
 
 // Fake secrets are assembled at run time so that no scanner mistakes this file for a leak.
@@ -112,7 +113,7 @@ describe("Redactor", () => {
     }
   });
 
-  it("leaves every real trajectory message unchanged (no false positives on real agent transcripts)", () => {
+  itWithData("trajectories", "leaves every real trajectory message unchanged (no false positives on real agent transcripts)", () => {
     const files = readdirSync(TRAJECTORY_DIR).filter((f) => f.endsWith(".jsonl"));
     expect(files.length).toBeGreaterThanOrEqual(17);
     const hits: string[] = [];

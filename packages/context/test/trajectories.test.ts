@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { Externalizer, LossReceiptSchema, TranscriptWriter, readTranscript, rehydrateTranscript } from "../src/index.js";
+import { describeWithData, sharedDataFiles } from "@artifact-refs/tooling/testing/shared-data";
 import { TRAJECTORY_DIR, memoryStore, tempDir } from "./helpers.js";
 
 interface Message {
@@ -17,9 +18,9 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => ({ dir, cleanup } = await tempDir()));
 afterAll(async () => cleanup());
 
-const files = readdirSync(TRAJECTORY_DIR).filter((f) => f.endsWith(".jsonl")).sort();
+const files = sharedDataFiles("trajectories", ".jsonl");
 
-describe("real agent trajectories through the writer and back", () => {
+describeWithData("trajectories", "real agent trajectories through the writer and back", () => {
   it("found the 17 trajectories", () => {
     expect(files).toHaveLength(17);
   });

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { itWithData, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 import { executions as benchSession } from "../bench/fixtures.js";
 import { type ExecutionLike, type ResolveOptions, resolveReferences } from "../src/index.js";
 import { resolveReferencesFullScan } from "./reference/full-scan.js";
@@ -162,9 +163,9 @@ describe("session index: same answers as the full scan", () => {
     expectSame("the invoicse totals", [...xs].reverse());
   });
 
-  it("every query of the reference sets and every general message, on every scenario", () => {
+  itWithData("references/dev.json", "every query of the reference sets and every general message, on every scenario", () => {
     const dir = import.meta.dirname;
-    const sets = [resolvePath(dir, "../../../../shared/data/references/dev.json"), resolvePath(dir, "fixtures/heldout.json"), resolvePath(dir, "fixtures/heldout-untuned.json")];
+    const sets = [sharedDataPath("references/dev.json"), resolvePath(dir, "fixtures/heldout.json"), resolvePath(dir, "fixtures/heldout-untuned.json")];
     const { messages } = JSON.parse(readFileSync(resolvePath(dir, "fixtures/general-messages.json"), "utf8")) as { messages: string[] };
     let checked = 0;
     for (const file of sets) {

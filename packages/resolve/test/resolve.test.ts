@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { hasErrorCode } from "@artifact-refs/schema";
 import { describe, expect, it } from "vitest";
+import { itWithData, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 import { type ExecutionLike, evaluateReferenceSet, formatEvaluation, resolveReferences } from "../src/index.js";
 
-const DEV = resolvePath(import.meta.dirname, "../../../../shared/data/references/dev.json");
+const DEV = sharedDataPath("references/dev.json");
 const HELDOUT = resolvePath(import.meta.dirname, "fixtures/heldout.json");
 
 function qualityBar(file: string): void {
@@ -18,11 +19,11 @@ function qualityBar(file: string): void {
 }
 
 describe("quality bar on reference sets", () => {
-  it("dev set (shared/data/references/dev.json): top-1 ≥ 90%, no invented reference, ambiguity flagged", () => qualityBar(DEV));
+  itWithData("references/dev.json", "dev set (shared/data/references/dev.json): top-1 ≥ 90%, no invented reference, ambiguity flagged", () => qualityBar(DEV));
   it("held-out scenarios of this package (other domains and wording)", () => qualityBar(HELDOUT));
   it("the second held-out set", () => qualityBar(resolvePath(import.meta.dirname, "fixtures/heldout-untuned.json")));
-  it("dev2.json: s01-s10 top-1 ≥ 90%; on all 14 scenarios no invented reference and ambiguity flagged", () => {
-    const data = JSON.parse(readFileSync(resolvePath(import.meta.dirname, "../../../../shared/data/references/dev2.json"), "utf8")) as { scenarios: Array<{ id: string }> };
+  itWithData("references/dev2.json", "dev2.json: s01-s10 top-1 ≥ 90%; on all 14 scenarios no invented reference and ambiguity flagged", () => {
+    const data = JSON.parse(readFileSync(sharedDataPath("references/dev2.json"), "utf8")) as { scenarios: Array<{ id: string }> };
     const all = evaluateReferenceSet(data);
     expect(all.invented, formatEvaluation(all)).toBe(0);
     expect(all.none.correct, formatEvaluation(all)).toBe(all.none.total);
@@ -34,7 +35,7 @@ describe("quality bar on reference sets", () => {
 });
 
 describe("no invented references", () => {
-  it("general questions and tasks resolve to nothing in every scenario of the three sets", () => {
+  itWithData("references/dev.json", "general questions and tasks resolve to nothing in every scenario of the three sets", () => {
     const { messages } = JSON.parse(readFileSync(resolvePath(import.meta.dirname, "fixtures/general-messages.json"), "utf8")) as { messages: string[] };
     const invented: string[] = [];
     for (const file of [DEV, HELDOUT, resolvePath(import.meta.dirname, "fixtures/heldout-untuned.json")]) {

@@ -353,7 +353,7 @@ export class ArtifactStore {
     const keys = entries.map((e) => parseRefKey(e.key)).filter((k) => k !== undefined && k.session === sessionId);
     if (keys.length === 0) {
       throw new ArefError("UNKNOWN_SESSION", `session ${sessionId} has no artifacts in this store`, {
-        hint: "list the sessions with `aref list --sessions`",
+        hint: "list the sessions with `aref list`",
       });
     }
     const now = this.#core.now();

@@ -1,5 +1,5 @@
-import { writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readdir, stat, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { ArefError } from "@artifact-refs/schema";
 import { InvalidArgumentError, type Command } from "commander";
 import type { CliContext } from "../context.js";
@@ -50,7 +50,7 @@ export function register(program: Command, ctx: CliContext): void {
         "Formats: this project's transcript JSONL (tool results stored as references are read back from --store), " +
         "trajectory JSONL, an OpenAI chat messages array, an Anthropic messages array.",
     )
-    .argument("<transcripts...>", "transcript files (.jsonl or .json)")
+    .argument("<transcripts...>", "transcript files (.jsonl or .json), or directories: every .jsonl/.json file in each")
     .option("--chart <file>", "write an SVG chart of input tokens per call")
     .option("--turns", "print the per-call table (default when one transcript is given)")
     .option("--max-prompt-tokens <n>", "prompt budget of the assembler (default 8000)", positive)
@@ -63,7 +63,7 @@ export function register(program: Command, ctx: CliContext): void {
       "after",
       examples([
         ["aref analyze session.jsonl", "per-call and total figures of one transcript"],
-        ["aref analyze ../shared/data/trajectories/*.jsonl --chart tokens.svg", "a table over many files and a chart"],
+        ["aref analyze ../shared/data/trajectories --chart tokens.svg", "every transcript of a directory: a table and a chart"],
         ["aref analyze messages.json --json | jq .strategies", "window and append totals as JSON (artifact-refs.analyze.v1)"],
         ["aref analyze run.jsonl --price-model openai", "cost under OpenAI-style cache prices (0.5x read, 1.0x write)"],
       ]),
@@ -77,7 +77,7 @@ export function register(program: Command, ctx: CliContext): void {
       let report;
       try {
         report = await analyzeFiles(
-          files.map((f) => resolve(ctx.io.cwd, f)),
+          await transcriptFiles(files.map((f) => resolve(ctx.io.cwd, f))),
           {
             store: () => ctx.openStore(cmd),
             onProgress: progress.update,
@@ -112,4 +112,22 @@ export function register(program: Command, ctx: CliContext): void {
         if (opts.chart) await ctx.out(`chart: ${opts.chart}\n`);
       });
     });
+}
+
+/** The transcript files of the arguments: a directory stands for its .jsonl and .json files (sorted). */
+async function transcriptFiles(paths: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isDirectory() !== true) {
+      files.push(path); // a file, or a missing path that analyzeFiles reports
+      continue;
+    }
+    const inside = (await readdir(path, { withFileTypes: true })).filter((e) => e.isFile() && /\.(jsonl|json)$/i.test(e.name)).map((e) => join(path, e.name));
+    if (inside.length === 0) {
+      throw new ArefError("INVALID_INPUT", `${path} holds no transcript (.jsonl or .json file)`, { hint: "give transcript files, or a directory that holds some" });
+    }
+    files.push(...inside.sort());
+  }
+  return files;
 }

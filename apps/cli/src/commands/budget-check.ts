@@ -1,5 +1,5 @@
 /** `aref budget check` itself: loaded (with @artifact-refs/budget) only when the command runs. */
-import { BudgetConfigSchema, PromptBudgetInputSchema, checkPromptBudget, loadBudgetConfig, resolveEncoding, type PromptBudgetInput } from "@artifact-refs/budget";
+import { BUDGET_LIMITS, BudgetConfigSchema, PromptBudgetInputSchema, checkPromptBudget, loadBudgetConfig, resolveEncoding, type PromptBudgetInput } from "@artifact-refs/budget";
 import { ArefError, BudgetViolationSchema, formatIssues, receiptName } from "@artifact-refs/schema";
 import { z } from "zod";
 import type { CliContext } from "../context.js";
@@ -21,6 +21,8 @@ export const BudgetCheckReceiptSchema = z.object({
   errors: z.array(z.string()),
   encoding: z.string(),
   budgets: BudgetConfigSchema,
+  /** Where maxPromptTokens came from when --model set it (its context window less its longest answer). */
+  prompt_budget_from: z.string().optional(),
   warnings: z.array(z.string()),
 });
 
@@ -69,8 +71,27 @@ function promptInput(text: string, source: string, format: BudgetCheckOptions["f
   return parsed.data;
 }
 
+/**
+ * The prompt budget of a known model: its context window less the longest answer it may give
+ * (tokenlens' bundled models.dev catalog, no network). Undefined for an unknown model.
+ */
+async function modelPromptBudget(model: string | undefined): Promise<{ tokens: number; from: string } | undefined> {
+  if (model === undefined) return undefined;
+  const { getContextWindow } = await import("tokenlens");
+  const window = getContextWindow(model);
+  const total = window.inputMax ?? window.combinedMax ?? window.totalMax;
+  if (total === undefined) return undefined;
+  const answer = window.inputMax === undefined ? (window.outputMax ?? 0) : 0;
+  const tokens = Math.min(BUDGET_LIMITS.maxPromptTokens, Math.max(1, total - answer));
+  return { tokens, from: `${model}'s context window (${formatCount(total)} tokens${answer > 0 ? `, less ${formatCount(answer)} for the answer` : ""})` };
+}
+
 export async function budgetCheck(ctx: CliContext, file: string, opts: BudgetCheckOptions): Promise<void> {
-  const budgets = loadBudgetConfig(withFlags(ctx.io.env, opts));
+  // --model sets the default prompt budget; --max-prompt-tokens or AREF_MAX_PROMPT_TOKENS still override it
+  const env = withFlags(ctx.io.env, opts);
+  const fromModel = await modelPromptBudget(opts.model);
+  const budgets = loadBudgetConfig(env, fromModel === undefined ? {} : { maxPromptTokens: fromModel.tokens });
+  const promptBudgetFrom = fromModel !== undefined && !env.AREF_MAX_PROMPT_TOKENS ? fromModel.from : undefined;
   const warnings: string[] = [];
   const countOptions = countOptionsOf(opts, warnings);
   resolveEncoding(countOptions);
@@ -90,6 +111,7 @@ export async function budgetCheck(ctx: CliContext, file: string, opts: BudgetChe
       errors: report.errors,
       encoding: report.encoding,
       budgets,
+      ...(promptBudgetFrom === undefined ? {} : { prompt_budget_from: promptBudgetFrom }),
       warnings: [...new Set(warnings)],
     },
     async (r) => {
@@ -97,6 +119,7 @@ export async function budgetCheck(ctx: CliContext, file: string, opts: BudgetChe
       const measured = Object.entries(r.measurements)
         .map(([k, v]) => `${k} ${v === null ? "unknown" : formatCount(v)}`)
         .join(", ");
+      if (r.prompt_budget_from) await ctx.err(`aref: prompt budget ${formatCount(r.budgets.maxPromptTokens)} tokens, from ${r.prompt_budget_from}\n`);
       if (r.ok) await ctx.out(`within budget (${r.encoding}): ${measured}\n`);
       else {
         await ctx.out(`${r.violations.length} budget violation${r.violations.length === 1 ? "" : "s"} (${r.encoding}):\n`);

@@ -25,7 +25,7 @@ export function register(program: Command, ctx: CliContext): void {
     .addHelpText(
       "after",
       examples([
-        ["aref budget check prompt.txt --model gpt-4o", "is this prompt within 8,000 tokens?"],
+        ["aref budget check prompt.txt --model gpt-4o", "is this prompt within gpt-4o's context window (less its longest answer)?"],
         ["aref budget check turn.json --json", "every violation of a structured prompt, as a receipt"],
         ["aref budget check prompt.txt --max-prompt-tokens 32000", "with a larger prompt budget"],
         ["AREF_MAX_PROMPT_TOKENS=32000 aref budget check prompt.txt", "the same from the environment"],

@@ -9,6 +9,7 @@ import {
 } from "@artifact-refs/schema";
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
+import { EXIT } from "../exit-codes.js";
 import { formatCount } from "../format.js";
 import { REF_ARGUMENT_HELP, examples, sessionOf } from "./shared.js";
 
@@ -25,6 +26,29 @@ interface FetchOptions {
   range?: string;
   offset?: string;
   jsonpath?: string;
+  pretty?: boolean;
+}
+
+/** The CLI form of each selector, for the hint of a selector error (the schema's hint shows the JSON form). */
+const CLI_SELECTOR_FORM: Record<Selector["mode"], string> = {
+  headtail: "--head N and/or --tail N (whole lines from each end)",
+  range: "--range A:B takes 1-based line numbers with A <= B (--range 10:12 is lines 10 to 12; --range 12: reads from line 12 to the end)",
+  grep: "--grep <regex> (RE2 syntax), with --context 0-100, --max-matches N, --skip N, -i",
+  jsonpath: "--jsonpath '$.items[*].id' (RFC 9535) or a JSON Pointer (/items/0/id), with --skip N",
+};
+
+/**
+ * JSONPath results as compact JSON lines (one value per line); `pretty` indents them instead.
+ * Text that is not whole JSON (a value cut at the cap) is printed as it is.
+ */
+function jsonLines(text: string, pretty: boolean): string {
+  const many = /^\[\n([\s\S]*)\n\]$/.exec(text);
+  try {
+    if (pretty) return JSON.stringify(JSON.parse(text), null, 2);
+    return many ? many[1]!.split(",\n").map((v) => JSON.stringify(JSON.parse(v))).join("\n") : JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
 }
 
 /** Quotes a value for a POSIX shell when it needs it. */
@@ -60,6 +84,17 @@ export function selectorFlags(selector: Selector): string {
   return flags.join(" ");
 }
 
+/** Runs the selector flag parser; a selector error gets the CLI form of the flags as its hint. */
+function withCliHint(parse: () => Selector, opts: FetchOptions): Selector {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof ArefError) || error.code !== "INVALID_SELECTOR") throw error;
+    const mode: Selector["mode"] = opts.range !== undefined ? "range" : opts.grep !== undefined ? "grep" : opts.jsonpath !== undefined ? "jsonpath" : "headtail";
+    throw new ArefError("INVALID_SELECTOR", error.message, { hint: CLI_SELECTOR_FORM[mode], ...(error.details === undefined ? {} : { details: error.details }) });
+  }
+}
+
 export function register(program: Command, ctx: CliContext): void {
   program
     .command("fetch")
@@ -81,7 +116,8 @@ export function register(program: Command, ctx: CliContext): void {
     .option("--skip <n>", "grep/jsonpath: skip the first N matches or results (paging)")
     .option("--range <A:B>", "lines A to B (1-based, inclusive); `A:` reads from line A on")
     .option("--offset <chars>", "range: start this many chars into the first line (pages through a very long line)")
-    .option("--jsonpath <expr>", "JSON content: a JSONPath ($.items[0].id, RFC 9535) or a JSON Pointer (/items/0/id)")
+    .option("--jsonpath <expr>", "JSON content: a JSONPath ($.items[0].id, RFC 9535) or a JSON Pointer (/items/0/id); prints one compact JSON value per line")
+    .option("--pretty", "jsonpath: print the results as indented JSON")
     .addHelpText(
       "after",
       examples([
@@ -96,7 +132,7 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (ref: string, opts: FetchOptions, cmd: Command) => {
       const session = sessionOf(opts.session);
       const { applySelector, applySelectorToChunks, isBinaryBytes, parseSelectorFlags } = await import("@artifact-refs/resolve");
-      const selector = parseSelectorFlags({
+      const selector = withCliHint(() => parseSelectorFlags({
         head: opts.head,
         tail: opts.tail,
         grep: opts.grep,
@@ -108,7 +144,7 @@ export function register(program: Command, ctx: CliContext): void {
         offset: opts.offset,
         jsonpath: opts.jsonpath,
         maxChars: opts.maxChars,
-      });
+      }), opts);
       const dangling = [
         ["--ignore-case", opts.ignoreCase, "grep"],
         ["--context", opts.context, "grep"],
@@ -138,9 +174,9 @@ export function register(program: Command, ctx: CliContext): void {
       }
       const selection = bytes === undefined ? await applySelectorToChunks(chunked!, selector) : applySelector(bytes, selector);
       await ctx.emit(FetchReceiptSchema, { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection }, async (r) => {
-        await ctx.out(r.text);
-        // On a terminal, end the line on stderr: stdout carries exactly the selected text, never more than the cap.
-        if (ctx.io.stdout.isTTY === true && r.text !== "" && !r.text.endsWith("\n")) await ctx.err("\n");
+        const text = selector.mode === "jsonpath" && r.text !== "" ? jsonLines(r.text, opts.pretty === true) : r.text;
+        // Text ends with a newline, on a terminal or in a pipe (`aref cat` gives the exact bytes).
+        await ctx.out(text === "" || text.endsWith("\n") ? text : `${text}\n`);
         if (r.omitted !== undefined || r.truncated || r.next !== undefined) {
           const lines = [`aref: showed ${formatCount(r.chars)} of ${formatCount(r.total_chars)} chars (${formatCount(r.total_lines)} lines)`];
           if (r.omitted) lines.push(`omitted: ${r.omitted}`);
@@ -148,5 +184,12 @@ export function register(program: Command, ctx: CliContext): void {
           await ctx.err(`${lines.join("\n")}\n`);
         }
       });
+      // No match is not silence: a note on stderr and exit 1, like grep.
+      const found = selector.mode === "grep" ? selection.stats?.matches : selector.mode === "jsonpath" ? selection.stats?.results : undefined;
+      if (found === 0) {
+        const what = selector.mode === "grep" ? `--grep ${shellQuote(selector.pattern)}` : selector.mode === "jsonpath" ? `--jsonpath ${shellQuote(selector.expr)}` : "";
+        await ctx.note(`aref: no match for ${what} in ${shortRef}\n`);
+        ctx.exitCode = EXIT.NO_MATCH;
+      }
     });
 }

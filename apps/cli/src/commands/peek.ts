@@ -50,7 +50,7 @@ export function register(program: Command, ctx: CliContext): void {
           `created: ${r.record.created_at}${r.record.label ? `   label: ${r.record.label}` : ""}`,
           ...(r.record.summary ? [`summary: ${r.record.summary}`] : []),
           `references: ${refs.length > 0 ? refs.join(", ") : "none (garbage for the next gc)"}`,
-          `--- ${shown.kind} preview (${formatCount(r.preview.length)} chars; \`aref fetch ${r.short_ref}\` for more) ---`,
+          `--- ${shown.kind} preview (${formatCount(r.preview.length)} chars; ${r.record.encoding === "binary" ? `\`aref cat ${r.short_ref} > file\` for the bytes` : `\`aref fetch ${r.short_ref}\` for more`}) ---`,
           r.preview,
         ];
         await ctx.out(`${lines.join("\n")}${r.preview.endsWith("\n") ? "" : "\n"}`);

@@ -29,21 +29,21 @@ export function register(program: Command, ctx: CliContext): void {
         "cl100k_base for gpt-4, gpt-3.5 and, with a warning, for unknown models). Special-token text counts as ordinary text. " +
         "Safe on any input: very long runs of one character are split before counting.",
     )
-    .argument("<file>", "a UTF-8 text file, or - for standard input");
+    .argument("[file]", "a UTF-8 text file; `-` or nothing reads standard input");
   addCountOptions(command, "tokenizer implementation (identical counts; gpt-tokenizer is the fastest)")
     .addHelpText(
       "after",
       examples([
         ["aref tokens prompt.txt --model gpt-4o", "tokens of a file for gpt-4o (o200k_base)"],
-        ["make 2>&1 | aref tokens - --json", "count a command's output; a JSON receipt"],
+        ["make 2>&1 | aref tokens --json", "count a command's output; a JSON receipt"],
       ]),
     )
-    .action(async (file: string, opts: CountFlags) => {
+    .action(async (file: string | undefined, opts: CountFlags) => {
       const { countTokens, resolveEncoding } = await import("@artifact-refs/budget");
       const warnings: string[] = [];
       const countOptions = countOptionsOf(opts, warnings);
       const { encoding } = resolveEncoding(countOptions); // bad model in strict mode fails before reading
-      const input = await readTextInput(file, ctx.io, "tokens");
+      const input = await readTextInput(file ?? "-", ctx.io, "tokens");
       const tokens = countTokens(input.text, countOptions);
       await ctx.emit(
         TokensReceiptSchema,
