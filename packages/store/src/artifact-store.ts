@@ -100,28 +100,53 @@ export class ArtifactStore {
     const key = blobKey(id);
     // Content and record are independent writes: do them at once. A crash between them can
     // leave a record without content (verify reports it, gc removes it), never a partial blob.
-    const [{ created, healed, wrote }, { stored: record, own }, before] = await Promise.all([
+    const [{ created, healed, wrote }, ensured, before] = await Promise.all([
       this.#storeBlob(id, bytes),
       this.#ensureRecord(id, (o) => this.#core.buildRecord(id, bytes, o), options, session !== undefined),
-      session === undefined ? undefined : this.#core.readReference(session, id).catch(() => undefined),
+      this.#ownReference(session, id),
     ]);
+    // Close the race with a concurrent gc, once the reference is written: store the
+    // blob again if it was swept meanwhile, else refresh its time (putIfAbsent does both).
+    // A gc whose second mark missed the reference then cannot delete the blob after this
+    // point either: its conditional delete sees a blob modified after its cutoff. (A mere
+    // existence check here lost blobs deleted between the check and the sweep: found by
+    // the stress suite's 4-writer + gc-loop run with grace 0.) A blob this put wrote may be a
+    // re-store after a sweep whose record delete was still to come: ensure the record after it.
+    // Its record, if gone, comes back; if there, its time is refreshed so that gc keeps it.
+    const restore = async () => {
+      if ((await driver.putIfAbsent(key, bytes)).created || wrote) await driver.putIfAbsent(metaKey(id), encodeJson(ensured.stored));
+    };
+    return this.#referenceAndResult(id, session, options, ensured, before, restore, { created, healed });
+  }
+
+  /** With a session, its own live-or-expired reference to `id` (undefined when it has none). */
+  #ownReference(session: string | undefined, id: ArtifactId): Promise<SessionReference | undefined> {
+    return session === undefined ? Promise.resolve(undefined) : this.#core.readReference(session, id).catch(() => undefined);
+  }
+
+  /**
+   * The last steps of a put, once the content and its record are stored: the session's reference
+   * (its own metadata; its earlier reference fills what this put does not say, so a re-put without
+   * a label keeps it), then `restore` (re-store what a concurrent gc may have swept), then the result.
+   */
+  async #referenceAndResult(
+    id: ArtifactId,
+    session: string | undefined,
+    options: PutOptions,
+    { stored: record, own }: { stored: ArtifactRecord; own: ArtifactRecord },
+    before: SessionReference | undefined,
+    restore: () => Promise<void>,
+    { created, healed }: { created: boolean; healed: boolean },
+  ): Promise<PutResult> {
     let reference: SessionReference | undefined;
     let shortRef = toShortRef(id);
     if (session !== undefined) {
-      // The session's own earlier reference fills what this put does not say (a re-put without a label keeps it).
       const mine = before === undefined ? own : { ...own, type: options.type ?? before.type, ...pick(before, options) };
       reference = await this.#writeReference(session, id, record, options, mine);
-      // Close the race with a concurrent gc, now that the reference is written: store the
-      // blob again if it was swept meanwhile, else refresh its time (putIfAbsent does both).
-      // A gc whose second mark missed the reference then cannot delete the blob after this
-      // point either: its conditional delete sees a blob modified after its cutoff. (A mere
-      // existence check here lost blobs deleted between the check and the sweep: found by
-      // the stress suite's 4-writer + gc-loop run with grace 0.) A blob this put wrote may be a
-      // re-store after a sweep whose record delete was still to come: ensure the record after it.
-      // Its record, if gone, comes back; if there, its time is refreshed so that gc keeps it.
-      if ((await driver.putIfAbsent(key, bytes)).created || wrote) await driver.putIfAbsent(metaKey(id), encodeJson(record));
+      await restore();
       shortRef = await this.shortRef(id, { session });
     }
+    // With a session: whether that session already held these bytes (another session's copy is never revealed).
     const deduped = session === undefined ? !created : before !== undefined && !this.#core.isExpired(before);
     return { id, handle: toHandle(id), shortRef, record: reference ? sessionView(record, reference) : record, created, healed, deduped, ...(reference ? { reference } : {}) };
   }
@@ -492,22 +517,16 @@ export class ArtifactStore {
     const firstText = manifest.encoding === "binary" ? undefined : decodeUtf8(first.subarray(0, first.byteLength - incompleteUtf8Tail(first)));
     const layout = { sizeBytes: manifest.size_bytes, manifest: manifestId, chunks: manifest.chunks.length, binary: manifest.encoding === "binary" };
     const { created: manifestCreated } = await driver.putIfAbsent(blobKey(manifestId), manifestBytes);
-    const [{ stored: record, own }, before] = await Promise.all([
+    const [ensured, before] = await Promise.all([
       this.#ensureRecord(id, (o) => this.#core.buildRecord(id, first, o, firstText, layout), options, session !== undefined),
-      session === undefined ? undefined : this.#core.readReference(session, id).catch(() => undefined),
+      this.#ownReference(session, id),
     ]);
-    let reference: SessionReference | undefined;
-    let shortRef = toShortRef(id);
-    if (session !== undefined) {
-      const mine = before === undefined ? own : { ...own, type: options.type ?? before.type, ...pick(before, options) };
-      reference = await this.#writeReference(session, id, record, options, mine);
-      // As in put: after the reference, restore or refresh the manifest and the record a
-      // concurrent gc may have swept (the chunks are protected by gc's grace period).
-      if ((await driver.putIfAbsent(blobKey(manifestId), manifestBytes)).created || manifestCreated) await driver.putIfAbsent(metaKey(id), encodeJson(record));
-      shortRef = await this.shortRef(id, { session });
-    }
-    const deduped = session === undefined ? !manifestCreated : before !== undefined && !this.#core.isExpired(before);
-    return { id, handle: toHandle(id), shortRef, record: reference ? sessionView(record, reference) : record, created: manifestCreated, healed: false, deduped, ...(reference ? { reference } : {}) };
+    // As in put: after the reference, restore or refresh the manifest and the record a
+    // concurrent gc may have swept (the chunks are protected by gc's grace period).
+    const restore = async () => {
+      if ((await driver.putIfAbsent(blobKey(manifestId), manifestBytes)).created || manifestCreated) await driver.putIfAbsent(metaKey(id), encodeJson(ensured.stored));
+    };
+    return this.#referenceAndResult(id, session, options, ensured, before, restore, { created: manifestCreated, healed: false });
   }
 
   /** The chunked artifact `id`, or undefined when it is stored as one blob (or not at all). */
