@@ -39,8 +39,8 @@ export class SelectionCache extends SizedCache<Selection> {
     super(maxChars, (selection, key) => selection.text.length + key.length + 256);
   }
 
-  /** Selections that failed (bad or too expensive selectors): deterministic too, so failures are kept and rethrown. */
-  readonly #failures = new Map<string, ArefError>();
+  /** Selections that failed (bad or too expensive selectors): deterministic too, so the latest 4,096 failures are kept and rethrown. */
+  readonly #failures = new LRUCache<string, ArefError>({ max: 4_096 });
 
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -55,7 +55,7 @@ export class SelectionCache extends SizedCache<Selection> {
     return run;
   }
 
-  /** The cached selection for `key`, or computes it; a selection error is cached (up to 4,096 of them) and rethrown. */
+  /** The cached selection for `key`, or computes it; a selection error is cached (the latest 4,096) and rethrown. */
   async getOrSelect<T>(key: string, load: () => Promise<T>, select: (source: T) => Selection | Promise<Selection>): Promise<Selection> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
@@ -67,10 +67,7 @@ export class SelectionCache extends SizedCache<Selection> {
       this.set(key, selection);
       return selection;
     } catch (error) {
-      if (isArefError(error) && error.code !== "IO_ERROR" && error.code !== "INTEGRITY" && this.maxSize > 0) {
-        if (this.#failures.size >= 4_096) this.#failures.clear();
-        this.#failures.set(key, error);
-      }
+      if (isArefError(error) && error.code !== "IO_ERROR" && error.code !== "INTEGRITY" && this.maxSize > 0) this.#failures.set(key, error);
       throw error;
     }
   }
