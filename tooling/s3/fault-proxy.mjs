@@ -110,7 +110,7 @@ export async function startFaultProxy({ target, enforceIfNoneMatch = false, port
       const body = await drain(req);
       entry.bodyBytes = body.byteLength;
       const rule = rules.find((r) => r.remaining > 0 && matches(r, info));
-      let fault = undefined;
+      let fault ;
       if (rule) {
         rule.remaining--;
         rule.hits++;

@@ -15,7 +15,7 @@ export interface S3TestServer {
   /** Removes every object of a bucket, keeping the bucket. */
   emptyBucket(name: string): void;
   /** Options for `new S3Client(...)` pointing at this server (path-style, test credentials). */
-  clientConfig<T extends object = {}>(overrides?: T): {
+  clientConfig<T extends object = Record<string, never>>(overrides?: T): {
     endpoint: string;
     region: string;
     forcePathStyle: true;

@@ -93,7 +93,7 @@ for (const dir of packages) {
   }
   for (const file of [...walk(join(dir, "src")), ...walk(join(dir, "test")), ...walk(join(dir, "bench"))]) {
     const text = readFileSync(file, "utf8");
-    const inSrc = relative(dir, file).startsWith("src" + sep);
+    const inSrc = relative(dir, file).startsWith(`src${sep}`);
     for (const m of text.matchAll(importRe)) {
       const spec = m[1] ?? m[2] ?? m[3];
       if (!spec) continue;
@@ -115,7 +115,7 @@ for (const dir of packages) {
 }
 
 if (problems.length > 0) {
-  console.error("Layering check failed:\n" + problems.map((p) => `- ${p}`).join("\n"));
+  console.error(`Layering check failed:\n${problems.map((p) => `- ${p}`).join("\n")}`);
   process.exit(1);
 }
 console.log(`layering ok: ${packages.length} packages checked`);

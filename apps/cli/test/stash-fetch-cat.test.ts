@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { run, tempFile, tempStore } from "./helpers.js";
 
 const sha = (b: string | Uint8Array) => createHash("sha256").update(b).digest("hex");
-const bigLog = Array.from({ length: 3000 }, (_, i) => `${String(i + 1).padStart(5, "0")} ${i % 97 === 0 ? "ERROR disk full" : "INFO step ok"}`).join("\n") + "\n";
+const bigLog = `${Array.from({ length: 3000 }, (_, i) => `${String(i + 1).padStart(5, "0")} ${i % 97 === 0 ? "ERROR disk full" : "INFO step ok"}`).join("\n")}\n`;
 
 describe("aref stash", () => {
   it("stashes a file and returns a valid receipt with the handle", async () => {

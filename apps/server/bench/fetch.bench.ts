@@ -78,5 +78,5 @@ console.log(`\nratio real/bare: ${(rows[1]!.opsPerSec / base).toFixed(2)}× (tar
 // When the load generator saturates before the server, req/s hides the server's cost: CPU per request shows it.
 const cpu = CASES.map((name) => avg(samples[name]!.map((s) => s.cpuPerRequest)));
 console.log("\n| case | server CPU µs / request | bare / case |\n|---|---:|---:|");
-CASES.forEach((name, i) => console.log(`| ${NAMES[name]} | ${cpu[i]!.toFixed(1)} | ${(cpu[0]! / cpu[i]!).toFixed(2)}× |`));
+for (const [i, name] of CASES.entries()) console.log(`| ${NAMES[name]} | ${cpu[i]!.toFixed(1)} | ${(cpu[0]! / cpu[i]!).toFixed(2)}× |`);
 console.log(`machine: ${machine()}`);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
 import { ArefError, parseWith } from "@artifact-refs/schema";
 import type { Authenticator, Principal } from "./auth.js";
 import { JSON_MEDIA_TYPE } from "./body-parsing.js";

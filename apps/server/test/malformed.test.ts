@@ -36,7 +36,7 @@ interface BadRequest {
 }
 
 const BAD_SESSIONS = ["", "..", ".", "a b", "a/b", "%2e%2e", "x".repeat(200), "sess%00a", "séssion", "a\\b", "%ZZ", "<script>", "a%2Fb", "sess-a;drop", "*"];
-const BAD_REFS = ["art:", "art:123", "ART:0123456789ab", "aref:v1:sha256:xyz", `aref:v1:sha256:${"a".repeat(63)}`, "a".repeat(65), "zzzzzzzzzzzzzz", "%ZZ", "art:0123456789AB", "..%2F..%2Fetc", "x".repeat(300), "art:%00%00", "sha256:abc", "aref:v2:sha256:" + "0".repeat(64), " art:0123456789ab"];
+const BAD_REFS = ["art:", "art:123", "ART:0123456789ab", "aref:v1:sha256:xyz", `aref:v1:sha256:${"a".repeat(63)}`, "a".repeat(65), "zzzzzzzzzzzzzz", "%ZZ", "art:0123456789AB", "..%2F..%2Fetc", "x".repeat(300), "art:%00%00", "sha256:abc", `aref:v2:sha256:${"0".repeat(64)}`, " art:0123456789ab"];
 const JSON_ROUTES = ["/api/artifacts/execute", "/api/chat"];
 
 function generate(seed: number, count: number): BadRequest[] {
@@ -101,11 +101,11 @@ function generate(seed: number, count: number): BadRequest[] {
     () => ({ kind: "bad-context-id", method: "GET", path: `/api/artifacts/context/${encodeURIComponent(r.pick(BAD_SESSIONS.filter((s) => s !== "")))}`, headers: { authorization: `Bearer ${ADMIN}` } }),
     () => ({ kind: "bad-delete", method: "DELETE", path: `/api/sessions/${r.pick(["sess-a", encodeURIComponent(r.pick(BAD_SESSIONS.filter((s) => s !== "")))])}/artifacts/${encodeURIComponent(r.pick(BAD_REFS.filter((s) => s !== "")))}`, headers: auth }),
     // bad auth headers
-    () => ({ kind: "bad-auth", method: "GET", path: r.pick(["/api/sessions", "/api/sessions/sess-a/artifacts", `/api/artifacts/${ref}?session=sess-a`, "/metrics"]), headers: { authorization: r.pick(["", "Bearer", "Bearer ", `bearer ${TOKEN_A}`, `Basic ${TOKEN_A}`, `Bearer ${TOKEN_A}x`, `Bearer  ${TOKEN_A}`, "Bearer " + "x".repeat(600), `Bearer ${TOKEN_A} extra`, "Token abc"]) } }),
+    () => ({ kind: "bad-auth", method: "GET", path: r.pick(["/api/sessions", "/api/sessions/sess-a/artifacts", `/api/artifacts/${ref}?session=sess-a`, "/metrics"]), headers: { authorization: r.pick(["", "Bearer", "Bearer ", `bearer ${TOKEN_A}`, `Basic ${TOKEN_A}`, `Bearer ${TOKEN_A}x`, `Bearer  ${TOKEN_A}`, `Bearer ${"x".repeat(600)}`, `Bearer ${TOKEN_A} extra`, "Token abc"]) } }),
     // forbidden sessions
     () => ({ kind: "forbidden", method: "GET", path: r.pick(["/api/sessions/sess-b/artifacts", "/api/sessions/sess-b/metrics", "/api/artifacts/context/sess-b", `/api/artifacts/${ref}?session=sess-b`, `/api/artifacts/${ref}`, "/metrics"]), headers: auth }),
     // unknown routes and methods
-    () => ({ kind: "unknown-route", method: r.pick(["PUT", "PATCH", "DELETE", "POST", "OPTIONS"]), path: r.pick(["/api/artifacts/" + ref, "/api/sessions", "/api/nope", "/healthz/x", "/api/sessions/sess-a", "/api/artifacts/execute/x"]), headers: auth }),
+    () => ({ kind: "unknown-route", method: r.pick(["PUT", "PATCH", "DELETE", "POST", "OPTIONS"]), path: r.pick([`/api/artifacts/${ref}`, "/api/sessions", "/api/nope", "/healthz/x", "/api/sessions/sess-a", "/api/artifacts/execute/x"]), headers: auth }),
     // bad query strings on list routes
     () => ({ kind: "bad-query", method: "GET", path: r.pick(["/api/sessions/sess-a/artifacts?include_expired=perhaps", "/api/sessions/sess-a/artifacts?x=1", `/api/artifacts/${ref}?session=sess-a&session=sess-b`, `/api/artifacts/${ref}?session=sess-a&mode=grep&pattern=a&pattern=b`]), headers: auth }),
   ];

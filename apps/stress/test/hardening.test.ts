@@ -150,7 +150,7 @@ describe("stress: Host/Origin probes (issue 17 #9)", () => {
     const server = await startServer({ store: new ArtifactStore({ driver: new MemoryDriver() }), rateLimit: false, ui: false });
     try {
       const { port } = new URL(server.url);
-      const local = ["127.0.0.1", "localhost", "[::1]", "LOCALHOST", "127.0.0.1:" + port, "localhost:" + port];
+      const local = ["127.0.0.1", "localhost", "[::1]", "LOCALHOST", `127.0.0.1:${port}`, `localhost:${port}`];
       const foreign = ["attacker.example", "127.0.0.1.nip.io", "localhost.attacker.example", "0.0.0.0", "127.0.0.2", "10.0.0.1", "[::ffff:7f00:1]", "evil", "127.0.0.1@evil", "2130706433", "0x7f000001", "localhost."];
       const n = scale(500, 5_000);
       let wrong = 0;
@@ -223,7 +223,7 @@ describe("stress: migration vs append race (issue 17 #1)", () => {
     const base = await mkdtemp(join(tmpdir(), "aref-stress-race-"));
     try {
       const ext = new Externalizer({ store: new ArtifactStore({ driver: new MemoryDriver() }) });
-      const legacy = [{ role: "user", content: "go" }, { role: "tool", tool_name: "sh", content: "out\n".repeat(3_000) }].map((l) => JSON.stringify(l)).join("\n") + "\n";
+      const legacy = `${[{ role: "user", content: "go" }, { role: "tool", tool_name: "sh", content: "out\n".repeat(3_000) }].map((l) => JSON.stringify(l)).join("\n")}\n`;
       const runs = scale(300, 3_000);
       let conflicts = 0;
       let lost = 0;

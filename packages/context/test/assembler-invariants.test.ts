@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HotState } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   HOT_STATE_PREFIX,
   HOT_STATE_UPDATE_PREFIX,

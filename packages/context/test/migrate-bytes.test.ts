@@ -32,7 +32,7 @@ describe("migration is byte-preserving (issue 17 #2)", () => {
     const after = await readFile(path);
     const out = after.toString("latin1").split("\n");
     // Untouched lines: byte-identical.
-    expect(Buffer.from(out[0]! + "\n", "latin1").equals(lines[0]!)).toBe(true);
+    expect(Buffer.from(`${out[0]!}\n`, "latin1").equals(lines[0]!)).toBe(true);
     expect(out[1]).toBe("");
     expect(out[3]).toBe('{"role":"assistant",  "content" : "spaced",   "n": 1.50}');
     // Migrated lines: only the payload moved.

@@ -14,13 +14,13 @@ beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(() => cleanup());
 
 const legacy = () =>
-  [
+  `${[
     { role: "user", content: "run it" },
     { role: "tool", tool_name: "sh", content: "log line\n".repeat(2_000) },
     { role: "assistant", content: "done" },
   ]
     .map((l) => JSON.stringify(l))
-    .join("\n") + "\n";
+    .join("\n")}\n`;
 
 describe("migration vs append race (issue 17 #1)", () => {
   it("an append in the window between the last check and the rename is kept (the original is restored, CONFLICT)", async () => {

@@ -146,10 +146,10 @@ describe("migrateTranscript", () => {
     const path = join(dir, "big.jsonl");
     const lines = [
       { role: "user", content: "go" },
-      { role: "tool", tool_name: "cat", content: "x".repeat(5_000) + "\n" },
+      { role: "tool", tool_name: "cat", content: `${"x".repeat(5_000)}\n` },
       { role: "tool", tool_name: "cat", content: "y".repeat(50_000) },
     ];
-    await writeFile(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
     const store = new ArtifactStore({ driver: new MemoryDriver(), maxBytes: 20_000 });
     const report = await migrateTranscript(path, { externalizer: new Externalizer({ store }), session });
     expect(report.migrated).toBe(1);
@@ -176,7 +176,7 @@ describe("migrateTranscript", () => {
       { role: "tool", tool_name: "recall", content: tagInjected("y".repeat(9_000)) },
       { role: "tool", tool_name: "sh", content: "z".repeat(9_000) },
     ];
-    await writeFile(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const report = await migrateTranscript(path, { externalizer: new Externalizer({ store }), session });
     expect(report).toMatchObject({ migrated: 1, kept_inline: 0, tool_results: 3 });

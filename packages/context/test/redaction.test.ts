@@ -64,6 +64,7 @@ describe("Redactor", () => {
   });
 
   it("does not redact placeholders or already-redacted values", () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-style placeholder is the input under test
     for (const text of ['password="password"', "token: ${GITHUB_TOKEN}", 'secret = "<your secret here>"', "api_key=[REDACTED:openai_key]"]) {
       expect(redactSecrets(text).count, text).toBe(0);
     }

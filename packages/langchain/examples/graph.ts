@@ -1,7 +1,7 @@
 // A LangGraph agent whose read_log tool returns ~100 KB: a node after the ToolNode stashes the
 // large ToolMessage, the model reads the failures with artifacts_get.
 // Run: OPENAI_API_KEY=… node --import tsx examples/graph.ts (OPENAI_BASE_URL for another server)
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { type AIMessage, HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";

@@ -55,7 +55,7 @@ function acceptance(mode: "wrap" | "upstream") {
       expect(link).toMatchObject({ type: "resource_link", uri: expect.stringMatching(/^aref:\/\/sha256\/[0-9a-f]{64}$/), name: expect.stringMatching(/^art:[0-9a-f]{12,}$/), size: Buffer.byteLength(bigText()) });
       const text = texts(r).join("\n");
       expect(text).toContain(`call artifacts_get with {"ref":"${link!.name}"`);
-      expect(text).toMatch(/\npreview:\n[^]*lorem ipsum/); // a structural preview of the content
+      expect(text).toMatch(/\npreview:\n[\s\S]*lorem ipsum/); // a structural preview of the content
       expect(text).not.toMatch(/\\n|\\"/); // plain text, not escaped JSON
       const { text: whole, pages, longest } = await pageThrough(proxied.client, link!.name);
       expect(whole).toBe(bigText());
@@ -128,7 +128,7 @@ function acceptance(mode: "wrap" | "upstream") {
       const missing = await call(proxied.client, "artifacts_get", { ref: `art:${"0".repeat(12)}` });
       expect(missing.isError).toBe(true);
       expect(texts(missing)[0]).toMatch(/^NOT_FOUND: .*\nhint: call artifacts_list/);
-      await expect(proxied.client.readResource({ uri: `aref://sha256/${"0".repeat(64)}` })).rejects.toThrow(/^MCP error -32602: NOT_FOUND: [^]*artifacts_list/);
+      await expect(proxied.client.readResource({ uri: `aref://sha256/${"0".repeat(64)}` })).rejects.toThrow(/^MCP error -32602: NOT_FOUND: [\s\S]*artifacts_list/);
       await expect(proxied.client.readResource({ uri: `aref://sha256/${"0".repeat(64)}` })).rejects.not.toThrow(/MCP error -32602: MCP error/);
     });
   });

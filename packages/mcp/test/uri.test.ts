@@ -12,7 +12,7 @@ describe("resource URIs", () => {
   });
 
   it("rejects other schemes, short or upper-case hex, and unknown parameters", () => {
-    for (const bad of ["https://sha256/" + HEX, `aref://md5/${HEX}`, "aref://sha256/abc", `aref://sha256/${HEX.toUpperCase()}`, "not a uri"]) {
+    for (const bad of [`https://sha256/${HEX}`, `aref://md5/${HEX}`, "aref://sha256/abc", `aref://sha256/${HEX.toUpperCase()}`, "not a uri"]) {
       expect(() => parseResourceUri(bad), bad).toThrow(expect.objectContaining({ code: "INVALID_HANDLE" }));
     }
     expect(() => parseResourceUri(`aref://sha256/${HEX}?nope=1`)).toThrow(expect.objectContaining({ code: "INVALID_SELECTOR" }));

@@ -39,7 +39,7 @@ async function turn(withRefs: boolean): Promise<{ requests: number; bytes: numbe
 console.log(`machine: ${machine()}`);
 const naive = await turn(false);
 const refs = await turn(true);
-console.log("\n### One turn, tool output of " + Buffer.byteLength(LOG) + " bytes (request bodies the SDK sent, tokens: o200k_base)\n");
+console.log(`\n### One turn, tool output of ${Buffer.byteLength(LOG)} bytes (request bodies the SDK sent, tokens: o200k_base)\n`);
 console.log("| loop | requests | bytes sent | tokens sent | answer |\n|---|---:|---:|---:|---|");
 for (const [name, r] of [["tool output inline (naive)", naive], ["@artifact-refs/openai", refs]] as const) {
   console.log(`| ${name} | ${r.requests} | ${r.bytes.toLocaleString("en-US")} | ${r.tokens.toLocaleString("en-US")} | ${r.answer} |`);

@@ -1,7 +1,6 @@
 // Reference resolution and recall on long sessions: latency at 1k / 10k / 100k execution
 // records, and the recall scaling ratio time(100k) / time(1k) (target ≤ 3).
 import { RecallIndex, resolveReferences } from "../src/index.js";
-// @ts-ignore the shared .mjs helper may be untyped
 import { compare, machine } from "@artifact-refs/tooling/bench/harness";
 import { executions } from "./fixtures.js";
 

@@ -1,7 +1,6 @@
 // Selector throughput on 512 KiB artifacts, side by side with the naive JavaScript that
 // does the same job without a cap (split + filter with a native RegExp, JSON.parse + walk).
 import { applySelector } from "../src/index.js";
-// @ts-ignore the shared .mjs helper may be untyped
 import { compare, machine } from "@artifact-refs/tooling/bench/harness";
 import { bigJson, bigLog } from "./fixtures.js";
 

@@ -13,7 +13,7 @@ export { outlineSymbols, type CodeSymbol } from "./preview/code.js";
 export { visibleText } from "./preview/html.js";
 export { testCounts, failingTests } from "./preview/test-output.js";
 export { resolveReferences, ResolutionSession, type Candidate, type Resolution, type ResolveOptions } from "./resolution/resolve.js";
-export { type ExecutionLike } from "./resolution/executions.js";
+export type { ExecutionLike } from "./resolution/executions.js";
 export { parseQuery, type ParsedQuery } from "./resolution/query.js";
 export { evaluateReferenceSet, formatEvaluation, ReferenceSetSchema, type EvaluationReport, type QueryOutcome, type ReferenceSet } from "./resolution/evaluate.js";
 export { recall, RecallIndex, defaultRender, type RecallItem, type RecallOptions, type RecallResult, type RecalledItem } from "./recall.js";

@@ -195,7 +195,7 @@ describe("preview by content type", () => {
   });
 
   it("JSON nested too deep to walk falls back to a text preview, and says so in the kind", () => {
-    const deep = '{"a":'.repeat(5_000) + "1" + "}".repeat(5_000);
+    const deep = `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`;
     const p = preview(deep);
     expect(p.summary).toMatch(/^Text, 1 lines/);
     expect(p.kind).toBe("text");

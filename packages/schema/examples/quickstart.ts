@@ -1,5 +1,5 @@
 // Run: node --conditions=@artifact-refs/source --import tsx packages/schema/examples/quickstart.ts
-import { ArefError, HotStateSchema, isArefError, parseRef, parseWith, toHandle, toShortRef } from "@artifact-refs/schema";
+import { type ArefError, HotStateSchema, isArefError, parseRef, parseWith, toHandle, toShortRef } from "@artifact-refs/schema";
 
 const id = "3f9b2a1c8e4d7f6a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a";
 console.log(toHandle(id)); // aref:v1:sha256:3f9b…

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ArefError, isArefError, parseRef, parseSessionId, toHandle, toShortRef } from "@artifact-refs/schema";
+import { type ArefError, isArefError, parseRef, parseSessionId, toHandle, toShortRef } from "@artifact-refs/schema";
 
 const ID = "a".repeat(8) + "0123456789abcdef".repeat(3) + "b".repeat(8);
 

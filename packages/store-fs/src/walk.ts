@@ -56,7 +56,7 @@ async function* walk(root: string, dir: string, base: string, prefix: string): A
     } else {
       // Regular files are keys; anything else (a symlink, a FIFO) is reported as irregular, never followed.
       const key = keyOfFile(base, entry.name);
-      if (key !== undefined && key.startsWith(prefix) && !seen.has(key)) {
+      if (key?.startsWith(prefix) && !seen.has(key)) {
         seen.add(key);
         files.push({ path: join(dir, entry.name), key });
       }

@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir, rm, stat, truncate, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isArefError, type ErrorCode } from "@artifact-refs/schema";
-import { ArtifactStore, blobKey, metaKey, sha256Hex } from "@artifact-refs/store";
+import { ArtifactStore, blobKey, sha256Hex } from "@artifact-refs/store";
 import { FsDriver, SCRATCH_MIN_AGE_MS } from "@artifact-refs/store-fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempRoot } from "./helpers.js";

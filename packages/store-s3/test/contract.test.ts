@@ -1,5 +1,5 @@
 import { runDriverContract, runStoreContract } from "@artifact-refs/store/testing";
-import { S3Driver } from "@artifact-refs/store-s3";
+import type { S3Driver } from "@artifact-refs/store-s3";
 import { useS3 } from "./support.js";
 
 // The same contract suites as memory and fs, over the real S3 protocol:

@@ -132,7 +132,7 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     }
     if (prefix.split("/").some((s) => s === ".." || s === ".")) throw bad(spec, "the key prefix must not contain '.' or '..' segments");
     if (prefix !== "" && !/^[A-Za-z0-9._:/-]+$/.test(prefix)) throw bad(spec, "the key prefix may only contain letters, digits, '.', '_', ':', '-' and '/'");
-    if (prefix.length > MAX_S3_PREFIX) throw bad(spec.slice(0, 80) + "…", `the key prefix is ${prefix.length} chars, over ${MAX_S3_PREFIX}`);
+    if (prefix.length > MAX_S3_PREFIX) throw bad(`${spec.slice(0, 80)}…`, `the key prefix is ${prefix.length} chars, over ${MAX_S3_PREFIX}`);
     const endpoint = url.searchParams.get("endpoint") ?? undefined;
     if (endpoint !== undefined) {
       try {

@@ -16,7 +16,7 @@ import {
 } from "@artifact-refs/schema";
 import { Readable } from "node:stream";
 import { incompleteUtf8Tail } from "./chunking.js";
-import { ChunkedArtifact, ChunkedWriter, CHUNK_PARALLELISM, SINGLE_BLOB_MAX, openChunked, tooLarge, wholeHashMismatch } from "./chunked.js";
+import { type ChunkedArtifact, ChunkedWriter, CHUNK_PARALLELISM, SINGLE_BLOB_MAX, openChunked, tooLarge, wholeHashMismatch } from "./chunked.js";
 import { collect, mapLimit } from "./concurrency.js";
 import { decodeUtf8, sha256Hex, toBytes } from "./content.js";
 import { StoreCore, encodeJson, rethrowUnlessCorrupt } from "./core.js";
@@ -324,7 +324,7 @@ export class ArtifactStore {
     const ids = new Set<ArtifactId>();
     for await (const entry of this.#core.driver.list(prefix)) {
       const id = session === undefined ? idOfBlobKey(entry.key) : parseRefKey(entry.key)?.id;
-      if (id !== undefined && id.startsWith(parsed.prefix)) ids.add(id);
+      if (id?.startsWith(parsed.prefix)) ids.add(id);
     }
     if (session === undefined) for (const id of await this.#chunkedIdsWithPrefix(parsed.prefix)) ids.add(id);
     if (ids.size === 0) {

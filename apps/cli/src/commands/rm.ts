@@ -2,7 +2,7 @@ import { RmReceiptSchema, receiptName } from "@artifact-refs/schema";
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { UsageError } from "../errors.js";
-import { DEFAULT_SESSION, REF_ARGUMENT_HELP, examples, sessionOf } from "./shared.js";
+import { DEFAULT_SESSION, examples, sessionOf } from "./shared.js";
 
 interface RmOptions {
   session: string;

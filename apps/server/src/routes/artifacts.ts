@@ -5,7 +5,6 @@ import {
   FetchReceiptSchema,
   ListReceiptSchema,
   RmReceiptSchema,
-  SelectorSchema,
   StashReceiptSchema,
   parseWith,
   receiptName,

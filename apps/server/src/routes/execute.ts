@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ExecutionContextShapeSchema } from "@artifact-refs/context";
-import { ArefError, ExecutionRecordSchema, SelectionSchema, isArefError, receiptName, toShortRef, type ExecutionRecord } from "@artifact-refs/schema";
+import { ArefError, ExecutionRecordSchema, SelectionSchema, isArefError, toShortRef, type ExecutionRecord } from "@artifact-refs/schema";
 import { assertSession } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import { defineRoute, type RouteDef } from "../route.js";

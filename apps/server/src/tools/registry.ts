@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { ArefError, formatIssues } from "@artifact-refs/schema";
 
 /** What a tool returns: its text result, a display hint (seed 004) and an optional summary. */

@@ -18,7 +18,7 @@ export class Api {
     const json = text ? JSON.parse(text) : undefined;
     if (!res.ok) {
       const e = json?.error ?? {};
-      const err: ApiError = { status: res.status, code: e.code ?? "HTTP_" + res.status, message: e.message ?? res.statusText, ...(e.hint ? { hint: e.hint } : {}) };
+      const err: ApiError = { status: res.status, code: e.code ?? `HTTP_${res.status}`, message: e.message ?? res.statusText, ...(e.hint ? { hint: e.hint } : {}) };
       throw err;
     }
     return json as T;

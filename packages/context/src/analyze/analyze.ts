@@ -19,7 +19,7 @@ export interface AnalyzeOptions extends Omit<ReplayOptions, "onCall"> {
 /** Parses one transcript text and restores referenced payloads (project JSONL) from the store. */
 export async function loadReplayMessages(text: string, where: string, store?: ArtifactStore | (() => Promise<ArtifactStore>)): Promise<ParsedReplay> {
   const parsed = parseReplayTranscript(text, where);
-  if (!parsed.entries || !parsed.entries.some((e) => artifactRefOf(e) !== undefined)) return parsed;
+  if (!parsed.entries?.some((e) => artifactRefOf(e) !== undefined)) return parsed;
   if (!store) {
     throw new ArefError("INVALID_INPUT", `${where} holds artifact references instead of some tool payloads, so it cannot be replayed without its store`, {
       hint: "pass --store with the store the transcript was written to",

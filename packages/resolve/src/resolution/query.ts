@@ -90,7 +90,7 @@ export function parseQuery(input: string): ParsedQuery {
   }
   // Quoted phrases that are not names ("translate 'heat pump'") are the object of a task, not a reference.
   const negation = splitNegation(normalizeMessage(text));
-  let body = negation.positive.replace(/(["'`‘“])([^"'`’”]{1,200})(["'`’”])/g, (whole, _a: string, inner: string) => (/[./\\]/.test(inner) ? inner : " "));
+  const body = negation.positive.replace(/(["'`‘“])([^"'`’”]{1,200})(["'`’”])/g, (_whole, _a: string, inner: string) => (/[./\\]/.test(inner) ? inner : " "));
   const names = [...new Set((body.match(NAME_RE) ?? []).map((n) => n.replace(/[?!,;:]+$/, "")).filter((n) => !/^\d+(\.\d+)*$/.test(n) && !/^(e\.g|i\.e|etc)\b/i.test(n)))];
   const lower = body.toLowerCase().replace(/[’‘]/g, "'");
   // Hints are read from the words around names, not inside them ("tests/test_dates.py").
@@ -143,7 +143,7 @@ export function parseQuery(input: string): ParsedQuery {
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
   const termText = body.replace(/\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/gi, " ");
-  const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.\-][\p{L}\p{N}_]+)*/gu) ?? [];
+  const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu) ?? [];
   for (const raw of rawWords) {
     const pieces = raw.includes(".") && !/^\d/.test(raw) ? [raw, ...raw.split(/[.-]/)] : raw.includes("-") ? raw.split("-") : [raw];
     for (const piece of pieces) {
