@@ -33,7 +33,9 @@ export function emitDeclarations(entries, { cwd = process.cwd(), outDir = "dist"
   };
   const program = ts.createProgram({ rootNames: entries.map((e) => resolve(cwd, e)), options });
   const result = program.emit(undefined, undefined, undefined, true);
-  const problems = [...program.getOptionsDiagnostics(), ...result.diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
+  const problems = [...program.getOptionsDiagnostics(), ...result.diagnostics].filter(
+    (d) => d.category === ts.DiagnosticCategory.Error,
+  );
   if (problems.length > 0) {
     const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => cwd, getNewLine: () => "\n" };
     throw new Error(`declarations of ${cwd}:\n${ts.formatDiagnostics(problems, host)}`);

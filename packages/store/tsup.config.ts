@@ -1,3 +1,6 @@
 import { packageBuildConfig } from "../../tooling/tsup.shared.mjs";
 
-export default packageBuildConfig({ entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts" }, external: ["vitest"] });
+export default packageBuildConfig({
+  entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts" },
+  external: ["vitest"],
+});

@@ -48,5 +48,7 @@ export function table(rows) {
 }
 
 function fmt(n, digits) {
-  return Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "–";
+  return Number.isFinite(n)
+    ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : "–";
 }

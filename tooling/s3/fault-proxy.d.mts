@@ -53,4 +53,8 @@ export interface FaultProxy {
   stop(): Promise<void>;
 }
 
-export declare function startFaultProxy(options: { target: string; enforceIfNoneMatch?: boolean; port?: number }): Promise<FaultProxy>;
+export declare function startFaultProxy(options: {
+  target: string;
+  enforceIfNoneMatch?: boolean;
+  port?: number;
+}): Promise<FaultProxy>;

@@ -19,13 +19,21 @@ const XML = (code, message, extra = "") =>
 
 const DEFAULT_MESSAGES = {
   PreconditionFailed: "At least one of the pre-conditions you specified did not hold",
-  ConditionalRequestConflict: "A conflicting conditional operation is currently in progress against this resource. Please try again.",
+  ConditionalRequestConflict:
+    "A conflicting conditional operation is currently in progress against this resource. Please try again.",
   SlowDown: "Please reduce your request rate.",
   InternalError: "We encountered an internal error. Please try again.",
   ServiceUnavailable: "Service is unable to handle request.",
   AccessDenied: "Access Denied",
 };
-const DEFAULT_CODES = { 400: "BadRequest", 403: "AccessDenied", 409: "ConditionalRequestConflict", 412: "PreconditionFailed", 500: "InternalError", 503: "SlowDown" };
+const DEFAULT_CODES = {
+  400: "BadRequest",
+  403: "AccessDenied",
+  409: "ConditionalRequestConflict",
+  412: "PreconditionFailed",
+  500: "InternalError",
+  503: "SlowDown",
+};
 
 function parseTarget(req) {
   const url = new URL(req.url ?? "/", "http://proxy.invalid");
@@ -40,11 +48,16 @@ function matches(rule, info) {
   if (m.method && m.method.toUpperCase() !== info.method) return false;
   if (m.bucket !== undefined && m.bucket !== info.bucket) return false;
   if (m.key !== undefined && !(m.key instanceof RegExp ? m.key.test(info.key) : info.key === m.key)) return false;
-  if (m.query !== undefined && !(m.query instanceof RegExp ? m.query.test(info.query) : info.query.includes(m.query))) return false;
-  if (m.header !== undefined && !Object.entries(m.header).every(([name, want]) => {
-    const got = info.headers[name.toLowerCase()];
-    return want === true ? got !== undefined : want === false ? got === undefined : got === want;
-  })) return false;
+  if (m.query !== undefined && !(m.query instanceof RegExp ? m.query.test(info.query) : info.query.includes(m.query)))
+    return false;
+  if (
+    m.header !== undefined &&
+    !Object.entries(m.header).every(([name, want]) => {
+      const got = info.headers[name.toLowerCase()];
+      return want === true ? got !== undefined : want === false ? got === undefined : got === want;
+    })
+  )
+    return false;
   if (m.predicate && !m.predicate(info)) return false;
   return true;
 }
@@ -83,11 +96,20 @@ export async function startFaultProxy({ target, enforceIfNoneMatch = false, port
   function upstreamRequest(method, path, headers, body) {
     return new Promise((resolve, reject) => {
       const request = http.request(
-        { host: upstream.hostname, port: upstream.port, method, path, headers: { ...headers, host: headers.host ?? upstream.host }, agent },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method,
+          path,
+          headers: { ...headers, host: headers.host ?? upstream.host },
+          agent,
+        },
         (response) => {
           const chunks = [];
           response.on("data", (c) => chunks.push(c));
-          response.on("end", () => resolve({ status: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(chunks) }));
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 502, headers: response.headers, body: Buffer.concat(chunks) }),
+          );
           response.on("error", reject);
         },
       );
@@ -98,24 +120,42 @@ export async function startFaultProxy({ target, enforceIfNoneMatch = false, port
 
   function sendError(res, status, code, message, extra) {
     const body = XML(code, message ?? DEFAULT_MESSAGES[code] ?? code, extra);
-    res.writeHead(status, { "content-type": "application/xml", "content-length": Buffer.byteLength(body), "x-amz-request-id": "fault-proxy" });
+    res.writeHead(status, {
+      "content-type": "application/xml",
+      "content-length": Buffer.byteLength(body),
+      "x-amz-request-id": "fault-proxy",
+    });
     res.end(body);
   }
 
   const server = http.createServer(async (req, res) => {
     const info = { method: req.method ?? "GET", headers: req.headers, ...parseTarget(req) };
-    const entry = { method: info.method, bucket: info.bucket, key: info.key, query: info.query, headers: { ...req.headers }, status: 0, fault: undefined };
+    const entry = {
+      method: info.method,
+      bucket: info.bucket,
+      key: info.key,
+      query: info.query,
+      headers: { ...req.headers },
+      status: 0,
+      fault: undefined,
+    };
     requests.push(entry);
     try {
       const body = await drain(req);
       entry.bodyBytes = body.byteLength;
       const rule = rules.find((r) => r.remaining > 0 && matches(r, info));
-      let fault ;
+      let fault;
       if (rule) {
         rule.remaining--;
         rule.hits++;
         fault = rule.fault;
-        entry.fault = fault.reset ? `reset:${fault.reset}` : fault.status ? String(fault.status) : fault.delayMs !== undefined ? `delay:${fault.delayMs}` : "fault";
+        entry.fault = fault.reset
+          ? `reset:${fault.reset}`
+          : fault.status
+            ? String(fault.status)
+            : fault.delayMs !== undefined
+              ? `delay:${fault.delayMs}`
+              : "fault";
       }
       if (fault?.reset === "before") {
         entry.status = -1;

@@ -15,7 +15,9 @@ export interface S3TestServer {
   /** Removes every object of a bucket, keeping the bucket. */
   emptyBucket(name: string): void;
   /** Options for `new S3Client(...)` pointing at this server (path-style, test credentials). */
-  clientConfig<T extends object = Record<string, never>>(overrides?: T): {
+  clientConfig<T extends object = Record<string, never>>(
+    overrides?: T,
+  ): {
     endpoint: string;
     region: string;
     forcePathStyle: true;
@@ -29,7 +31,8 @@ export interface S3TestServer {
 export declare function startS3Server(options?: { port?: number; buckets?: string[] }): Promise<S3TestServer>;
 
 /** The same server in a child process: what its client needs, without bucket helpers. */
-export interface S3TestServerProcess extends Pick<S3TestServer, "endpoint" | "region" | "env" | "clientConfig" | "storeSpec" | "stop"> {
+export interface S3TestServerProcess
+  extends Pick<S3TestServer, "endpoint" | "region" | "env" | "clientConfig" | "storeSpec" | "stop"> {
   credentials: { accessKeyId: string; secretAccessKey: string };
   pid: number | undefined;
 }

@@ -50,7 +50,13 @@ export async function startS3Server({ port = 0, buckets = [] } = {}) {
     },
     /** Client options for `new S3Client(...)` pointing at this server. */
     clientConfig(overrides = {}) {
-      return { endpoint, region: TEST_REGION, forcePathStyle: true, credentials: { ...TEST_CREDENTIALS }, ...overrides };
+      return {
+        endpoint,
+        region: TEST_REGION,
+        forcePathStyle: true,
+        credentials: { ...TEST_CREDENTIALS },
+        ...overrides,
+      };
     },
     /** A store spec (`--store`, AREF_STORE) for `bucket`/`prefix` on this server (or on `via`, e.g. a fault proxy). */
     storeSpec(bucket, prefix = "", via = endpoint) {
@@ -70,7 +76,10 @@ export async function startS3Server({ port = 0, buckets = [] } = {}) {
  */
 export async function startS3ServerProcess({ buckets = [] } = {}) {
   const args = [fileURLToPath(import.meta.url), "--port", "0", ...buckets.flatMap((b) => ["--bucket", b])];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...TEST_ENV } });
+  const child = spawn(process.execPath, args, {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...TEST_ENV },
+  });
   const endpoint = await new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk) => {
@@ -87,7 +96,13 @@ export async function startS3ServerProcess({ buckets = [] } = {}) {
     env: TEST_ENV,
     pid: child.pid,
     clientConfig(overrides = {}) {
-      return { endpoint, region: TEST_REGION, forcePathStyle: true, credentials: { ...TEST_CREDENTIALS }, ...overrides };
+      return {
+        endpoint,
+        region: TEST_REGION,
+        forcePathStyle: true,
+        credentials: { ...TEST_CREDENTIALS },
+        ...overrides,
+      };
     },
     storeSpec(bucket, prefix = "", via = endpoint) {
       return `s3://${bucket}/${prefix}?endpoint=${encodeURIComponent(via)}&region=${TEST_REGION}&forcePathStyle=true`;
@@ -107,7 +122,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const buckets = args.flatMap((a, i) => (a === "--bucket" ? [args[i + 1]] : []));
   const s3 = await startS3Server({ port, buckets });
   console.log(`S3-compatible server (fauxqs) on ${s3.endpoint}; buckets: ${buckets.join(", ") || "none"}`);
-  console.log(`credentials: AWS_ACCESS_KEY_ID=${TEST_CREDENTIALS.accessKeyId} AWS_SECRET_ACCESS_KEY=${TEST_CREDENTIALS.secretAccessKey} AWS_REGION=${TEST_REGION}`);
+  console.log(
+    `credentials: AWS_ACCESS_KEY_ID=${TEST_CREDENTIALS.accessKeyId} AWS_SECRET_ACCESS_KEY=${TEST_CREDENTIALS.secretAccessKey} AWS_REGION=${TEST_REGION}`,
+  );
   const stop = async () => {
     await s3.stop();
     process.exit(0);

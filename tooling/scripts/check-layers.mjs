@@ -68,14 +68,17 @@ function walk(dir, out = []) {
   return out;
 }
 
-const importRe = /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+const importRe =
+  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
 
 for (const dir of packages) {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const name = pkg.name;
   const rank = LAYERS[name];
   if (rank === undefined) {
-    problems.push(`${name}: not placed in a layer (add it to tooling/scripts/check-layers.mjs and docs/ARCHITECTURE.md)`);
+    problems.push(
+      `${name}: not placed in a layer (add it to tooling/scripts/check-layers.mjs and docs/ARCHITECTURE.md)`,
+    );
     continue;
   }
   const allowed = (dep, where, devOnly) => {
@@ -86,7 +89,8 @@ for (const dir of packages) {
     const depRank = LAYERS[dep];
     if (depRank === undefined) return; // not a workspace package
     if (dep === name) return;
-    if (depRank >= rank) problems.push(`${name} (layer ${rank}) must not depend on ${dep} (layer ${depRank}): ${where}`);
+    if (depRank >= rank)
+      problems.push(`${name} (layer ${rank}) must not depend on ${dep} (layer ${depRank}): ${where}`);
   };
   for (const field of ["dependencies", "peerDependencies", "optionalDependencies", "devDependencies"]) {
     for (const dep of Object.keys(pkg[field] ?? {})) allowed(dep, `package.json ${field}`, field === "devDependencies");
@@ -100,7 +104,8 @@ for (const dir of packages) {
       const where = relative(root, file);
       if (spec.startsWith(".")) {
         const target = resolve(file, "..", spec);
-        if (!target.startsWith(dir + sep)) problems.push(`${where}: relative import "${spec}" leaves the package; import the package by name`);
+        if (!target.startsWith(dir + sep))
+          problems.push(`${where}: relative import "${spec}" leaves the package; import the package by name`);
         continue;
       }
       const dep = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
@@ -108,7 +113,8 @@ for (const dir of packages) {
       if (LAYERS[dep] !== undefined && spec !== dep && !spec.startsWith(`${dep}/testing`) && dep !== name) {
         const sub = spec.slice(dep.length);
         const exportsMap = manifestOf(dep)?.exports ?? {};
-        if (!Object.keys(exportsMap).includes(`.${sub}`)) problems.push(`${where}: imports "${spec}", which ${dep} does not export`);
+        if (!Object.keys(exportsMap).includes(`.${sub}`))
+          problems.push(`${where}: imports "${spec}", which ${dep} does not export`);
       }
     }
   }

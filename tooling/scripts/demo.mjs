@@ -42,7 +42,12 @@ function check(ok, what) {
 }
 
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
-const indent = (text) => text.replace(/\n$/, "").split("\n").map((l) => `    ${l}`).join("\n");
+const indent = (text) =>
+  text
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n");
 
 try {
   // 1. Two artifacts: the README and a large generated build log (~300 KB).
@@ -51,19 +56,37 @@ try {
   const logLines = [];
   for (let i = 1; i <= 4_000; i++) {
     const level = i % 487 === 0 ? "ERROR" : i % 61 === 0 ? "WARN " : "INFO ";
-    logLines.push(`2026-01-01T00:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z ${level} step ${i}: compiled module-${i % 97}.ts in ${(i * 37) % 900} ms`);
+    logLines.push(
+      `2026-01-01T00:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z ${level} step ${i}: compiled module-${i % 97}.ts in ${(i * 37) % 900} ms`,
+    );
   }
   const log = Buffer.from(`${logLines.join("\n")}\n`);
   const logPath = join(work, "build.log");
   writeFileSync(logPath, log);
   console.log(`demo: throwaway store ${store}\n`);
 
-  const readmeReceipt = JSON.parse(aref(["stash", readmePath, "--session", session, "--type", "doc", "--json"]).stdout.toString());
-  check(readmeReceipt.artifact_id === sha256(readme), `README.md stashed as ${readmeReceipt.short_ref} (${readme.length} bytes, id = its SHA-256)`);
-  const logReceipt = JSON.parse(aref(["stash", "-", "--session", session, "--type", "log", "--label", "build.log", "--json"], log).stdout.toString());
-  check(logReceipt.artifact_id === sha256(log), `build.log (stdin) stashed as ${logReceipt.short_ref} (${log.length} bytes)`);
+  const readmeReceipt = JSON.parse(
+    aref(["stash", readmePath, "--session", session, "--type", "doc", "--json"]).stdout.toString(),
+  );
+  check(
+    readmeReceipt.artifact_id === sha256(readme),
+    `README.md stashed as ${readmeReceipt.short_ref} (${readme.length} bytes, id = its SHA-256)`,
+  );
+  const logReceipt = JSON.parse(
+    aref(
+      ["stash", "-", "--session", session, "--type", "log", "--label", "build.log", "--json"],
+      log,
+    ).stdout.toString(),
+  );
+  check(
+    logReceipt.artifact_id === sha256(log),
+    `build.log (stdin) stashed as ${logReceipt.short_ref} (${log.length} bytes)`,
+  );
   const again = JSON.parse(aref(["stash", logPath, "--session", session, "--json"]).stdout.toString());
-  check(again.deduped === true && again.artifact_id === logReceipt.artifact_id, "stashing the same bytes again dedupes (stored once)");
+  check(
+    again.deduped === true && again.artifact_id === logReceipt.artifact_id,
+    "stashing the same bytes again dedupes (stored once)",
+  );
 
   // 2. List the session: what a prompt would carry instead of the content.
   const list = aref(["list", "--session", session]).stdout.toString();
@@ -78,8 +101,13 @@ try {
   console.log("    …");
   console.log(indent(fetched.stderr));
   check(text.length <= CAP, `fetch printed ${text.length} chars of ${log.length} (cap ${CAP})`);
-  const grep = JSON.parse(aref(["fetch", logReceipt.short_ref, "--grep", "ERROR", "--max-chars", String(CAP), "--json"]).stdout.toString());
-  check(grep.text.length <= CAP && grep.text.includes("ERROR"), `fetch --grep ERROR: ${grep.stats?.matches ?? "?"} matches in ${grep.chars} chars`);
+  const grep = JSON.parse(
+    aref(["fetch", logReceipt.short_ref, "--grep", "ERROR", "--max-chars", String(CAP), "--json"]).stdout.toString(),
+  );
+  check(
+    grep.text.length <= CAP && grep.text.includes("ERROR"),
+    `fetch --grep ERROR: ${grep.stats?.matches ?? "?"} matches in ${grep.chars} chars`,
+  );
 
   // 4. cat returns the exact bytes.
   const readmeBack = aref(["cat", readmeReceipt.short_ref]).stdout;
@@ -92,7 +120,9 @@ try {
   check(verify.ok === true && verify.blobs_checked === 2, `verify: ${verify.blobs_checked} blobs, no problems`);
   const stats = JSON.parse(aref(["stats", "--json"]).stdout.toString());
 
-  const inPrompt = JSON.stringify(listed.items.map((i) => ({ ref: i.short_ref, label: i.label, summary: i.summary }))).length;
+  const inPrompt = JSON.stringify(
+    listed.items.map((i) => ({ ref: i.short_ref, label: i.label, summary: i.summary })),
+  ).length;
   console.log(
     `\nsummary: ${stats.blobs} blobs, ${stats.bytes} bytes stored (${stats.logical_bytes} referenced, dedupe ratio ${stats.dedupe_ratio}); ` +
       `a prompt carries ${inPrompt} chars of refs instead of ${readme.length + log.length} bytes of content, and fetches at most ${CAP} chars at a time.`,

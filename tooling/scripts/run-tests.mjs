@@ -51,7 +51,13 @@ for (const dir of dirs) {
       if (!["skipped", "pending", "todo", "disabled"].includes(test.status)) continue;
       const name = [...(test.ancestorTitles ?? []), test.title].join(" > ");
       const mark = SKIP_MARK.exec(name);
-      if (mark) dataSkips.push({ pkg: pkg.name, name: name.replace(SKIP_MARK, "").replace(/\s+>/g, " >").trim(), set: mark[1], where: mark[2] });
+      if (mark)
+        dataSkips.push({
+          pkg: pkg.name,
+          name: name.replace(SKIP_MARK, "").replace(/\s+>/g, " >").trim(),
+          set: mark[1],
+          where: mark[2],
+        });
       else otherSkips.push(`${pkg.name}: ${name}`);
     }
   }
@@ -67,7 +73,8 @@ if (!filtered && missing.length > 0) {
   console.error(`no test report from: ${missing.join(", ")} (their suites did not run)`);
   failed += missing.length;
 }
-for (const s of dataSkips) console.log(`skipped (no ../shared/data/${s.set}; it goes at ${s.where}): ${s.pkg}: ${s.name}`);
+for (const s of dataSkips)
+  console.log(`skipped (no ../shared/data/${s.set}; it goes at ${s.where}): ${s.pkg}: ${s.name}`);
 for (const name of otherSkips) console.error(`skipped without absent shared data (counted as failed): ${name}`);
 failed += otherSkips.length;
 console.log("");

@@ -6,7 +6,11 @@ import { promisify } from "node:util";
 
 /** Runs a TypeScript example as written (node + tsx, workspace packages from source) and returns its stdout. */
 export function runExample(file: URL): string {
-  return execFileSync(process.execPath, ["--conditions=@artifact-refs/source", "--import", "tsx", fileURLToPath(file)], { encoding: "utf8" });
+  return execFileSync(
+    process.execPath,
+    ["--conditions=@artifact-refs/source", "--import", "tsx", fileURLToPath(file)],
+    { encoding: "utf8" },
+  );
 }
 
 /** The first ```ts block of a markdown file, e.g. a README's example. */
@@ -21,6 +25,10 @@ export function firstTsBlock(markdown: URL): string {
  * without blocking this process (so a local server in the test can answer the example); 60 s at most.
  */
 export async function runExampleWithEnv(file: URL, env: Record<string, string>): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--conditions=@artifact-refs/source", "--import", "tsx", fileURLToPath(file)], { env: { ...process.env, ...env }, timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--conditions=@artifact-refs/source", "--import", "tsx", fileURLToPath(file)],
+    { env: { ...process.env, ...env }, timeout: 60_000 },
+  );
   return stdout;
 }

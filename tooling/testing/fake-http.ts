@@ -41,7 +41,8 @@ export async function startJsonServer(routes: JsonRoutes): Promise<FakeJsonServe
   const server = createServer((req, res) => {
     void read(req).then((raw) => {
       const path = req.url ?? "";
-      const json = (status: number, value: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+      const json = (status: number, value: unknown) =>
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
       if (req.method !== "POST" || !routes.accepts(path)) return json(404, routes.notFound(req.method, path));
       const request: Recorded = { path, raw, body: JSON.parse(raw) as Record<string, unknown>, headers: req.headers };
       requests.push(request);
@@ -50,5 +51,9 @@ export async function startJsonServer(routes: JsonRoutes): Promise<FakeJsonServe
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { origin: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

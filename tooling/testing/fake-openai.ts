@@ -13,19 +13,50 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
-function chatCompletion(move: Move, n: number, model: unknown, usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number }) {
+function chatCompletion(
+  move: Move,
+  n: number,
+  model: unknown,
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number },
+) {
   const message =
     "tool" in move
-      ? { role: "assistant", content: null, tool_calls: [{ id: `call_${n}`, type: "function", function: { name: move.tool, arguments: JSON.stringify(move.args) } }] }
+      ? {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: `call_${n}`, type: "function", function: { name: move.tool, arguments: JSON.stringify(move.args) } },
+          ],
+        }
       : { role: "assistant", content: move.text };
-  return { id: `chatcmpl-${n}`, object: "chat.completion", created: 1_700_000_000, model, choices: [{ index: 0, finish_reason: "tool" in move ? "tool_calls" : "stop", message }], usage };
+  return {
+    id: `chatcmpl-${n}`,
+    object: "chat.completion",
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, finish_reason: "tool" in move ? "tool_calls" : "stop", message }],
+    usage,
+  };
 }
 
 function response(move: Move, n: number, model: unknown, usage: { prompt_tokens: number; total_tokens: number }) {
   const item =
     "tool" in move
-      ? { type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: move.tool, arguments: JSON.stringify(move.args), status: "completed" }
-      : { type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: move.text, annotations: [] }] };
+      ? {
+          type: "function_call",
+          id: `fc_${n}`,
+          call_id: `call_${n}`,
+          name: move.tool,
+          arguments: JSON.stringify(move.args),
+          status: "completed",
+        }
+      : {
+          type: "message",
+          id: `msg_${n}`,
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: move.text, annotations: [] }],
+        };
   return {
     id: `resp_${n}`,
     object: "response",
@@ -36,7 +67,13 @@ function response(move: Move, n: number, model: unknown, usage: { prompt_tokens:
     parallel_tool_calls: true,
     tool_choice: "auto",
     tools: [],
-    usage: { input_tokens: usage.prompt_tokens, output_tokens: 10, total_tokens: usage.total_tokens, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    usage: {
+      input_tokens: usage.prompt_tokens,
+      output_tokens: 10,
+      total_tokens: usage.total_tokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    },
   };
 }
 
@@ -51,8 +88,14 @@ export async function startFakeOpenAI(script: Script): Promise<FakeOpenAI> {
     notFound: (method, path) => ({ error: { message: `no route ${method} ${path}` } }),
     reply: ({ path, raw, body }, n) => {
       const move = script(raw, n - 1);
-      const usage = { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: 10, total_tokens: Math.ceil(raw.length / 4) + 10 };
-      return path.endsWith("/chat/completions") ? chatCompletion(move, n, body.model, usage) : response(move, n, body.model, usage);
+      const usage = {
+        prompt_tokens: Math.ceil(raw.length / 4),
+        completion_tokens: 10,
+        total_tokens: Math.ceil(raw.length / 4) + 10,
+      };
+      return path.endsWith("/chat/completions")
+        ? chatCompletion(move, n, body.model, usage)
+        : response(move, n, body.model, usage);
     },
   });
   return { url: `${server.origin}/v1`, requests: server.requests, close: server.close };

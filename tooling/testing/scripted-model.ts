@@ -21,7 +21,12 @@ export function logScript(raw: string, index: number): Move {
 /** ~100 KB test log: 2,000 lines with 4 failures; each line is unique. */
 export function bigLog(): string {
   const lines: string[] = [];
-  for (let i = 1; i <= 2000; i++) lines.push(i % 500 === 0 ? `FAIL test/case-${i}.test.ts > expected ${i} got ${i + 1}` : `ok ${i} test/case-${i}.test.ts (${(i * 7) % 13} ms) ${"-".repeat(24)}`);
+  for (let i = 1; i <= 2000; i++)
+    lines.push(
+      i % 500 === 0
+        ? `FAIL test/case-${i}.test.ts > expected ${i} got ${i + 1}`
+        : `ok ${i} test/case-${i}.test.ts (${(i * 7) % 13} ms) ${"-".repeat(24)}`,
+    );
   return `${lines.join("\n")}\n`;
 }
 

@@ -79,8 +79,14 @@ export function itWithData(set: SharedDataSet, name: string, fn: TestFunction, t
 /** it.each for tests that read `set`: one itWithData per case, `%s` in the name replaced by the case. */
 export function eachWithData<T extends string | number>(set: SharedDataSet, cases: readonly T[]) {
   return (name: string, fn: (value: T) => unknown, timeout?: number): void => {
-    for (const value of cases) itWithData(set, name.replace("%s", String(value)), async () => {
-        await fn(value);
-      }, timeout);
+    for (const value of cases)
+      itWithData(
+        set,
+        name.replace("%s", String(value)),
+        async () => {
+          await fn(value);
+        },
+        timeout,
+      );
   };
 }

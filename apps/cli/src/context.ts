@@ -79,7 +79,11 @@ export class CliContext {
    * Validates a receipt against its schema, then prints it as JSON (with --json) or
    * runs `human` to print the human form. An invalid receipt is a bug (INTERNAL).
    */
-  async emit<S extends z.ZodType>(schema: S, receipt: z.input<S>, human: (valid: z.output<S>) => Promise<void> | void): Promise<z.output<S>> {
+  async emit<S extends z.ZodType>(
+    schema: S,
+    receipt: z.input<S>,
+    human: (valid: z.output<S>) => Promise<void> | void,
+  ): Promise<z.output<S>> {
     const valid = parseWith(schema, receipt, "receipt", "INTERNAL");
     if (this.json) await this.out(`${JSON.stringify(valid, null, 2)}\n`);
     else await human(valid);
@@ -110,7 +114,9 @@ export class CliContext {
     const e = normalizeError(error);
     const usage = e instanceof UsageError;
     const exit = usage ? EXIT.USAGE : exitCodeOf(e.code);
-    const hint = e.hint ?? (usage ? `run \`aref ${this.command ? `${this.command} ` : ""}--help\` for usage and examples` : undefined);
+    const hint =
+      e.hint ??
+      (usage ? `run \`aref ${this.command ? `${this.command} ` : ""}--help\` for usage and examples` : undefined);
     try {
       if (this.json) {
         const body = usage

@@ -12,14 +12,38 @@ export class UsageError extends Error {
 }
 
 const ERRNO_CODES: Record<string, { code: ArefError["code"]; what: string; hint: string }> = {
-  EACCES: { code: "PERMISSION_DENIED", what: "permission denied", hint: "check the owner and mode of the store directory, or point --store at a directory you can write" },
-  EPERM: { code: "PERMISSION_DENIED", what: "operation not permitted", hint: "check the owner and mode of the store directory, or point --store at a directory you can write" },
-  EROFS: { code: "READ_ONLY", what: "the file system is read-only", hint: "point --store (or AREF_STORE) at a writable location" },
-  ENOSPC: { code: "IO_ERROR", what: "no space left on the device", hint: "free some space (`aref gc` sweeps unreferenced blobs) or use another store" },
+  EACCES: {
+    code: "PERMISSION_DENIED",
+    what: "permission denied",
+    hint: "check the owner and mode of the store directory, or point --store at a directory you can write",
+  },
+  EPERM: {
+    code: "PERMISSION_DENIED",
+    what: "operation not permitted",
+    hint: "check the owner and mode of the store directory, or point --store at a directory you can write",
+  },
+  EROFS: {
+    code: "READ_ONLY",
+    what: "the file system is read-only",
+    hint: "point --store (or AREF_STORE) at a writable location",
+  },
+  ENOSPC: {
+    code: "IO_ERROR",
+    what: "no space left on the device",
+    hint: "free some space (`aref gc` sweeps unreferenced blobs) or use another store",
+  },
   EDQUOT: { code: "IO_ERROR", what: "disk quota exceeded", hint: "free some space (`aref gc`) or use another store" },
   EIO: { code: "IO_ERROR", what: "input/output error", hint: "check the disk holding the store" },
-  ENOTDIR: { code: "CONFIG_INVALID", what: "a path component is not a directory", hint: "point --store at a directory" },
-  EMFILE: { code: "UNAVAILABLE", what: "too many open files", hint: "raise the open-file limit (ulimit -n) and try again" },
+  ENOTDIR: {
+    code: "CONFIG_INVALID",
+    what: "a path component is not a directory",
+    hint: "point --store at a directory",
+  },
+  EMFILE: {
+    code: "UNAVAILABLE",
+    what: "too many open files",
+    hint: "raise the open-file limit (ulimit -n) and try again",
+  },
 };
 
 /** Turns anything thrown into an ArefError (stable code, message, hint) or a UsageError. */
@@ -30,7 +54,11 @@ export function normalizeError(error: unknown): ArefError | UsageError {
   const mapped = typeof errno?.code === "string" ? ERRNO_CODES[errno.code] : undefined;
   if (mapped) {
     const where = errno.path ? ` (${errno.path})` : "";
-    return new ArefError(mapped.code, `${mapped.what}${where}`, { hint: mapped.hint, details: { errno: errno.code }, cause: error });
+    return new ArefError(mapped.code, `${mapped.what}${where}`, {
+      hint: mapped.hint,
+      details: { errno: errno.code },
+      cause: error,
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ArefError("INTERNAL", `unexpected error: ${message}`, {

@@ -56,13 +56,19 @@ const codesOf = (exit: ExitCode) =>
 /** Rows of the exit-code table, for `--help` and the README. */
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.OK, "success"],
-  [EXIT.INTERNAL, "no match for `fetch --grep`/`--jsonpath` (like grep); otherwise an unexpected internal error: INTERNAL (a bug: please report it)"],
+  [
+    EXIT.INTERNAL,
+    "no match for `fetch --grep`/`--jsonpath` (like grep); otherwise an unexpected internal error: INTERNAL (a bug: please report it)",
+  ],
   [EXIT.USAGE, "usage error: unknown command or flag, bad flag value, missing argument"],
   [EXIT.NOT_FOUND, `not found: ${codesOf(EXIT.NOT_FOUND)}`],
   [EXIT.INVALID, `invalid input: ${codesOf(EXIT.INVALID)}`],
   [EXIT.INTEGRITY, `integrity: ${codesOf(EXIT.INTEGRITY)}, or \`verify\` found unrepaired problems`],
   [EXIT.TOO_LARGE, `too large / over budget: ${codesOf(EXIT.TOO_LARGE)}`],
-  [EXIT.STORAGE, `storage or server unavailable, refused or busy: ${codesOf(EXIT.STORAGE)} (also a --store directory that does not exist, for commands that only read)`],
+  [
+    EXIT.STORAGE,
+    `storage or server unavailable, refused or busy: ${codesOf(EXIT.STORAGE)} (also a --store directory that does not exist, for commands that only read)`,
+  ],
 ];
 
 export function exitCodeOf(code: ErrorCode): ExitCode {

@@ -36,7 +36,10 @@ export function buildProgram(ctx: CliContext): Command {
     )
     .version(VERSION, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help (every command has its own: aref <command> --help)")
-    .option("--store <spec>", "the store: a directory, memory:, or s3://bucket/prefix?endpoint=… (default: $AREF_STORE, else ~/.artifact-refs/store)")
+    .option(
+      "--store <spec>",
+      "the store: a directory, memory:, or s3://bucket/prefix?endpoint=… (default: $AREF_STORE, else ~/.artifact-refs/store)",
+    )
     .option("--json", "print a versioned JSON receipt on stdout (errors too: artifact-refs.error.v1)")
     .option("-q, --quiet", "no notes, warnings or progress on stderr (errors still print; the exit code still tells)")
     .exitOverride()

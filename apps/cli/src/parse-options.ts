@@ -1,7 +1,14 @@
 import { InvalidArgumentError } from "commander";
 import { UsageError } from "./errors.js";
 
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const DURATION_UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
 /** Longest TTL or grace accepted: 100 years. */
 const MAX_DURATION_MS = 100 * 365 * 86_400_000;
 
@@ -34,15 +41,29 @@ export function parseDurationOrZero(value: string): number {
   return parseDuration(value);
 }
 
-const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
 
 /** Parses a byte size: `1000`, `512KiB`, `2MiB`, `1G` (units are binary: 1 KiB = 1024 bytes). */
 export function parseSize(value: string): number {
   const match = /^(\d+)([a-zA-Z]*)$/.exec(value);
   const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
-  if (!match || unit === undefined) throw new InvalidArgumentError("expected a size in bytes such as 1048576, 512KiB or 2MiB.");
+  if (!match || unit === undefined)
+    throw new InvalidArgumentError("expected a size in bytes such as 1048576, 512KiB or 2MiB.");
   const bytes = Number(match[1]) * unit;
-  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new InvalidArgumentError("the size must be a positive whole number of bytes.");
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new InvalidArgumentError("the size must be a positive whole number of bytes.");
   return bytes;
 }
 
@@ -51,7 +72,8 @@ export function intParser(min: number, max = Number.MAX_SAFE_INTEGER): (value: s
   return (value) => {
     if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number${min > 0 ? ` >= ${min}` : ""}.`);
     const n = Number(value);
-    if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    if (!Number.isSafeInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
     return n;
   };
 }

@@ -29,12 +29,19 @@ describe("aref analyze", () => {
     const report = AnalyzeReportSchema.parse(r.json());
     expect(report.schema).toBe("artifact-refs.analyze.v1");
     expect(report.calls).toBe(12);
-    expect(report.files).toEqual([expect.objectContaining({ file: "sweagent__ctf-rev-rock.jsonl", format: "trajectory-jsonl", calls: 12 })]);
+    expect(report.files).toEqual([
+      expect.objectContaining({ file: "sweagent__ctf-rev-rock.jsonl", format: "trajectory-jsonl", calls: 12 }),
+    ]);
     expect(report.turns).toHaveLength(12);
     expect(report.rehydration_mismatches).toBe(0);
     expect(report.budget_violations).toBe(0);
     expect(report.strategies.window.tokens).toBeLessThan(report.naive_tokens);
-    expect(Object.keys(report.policies).sort()).toEqual(["anthropic_clear", "claude_code", "deepagents", "swe_agent_last5"]);
+    expect(Object.keys(report.policies).sort()).toEqual([
+      "anthropic_clear",
+      "claude_code",
+      "deepagents",
+      "swe_agent_last5",
+    ]);
   });
 
   itWithData("trajectories", "prints the table, the per-call table, and writes the chart", async () => {
@@ -53,14 +60,37 @@ describe("aref analyze", () => {
 
   it("takes the budget, fetch cap and encoding as flags", async () => {
     const file = tempFile("small.jsonl", SMALL.map((m) => JSON.stringify(m)).join("\n"));
-    const r = await run(["analyze", file, "--json", "--max-prompt-tokens", "4000", "--fetch-chars", "500", "--encoding", "o200k_base", "--append-compaction", "cost"]);
+    const r = await run([
+      "analyze",
+      file,
+      "--json",
+      "--max-prompt-tokens",
+      "4000",
+      "--fetch-chars",
+      "500",
+      "--encoding",
+      "o200k_base",
+      "--append-compaction",
+      "cost",
+    ]);
     expect(r.code).toBe(0);
-    expect(r.json().settings).toMatchObject({ max_prompt_tokens: 4000, fetch_chars: 500, encoding: "o200k_base", keep_turns: 2, append_compaction: "cost" });
+    expect(r.json().settings).toMatchObject({
+      max_prompt_tokens: 4000,
+      fetch_chars: 500,
+      encoding: "o200k_base",
+      keep_turns: 2,
+      append_compaction: "cost",
+    });
     expect((await run(["analyze", file, "--append-compaction", "sometimes"])).code).toBe(2);
   });
 
   it("reads OpenAI and Anthropic message arrays", async () => {
-    const openai = tempFile("o.json", JSON.stringify(SMALL.map((m) => (m.role === "tool" ? { role: "tool", tool_call_id: "c1", content: m.content } : m))));
+    const openai = tempFile(
+      "o.json",
+      JSON.stringify(
+        SMALL.map((m) => (m.role === "tool" ? { role: "tool", tool_call_id: "c1", content: m.content } : m)),
+      ),
+    );
     const o = await run(["analyze", openai, "--json"]);
     expect(o.code).toBe(0);
     expect(o.json().files[0].format).toBe("openai");
@@ -91,7 +121,10 @@ describe("aref analyze: bad input", () => {
     expect(r.err).toMatch(/bad\.jsonl:3: invalid JSON/);
     const j = await run(["analyze", file, "--json"]);
     expect(j.code).toBe(4);
-    expect(j.json()).toMatchObject({ schema: "artifact-refs.error.v1", error: { code: "INVALID_INPUT", details: { line: 3 } } });
+    expect(j.json()).toMatchObject({
+      schema: "artifact-refs.error.v1",
+      error: { code: "INVALID_INPUT", details: { line: 3 } },
+    });
   });
 
   it("rejects an unknown format (exit 4, UNSUPPORTED) and a missing file (exit 3)", async () => {

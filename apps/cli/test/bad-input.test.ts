@@ -51,7 +51,10 @@ describe("ambiguous, missing and unknown", () => {
   it("an ambiguous prefix lists the candidates and never guesses", async () => {
     const store = tempStore();
     const ids = [];
-    for (const content of COLLIDING) ids.push((await run(["stash", "-", "--store", store, "--json"], { stdin: content })).json().artifact_id as string);
+    for (const content of COLLIDING)
+      ids.push(
+        (await run(["stash", "-", "--store", store, "--json"], { stdin: content })).json().artifact_id as string,
+      );
     expect(ids[0]!.slice(0, 12)).toBe(ids[1]!.slice(0, 12));
     const r = await run(["cat", "art:89b895fb0bda", "--store", store]);
     expect(r.code).toBe(4);
@@ -61,10 +64,16 @@ describe("ambiguous, missing and unknown", () => {
     expect(r.err).toContain("art:89b895fb0bda1");
     expect(r.err).toMatch(/hint: use more hex characters/);
     const j = await run(["fetch", "89b895fb0bda", "--store", store, "--json"]);
-    expect(j.json().error).toMatchObject({ code: "AMBIGUOUS_REF", details: { candidates: ["art:89b895fb0bda1", "art:89b895fb0bdac"] } });
+    expect(j.json().error).toMatchObject({
+      code: "AMBIGUOUS_REF",
+      details: { candidates: ["art:89b895fb0bda1", "art:89b895fb0bdac"] },
+    });
     // The short refs aref prints are unique: one more hex char each.
     const list = (await run(["list", "--session", "default", "--store", store, "--json"])).json();
-    expect(list.items.map((i: { short_ref: string }) => i.short_ref).sort()).toEqual(["art:89b895fb0bda1", "art:89b895fb0bdac"]);
+    expect(list.items.map((i: { short_ref: string }) => i.short_ref).sort()).toEqual([
+      "art:89b895fb0bda1",
+      "art:89b895fb0bdac",
+    ]);
     const one = await run(["cat", "art:89b895fb0bdac", "--store", store]);
     expect(one.code).toBe(0);
     expect(one.out).toBe(COLLIDING[0]);
@@ -128,7 +137,9 @@ describe("stash input", () => {
     const store = tempStore();
     const missing = await run(["stash", "/no/such/file.txt", "--store", store]);
     expect(missing.code).toBe(3);
-    expect(missing.err).toBe("aref: no such file: /no/such/file.txt\nhint: check the path, or use `-` to read standard input\n");
+    expect(missing.err).toBe(
+      "aref: no such file: /no/such/file.txt\nhint: check the path, or use `-` to read standard input\n",
+    );
     const dir = tempDir();
     mkdirSync(join(dir, "sub"));
     const isDir = await run(["stash", "sub", "--store", store], { cwd: dir });
@@ -146,7 +157,10 @@ describe("stash input", () => {
     const store = tempStore();
     const r = await run(["stash", "-", "--store", store, "--json"], { stdin: "" });
     expect(r.code).toBe(0);
-    expect(r.json()).toMatchObject({ bytes: 0, artifact_id: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" });
+    expect(r.json()).toMatchObject({
+      bytes: 0,
+      artifact_id: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    });
     const cat = await run(["cat", r.json().short_ref, "--store", store]);
     expect(cat.stdout.length).toBe(0);
   });
@@ -164,7 +178,11 @@ describe("stash input", () => {
 
 describe("usage errors (exit 2)", () => {
   const CASES: Array<[string, string[], RegExp]> = [
-    ["bad --ttl", ["stash", "-", "--ttl", "5 minutes"], /option '--ttl <duration>' argument '5 minutes' is invalid\. expected a duration such as 30s/],
+    [
+      "bad --ttl",
+      ["stash", "-", "--ttl", "5 minutes"],
+      /option '--ttl <duration>' argument '5 minutes' is invalid\. expected a duration such as 30s/,
+    ],
     ["zero --ttl", ["stash", "-", "--ttl", "0s"], /greater than zero/],
     ["negative --ttl", ["stash", "-", "--ttl", "-5m"], /is invalid/],
     ["bad --max-bytes", ["stash", "-", "--max-bytes", "lots"], /expected a size in bytes/],
@@ -174,7 +192,11 @@ describe("usage errors (exit 2)", () => {
     ["unknown command", ["stahs"], /unknown command 'stahs'/],
     ["missing argument", ["fetch"], /missing required argument 'ref'/],
     ["excess argument", ["cat", "art:000000000000", "extra"], /too many arguments/],
-    ["--purge without --yes", ["rm", "art:000000000000", "--purge"], /--purge deletes the artifact's content .* cannot be undone/],
+    [
+      "--purge without --yes",
+      ["rm", "art:000000000000", "--purge"],
+      /--purge deletes the artifact's content .* cannot be undone/,
+    ],
     ["--yes without --purge", ["rm", "art:000000000000", "--yes"], /--yes only confirms --purge/],
     ["bad --chars", ["peek", "art:000000000000", "--chars", "5000"], /from 1 to 2000/],
   ];
@@ -208,10 +230,15 @@ describe("store location", () => {
     const flagStore = tempStore();
     const a = await run(["stash", "-", "--json"], { stdin: "default home", env: { HOME: home } });
     expect(a.code).toBe(0);
-    expect((await run(["cat", a.json().short_ref, "--store", join(home, ".artifact-refs", "store")])).out).toBe("default home");
+    expect((await run(["cat", a.json().short_ref, "--store", join(home, ".artifact-refs", "store")])).out).toBe(
+      "default home",
+    );
     const b = await run(["stash", "-", "--json"], { stdin: "from env", env: { HOME: home, AREF_STORE: envStore } });
     expect((await run(["cat", b.json().short_ref, "--store", envStore])).out).toBe("from env");
-    const c = await run(["stash", "-", "--json", "--store", flagStore], { stdin: "from flag", env: { HOME: home, AREF_STORE: envStore } });
+    const c = await run(["stash", "-", "--json", "--store", flagStore], {
+      stdin: "from flag",
+      env: { HOME: home, AREF_STORE: envStore },
+    });
     expect((await run(["cat", c.json().short_ref, "--store", flagStore])).out).toBe("from flag");
     expect((await run(["cat", c.json().short_ref], { env: { HOME: home, AREF_STORE: envStore } })).code).toBe(3);
   });

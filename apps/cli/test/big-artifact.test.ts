@@ -23,7 +23,9 @@ async function writeLog(path: string): Promise<string> {
   for (let i = 1; i <= LINES; i++) {
     x = (x * 1103515245 + 12345) >>> 0;
     const level = i === LINES - 3 ? "FATAL" : i % 1000 === 0 ? "WARN" : "INFO";
-    batch.push(`2026-11-23T10:${String(i % 60).padStart(2, "0")}:00Z ${level} worker-${x % 16} request ${i} took ${x % 997}ms id=${x.toString(16)}\n`);
+    batch.push(
+      `2026-11-23T10:${String(i % 60).padStart(2, "0")}:00Z ${level} worker-${x % 16} request ${i} took ${x % 997}ms id=${x.toString(16)}\n`,
+    );
     if (batch.length === 10_000) {
       const text = batch.join("");
       hash.update(text);
@@ -37,8 +39,13 @@ async function writeLog(path: string): Promise<string> {
 }
 
 /** Runs the built CLI under /usr/bin/time -v; stdout is hashed as it arrives (never held whole). */
-async function spawnTimed(args: string[]): Promise<{ code: number; sha256: string; out: string; err: string; peakRssKb: number }> {
-  const child = spawn("/usr/bin/time", ["-v", process.execPath, BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, AREF_NO_UPDATE_CHECK: "1" } });
+async function spawnTimed(
+  args: string[],
+): Promise<{ code: number; sha256: string; out: string; err: string; peakRssKb: number }> {
+  const child = spawn("/usr/bin/time", ["-v", process.execPath, BIN, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, AREF_NO_UPDATE_CHECK: "1" },
+  });
   const hash = createHash("sha256");
   let head = "";
   let err = "";
@@ -70,7 +77,9 @@ function countingDriver(driver: Driver, gets: string[]): Driver {
 }
 
 describe("a 64 MB, 1M-line log through the built CLI", () => {
-  it("stashes with peak RSS <= 256 MB, cats byte-exact, and fetches the tail and a late grep from a bounded number of chunks", { timeout: 300_000 }, async () => {
+  it("stashes with peak RSS <= 256 MB, cats byte-exact, and fetches the tail and a late grep from a bounded number of chunks", {
+    timeout: 300_000,
+  }, async () => {
     expect(existsSync(BIN), `${BIN} is missing: build the CLI first`).toBe(true);
     const file = join(tempDir("aref-big-"), "big.log");
     const sha = await writeLog(file);
@@ -109,7 +118,11 @@ describe("a 64 MB, 1M-line log through the built CLI", () => {
     expect(tailSel.text).toContain(`request ${LINES} took`);
     expect(gets.length).toBeLessThanOrEqual(2); // the last chunk (and the one before when the lines straddle it)
     gets.length = 0;
-    const grepSel = await applySelectorToChunks(chunked, { mode: "grep", pattern: "FATAL" }, { regexTimeLimitMs: 60_000 });
+    const grepSel = await applySelectorToChunks(
+      chunked,
+      { mode: "grep", pattern: "FATAL" },
+      { regexTimeLimitMs: 60_000 },
+    );
     expect(grepSel.stats?.matches).toBe(1);
     expect(gets.length).toBeLessThanOrEqual(chunkCount + 2); // each chunk once, plus the shown line's chunk
     await counted.close();

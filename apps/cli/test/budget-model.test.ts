@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, spawnCli, tempFile } from "./helpers.js";
 
 beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
+  if (!existsSync(BIN))
+    throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
 });
 
 describe("aref budget check --model", () => {
@@ -21,7 +22,9 @@ describe("aref budget check --model", () => {
     const receipt = JSON.parse(gpt4o.out);
     // gpt-4o: a 128,000-token window, answers up to 16,384 tokens
     expect(receipt.budgets.maxPromptTokens).toBe(128_000 - 16_384);
-    expect(receipt.prompt_budget_from).toMatch(/^gpt-4o's context window \(128,000 tokens, less 16,384 for the answer\)$/);
+    expect(receipt.prompt_budget_from).toMatch(
+      /^gpt-4o's context window \(128,000 tokens, less 16,384 for the answer\)$/,
+    );
     const human = await spawnCli(["budget", "check", prompt, "--model", "gpt-4o"]);
     expect(human.err).toContain("prompt budget 111,616 tokens, from gpt-4o's context window");
     // a smaller window is a smaller budget
@@ -31,7 +34,9 @@ describe("aref budget check --model", () => {
   });
 
   it("AREF_MAX_PROMPT_TOKENS still wins; an unknown model keeps the default and warns", async () => {
-    const env = await spawnCli(["budget", "check", prompt, "--model", "gpt-4o", "--json"], { env: { AREF_MAX_PROMPT_TOKENS: "30000" } });
+    const env = await spawnCli(["budget", "check", prompt, "--model", "gpt-4o", "--json"], {
+      env: { AREF_MAX_PROMPT_TOKENS: "30000" },
+    });
     expect(JSON.parse(env.out).budgets.maxPromptTokens).toBe(30_000);
     expect(JSON.parse(env.out).prompt_budget_from).toBeUndefined();
     const unknown = await spawnCli(["budget", "check", prompt, "--model", "no-such-model-x", "--json"]);

@@ -1,5 +1,12 @@
 import { existsSync } from "node:fs";
-import { FetchReceiptSchema, GcReceiptSchema, ListReceiptSchema, StashReceiptSchema, StatsReceiptSchema, VerifyReceiptSchema } from "@artifact-refs/schema";
+import {
+  FetchReceiptSchema,
+  GcReceiptSchema,
+  ListReceiptSchema,
+  StashReceiptSchema,
+  StatsReceiptSchema,
+  VerifyReceiptSchema,
+} from "@artifact-refs/schema";
 import { useS3Server } from "@artifact-refs/tooling/testing/s3";
 import { describe, expect, it } from "vitest";
 import { BIN, run, spawnCli } from "./helpers.js";
@@ -14,16 +21,28 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("aref --store s3://…", () => {
   it("stash, fetch, list, gc, verify and stats work against the S3 server", async () => {
     const store = s3.storeSpec(s3.createBucket(), "cli/acceptance");
-    const log = Array.from({ length: 400 }, (_, i) => `line ${i}: ${i % 50 === 0 ? "ERROR disk full" : "ok"}`).join("\n");
-    const stashed = StashReceiptSchema.parse((await run(["stash", "-", "--store", store, "--session", "s1", "--label", "build.log", "--json"], { stdin: log })).json());
+    const log = Array.from({ length: 400 }, (_, i) => `line ${i}: ${i % 50 === 0 ? "ERROR disk full" : "ok"}`).join(
+      "\n",
+    );
+    const stashed = StashReceiptSchema.parse(
+      (
+        await run(["stash", "-", "--store", store, "--session", "s1", "--label", "build.log", "--json"], { stdin: log })
+      ).json(),
+    );
     expect(stashed.deduped).toBe(false);
-    const again = StashReceiptSchema.parse((await run(["stash", "-", "--store", store, "--session", "s2", "--json"], { stdin: log })).json());
+    const again = StashReceiptSchema.parse(
+      (await run(["stash", "-", "--store", store, "--session", "s2", "--json"], { stdin: log })).json(),
+    );
     // Another session never learns that these bytes were stored before (per-session dedupe).
     expect(again).toMatchObject({ artifact_id: stashed.artifact_id, deduped: false });
-    const same = StashReceiptSchema.parse((await run(["stash", "-", "--store", store, "--session", "s1", "--json"], { stdin: log })).json());
+    const same = StashReceiptSchema.parse(
+      (await run(["stash", "-", "--store", store, "--session", "s1", "--json"], { stdin: log })).json(),
+    );
     expect(same).toMatchObject({ artifact_id: stashed.artifact_id, deduped: true });
 
-    const grep = FetchReceiptSchema.parse((await run(["fetch", stashed.short_ref, "--store", store, "--grep", "ERROR", "--json"])).json());
+    const grep = FetchReceiptSchema.parse(
+      (await run(["fetch", stashed.short_ref, "--store", store, "--grep", "ERROR", "--json"])).json(),
+    );
     expect(grep.short_ref).toBe(stashed.short_ref);
     expect(JSON.stringify(grep)).toContain("ERROR disk full");
 
@@ -31,7 +50,9 @@ describe("aref --store s3://…", () => {
     expect(list.items.map((i) => [i.artifact_id, i.label])).toEqual([[stashed.artifact_id, "build.log"]]);
 
     // A blob whose only reference is removed becomes garbage; the referenced log stays.
-    const orphan = StashReceiptSchema.parse((await run(["stash", "-", "--store", store, "--session", "tmp", "--json"], { stdin: "orphan" })).json());
+    const orphan = StashReceiptSchema.parse(
+      (await run(["stash", "-", "--store", store, "--session", "tmp", "--json"], { stdin: "orphan" })).json(),
+    );
     expect((await run(["rm", orphan.short_ref, "--session", "tmp", "--store", store])).code).toBe(0);
     await sleep(1_100); // S3 times have one-second precision
     const gc = GcReceiptSchema.parse((await run(["gc", "--grace", "0", "--store", store, "--json"])).json());
@@ -46,8 +67,14 @@ describe("aref --store s3://…", () => {
 
   it("AREF_STORE names the S3 store when --store is absent", async () => {
     const spec = s3.storeSpec(s3.createBucket(), "from-env");
-    const stashed = StashReceiptSchema.parse((await run(["stash", "-", "--session", "env", "--json"], { stdin: "via AREF_STORE", env: { AREF_STORE: spec } })).json());
-    const list = ListReceiptSchema.parse((await run(["list", "--session", "env", "--json"], { env: { AREF_STORE: spec } })).json());
+    const stashed = StashReceiptSchema.parse(
+      (
+        await run(["stash", "-", "--session", "env", "--json"], { stdin: "via AREF_STORE", env: { AREF_STORE: spec } })
+      ).json(),
+    );
+    const list = ListReceiptSchema.parse(
+      (await run(["list", "--session", "env", "--json"], { env: { AREF_STORE: spec } })).json(),
+    );
     expect(list.items.map((i) => i.artifact_id)).toEqual([stashed.artifact_id]);
   });
 
@@ -61,14 +88,19 @@ describe("aref --store s3://…", () => {
     expect(existsSync(BIN), `${BIN} is missing: build first (pnpm --filter @artifact-refs/cli... build)`).toBe(true);
     const store = s3.storeSpec(s3.createBucket(), "processes");
     const env = { ...s3.env };
-    const stash = await spawnCli(["stash", "-", "--store", store, "--session", "p", "--json"], { stdin: "from the first process\n", env });
+    const stash = await spawnCli(["stash", "-", "--store", store, "--session", "p", "--json"], {
+      stdin: "from the first process\n",
+      env,
+    });
     expect(stash.err).toBe("");
     expect(stash.code).toBe(0);
     const receipt = StashReceiptSchema.parse(JSON.parse(stash.out));
     const fetch = await spawnCli(["fetch", receipt.short_ref, "--store", store, "--session", "p", "--json"], { env });
     expect(fetch.code).toBe(0);
     expect(fetch.out).toContain("from the first process");
-    const list = await spawnCli(["list", "--store", store, "--json"], { env: { ...env, AREF_STORE: "./ignored-because-flag-wins" } });
+    const list = await spawnCli(["list", "--store", store, "--json"], {
+      env: { ...env, AREF_STORE: "./ignored-because-flag-wins" },
+    });
     expect(ListReceiptSchema.parse(JSON.parse(list.out)).sessions).toEqual([{ session: "p", references: 1 }]);
     const gc = await spawnCli(["gc", "--store", store, "--json"], { env });
     expect(GcReceiptSchema.parse(JSON.parse(gc.out)).blobs_swept).toBe(0);

@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, spawnCli, tempDir, tempFile, tempStore } from "./helpers.js";
 
 beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
+  if (!existsSync(BIN))
+    throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
 });
 
 async function stashed(store: string, name: string, content: string | Uint8Array, ...flags: string[]): Promise<string> {
@@ -52,7 +53,15 @@ describe("no match is not silence", () => {
 describe("a --store that does not exist", () => {
   it("read-only commands name the path and exit with the storage code (7); list does not call it empty", async () => {
     const missing = `${tempStore()}-typo`;
-    for (const args of [["list"], ["stats"], ["verify"], ["gc"], ["fetch", "art:000000000000"], ["peek", "art:000000000000"], ["cat", "art:000000000000"]]) {
+    for (const args of [
+      ["list"],
+      ["stats"],
+      ["verify"],
+      ["gc"],
+      ["fetch", "art:000000000000"],
+      ["peek", "art:000000000000"],
+      ["cat", "art:000000000000"],
+    ]) {
       const r = await spawnCli([...args, "--store", missing]);
       expect(r.code, `${args.join(" ")}: ${r.err}`).toBe(7);
       expect(r.out).toBe("");
@@ -86,7 +95,12 @@ describe("hints name commands and flags that exist", () => {
     const hint = /hint: .*`(aref [^`]+)`/.exec(r.err);
     expect(hint, r.err).not.toBeNull();
     const flags = hint![1]!.split(" ").filter((w) => w.startsWith("--"));
-    const help = await flagsOf(hint![1]!.split(" ").slice(1).filter((w) => !w.startsWith("-")));
+    const help = await flagsOf(
+      hint![1]!
+        .split(" ")
+        .slice(1)
+        .filter((w) => !w.startsWith("-")),
+    );
     for (const flag of flags) expect(help).toContain(flag);
     const run = await spawnCli([...hint![1]!.split(" ").slice(1), "--store", store]);
     expect(run.code).toBe(0);
@@ -146,7 +160,9 @@ describe("output", () => {
 
   it("--quiet on every command: no notes on stderr, errors still print, exit codes unchanged", async () => {
     const program = await spawnCli(["--help"]);
-    const commands = [...program.out.matchAll(/^ {2}([a-z][a-z-]+)(?: |\n)/gm)].map((m) => m[1]!).filter((c) => c !== "help");
+    const commands = [...program.out.matchAll(/^ {2}([a-z][a-z-]+)(?: |\n)/gm)]
+      .map((m) => m[1]!)
+      .filter((c) => c !== "help");
     expect(commands.length).toBeGreaterThan(10);
     for (const command of commands) expect(await flagsOf([command]), command).toContain("-q, --quiet");
 
@@ -190,7 +206,12 @@ describe("analyze DIR", () => {
       { role: "assistant", content: "Done." },
     ];
     writeFileSync(join(dir, "b.jsonl"), messages.map((m) => JSON.stringify(m)).join("\n"));
-    writeFileSync(join(dir, "a.json"), JSON.stringify(messages.map((m) => (m.role === "tool" ? { role: "tool", tool_call_id: "c1", content: m.content } : m))));
+    writeFileSync(
+      join(dir, "a.json"),
+      JSON.stringify(
+        messages.map((m) => (m.role === "tool" ? { role: "tool", tool_call_id: "c1", content: m.content } : m)),
+      ),
+    );
     writeFileSync(join(dir, "notes.txt"), "not a transcript");
     const r = await spawnCli(["analyze", dir, "--json", "--store", "memory:"]);
     expect(r.code, r.err).toBe(0);

@@ -9,7 +9,8 @@ function randomText(rand: () => number, size: number): string {
   const parts: string[] = [];
   let length = 0;
   while (length < size) {
-    const piece = rand() < 0.02 ? "x".repeat(Math.floor(rand() * 3000)) : ALPHABET[Math.floor(rand() * ALPHABET.length)]!;
+    const piece =
+      rand() < 0.02 ? "x".repeat(Math.floor(rand() * 3000)) : ALPHABET[Math.floor(rand() * ALPHABET.length)]!;
     parts.push(piece);
     length += piece.length;
   }

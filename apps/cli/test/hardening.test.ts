@@ -12,9 +12,19 @@ describe("terminal escape injection (issue 17 #10)", () => {
     const root = tempStore();
     const store = await openStore(root);
     const evil = "\x1b]0;pwned\x07\x1b[2J\x9b31m\u202eevil";
-    const put = await store.put("content of the artifact\n", { session: "s1", label: `log ${evil}`, summary: `SUMMARY ${evil}`, type: "log" });
+    const put = await store.put("content of the artifact\n", {
+      session: "s1",
+      label: `log ${evil}`,
+      summary: `SUMMARY ${evil}`,
+      type: "log",
+    });
     await store.close();
-    for (const args of [["list", "--session", "s1"], ["list", "--all"], ["peek", put.shortRef], ["peek", put.shortRef, "--session", "s1"]]) {
+    for (const args of [
+      ["list", "--session", "s1"],
+      ["list", "--all"],
+      ["peek", put.shortRef],
+      ["peek", put.shortRef, "--session", "s1"],
+    ]) {
       const r = await run([...args, "--store", root]);
       expect(r.code, r.err).toBe(0);
       expect(r.out, args.join(" ")).not.toMatch(CONTROL);
@@ -34,7 +44,11 @@ describe("every input source is capped (issue 17 #13)", () => {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first`);
     const store = tempStore();
     // A real process (the old code read without limit and would take the test runner's memory with it); killed after 20 s.
-    const r = spawnSync(process.execPath, [BIN, "stash", "/dev/zero", "--store", store, "--max-bytes", "1048576", "--json"], { timeout: 20_000, encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [BIN, "stash", "/dev/zero", "--store", store, "--max-bytes", "1048576", "--json"],
+      { timeout: 20_000, encoding: "utf8" },
+    );
     expect(r.signal).toBeNull();
     expect(JSON.parse(r.stdout).error.code).toBe("TOO_LARGE");
     expect(r.status).not.toBe(0);
@@ -55,7 +69,14 @@ describe("small ones (issue 17 #16)", () => {
   it("a stdin stash names standard input, not the label another put gave the same bytes", async () => {
     const store = tempStore();
     const { tempFile } = await import("./helpers.js");
-    const first = await run(["stash", tempFile("secret-plan.txt", "same bytes\n"), "--store", store, "--session", "s1"]);
+    const first = await run([
+      "stash",
+      tempFile("secret-plan.txt", "same bytes\n"),
+      "--store",
+      store,
+      "--session",
+      "s1",
+    ]);
     expect(first.code).toBe(0);
     const second = await run(["stash", "-", "--store", store, "--session", "s1"], { stdin: "same bytes\n" });
     expect(second.code).toBe(0);

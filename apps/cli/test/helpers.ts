@@ -80,7 +80,10 @@ export function tempFile(name: string, content: string | Uint8Array): string {
 export async function run(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const stdout = new Capture();
   const stderr = new Capture({ isTTY: options.stderrTTY ?? false, columns: 100 });
-  const source = options.stdin === undefined ? [] : [typeof options.stdin === "string" ? Buffer.from(options.stdin) : Buffer.from(options.stdin)];
+  const source =
+    options.stdin === undefined
+      ? []
+      : [typeof options.stdin === "string" ? Buffer.from(options.stdin) : Buffer.from(options.stdin)];
   const stdin = Object.assign(Readable.from(source), { isTTY: options.stdinTTY ?? false });
   let home = options.env?.HOME;
   if (home === undefined) {
@@ -133,7 +136,9 @@ export function blobPath(store: string, id: string): string {
 
 /** The path of a session's reference file in an fs store, found on disk (whatever the sharding). */
 export function refPath(store: string, session: string, id: string): string {
-  const found = readdirSync(join(store, "refs", session), { recursive: true, encoding: "utf8" }).find((p) => p.endsWith(`${id}.json`));
+  const found = readdirSync(join(store, "refs", session), { recursive: true, encoding: "utf8" }).find((p) =>
+    p.endsWith(`${id}.json`),
+  );
   if (found === undefined) throw new Error(`no reference file for ${id} in session ${session} of ${store}`);
   return join(store, "refs", session, found);
 }

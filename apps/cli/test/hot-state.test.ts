@@ -6,7 +6,15 @@ describe("aref hot-state show", () => {
     const store = tempStore();
     const refs: string[] = [];
     for (let i = 0; i < 23; i++) {
-      const r = await run(["stash", tempFile(`out-${i}.log`, `line ${i}\n`.repeat(50)), "--store", store, "--session", "s1", "--json"]);
+      const r = await run([
+        "stash",
+        tempFile(`out-${i}.log`, `line ${i}\n`.repeat(50)),
+        "--store",
+        store,
+        "--session",
+        "s1",
+        "--json",
+      ]);
       expect(r.code, r.err).toBe(0);
       refs.push(r.json().short_ref);
     }
@@ -16,7 +24,9 @@ describe("aref hot-state show", () => {
     expect(receipt.schema).toBe("artifact-refs.hot-state.v1");
     expect(receipt.state.artifact_index).toHaveLength(20);
     expect(receipt.state.artifact_index[0].artifact_id).toBe(refs[0]);
-    expect(receipt.state.artifact_index.every((e: { artifact_id: string }) => /^art:[0-9a-f]{12,}$/.test(e.artifact_id))).toBe(true);
+    expect(
+      receipt.state.artifact_index.every((e: { artifact_id: string }) => /^art:[0-9a-f]{12,}$/.test(e.artifact_id)),
+    ).toBe(true);
     expect(receipt.tokens).toBeLessThanOrEqual(1000);
     expect(receipt.truncated).toBe(true);
     expect(receipt.cuts[0].what).toBe("3 index candidates beyond the cap");
@@ -27,13 +37,18 @@ describe("aref hot-state show", () => {
     expect(raw1.out).toBe(receipt.json);
     expect(raw2.out).toBe(raw1.out);
     const human = await run(["hot-state", "show", "--session", "s1", "--store", store]);
-    expect(human.out).toMatch(/tokens, .* 20 of at most 20 index entries; truncated:\n {2}- 3 index candidates beyond the cap/);
+    expect(human.out).toMatch(
+      /tokens, .* 20 of at most 20 index entries; truncated:\n {2}- 3 index candidates beyond the cap/,
+    );
   });
 
   it("honours AREF_MAX_ARTIFACT_INDEX_ENTRIES", async () => {
     const store = tempStore();
-    for (let i = 0; i < 3; i++) await run(["stash", tempFile(`f${i}.md`, `# doc ${i}\n`), "--store", store, "--session", "s2"]);
-    const r = await run(["hot-state", "show", "--session", "s2", "--store", store, "--json"], { env: { AREF_MAX_ARTIFACT_INDEX_ENTRIES: "2" } });
+    for (let i = 0; i < 3; i++)
+      await run(["stash", tempFile(`f${i}.md`, `# doc ${i}\n`), "--store", store, "--session", "s2"]);
+    const r = await run(["hot-state", "show", "--session", "s2", "--store", store, "--json"], {
+      env: { AREF_MAX_ARTIFACT_INDEX_ENTRIES: "2" },
+    });
     expect(r.json().state.artifact_index).toHaveLength(2);
   });
 

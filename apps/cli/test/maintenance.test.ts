@@ -49,7 +49,14 @@ describe("aref list", () => {
     expect(list.session).toBe("s1");
     expect(list.count).toBe(2);
     expect(list.items.map((i) => i.artifact_id)).toEqual([a.artifact_id, b.artifact_id]);
-    expect(list.items[0]).toMatchObject({ label: "first", type: "log", size_bytes: 6, session: "s1", short_ref: a.short_ref, handle: a.handle });
+    expect(list.items[0]).toMatchObject({
+      label: "first",
+      type: "log",
+      size_bytes: 6,
+      session: "s1",
+      short_ref: a.short_ref,
+      handle: a.handle,
+    });
     expect(list.items[1]!.expires_at).toBeDefined();
     const human = await run(["list", "--session", "s1", "--store", store]);
     expect(human.out).toMatch(/^REF +TYPE +SIZE +CREATED \(UTC\) +LABEL: SUMMARY\n/);
@@ -78,14 +85,22 @@ describe("aref peek", () => {
     const r = await run(["peek", s.short_ref, "--store", store, "--json"]);
     expect(r.code).toBe(0);
     const peek = PeekReceiptSchema.parse(r.json());
-    expect(peek.record).toMatchObject({ artifact_id: s.artifact_id, size_bytes: Buffer.byteLength(text), encoding: "utf-8" });
+    expect(peek.record).toMatchObject({
+      artifact_id: s.artifact_id,
+      size_bytes: Buffer.byteLength(text),
+      encoding: "utf-8",
+    });
     expect(peek.references.find((x) => x.session_id === "s1")?.label).toBe("rows.txt"); // labels are per session
     expect(peek.preview.length).toBeLessThanOrEqual(400);
     expect(peek.preview).toContain("row 0");
     expect(peek.references.map((x) => x.session_id)).toEqual(["s1", "s2"]);
-    const small = PeekReceiptSchema.parse((await run(["peek", s.short_ref, "--store", store, "--json", "--chars", "50"])).json());
+    const small = PeekReceiptSchema.parse(
+      (await run(["peek", s.short_ref, "--store", store, "--json", "--chars", "50"])).json(),
+    );
     expect(small.preview.length).toBeLessThanOrEqual(50);
-    const scoped = PeekReceiptSchema.parse((await run(["peek", s.short_ref, "--store", store, "--json", "--session", "s2"])).json());
+    const scoped = PeekReceiptSchema.parse(
+      (await run(["peek", s.short_ref, "--store", store, "--json", "--session", "s2"])).json(),
+    );
     expect(scoped.references.map((x) => x.session_id)).toEqual(["s2"]);
     const human = await run(["peek", s.short_ref, "--store", store]);
     expect(human.out).toMatch(new RegExp(`^${s.short_ref}  ${s.handle}\ntype: tool_output +size: `));
@@ -108,13 +123,20 @@ describe("aref rm and gc", () => {
     await stash(store, "to be removed", "--session", "s2");
     const rm1 = await run(["rm", s.short_ref, "--session", "s1", "--store", store, "--json"]);
     expect(rm1.code).toBe(0);
-    expect(RmReceiptSchema.parse(rm1.json())).toMatchObject({ artifact_id: s.artifact_id, session: "s1", references_removed: 1, blob_removed: false });
+    expect(RmReceiptSchema.parse(rm1.json())).toMatchObject({
+      artifact_id: s.artifact_id,
+      session: "s1",
+      references_removed: 1,
+      blob_removed: false,
+    });
     expect((await run(["list", "--session", "s1", "--store", store])).code).toBe(3); // s1 holds nothing any more
     const keep = GcReceiptSchema.parse((await run(["gc", "--grace", "0", "--store", store, "--json"])).json());
     expect(keep.blobs_swept).toBe(0); // s2 still references it
     const rm2 = await run(["rm", s.short_ref, "--session", "s2", "--store", store]);
     expect(rm2.out).toMatch(/removed session s2's reference/);
-    const dry = GcReceiptSchema.parse((await run(["gc", "--grace", "0", "--dry-run", "--store", store, "--json"])).json());
+    const dry = GcReceiptSchema.parse(
+      (await run(["gc", "--grace", "0", "--dry-run", "--store", store, "--json"])).json(),
+    );
     expect(dry).toMatchObject({ dry_run: true, blobs_swept: 1, swept: [s.artifact_id] });
     expect((await run(["cat", s.short_ref, "--store", store])).out).toBe("to be removed");
     const gc = await run(["gc", "--grace", "0", "--store", store]);
@@ -141,7 +163,11 @@ describe("aref rm and gc", () => {
     await stash(store, "purge me", "--session", "s2");
     const r = await run(["rm", s.short_ref, "--purge", "--yes", "--store", store, "--json"]);
     expect(r.code).toBe(0);
-    expect(RmReceiptSchema.parse(r.json())).toMatchObject({ artifact_id: s.artifact_id, references_removed: 2, blob_removed: true });
+    expect(RmReceiptSchema.parse(r.json())).toMatchObject({
+      artifact_id: s.artifact_id,
+      references_removed: 2,
+      blob_removed: true,
+    });
     expect((await run(["cat", s.handle, "--store", store])).code).toBe(3);
     expect((await run(["list", "--store", store, "--json"])).json().sessions).toEqual([]);
   });
@@ -197,7 +223,11 @@ describe("aref verify and corruption on disk", () => {
       expect(list.err).toMatch(/aref: warning: .*is corrupt/);
       const verify = await run(["verify", "--store", store, "--json"]);
       expect(verify.code).toBe(5);
-      expect(verify.json().problems[0]).toMatchObject({ kind: "corrupt_metadata", artifact_id: s.artifact_id, repaired: false });
+      expect(verify.json().problems[0]).toMatchObject({
+        kind: "corrupt_metadata",
+        artifact_id: s.artifact_id,
+        repaired: false,
+      });
       const repair = await run(["verify", "--repair", "--store", store, "--json"]);
       expect(repair.code).toBe(0);
       expect(repair.json()).toMatchObject({ ok: true, repaired: 1 });
@@ -228,9 +258,18 @@ describe("aref stats", () => {
     await stash(store, "abc", "--session", "s2");
     const r = await run(["stats", "--store", store, "--json"]);
     expect(r.code).toBe(0);
-    expect(StatsReceiptSchema.parse(r.json())).toMatchObject({ blobs: 2, bytes: 8, references: 3, sessions: 2, logical_bytes: 13, dedupe_ratio: 1.625 });
+    expect(StatsReceiptSchema.parse(r.json())).toMatchObject({
+      blobs: 2,
+      bytes: 8,
+      references: 3,
+      sessions: 2,
+      logical_bytes: 13,
+      dedupe_ratio: 1.625,
+    });
     const human = await run(["stats", "--store", store]);
-    expect(human.out).toMatch(/^blobs +2\nbytes +8 B \(8\)\nreferences +3\nsessions +2\nlogical bytes +13 B \(13\)\ndedupe ratio +1\.625\n$/);
+    expect(human.out).toMatch(
+      /^blobs +2\nbytes +8 B \(8\)\nreferences +3\nsessions +2\nlogical bytes +13 B \(13\)\ndedupe ratio +1\.625\n$/,
+    );
   });
 });
 

@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, CLI_DIR, run, tempDir, tempStore } from "./helpers.js";
 
 beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
+  if (!existsSync(BIN))
+    throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
 });
 
 interface Rpc {
@@ -20,7 +21,11 @@ interface Rpc {
 
 /** Starts `aref mcp …`; `request` sends one JSON-RPC request and resolves with its response. */
 function startMcp(args: string[]) {
-  const proc = spawn(process.execPath, [BIN, "mcp", ...args], { cwd: CLI_DIR, env: { PATH: process.env.PATH, HOME: tempDir("aref-home-") }, stdio: ["pipe", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [BIN, "mcp", ...args], {
+    cwd: CLI_DIR,
+    env: { PATH: process.env.PATH, HOME: tempDir("aref-home-") },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let err = "";
   proc.stderr!.on("data", (c) => (err += c));
   const stdoutLines: string[] = [];
@@ -45,27 +50,53 @@ function startMcp(args: string[]) {
 describe("aref mcp", () => {
   it("serves a stored artifact to an MCP client over stdio and exits 0 when stdin closes", async () => {
     const store = tempStore();
-    const log = Array.from({ length: 3000 }, (_, i) => (i === 1234 ? "ERROR disk full on /dev/sda1" : `line ${i} ${"x".repeat(30)}`)).join("\n");
-    const stash = await run(["stash", "-", "--store", store, "--session", "s1", "--label", "build log", "--json"], { stdin: log });
+    const log = Array.from({ length: 3000 }, (_, i) =>
+      i === 1234 ? "ERROR disk full on /dev/sda1" : `line ${i} ${"x".repeat(30)}`,
+    ).join("\n");
+    const stash = await run(["stash", "-", "--store", store, "--session", "s1", "--label", "build log", "--json"], {
+      stdin: log,
+    });
     expect(stash.code).toBe(0);
     const id = stash.json().artifact_id as string;
 
     const mcp = startMcp(["--store", store, "--session", "s1", "--max-chars", "2000"]);
-    const init = await mcp.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cli-test", version: "1" } });
-    expect(init.result).toMatchObject({ serverInfo: { name: "artifact-refs" }, capabilities: { tools: {}, resources: { listChanged: true } } });
+    const init = await mcp.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "cli-test", version: "1" },
+    });
+    expect(init.result).toMatchObject({
+      serverInfo: { name: "artifact-refs" },
+      capabilities: { tools: {}, resources: { listChanged: true } },
+    });
     mcp.notify("notifications/initialized");
     const tools = await mcp.request("tools/list");
-    expect((tools.result!.tools as Array<{ name: string }>).map((t) => t.name).sort()).toEqual(["artifacts_get", "artifacts_list", "artifacts_resolve", "artifacts_stash"]);
-    const got = await mcp.request("tools/call", { name: "artifacts_get", arguments: { ref: `art:${id.slice(0, 12)}`, selector: { mode: "grep", pattern: "ERROR", context: 0 } } });
+    expect((tools.result!.tools as Array<{ name: string }>).map((t) => t.name).sort()).toEqual([
+      "artifacts_get",
+      "artifacts_list",
+      "artifacts_resolve",
+      "artifacts_stash",
+    ]);
+    const got = await mcp.request("tools/call", {
+      name: "artifacts_get",
+      arguments: { ref: `art:${id.slice(0, 12)}`, selector: { mode: "grep", pattern: "ERROR", context: 0 } },
+    });
     const answer = { text: (got.result!.content as Array<{ text: string }>)[0]!.text };
     expect(answer.text).toContain("ERROR disk full on /dev/sda1");
     const whole = await mcp.request("tools/call", { name: "artifacts_get", arguments: { ref: id } });
-    const bounded = { text: (whole.result!.content as Array<{ text: string }>)[0]!.text, truncated: (whole.result!.structuredContent as { truncated: boolean }).truncated };
+    const bounded = {
+      text: (whole.result!.content as Array<{ text: string }>)[0]!.text,
+      truncated: (whole.result!.structuredContent as { truncated: boolean }).truncated,
+    };
     expect(bounded.text.length).toBeLessThanOrEqual(2000);
     expect(bounded.truncated).toBe(true);
-    expect(whole.result!.content).toContainEqual(expect.objectContaining({ type: "resource_link", uri: `aref://sha256/${id}` }));
+    expect(whole.result!.content).toContainEqual(
+      expect.objectContaining({ type: "resource_link", uri: `aref://sha256/${id}` }),
+    );
     const resources = await mcp.request("resources/list");
-    expect(resources.result!.resources).toEqual([expect.objectContaining({ uri: `aref://sha256/${id}`, title: "build log", size: Buffer.byteLength(log) })]);
+    expect(resources.result!.resources).toEqual([
+      expect.objectContaining({ uri: `aref://sha256/${id}`, title: "build log", size: Buffer.byteLength(log) }),
+    ]);
     const bad = await mcp.request("resources/read", { uri: "aref://sha256/nothex" });
     expect(bad.error?.message).toMatch(/INVALID_HANDLE/);
     // stdout carried only JSON-RPC messages; the banner went to stderr.
@@ -98,11 +129,22 @@ describe("aref mcp", () => {
     const store = tempStore();
     const fake = fileURLToPath(new URL("../../../packages/mcp/test/fixtures/fake-upstream.mjs", import.meta.url));
     const mcp = startMcp(["--store", store, "--session", "s1", "--wrap", "--", process.execPath, fake]);
-    const init = await mcp.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cli-test", version: "1" } });
-    expect(init.result).toMatchObject({ serverInfo: { name: "fake-upstream" }, capabilities: { tools: { listChanged: true }, resources: {} } });
+    const init = await mcp.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "cli-test", version: "1" },
+    });
+    expect(init.result).toMatchObject({
+      serverInfo: { name: "fake-upstream" },
+      capabilities: { tools: { listChanged: true }, resources: {} },
+    });
     mcp.notify("notifications/initialized");
     const small = await mcp.request("tools/call", { name: "small", arguments: { n: 3 } });
-    expect(small.result).toEqual({ content: [{ type: "text", text: "small answer n=3 ✓" }], structuredContent: { n: 3 }, _meta: { fake: true } });
+    expect(small.result).toEqual({
+      content: [{ type: "text", text: "small answer n=3 ✓" }],
+      structuredContent: { n: 3 },
+      _meta: { fake: true },
+    });
     const big = await mcp.request("tools/call", { name: "big", arguments: {} });
     const content = big.result!.content as Array<{ type: string; text?: string; uri?: string }>;
     expect(JSON.stringify(big.result).length).toBeLessThan(8000);
@@ -114,10 +156,20 @@ describe("aref mcp", () => {
   });
 
   it("--wrap/--upstream usage errors", async () => {
-    expect((await run(["mcp", "--store", "memory:", "--wrap"])).err).toMatch(/--wrap needs the upstream server's command after --/);
+    expect((await run(["mcp", "--store", "memory:", "--wrap"])).err).toMatch(
+      /--wrap needs the upstream server's command after --/,
+    );
     expect((await run(["mcp", "--store", "memory:", "--wrap", "--http", "--", "x"])).err).toMatch(/drop --http/);
     expect((await run(["mcp", "--store", "memory:", "--upstream-header", "A: b"])).err).toMatch(/goes with --upstream/);
-    const bad = await run(["mcp", "--store", "memory:", "--upstream", "http://127.0.0.1:9/mcp", "--upstream-header", "nocolon"]);
+    const bad = await run([
+      "mcp",
+      "--store",
+      "memory:",
+      "--upstream",
+      "http://127.0.0.1:9/mcp",
+      "--upstream-header",
+      "nocolon",
+    ]);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toMatch(/is not "Name: value"/);
   });

@@ -44,36 +44,50 @@ async function aref(args: string[], cwd: string, stderrTTY = false) {
 }
 
 describe("aref migrate", () => {
-  itWithData("trajectories", "dry-runs, migrates with a backup, re-migrates as a no-op, and the transcript rehydrates to the original", async () => {
-    const dir = temp();
-    const file = join(dir, "s1.jsonl");
-    copyFileSync(join(TRAJECTORIES, "minisweagent-gemini3pro__astropy__astropy-14369.jsonl"), file);
-    const original = readFileSync(file, "utf8");
-    const store = join(dir, "store");
+  itWithData(
+    "trajectories",
+    "dry-runs, migrates with a backup, re-migrates as a no-op, and the transcript rehydrates to the original",
+    async () => {
+      const dir = temp();
+      const file = join(dir, "s1.jsonl");
+      copyFileSync(join(TRAJECTORIES, "minisweagent-gemini3pro__astropy__astropy-14369.jsonl"), file);
+      const original = readFileSync(file, "utf8");
+      const store = join(dir, "store");
 
-    const dry = await aref(["--store", store, "migrate", "s1.jsonl", "--dry-run"], dir);
-    expect(dry.code).toBe(0);
-    expect(dry.out).toMatch(/dry run, nothing written\): s1\.jsonl: would move \d+ of 24 tool results/);
-    expect(readFileSync(file, "utf8")).toBe(original);
-    expect(existsSync(`${file}.bak`)).toBe(false);
+      const dry = await aref(["--store", store, "migrate", "s1.jsonl", "--dry-run"], dir);
+      expect(dry.code).toBe(0);
+      expect(dry.out).toMatch(/dry run, nothing written\): s1\.jsonl: would move \d+ of 24 tool results/);
+      expect(readFileSync(file, "utf8")).toBe(original);
+      expect(existsSync(`${file}.bak`)).toBe(false);
 
-    const run = await aref(["--store", store, "--json", "migrate", "s1.jsonl"], dir);
-    expect(run.code).toBe(0);
-    const receipt = JSON.parse(run.out);
-    expect(receipt).toMatchObject({ schema: "artifact-refs.migrate.v1", session: "s1", changed: true, backup: `${file}.bak` });
-    expect(receipt.migrated).toBeGreaterThan(3);
-    expect(readFileSync(`${file}.bak`, "utf8")).toBe(original);
+      const run = await aref(["--store", store, "--json", "migrate", "s1.jsonl"], dir);
+      expect(run.code).toBe(0);
+      const receipt = JSON.parse(run.out);
+      expect(receipt).toMatchObject({
+        schema: "artifact-refs.migrate.v1",
+        session: "s1",
+        changed: true,
+        backup: `${file}.bak`,
+      });
+      expect(receipt.migrated).toBeGreaterThan(3);
+      expect(readFileSync(`${file}.bak`, "utf8")).toBe(original);
 
-    const again = await aref(["--store", store, "migrate", "s1.jsonl"], dir);
-    expect(again.code).toBe(0);
-    expect(again.out).toMatch(/nothing to do/);
+      const again = await aref(["--store", store, "migrate", "s1.jsonl"], dir);
+      expect(again.code).toBe(0);
+      expect(again.out).toMatch(/nothing to do/);
 
-    const opened = await openStore(parseStoreSpec(store, dir));
-    const back = await rehydrateTranscript(await readTranscript(file), { store: opened });
-    expect(back.errors).toEqual([]);
-    expect(back.raws).toEqual(original.split("\n").filter(Boolean).map((l) => JSON.parse(l)));
-    await opened.close();
-  });
+      const opened = await openStore(parseStoreSpec(store, dir));
+      const back = await rehydrateTranscript(await readTranscript(file), { store: opened });
+      expect(back.errors).toEqual([]);
+      expect(back.raws).toEqual(
+        original
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+      );
+      await opened.close();
+    },
+  );
 
   it("reports bad input with a line number, an unknown format and a bad session", async () => {
     const dir = temp();
@@ -98,7 +112,9 @@ describe("aref migrate", () => {
     const dir = temp();
     const file = join(dir, "long.jsonl");
     const { writeFileSync } = await import("node:fs");
-    const lines = Array.from({ length: 210 }, (_, i) => JSON.stringify({ role: "tool", tool_name: "sh", content: `${i}\n`.repeat(1_000) }));
+    const lines = Array.from({ length: 210 }, (_, i) =>
+      JSON.stringify({ role: "tool", tool_name: "sh", content: `${i}\n`.repeat(1_000) }),
+    );
     writeFileSync(file, `${lines.join("\n")}\n`);
     const r = await aref(["--store", join(dir, "store"), "migrate", "long.jsonl"], dir, true);
     expect(r.code).toBe(0);

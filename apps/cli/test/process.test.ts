@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, blobPath, flipByte, spawnCli, tempFile, tempStore } from "./helpers.js";
 
 beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
+  if (!existsSync(BIN))
+    throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
 });
 
 describe("the aref binary", () => {
@@ -50,7 +51,9 @@ describe("the aref binary", () => {
       expect(r.out.endsWith("\n")).toBe(true);
       expect(r.out.length - 1).toBeLessThanOrEqual(cap);
       expect(r.err).toMatch(/next: aref fetch/);
-      const j = FetchReceiptSchema.parse(JSON.parse((await spawnCli(["fetch", ref, "--store", store, "--max-chars", String(cap), "--json"])).out));
+      const j = FetchReceiptSchema.parse(
+        JSON.parse((await spawnCli(["fetch", ref, "--store", store, "--max-chars", String(cap), "--json"])).out),
+      );
       expect(j.text.length).toBeLessThanOrEqual(cap);
     }
     const defaultCap = await spawnCli(["fetch", ref, "--store", store]);
@@ -68,7 +71,9 @@ describe("the aref binary", () => {
     expect((await spawnCli(["nonsense"])).code).toBe(2);
     expect((await spawnCli(["cat", "art:000000000000", "--store", store])).code).toBe(3);
     expect((await spawnCli(["cat", "art:ABCDEF012345", "--store", store])).code).toBe(4);
-    expect((await spawnCli(["stash", "-", "--store", store, "--max-bytes", "10"], { stdin: "more than ten bytes" })).code).toBe(6);
+    expect(
+      (await spawnCli(["stash", "-", "--store", store, "--max-bytes", "10"], { stdin: "more than ten bytes" })).code,
+    ).toBe(6);
     flipByte(blobPath(store, id));
     const verify = await spawnCli(["verify", "--store", store, "--json"]);
     expect(verify.code).toBe(5);
@@ -82,7 +87,14 @@ describe("the aref binary", () => {
     const store = tempStore();
     const file = tempFile("big.txt", "0123456789abcdef\n".repeat(30_000));
     const ref = spawnSync(process.execPath, [BIN, "stash", file, "--store", store], { encoding: "utf8" }).stdout.trim();
-    const r = spawnSync("bash", ["-c", `"${process.execPath}" "${BIN}" cat ${ref} --store "${store}" | head -c 10; echo "status=\${PIPESTATUS[0]}" >&2`], { encoding: "utf8" });
+    const r = spawnSync(
+      "bash",
+      [
+        "-c",
+        `"${process.execPath}" "${BIN}" cat ${ref} --store "${store}" | head -c 10; echo "status=\${PIPESTATUS[0]}" >&2`,
+      ],
+      { encoding: "utf8" },
+    );
     expect(r.stdout).toBe("0123456789");
     expect(r.stderr).toMatch(/status=0\n$/);
     expect(r.stderr).not.toMatch(/EPIPE|Error/);
@@ -93,7 +105,11 @@ describe("the aref binary", () => {
     const store = await openStore(location);
     for (let i = 0; i < 80; i++) await store.put(`pty item ${i}\n`, { session: "pty" });
     await store.close();
-    const r = spawnSync("script", ["-qec", `"${process.execPath}" "${BIN}" verify --store "${location}"`, "/dev/null"], { encoding: "utf8" });
+    const r = spawnSync(
+      "script",
+      ["-qec", `"${process.execPath}" "${BIN}" verify --store "${location}"`, "/dev/null"],
+      { encoding: "utf8" },
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/verify \[[█░]+\] 100% \| 240\/240/);
     expect(r.stdout).toMatch(/verify: 80 blobs checked, no problems/);

@@ -5,13 +5,23 @@ import { describe, expect, it } from "vitest";
 import { run, tempFile, tempStore } from "./helpers.js";
 
 const DEV = sharedDataPath("references/dev.json");
-const dev = (hasSharedData("references/dev.json") ? JSON.parse(readFileSync(DEV, "utf8")) : { scenarios: [] }) as { scenarios: Array<{ id: string; executions: Array<{ id: string }> }> };
+const dev = (hasSharedData("references/dev.json") ? JSON.parse(readFileSync(DEV, "utf8")) : { scenarios: [] }) as {
+  scenarios: Array<{ id: string; executions: Array<{ id: string }> }>;
+};
 const s04 = dev.scenarios.find((s) => s.id === "s04");
 const executionsFile = tempFile("executions.json", JSON.stringify(s04?.executions ?? []));
 
 describeWithData("references/dev.json", "aref resolve --executions", () => {
   it("prints a resolve receipt with ranked candidates and reasons", async () => {
-    const r = await run(["resolve", "the log before the last one", "--executions", executionsFile, "--after", "e4", "--json"]);
+    const r = await run([
+      "resolve",
+      "the log before the last one",
+      "--executions",
+      executionsFile,
+      "--after",
+      "e4",
+      "--json",
+    ]);
     expect(r.code).toBe(0);
     const receipt = ResolveReceiptSchema.parse(r.json());
     expect(receipt.schema).toBe("artifact-refs.resolve.v1");
@@ -21,7 +31,13 @@ describeWithData("references/dev.json", "aref resolve --executions", () => {
   });
 
   it("returns no candidate when the words refer to nothing", async () => {
-    const r = await run(["resolve", "how would I ship logs to Loki in general?", "--executions", executionsFile, "--json"]);
+    const r = await run([
+      "resolve",
+      "how would I ship logs to Loki in general?",
+      "--executions",
+      executionsFile,
+      "--json",
+    ]);
     expect(r.code).toBe(0);
     expect(r.json()).toEqual({ schema: "artifact-refs.resolve.v1", candidates: [], ambiguous: false });
     const human = await run(["resolve", "write a haiku about spring", "--executions", executionsFile]);
@@ -40,8 +56,23 @@ describeWithData("references/dev.json", "aref resolve --executions", () => {
 describe("aref resolve --session", () => {
   it("resolves over a session's artifacts", async () => {
     const store = tempStore();
-    await run(["stash", tempFile("README.md", "# Orders API\n\nServes /orders.\n"), "--store", store, "--session", "s1"]);
-    const log = await run(["stash", tempFile("server.log", "2024-05-01T10:00:00Z INFO up\n2024-05-01T10:00:01Z ERROR db down\n"), "--store", store, "--session", "s1", "--json"]);
+    await run([
+      "stash",
+      tempFile("README.md", "# Orders API\n\nServes /orders.\n"),
+      "--store",
+      store,
+      "--session",
+      "s1",
+    ]);
+    const log = await run([
+      "stash",
+      tempFile("server.log", "2024-05-01T10:00:00Z INFO up\n2024-05-01T10:00:01Z ERROR db down\n"),
+      "--store",
+      store,
+      "--session",
+      "s1",
+      "--json",
+    ]);
     const r = await run(["resolve", "what does the server log say?", "--store", store, "--session", "s1", "--json"]);
     expect(r.code).toBe(0);
     expect(ResolveReceiptSchema.parse(r.json()).candidates[0]!.id).toBe(log.json().short_ref);
@@ -53,11 +84,16 @@ describe("aref resolve --session", () => {
   });
 
   it("--previous reads a follow-up against the previous answer's ids", async () => {
-    const file = tempFile("follow.json", JSON.stringify([
-      { id: "f1", tool_name: "read_file", tool_args: { path: "api/app.yaml" }, summary: "api settings" },
-      { id: "f2", tool_name: "read_file", tool_args: { path: "web/app.yaml" }, summary: "web settings" },
-    ]));
-    const first = ResolveReceiptSchema.parse((await run(["resolve", "show app.yaml", "--executions", file, "--json"])).json());
+    const file = tempFile(
+      "follow.json",
+      JSON.stringify([
+        { id: "f1", tool_name: "read_file", tool_args: { path: "api/app.yaml" }, summary: "api settings" },
+        { id: "f2", tool_name: "read_file", tool_args: { path: "web/app.yaml" }, summary: "web settings" },
+      ]),
+    );
+    const first = ResolveReceiptSchema.parse(
+      (await run(["resolve", "show app.yaml", "--executions", file, "--json"])).json(),
+    );
     expect(first.ambiguous).toBe(true);
     const other = await run(["resolve", "and the other one?", "--executions", file, "--previous", "f2", "--json"]);
     expect(ResolveReceiptSchema.parse(other.json()).candidates.map((c) => c.id)).toEqual(["f1"]);

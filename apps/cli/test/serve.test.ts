@@ -12,7 +12,8 @@ const SCOPED = "serve-scoped-token-012345678";
 let child: ChildProcess | undefined;
 
 beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
+  if (!existsSync(BIN))
+    throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
 });
 afterEach(() => {
   if (child && child.exitCode === null) child.kill("SIGKILL");
@@ -21,7 +22,11 @@ afterEach(() => {
 
 /** Starts `aref serve …` and resolves with the URL it prints on stdout. */
 function serve(args: string[]): Promise<{ url: string; stderr: () => string; exited: Promise<number | null> }> {
-  const proc = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], { cwd: CLI_DIR, env: { PATH: process.env.PATH, HOME: tempDir("aref-home-") }, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], {
+    cwd: CLI_DIR,
+    env: { PATH: process.env.PATH, HOME: tempDir("aref-home-") },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child = proc;
   let out = "";
   let err = "";
@@ -39,7 +44,9 @@ function serve(args: string[]): Promise<{ url: string; stderr: () => string; exi
 
 describe("aref serve", () => {
   it("puts the token of the URL to open in the fragment, only for a terminal", () => {
-    expect(openUrl("http://127.0.0.1:8787", "tok/en+1234567890ab", true)).toBe("http://127.0.0.1:8787/#token=tok%2Fen%2B1234567890ab");
+    expect(openUrl("http://127.0.0.1:8787", "tok/en+1234567890ab", true)).toBe(
+      "http://127.0.0.1:8787/#token=tok%2Fen%2B1234567890ab",
+    );
     expect(openUrl("http://127.0.0.1:8787", "tok-1234567890abcdef", false)).not.toContain("tok-1234567890abcdef");
     expect(openUrl("http://127.0.0.1:8787", undefined, true)).toBe("http://127.0.0.1:8787/");
     expect(openUrl("http://127.0.0.1:8787", "tok-1234567890abcdef", true)).not.toContain("?");
@@ -50,7 +57,18 @@ describe("aref serve", () => {
     mkdirSync(join(ws, "docs"));
     writeFileSync(join(ws, "docs", "guide.md"), "# Guide\nstep one\n");
     const store = tempStore();
-    const server = await serve(["--store", store, "--workspace", ws, "--token", ADMIN, "--session-token", `${SCOPED}=s1,s2`, "--access-cache-ms", "250"]);
+    const server = await serve([
+      "--store",
+      store,
+      "--workspace",
+      ws,
+      "--token",
+      ADMIN,
+      "--session-token",
+      `${SCOPED}=s1,s2`,
+      "--access-cache-ms",
+      "250",
+    ]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${server.url}/api/sessions`)).status).toBe(401);
@@ -61,10 +79,16 @@ describe("aref serve", () => {
     });
     expect(exec.status).toBe(200);
     expect(((await exec.json()) as { result: string }).result).toBe("# Guide\nstep one\n");
-    const stash = await fetch(`${server.url}/api/artifacts?session=s2&label=note`, { method: "POST", headers: { authorization: `Bearer ${SCOPED}`, "content-type": "text/plain" }, body: "kept in the fs store\n" });
+    const stash = await fetch(`${server.url}/api/artifacts?session=s2&label=note`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${SCOPED}`, "content-type": "text/plain" },
+      body: "kept in the fs store\n",
+    });
     expect(stash.status).toBe(201);
     const { short_ref } = (await stash.json()) as { short_ref: string };
-    const forbidden = await fetch(`${server.url}/api/sessions/s3/artifacts`, { headers: { authorization: `Bearer ${SCOPED}` } });
+    const forbidden = await fetch(`${server.url}/api/sessions/s3/artifacts`, {
+      headers: { authorization: `Bearer ${SCOPED}` },
+    });
     expect(forbidden.status).toBe(403);
     const page = await fetch(`${server.url}/`);
     expect(page.headers.get("content-type")).toContain("text/html");

@@ -16,7 +16,8 @@ const LOADED = "aref-test-loaded ";
 let register: string;
 
 beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
+  if (!existsSync(BIN))
+    throw new Error(`${BIN} is missing: build the CLI first (pnpm --filter @artifact-refs/cli... build)`);
   const dir = tempDir("aref-startup-");
   const hooks = join(dir, "hooks.mjs");
   // Hooks run on their own thread: write straight to file descriptor 2.
@@ -31,7 +32,10 @@ export async function resolve(specifier, context, next) {
 `,
   );
   register = join(dir, "register.mjs");
-  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  writeFileSync(
+    register,
+    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
 });
 
 /** The workspace packages (and heavy libraries) a run of `aref args` loads. */
@@ -56,7 +60,14 @@ function loaded(args: string[], input?: string): string[] {
 }
 
 // (The hook sees ES module loads; tiktoken and cli-progress are require()d, by budget and by a shown progress bar.)
-const HEAVY = ["@artifact-refs/budget", "@artifact-refs/context", "@artifact-refs/hot-state", "@artifact-refs/resolve", "@artifact-refs/server", "@artifact-refs/mcp"];
+const HEAVY = [
+  "@artifact-refs/budget",
+  "@artifact-refs/context",
+  "@artifact-refs/hot-state",
+  "@artifact-refs/resolve",
+  "@artifact-refs/server",
+  "@artifact-refs/mcp",
+];
 
 describe("start-up", () => {
   it("aref --help loads commander and the schema, none of the commands' heavy packages", () => {
@@ -68,8 +79,16 @@ describe("start-up", () => {
 
   it("a command loads what it runs on: stash the store and resolve (summaries), tokens the tokenizer package", () => {
     const stash = loaded(["stash", tempFile("small.txt", "hello\n"), "--store", tempStore()]);
-    expect(stash).toEqual(expect.arrayContaining(["@artifact-refs/store-spec", "@artifact-refs/store-fs", "@artifact-refs/resolve"]));
-    for (const heavy of ["@artifact-refs/context", "@artifact-refs/hot-state", "@artifact-refs/server", "@artifact-refs/mcp"]) expect(stash, heavy).not.toContain(heavy);
+    expect(stash).toEqual(
+      expect.arrayContaining(["@artifact-refs/store-spec", "@artifact-refs/store-fs", "@artifact-refs/resolve"]),
+    );
+    for (const heavy of [
+      "@artifact-refs/context",
+      "@artifact-refs/hot-state",
+      "@artifact-refs/server",
+      "@artifact-refs/mcp",
+    ])
+      expect(stash, heavy).not.toContain(heavy);
     const tokens = loaded(["tokens", "-"], "count me");
     expect(tokens).toContain("@artifact-refs/budget");
     expect(tokens).not.toContain("@artifact-refs/store-spec");

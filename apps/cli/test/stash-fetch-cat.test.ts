@@ -35,7 +35,9 @@ describe("aref stash", () => {
 
   it("reads standard input with `-` and with no file", async () => {
     const store = tempStore();
-    const a = await run(["--store", store, "stash", "-", "--json", "--label", "piped", "--type", "tool_output"], { stdin: "from stdin\n" });
+    const a = await run(["--store", store, "stash", "-", "--json", "--label", "piped", "--type", "tool_output"], {
+      stdin: "from stdin\n",
+    });
     expect(a.code).toBe(0);
     expect(a.json().artifact_id).toBe(sha("from stdin\n"));
     expect(a.json().label).toBe("piped");
@@ -50,7 +52,23 @@ describe("aref stash", () => {
     const file = tempFile("x.txt", "same bytes");
     const first = (await run(["stash", file, "--store", store, "--json", "--session", "s1"])).json();
     const before = Date.now();
-    const second = await run(["stash", file, "--store", store, "--json", "--session", "s2", "--label", "other", "--ttl", "2h", "--type", "result", "--mime", "text/x-note"]);
+    const second = await run([
+      "stash",
+      file,
+      "--store",
+      store,
+      "--json",
+      "--session",
+      "s2",
+      "--label",
+      "other",
+      "--ttl",
+      "2h",
+      "--type",
+      "result",
+      "--mime",
+      "text/x-note",
+    ]);
     expect(second.code).toBe(0);
     const r = StashReceiptSchema.parse(second.json());
     expect(r.artifact_id).toBe(first.artifact_id);
@@ -65,7 +83,9 @@ describe("aref stash", () => {
 
   it("records the --mime it is given", async () => {
     const store = tempStore();
-    const ref = (await run(["stash", tempFile("a.bin", "abc"), "--store", store, "--mime", "text/x-custom"])).out.trim();
+    const ref = (
+      await run(["stash", tempFile("a.bin", "abc"), "--store", store, "--mime", "text/x-custom"])
+    ).out.trim();
     const peek = await run(["peek", ref, "--store", store, "--json"]);
     expect(peek.json().record.mime).toBe("text/x-custom");
   });
@@ -91,7 +111,15 @@ describe("aref stash", () => {
     const refs = r.out.trim().split("\n");
     expect(refs).toHaveLength(2);
     expect((await run(["cat", refs[1]!, "--store", store])).out).toBe("beta\n");
-    const missing = await run(["stash", tempFile("c.log", "gamma\n"), "no-such-file.log", "--store", store, "--session", "other"]);
+    const missing = await run([
+      "stash",
+      tempFile("c.log", "gamma\n"),
+      "no-such-file.log",
+      "--store",
+      store,
+      "--session",
+      "other",
+    ]);
     expect(missing.code).not.toBe(0);
     expect((await run(["list", "--session", "other", "--store", store])).code).not.toBe(0); // nothing stored in that session
   });
@@ -129,13 +157,25 @@ describe("aref fetch", () => {
   it("pages through the whole artifact by following `next` and rebuilds it exactly", async () => {
     const store = tempStore();
     const ref = (await run(["stash", tempFile("build.log", bigLog), "--store", store])).out.trim();
-    const first = FetchReceiptSchema.parse((await run(["fetch", ref, "--store", store, "--range", "1:", "--json", "--max-chars", "5000"])).json());
+    const first = FetchReceiptSchema.parse(
+      (await run(["fetch", ref, "--store", store, "--range", "1:", "--json", "--max-chars", "5000"])).json(),
+    );
     let text = first.text;
     let next = first.next;
     let pages = 1;
     while (next) {
       expect(next.mode).toBe("range");
-      const args = ["fetch", ref, "--store", store, "--json", "--range", `${(next as { start: number }).start}:`, "--max-chars", "5000"];
+      const args = [
+        "fetch",
+        ref,
+        "--store",
+        store,
+        "--json",
+        "--range",
+        `${(next as { start: number }).start}:`,
+        "--max-chars",
+        "5000",
+      ];
       const page = FetchReceiptSchema.parse((await run(args)).json());
       expect(page.text.length).toBeLessThanOrEqual(5000);
       text += page.text;
@@ -153,7 +193,9 @@ describe("aref fetch", () => {
     expect(head.text.startsWith("00001 ERROR disk full\n00002 INFO step ok\n[… lines 3-3,000")).toBe(true);
     const tail = (await run(["fetch", ref, "--store", store, "--tail", "1", "--json"])).json();
     expect(tail.text.endsWith("omitted; next: range start=1 …]\n03000 INFO step ok\n")).toBe(true);
-    const grep = (await run(["fetch", ref, "--store", store, "--grep", "ERROR", "--context", "1", "--max-matches", "2", "--json"])).json();
+    const grep = (
+      await run(["fetch", ref, "--store", store, "--grep", "ERROR", "--context", "1", "--max-matches", "2", "--json"])
+    ).json();
     expect(grep.selector).toMatchObject({ mode: "grep", pattern: "ERROR", context: 1, maxMatches: 2 });
     expect(grep.text).toContain("00098 ERROR disk full");
     expect(grep.text).toContain("00099 INFO step ok");

@@ -15,29 +15,39 @@ const TRAJECTORIES = sharedDataPath("trajectories");
 const files = sharedDataFiles("trajectories", ".jsonl");
 
 describe("aref tokens", () => {
-  itWithData("trajectories", "gives the reference tiktoken count on every trajectory file (cl100k_base and, for gpt-4o, o200k_base)", async () => {
-    expect(files.length).toBeGreaterThan(10);
-    const cl100k = get_encoding("cl100k_base");
-    const o200k = get_encoding("o200k_base");
-    try {
-      for (const file of files) {
-        const path = join(TRAJECTORIES, file);
-        const text = readFileSync(path, "utf8");
-        const r = await run(["tokens", path, "--json"]);
-        expect(r.code, r.err).toBe(0);
-        const receipt = r.json();
-        expect(receipt).toMatchObject({ schema: "artifact-refs.tokens.v1", encoding: "cl100k_base", impl: "tiktoken", chars: text.length, bytes: Buffer.byteLength(text) });
-        expect(receipt.tokens, file).toBe(cl100k.encode_ordinary(text).length);
-        if (files.indexOf(file) % 4 !== 0) continue; // o200k on a quarter of the files keeps the test quick
-        const r4o = await run(["tokens", path, "--model", "gpt-4o", "--impl", "gpt-tokenizer", "--json"]);
-        expect(r4o.json().encoding).toBe("o200k_base");
-        expect(r4o.json().tokens, file).toBe(o200k.encode_ordinary(text).length);
+  itWithData(
+    "trajectories",
+    "gives the reference tiktoken count on every trajectory file (cl100k_base and, for gpt-4o, o200k_base)",
+    async () => {
+      expect(files.length).toBeGreaterThan(10);
+      const cl100k = get_encoding("cl100k_base");
+      const o200k = get_encoding("o200k_base");
+      try {
+        for (const file of files) {
+          const path = join(TRAJECTORIES, file);
+          const text = readFileSync(path, "utf8");
+          const r = await run(["tokens", path, "--json"]);
+          expect(r.code, r.err).toBe(0);
+          const receipt = r.json();
+          expect(receipt).toMatchObject({
+            schema: "artifact-refs.tokens.v1",
+            encoding: "cl100k_base",
+            impl: "tiktoken",
+            chars: text.length,
+            bytes: Buffer.byteLength(text),
+          });
+          expect(receipt.tokens, file).toBe(cl100k.encode_ordinary(text).length);
+          if (files.indexOf(file) % 4 !== 0) continue; // o200k on a quarter of the files keeps the test quick
+          const r4o = await run(["tokens", path, "--model", "gpt-4o", "--impl", "gpt-tokenizer", "--json"]);
+          expect(r4o.json().encoding).toBe("o200k_base");
+          expect(r4o.json().tokens, file).toBe(o200k.encode_ordinary(text).length);
+        }
+      } finally {
+        cl100k.free();
+        o200k.free();
       }
-    } finally {
-      cl100k.free();
-      o200k.free();
-    }
-  });
+    },
+  );
 
   it("reads standard input with -, and prints a human line", async () => {
     const r = await run(["tokens", "-"], { stdin: "hello world" });
@@ -55,7 +65,10 @@ describe("aref tokens", () => {
     const path = tempFile("p.txt", "some prompt text");
     const warned = await run(["tokens", path, "--model", "claude-sonnet-4", "--json"]);
     expect(warned.code).toBe(0);
-    expect(warned.json()).toMatchObject({ encoding: "cl100k_base", warning: expect.stringMatching(/unknown model "claude-sonnet-4"/) });
+    expect(warned.json()).toMatchObject({
+      encoding: "cl100k_base",
+      warning: expect.stringMatching(/unknown model "claude-sonnet-4"/),
+    });
     const human = await run(["tokens", path, "--model", "claude-sonnet-4"]);
     expect(human.err).toMatch(/warning: unknown model/);
     const strict = await run(["tokens", path, "--model", "claude-sonnet-4", "--strict", "--json"]);
@@ -74,20 +87,36 @@ describe("aref tokens", () => {
 
   it("bad input: a directory (4), standard input over 64 MiB (6), an unknown --encoding (2); budget check reads the same way", async () => {
     const dir = tempDir();
-    for (const args of [["tokens", dir], ["budget", "check", dir]]) {
+    for (const args of [
+      ["tokens", dir],
+      ["budget", "check", dir],
+    ]) {
       const r = await run([...args, "--json"]);
       expect(r.code).toBe(4);
-      expect(r.json().error).toMatchObject({ code: "INVALID_INPUT", message: `${dir} is a directory, not a file`, hint: "give one text file" });
+      expect(r.json().error).toMatchObject({
+        code: "INVALID_INPUT",
+        message: `${dir} is a directory, not a file`,
+        hint: "give one text file",
+      });
     }
     const huge = Buffer.alloc(64 * 1024 * 1024 + 1, 0x61);
-    for (const args of [["tokens", "-"], ["budget", "check", "-"]]) {
+    for (const args of [
+      ["tokens", "-"],
+      ["budget", "check", "-"],
+    ]) {
       const r = await run([...args, "--json"], { stdin: huge });
       expect(r.code).toBe(6);
-      expect(r.json().error).toMatchObject({ code: "TOO_LARGE", message: "standard input is over 64 MiB", details: { max_bytes: 64 * 1024 * 1024 } });
+      expect(r.json().error).toMatchObject({
+        code: "TOO_LARGE",
+        message: "standard input is over 64 MiB",
+        details: { max_bytes: 64 * 1024 * 1024 },
+      });
     }
     const terminal = await run(["budget", "check", "-"], { stdinTTY: true });
     expect(terminal.code).toBe(2);
-    expect(terminal.err).toMatch(/^aref: nothing to count: standard input is a terminal\nhint: give a file \(`aref budget check prompt\.txt`\)/);
+    expect(terminal.err).toMatch(
+      /^aref: nothing to count: standard input is a terminal\nhint: give a file \(`aref budget check prompt\.txt`\)/,
+    );
     const encoding = await run(["tokens", "-", "--encoding", "p50k_base"], { stdin: "x" });
     expect(encoding.code).toBe(2);
     expect(encoding.err).toMatch(/Allowed choices are o200k_base, cl100k_base/);

@@ -67,20 +67,35 @@ interface Referenced {
  * it flags ambiguity, or the top two for a plural ("compare the two READMEs"). Nothing when
  * the words refer to nothing (the resolver never invents a reference).
  */
-function resolveRequest(request: string, executions: ExecutionContext, previous: string[]): Referenced[] & { ids?: string[] } {
+function resolveRequest(
+  request: string,
+  executions: ExecutionContext,
+  previous: string[],
+): Referenced[] & { ids?: string[] } {
   // The conversation's last resolution: "the other one", "both of them" are read against it.
-  const { candidates, ambiguous } = resolveReferences(request, executions.resolutionExecutions(), previous.length ? { previous } : {});
+  const { candidates, ambiguous } = resolveReferences(
+    request,
+    executions.resolutionExecutions(),
+    previous.length ? { previous } : {},
+  );
   if (candidates.length === 0) return [];
   const best = candidates[0]!.score;
   const plural = /\b(two|both|all|compare)\b/i.test(request);
-  const picked = ambiguous ? candidates.filter((c) => c.score >= best * 0.9) : plural ? candidates.slice(0, 2) : candidates.slice(0, 1);
+  const picked = ambiguous
+    ? candidates.filter((c) => c.score >= best * 0.9)
+    : plural
+      ? candidates.slice(0, 2)
+      : candidates.slice(0, 1);
   const shape = executions.contextShape().executions;
-  return Object.assign(picked.map((c) => {
-    const e = executions.getExecution(c.id)!;
-    const tracked = shape.find((x) => x.execution_id === c.id);
-    const what = e.tool_args.path ?? e.tool_args.command ?? e.tool_args.pattern ?? e.label ?? "";
-    return { ref: tracked?.short_ref ?? e.execution_id, tool: e.tool_name, label: String(what), reasons: c.reasons };
-  }), { ids: picked.map((c) => c.id) });
+  return Object.assign(
+    picked.map((c) => {
+      const e = executions.getExecution(c.id)!;
+      const tracked = shape.find((x) => x.execution_id === c.id);
+      const what = e.tool_args.path ?? e.tool_args.command ?? e.tool_args.pattern ?? e.label ?? "";
+      return { ref: tracked?.short_ref ?? e.execution_id, tool: e.tool_name, label: String(what), reasons: c.reasons };
+    }),
+    { ids: picked.map((c) => c.id) },
+  );
 }
 
 /** Renders a message the way the naive transcript would send it (payloads inline). */
@@ -93,7 +108,9 @@ const naiveText = (m: { role: string; content: string; tool_calls?: unknown }) =
  * within the budgets, follow-ups are resolved to earlier executions, and the model reads
  * stored results only through the bounded artifacts_get tool.
  */
-export async function runDemo(options: DemoOptions): Promise<DemoSummary & { reportPath: string; executionsPath: string }> {
+export async function runDemo(
+  options: DemoOptions,
+): Promise<DemoSummary & { reportPath: string; executionsPath: string }> {
   const log = options.log ?? (() => {});
   const session = options.session ?? `demo-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}`;
   const outDir = resolve(options.outDir);
@@ -109,7 +126,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary & { rep
   const externalizer = new Externalizer({ store, countTokens: count, config });
   const executions = new ExecutionContext({ session, store, externalizer, config });
   const artifactsGet = new ArtifactsGetTool({ store, session });
-  const { writer: hotState } = createDispatcher({ session_id: session, state: { objective: options.requests[0] ?? "demo" } });
+  const { writer: hotState } = createDispatcher({
+    session_id: session,
+    state: { objective: options.requests[0] ?? "demo" },
+  });
   const metricsPath = join(outDir, `${session}.metrics.jsonl`);
   const metricsSink = jsonlSink(metricsPath);
   const metrics: PromptMetrics[] = [];
@@ -131,7 +151,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary & { rep
   for (const tool of builtinTools(workspace)) registry.register(tool);
   registry.register(runCommandTool({ cwd: workspace.root, allowed: options.allowedCommands }));
   const tools: ToolSpec[] = [
-    ...registry.list().map((t) => ({ name: t.name, description: t.description, parameters: z.toJSONSchema(t.args) as Record<string, unknown> })),
+    ...registry.list().map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: z.toJSONSchema(t.args) as Record<string, unknown>,
+    })),
     artifactsGet.definition,
   ];
 
@@ -173,8 +197,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary & { rep
       const prompt = await assembler.assemble({ history, hotState: built.state, tail });
       const naiveTokens = naiveTokensSoFar + tail.reduce((n, m) => n + count(naiveText(m)), 0);
       const reply = await options.provider.complete({ messages: prompt.messages as ChatMessage[], tools });
-      const toolCalls = reply.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.arguments) }));
-      const assistant: HistoryMessage = { role: "assistant", content: reply.text, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+      const toolCalls = reply.toolCalls.map((c) => ({
+        id: c.id,
+        name: c.name,
+        arguments: JSON.stringify(c.arguments),
+      }));
+      const assistant: HistoryMessage = {
+        role: "assistant",
+        content: reply.text,
+        ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+      };
       history.push(assistant);
       naiveTokensSoFar += count(naiveText(assistant));
       await transcript.appendMessage("assistant", reply.text, toolCalls.length ? { tool_calls: toolCalls } : {});
@@ -204,7 +236,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary & { rep
           try {
             content = JSON.stringify(await artifactsGet.call(tc.arguments));
           } catch (error) {
-            content = JSON.stringify({ error: isArefError(error) ? error.toJSON() : { code: "INTERNAL", message: String(error) } });
+            content = JSON.stringify({
+              error: isArefError(error) ? error.toJSON() : { code: "INTERNAL", message: String(error) },
+            });
           }
           naiveContent = content;
           row.fetched++;
@@ -222,29 +256,58 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary & { rep
             mime = output.mime;
             label = output.summary;
           } catch (error) {
-            result = JSON.stringify({ error: isArefError(error) ? error.toJSON() : { code: "INTERNAL", message: String(error) } });
+            result = JSON.stringify({
+              error: isArefError(error) ? error.toJSON() : { code: "INTERNAL", message: String(error) },
+            });
             resultType = "error";
           }
-          const externalized = await transcript.appendToolResult({ tool: tc.name, result, args: tc.arguments, callId: tc.id, ...(mime ? { mime } : {}) });
-          await executions.record({ tool_name: tc.name, tool_args: tc.arguments, result, result_type: resultType, ...(label ? { summary: label } : {}), ...(mime ? { mime } : {}) });
+          const externalized = await transcript.appendToolResult({
+            tool: tc.name,
+            result,
+            args: tc.arguments,
+            callId: tc.id,
+            ...(mime ? { mime } : {}),
+          });
+          await executions.record({
+            tool_name: tc.name,
+            tool_args: tc.arguments,
+            result,
+            result_type: resultType,
+            ...(label ? { summary: label } : {}),
+            ...(mime ? { mime } : {}),
+          });
           content = externalized.content;
           artifactRef = externalized.artifactRef;
           naiveContent = result;
           if (externalized.artifactRef) {
             row.stashed++;
-            stashed.push({ id: externalized.artifactRef.artifact_id, original: result, redacted: externalized.redactions.length > 0 });
+            stashed.push({
+              id: externalized.artifactRef.artifact_id,
+              original: result,
+              redacted: externalized.redactions.length > 0,
+            });
             hotState.addArtifact({
               artifact_id: externalized.artifactRef.artifact_id,
               type: tc.name === "run_command" ? "log" : tc.name === "read_file" ? "doc" : "tool_output",
-              label: `${tc.name} ${String(tc.arguments.path ?? tc.arguments.command ?? tc.arguments.pattern ?? "")}`.trim().slice(0, 120),
+              label: `${tc.name} ${String(tc.arguments.path ?? tc.arguments.command ?? tc.arguments.pattern ?? "")}`
+                .trim()
+                .slice(0, 120),
             });
           }
         }
-        const toolMessage: HistoryMessage = { role: "tool", content, tool_name: tc.name, tool_call_id: tc.id, ...(artifactRef ? { artifactRef } : {}) };
+        const toolMessage: HistoryMessage = {
+          role: "tool",
+          content,
+          tool_name: tc.name,
+          tool_call_id: tc.id,
+          ...(artifactRef ? { artifactRef } : {}),
+        };
         history.push(toolMessage);
         naiveTokensSoFar += count(naiveText({ role: "tool", content: naiveContent }));
       }
-      log(`  call ${call}: ${prompt.tokens} tokens (naive ${naiveTokens}) → ${row.action}${row.stashed ? `, stashed ${row.stashed}` : ""}`);
+      log(
+        `  call ${call}: ${prompt.tokens} tokens (naive ${naiveTokens}) → ${row.action}${row.stashed ? `, stashed ${row.stashed}` : ""}`,
+      );
     }
     requests.push({ text: request, answer, referenced: referenced.map((r) => r.ref) });
     if (answer) log(`  answer: ${answer.split("\n")[0]}`);

@@ -39,7 +39,18 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 
 /** Plain-text per-call table for the terminal. */
 export function renderTable(rows: CallRow[]): string {
-  const header = ["call", "req", "naive tok", "refs tok", "saved", "hot-state tok", "budget", "stashed", "fetched", "action"];
+  const header = [
+    "call",
+    "req",
+    "naive tok",
+    "refs tok",
+    "saved",
+    "hot-state tok",
+    "budget",
+    "stashed",
+    "fetched",
+    "action",
+  ];
   const body = rows.map((r) => [
     String(r.call),
     String(r.request),
@@ -53,7 +64,11 @@ export function renderTable(rows: CallRow[]): string {
     r.action,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 

@@ -11,7 +11,12 @@ const MAX_OUTPUT_BYTES = 512 * 1024;
  * makes up: a real LLM provider can only pick from `allowed`). Output is stdout and stderr
  * interleaved, as a terminal shows it; a non-zero exit is an "error" result.
  */
-export function runCommandTool(options: { cwd: string; allowed: string[]; timeoutMs?: number; env?: NodeJS.ProcessEnv }): ToolDefinition<{ command: string }> {
+export function runCommandTool(options: {
+  cwd: string;
+  allowed: string[];
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}): ToolDefinition<{ command: string }> {
   return {
     name: "run_command",
     title: "Run Command",
@@ -19,11 +24,18 @@ export function runCommandTool(options: { cwd: string; allowed: string[]; timeou
     args: z.object({ command: z.string().min(1).max(1_000) }).strict(),
     async run({ command }, { signal }): Promise<ToolOutput> {
       if (!options.allowed.includes(command)) {
-        throw new ArefError("FORBIDDEN", `command not allowed: ${JSON.stringify(command)}`, { hint: `allowed: ${options.allowed.join(" | ")}` });
+        throw new ArefError("FORBIDDEN", `command not allowed: ${JSON.stringify(command)}`, {
+          hint: `allowed: ${options.allowed.join(" | ")}`,
+        });
       }
       const started = Date.now();
       const { output, code } = await new Promise<{ output: string; code: number | null }>((resolve, reject) => {
-        const child = spawn(command, { cwd: options.cwd, shell: true, signal, env: { ...process.env, ...options.env, FORCE_COLOR: "0", NO_COLOR: "1", CI: "true" } });
+        const child = spawn(command, {
+          cwd: options.cwd,
+          shell: true,
+          signal,
+          env: { ...process.env, ...options.env, FORCE_COLOR: "0", NO_COLOR: "1", CI: "true" },
+        });
         const chunks: Buffer[] = [];
         let size = 0;
         const keep = (b: Buffer) => {
@@ -40,7 +52,10 @@ export function runCommandTool(options: { cwd: string; allowed: string[]; timeou
         child.on("close", (exit) => {
           clearTimeout(timer);
           const text = Buffer.concat(chunks).toString("utf8");
-          resolve({ output: size > MAX_OUTPUT_BYTES ? `${text}\n[output cut at ${MAX_OUTPUT_BYTES} of ${size} bytes]` : text, code: exit });
+          resolve({
+            output: size > MAX_OUTPUT_BYTES ? `${text}\n[output cut at ${MAX_OUTPUT_BYTES} of ${size} bytes]` : text,
+            code: exit,
+          });
         });
       });
       const lines = output.split("\n").length;

@@ -19,7 +19,11 @@ describe("the demo on S3 (real S3-compatible server on 127.0.0.1)", () => {
       store: spec,
       workspace: repo,
       outDir: mkdtempSync(join(tmpdir(), "aref-demo-s3-")),
-      requests: ["Load README.md and tell me what this project is.", "Load packages/store/README.md too.", "compare the two READMEs"],
+      requests: [
+        "Load README.md and tell me what this project is.",
+        "Load packages/store/README.md too.",
+        "compare the two READMEs",
+      ],
       allowedCommands: [],
     });
     expect(summary.calls.every((c) => c.budgetOk)).toBe(true);

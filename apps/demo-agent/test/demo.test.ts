@@ -54,7 +54,9 @@ describe("offline demo (scripted policy, real tools, real fs store)", () => {
     expect(byText.get("summarize what I just loaded")!.referenced).toEqual([refOf(storeReadme.answer)]);
     expect(byText.get("what did the test run say?")!.referenced).toEqual([refOf(testRun.answer)]);
     expect(byText.get("what did the test run say?")!.answer).toMatch(/Tests\s+\d+ passed/);
-    expect(new Set(byText.get("compare the two READMEs")!.referenced)).toEqual(new Set([refOf(readme.answer), refOf(storeReadme.answer)]));
+    expect(new Set(byText.get("compare the two READMEs")!.referenced)).toEqual(
+      new Set([refOf(readme.answer), refOf(storeReadme.answer)]),
+    );
     expect(byText.get("compare the two READMEs")!.answer).toMatch(/^Comparison/);
   });
 
@@ -69,7 +71,10 @@ describe("offline demo (scripted policy, real tools, real fs store)", () => {
     expect(html).toContain(summary.session);
     const transcript = await readTranscript(summary.transcriptPath);
     expect(transcript.entries.some((e) => e.details?.artifactRef)).toBe(true);
-    const metrics = readFileSync(summary.metricsPath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; budget_ok: boolean });
+    const metrics = readFileSync(summary.metricsPath, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; budget_ok: boolean });
     expect(metrics.length).toBe(summary.calls.length);
     expect(metrics.every((m) => m.type === "prompt_metrics" && m.budget_ok)).toBe(true);
   });
@@ -90,7 +95,12 @@ describe("offline demo (scripted policy, real tools, real fs store)", () => {
       expect(await page.locator("#chart svg rect").count()).toBeGreaterThanOrEqual(summary.calls.length * 2);
       expect(await page.locator("tbody tr").count()).toBe(summary.calls.length);
       expect(await page.locator("li p.q").count()).toBe(DEFAULT_REQUESTS.length);
-      await expect(page.getByText(`${summary.savedPct.toFixed(1)}%`).first().isVisible()).resolves.toBe(true);
+      await expect(
+        page
+          .getByText(`${summary.savedPct.toFixed(1)}%`)
+          .first()
+          .isVisible(),
+      ).resolves.toBe(true);
       const shots = join(import.meta.dirname, "..", "test-output");
       mkdirSync(shots, { recursive: true });
       const shot = join(shots, "demo-report.png");

@@ -9,7 +9,9 @@ const MIDDLE = "MIDDLE-MARKER-7f3a9c";
 
 function bigWorkspace(): string {
   const dir = mkdtempSync(join(tmpdir(), "aref-ws-"));
-  const lines = Array.from({ length: 2_500 }, (_, i) => (i === 1_250 ? `line ${i}: ${MIDDLE} the interesting part` : `line ${i}: ${"x".repeat(30)} ok`));
+  const lines = Array.from({ length: 2_500 }, (_, i) =>
+    i === 1_250 ? `line ${i}: ${MIDDLE} the interesting part` : `line ${i}: ${"x".repeat(30)} ok`,
+  );
   writeFileSync(join(dir, "big.log"), lines.join("\n")); // ~100 KB
   return dir;
 }
@@ -23,7 +25,11 @@ describe("OpenAI-compatible provider over the wire (local server speaking the Op
       if (index === 0) return { tool: "read_file", args: { path: "big.log" } };
       const { messages } = JSON.parse(raw) as { messages: Array<{ content: string | null }> };
       const ref = /art:[0-9a-f]{12,}/.exec(String(messages.at(-1)!.content))?.[0];
-      if (index === 1 && ref) return { tool: "artifacts_get", args: { ref, selector: { mode: "grep", pattern: "MIDDLE-MARKER", context: 1 } } };
+      if (index === 1 && ref)
+        return {
+          tool: "artifacts_get",
+          args: { ref, selector: { mode: "grep", pattern: "MIDDLE-MARKER", context: 1 } },
+        };
       return { text: "The interesting part is on line 1250." };
     });
     close = fake.close;
@@ -53,7 +59,9 @@ describe("OpenAI-compatible provider over the wire (local server speaking the Op
 
   it("reports a provider error clearly", async () => {
     const provider = new OpenAIProvider({ baseURL: "http://127.0.0.1:9/v1", apiKey: "k" });
-    await expect(provider.complete({ messages: [{ role: "user", content: "hi" }], tools: [] })).rejects.toThrow(/connect|Connection/i);
+    await expect(provider.complete({ messages: [{ role: "user", content: "hi" }], tools: [] })).rejects.toThrow(
+      /connect|Connection/i,
+    );
   });
 });
 

@@ -11,8 +11,17 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 16;
 const CASES = ["bare", "real", "strict", "fs", "fsStrict", "uncached"] as const;
 
-const child = spawn(process.execPath, ["--conditions=@artifact-refs/source", "--import", "tsx", fileURLToPath(new URL("./targets.ts", import.meta.url))], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
-const info: Record<(typeof CASES)[number], string> & { path: string; token: string; bytes: number; artifactBytes: number } = await new Promise((resolve, reject) => {
+const child = spawn(
+  process.execPath,
+  ["--conditions=@artifact-refs/source", "--import", "tsx", fileURLToPath(new URL("./targets.ts", import.meta.url))],
+  { stdio: ["ignore", "pipe", "inherit", "ipc"] },
+);
+const info: Record<(typeof CASES)[number], string> & {
+  path: string;
+  token: string;
+  bytes: number;
+  artifactBytes: number;
+} = await new Promise((resolve, reject) => {
   let out = "";
   child.stdout!.on("data", (c) => {
     out += c;
@@ -40,10 +49,21 @@ interface Sample {
 
 async function run(base: string): Promise<Sample> {
   const before = await targetCpu();
-  const result = await autocannon({ url: `${base}${info.path}`, connections: CONNECTIONS, duration: DURATION_S, headers: { authorization: `Bearer ${info.token}` } });
+  const result = await autocannon({
+    url: `${base}${info.path}`,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: { authorization: `Bearer ${info.token}` },
+  });
   const cpu = (await targetCpu()) - before;
   const errors = result.errors + result.non2xx;
-  return { rps: result.requests.average, p99: result.latency.p99, mean: result.latency.average, errors, cpuPerRequest: cpu / Math.max(1, result.requests.total) };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    mean: result.latency.average,
+    errors,
+    cpuPerRequest: cpu / Math.max(1, result.requests.total),
+  };
 }
 
 const samples: Record<string, Sample[]> = Object.fromEntries(CASES.map((name) => [name, []]));
@@ -68,15 +88,20 @@ const rows = CASES.map((name) => ({
   opsPerSec: avg(samples[name]!.map((s) => s.rps)),
   meanMs: avg(samples[name]!.map((s) => s.mean)),
   p99Ms: avg(samples[name]!.map((s) => s.p99)),
-  error: samples[name]!.some((s) => s.errors > 0) ? `${samples[name]!.reduce((n, s) => n + s.errors, 0)} errors/non-2xx` : undefined,
+  error: samples[name]!.some((s) => s.errors > 0)
+    ? `${samples[name]!.reduce((n, s) => n + s.errors, 0)} errors/non-2xx`
+    : undefined,
 }));
 const base = rows[0]!.opsPerSec || 1;
 for (const row of rows) row.ratio = row.opsPerSec / base;
-console.log(`\n### Bounded fetch over HTTP (${info.bytes} response bytes from a ${info.artifactBytes}-byte artifact; ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION_S} s per case)\n`);
+console.log(
+  `\n### Bounded fetch over HTTP (${info.bytes} response bytes from a ${info.artifactBytes}-byte artifact; ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION_S} s per case)\n`,
+);
 console.log(table(rows));
 console.log(`\nratio real/bare: ${(rows[1]!.opsPerSec / base).toFixed(2)}× (target ≥ 0.70×)`);
 // When the load generator saturates before the server, req/s hides the server's cost: CPU per request shows it.
 const cpu = CASES.map((name) => avg(samples[name]!.map((s) => s.cpuPerRequest)));
 console.log("\n| case | server CPU µs / request | bare / case |\n|---|---:|---:|");
-for (const [i, name] of CASES.entries()) console.log(`| ${NAMES[name]} | ${cpu[i]!.toFixed(1)} | ${(cpu[0]! / cpu[i]!).toFixed(2)}× |`);
+for (const [i, name] of CASES.entries())
+  console.log(`| ${NAMES[name]} | ${cpu[i]!.toFixed(1)} | ${(cpu[0]! / cpu[i]!).toFixed(2)}× |`);
 console.log(`machine: ${machine()}`);

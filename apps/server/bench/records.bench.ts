@@ -54,7 +54,9 @@ for (const [shape, step] of Object.entries(SHAPES)) {
     clock += step;
   }
 }
-console.log(`memory: built ${(2 * N).toLocaleString("en-US")} records in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `memory: built ${(2 * N).toLocaleString("en-US")} records in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 const root = join(tmpdir(), `aref-records-bench-${N}`, "store");
 if (!existsSync(join(root, "complete"))) {
   started = Date.now();
@@ -69,7 +71,9 @@ if (!existsSync(join(root, "complete"))) {
     await writeFile(file, (await driver.get(entry.key))!);
   }
   await writeFile(join(root, "complete"), "");
-  console.log(`fs: wrote ${(2 * N).toLocaleString("en-US")} record files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `fs: wrote ${(2 * N).toLocaleString("en-US")} record files in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 } else console.log(`fs: reusing ${root}`);
 
 const memory = new ArtifactStore({ driver });
@@ -78,7 +82,8 @@ const server = await startServer({ store: root, rateLimit: false, ui: false, por
 /** A cursor half way back through the session (the same store's ids). */
 async function middleOf(store: ArtifactStore, shape: string): Promise<string> {
   let before: string | undefined;
-  for (let p = 0; p < N / 2 / 1_000; p++) before = (await store.records.page(shape, "execution", { limit: 1_000, ...(before ? { before } : {}) })).before;
+  for (let p = 0; p < N / 2 / 1_000; p++)
+    before = (await store.records.page(shape, "execution", { limit: 1_000, ...(before ? { before } : {}) })).before;
   return before!;
 }
 
@@ -112,20 +117,39 @@ try {
     const [memoryMiddle, fsMiddle] = [await middleOf(memory, shape), await middleOf(fs, shape)];
     const cases: Array<[string, () => Promise<unknown>, number]> = [
       ["memory: first page (newest 100)", () => memory.records.page(shape, "execution", { limit: 100 }), RUNS],
-      ["memory: a page in the middle (100)", () => memory.records.page(shape, "execution", { limit: 100, before: memoryMiddle }), RUNS],
-      ["memory: full listing of the session's keys", () => drain(driver.list(`records/${shape}/execution/`)), Math.ceil(RUNS / 4)],
+      [
+        "memory: a page in the middle (100)",
+        () => memory.records.page(shape, "execution", { limit: 100, before: memoryMiddle }),
+        RUNS,
+      ],
+      [
+        "memory: full listing of the session's keys",
+        () => drain(driver.list(`records/${shape}/execution/`)),
+        Math.ceil(RUNS / 4),
+      ],
       ["fs: first page (newest 100)", () => fs.records.page(shape, "execution", { limit: 100 }), RUNS],
-      ["fs: a page in the middle (100)", () => fs.records.page(shape, "execution", { limit: 100, before: fsMiddle }), RUNS],
+      [
+        "fs: a page in the middle (100)",
+        () => fs.records.page(shape, "execution", { limit: 100, before: fsMiddle }),
+        RUNS,
+      ],
       ["fs: full listing of the session's keys", () => drain(fs.driver.list(`records/${shape}/execution/`)), 3],
-      ["HTTP on fs: GET executions?limit=100 (first page)", () => http(`/api/sessions/${shape}/executions?limit=100`), RUNS],
+      [
+        "HTTP on fs: GET executions?limit=100 (first page)",
+        () => http(`/api/sessions/${shape}/executions?limit=100`),
+        RUNS,
+      ],
       ["HTTP on fs: GET context (newest 50, context rebuilt)", () => http(`/api/artifacts/context/${shape}`), RUNS],
     ];
     const rows: Array<{ name: string; median: number; p95: number }> = [];
     for (const [name, fn, runs] of cases) rows.push({ name, ...(await time(fn, runs)) });
     const baseline = rows.find((r) => r.name === "fs: full listing of the session's keys")!.median;
-    console.log(`\n### ${shape}: ${N.toLocaleString("en-US")} records ${shape === "spread" ? "one per second" : "in 100 s"}\n`);
+    console.log(
+      `\n### ${shape}: ${N.toLocaleString("en-US")} records ${shape === "spread" ? "one per second" : "in 100 s"}\n`,
+    );
     console.log("| case | median ms | p95 ms | share of the fs full listing |\n|---|---:|---:|---:|");
-    for (const r of rows) console.log(`| ${r.name} | ${r.median.toFixed(1)} | ${r.p95.toFixed(1)} | ${(r.median / baseline).toFixed(3)} |`);
+    for (const r of rows)
+      console.log(`| ${r.name} | ${r.median.toFixed(1)} | ${r.p95.toFixed(1)} | ${(r.median / baseline).toFixed(3)} |`);
   }
 } finally {
   await server.close();

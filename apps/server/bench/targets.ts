@@ -11,7 +11,11 @@ import { startServer } from "../src/index.js";
 
 const TOKEN = "bench-admin-token-0123456789";
 const store = new ArtifactStore({ driver: new MemoryDriver() });
-const lines = Array.from({ length: 4_000 }, (_, i) => `2026-11-22T10:00:${String(i % 60).padStart(2, "0")}Z ${i % 97 === 0 ? "ERROR" : "INFO"} worker-${i % 8} handled request ${i} in ${(i * 7) % 300} ms`);
+const lines = Array.from(
+  { length: 4_000 },
+  (_, i) =>
+    `2026-11-22T10:00:${String(i % 60).padStart(2, "0")}Z ${i % 97 === 0 ? "ERROR" : "INFO"} worker-${i % 8} handled request ${i} in ${(i * 7) % 300} ms`,
+);
 const put = await store.put(lines.join("\n"), { session: "bench", type: "log", label: "service.log" });
 const options = { tokens: { admin: TOKEN }, rateLimit: false, ui: false } as const;
 const real = await startServer({ store, ...options });
@@ -35,8 +39,17 @@ bare.get("/api/artifacts/:ref", async (_req, reply) => {
 });
 await bare.listen({ port: 0, host: "127.0.0.1" });
 const barePort = (bare.server.address() as { port: number }).port;
-const urls = { real: real.url, strict: strict.url, uncached: uncached.url, fs: fsServer.url, fsStrict: fsStrict.url, bare: `http://127.0.0.1:${barePort}` };
-console.log(JSON.stringify({ ...urls, path, token: TOKEN, bytes: bytes.byteLength, artifactBytes: put.record.size_bytes }));
+const urls = {
+  real: real.url,
+  strict: strict.url,
+  uncached: uncached.url,
+  fs: fsServer.url,
+  fsStrict: fsStrict.url,
+  bare: `http://127.0.0.1:${barePort}`,
+};
+console.log(
+  JSON.stringify({ ...urls, path, token: TOKEN, bytes: bytes.byteLength, artifactBytes: put.record.size_bytes }),
+);
 // The parent asks for this process's CPU time around each run (µs of user + system).
 process.on("message", (message) => {
   if (message === "cpu") {
@@ -44,8 +57,10 @@ process.on("message", (message) => {
     process.send?.({ cpu: user + system });
   }
 });
-process.on("SIGTERM", () =>
-  void Promise.all([real, strict, uncached, fsServer, fsStrict, bare].map((s) => s.close()))
-    .then(() => rm(dir, { recursive: true, force: true }))
-    .then(() => process.exit(0)),
+process.on(
+  "SIGTERM",
+  () =>
+    void Promise.all([real, strict, uncached, fsServer, fsStrict, bare].map((s) => s.close()))
+      .then(() => rm(dir, { recursive: true, force: true }))
+      .then(() => process.exit(0)),
 );

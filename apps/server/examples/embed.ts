@@ -29,8 +29,14 @@ const run = await fetch(`${server.url}/api/artifacts/execute`, {
 const execution = (await run.json()) as { summary: string };
 console.log(execution.summary); // Loaded package.json (… KB)
 
-const chat = await fetch(`${server.url}/api/chat`, { method: "POST", headers: auth, body: JSON.stringify({ session_id: "alice", message: "what is in the file I just loaded?" }) });
+const chat = await fetch(`${server.url}/api/chat`, {
+  method: "POST",
+  headers: auth,
+  body: JSON.stringify({ session_id: "alice", message: "what is in the file I just loaded?" }),
+});
 const answer = (await chat.json()) as { referenced_executions: string[]; context_message: { content: string } | null };
-console.log(`referenced ${answer.referenced_executions.length} execution(s); context message of ${answer.context_message?.content.length} chars`);
+console.log(
+  `referenced ${answer.referenced_executions.length} execution(s); context message of ${answer.context_message?.content.length} chars`,
+);
 
 await server.close();

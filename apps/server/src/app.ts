@@ -11,7 +11,14 @@ import { createKit } from "./kit/index.js";
 import { openApiDocument } from "./openapi.js";
 import { registerJsonParser } from "./body-parsing.js";
 import { ConnectionGuard } from "./connection-guard.js";
-import { DEFAULT_ACCESS_CACHE_MS, DEFAULT_BODY_LIMIT, DEFAULT_MAX_UNAUTHENTICATED, DEFAULT_RATE_LIMIT, serverTimeouts, type ServerOptions } from "./options.js";
+import {
+  DEFAULT_ACCESS_CACHE_MS,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_MAX_UNAUTHENTICATED,
+  DEFAULT_RATE_LIMIT,
+  serverTimeouts,
+  type ServerOptions,
+} from "./options.js";
 import { closeAfterReply, registerRoute, type RouteDef } from "./route.js";
 import { artifactRoutes } from "./routes/artifacts.js";
 import { chatRoutes } from "./routes/chat.js";
@@ -30,7 +37,14 @@ export const SERVER_VERSION = "0.1.0";
 
 /** "minute", "10 seconds", "2 minutes": the configured rate-limit window (not the time left in it). */
 function windowText(ms: number): string {
-  const [n, unit] = ms % 3_600_000 === 0 ? [ms / 3_600_000, "hour"] : ms % 60_000 === 0 ? [ms / 60_000, "minute"] : ms % 1000 === 0 ? [ms / 1000, "second"] : [ms, "millisecond"];
+  const [n, unit] =
+    ms % 3_600_000 === 0
+      ? [ms / 3_600_000, "hour"]
+      : ms % 60_000 === 0
+        ? [ms / 60_000, "minute"]
+        : ms % 1000 === 0
+          ? [ms / 1000, "second"]
+          : [ms, "millisecond"];
   return n === 1 ? unit : `${n} ${unit}s`;
 }
 
@@ -51,14 +65,18 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
   if (!(store instanceof ArtifactStore) && typeof (store as ArtifactStore)?.put !== "function") {
     throw new ArefError("CONFIG_INVALID", "options.store must be an ArtifactStore or a store spec string");
   }
-  const tokens = options.tokens === undefined ? undefined : parseWith(TokensSchema, options.tokens, "tokens", "CONFIG_INVALID");
+  const tokens =
+    options.tokens === undefined ? undefined : parseWith(TokensSchema, options.tokens, "tokens", "CONFIG_INVALID");
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  if (!Number.isInteger(bodyLimit) || bodyLimit < 1) throw new ArefError("CONFIG_INVALID", `bodyLimit must be a positive integer, got ${String(bodyLimit)}`);
+  if (!Number.isInteger(bodyLimit) || bodyLimit < 1)
+    throw new ArefError("CONFIG_INVALID", `bodyLimit must be a positive integer, got ${String(bodyLimit)}`);
   const accessCacheMs = options.accessCacheMs ?? DEFAULT_ACCESS_CACHE_MS;
-  if (!Number.isFinite(accessCacheMs) || accessCacheMs < 0) throw new ArefError("CONFIG_INVALID", `accessCacheMs must be a number ≥ 0, got ${String(accessCacheMs)}`);
+  if (!Number.isFinite(accessCacheMs) || accessCacheMs < 0)
+    throw new ArefError("CONFIG_INVALID", `accessCacheMs must be a number ≥ 0, got ${String(accessCacheMs)}`);
 
   const tools = new ToolRegistry();
-  if (options.workspace !== undefined) for (const tool of builtinTools(await Workspace.open(options.workspace))) tools.register(tool);
+  if (options.workspace !== undefined)
+    for (const tool of builtinTools(await Workspace.open(options.workspace))) tools.register(tool);
   for (const tool of options.tools ?? []) tools.register(tool);
 
   const ctx: AppContext = {
@@ -90,7 +108,9 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     // Errors node answers before a request exists (408 timeout, 431 headers too large, 400 bad framing) get an error receipt too.
     clientErrorHandler: (error, socket) => writeClientError(error, socket),
     frameworkErrors: (error, _req, reply) => {
-      const { status, receipt } = toHttpError(Object.assign(error, { statusCode: (error as { statusCode?: number }).statusCode ?? 400 }));
+      const { status, receipt } = toHttpError(
+        Object.assign(error, { statusCode: (error as { statusCode?: number }).statusCode ?? 400 }),
+      );
       void (reply as unknown as { code(n: number): { send(b: unknown): void } }).code(status).send(receipt);
     },
   });
@@ -104,7 +124,10 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
       // Paths, errno and foreign hashes stay in the server log; the client gets the code, a fixed message and an id.
       const errorId = randomUUID().slice(0, 8);
       request.log.error({ err: error, errorId }, "request failed");
-      console.error(`[aref-server] error ${errorId} on ${request.method} ${request.url.split("?")[0]}: ${error.code}: ${error.message}`, error.details ?? "");
+      console.error(
+        `[aref-server] error ${errorId} on ${request.method} ${request.url.split("?")[0]}: ${error.code}: ${error.message}`,
+        error.details ?? "",
+      );
       const { status, receipt } = toHttpError(redactOperatorError(error, errorId));
       return reply.code(status).send(receipt);
     }
@@ -114,7 +137,11 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     return reply.code(status).send(receipt);
   });
   const notFound = (request: { method: string; url: string }) =>
-    toHttpError(new ArefError("NOT_FOUND", `no route ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}`, { hint: "see GET /openapi.json" })).receipt;
+    toHttpError(
+      new ArefError("NOT_FOUND", `no route ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}`, {
+        hint: "see GET /openapi.json",
+      }),
+    ).receipt;
   app.setNotFoundHandler((request, reply) => reply.code(404).send(notFound(request)));
 
   // Without tokens (loopback development), refuse DNS-rebinding requests: a foreign Host or Origin.
@@ -139,7 +166,9 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     closeAfterReply(request, reply);
     void reply.code(404).send(notFound(request));
   });
-  const guard = ctx.auth.enabled ? new ConnectionGuard(options.maxUnauthenticatedConnections ?? DEFAULT_MAX_UNAUTHENTICATED) : undefined;
+  const guard = ctx.auth.enabled
+    ? new ConnectionGuard(options.maxUnauthenticatedConnections ?? DEFAULT_MAX_UNAUTHENTICATED)
+    : undefined;
   guard?.attach(app.server);
   app.addHook("onResponse", (request, reply, done) => {
     const meter = request.meter ?? ctx.telemetry.meter(request.method, request.routeOptions.url ?? "unmatched");
@@ -173,22 +202,38 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
         }
       },
       errorResponseBuilder: (_req, context) =>
-        new ArefError("RATE_LIMITED", `rate limit: ${context.max} request${context.max === 1 ? "" : "s"} per ${windowText(limit.timeWindowMs ?? DEFAULT_RATE_LIMIT.timeWindowMs)}`, {
-          hint: `retry after ${Math.max(1, Math.ceil(context.ttl / 1000))} s`,
-        }),
+        new ArefError(
+          "RATE_LIMITED",
+          `rate limit: ${context.max} request${context.max === 1 ? "" : "s"} per ${windowText(limit.timeWindowMs ?? DEFAULT_RATE_LIMIT.timeWindowMs)}`,
+          {
+            hint: `retry after ${Math.max(1, Math.ceil(context.ttl / 1000))} s`,
+          },
+        ),
     });
   }
 
   const routes: RouteDef<any, any, any>[] = [];
   let doc: Record<string, unknown> = {};
-  routes.push(...artifactRoutes(ctx), ...sessionRoutes(ctx), ...executeRoutes(ctx), ...chatRoutes(ctx), ...systemRoutes(ctx, () => doc));
+  routes.push(
+    ...artifactRoutes(ctx),
+    ...sessionRoutes(ctx),
+    ...executeRoutes(ctx),
+    ...chatRoutes(ctx),
+    ...systemRoutes(ctx, () => doc),
+  );
   doc = openApiDocument(routes, { title: "artifact-refs server", version: SERVER_VERSION });
-  const trust = guard === undefined ? undefined : (request: { raw: { socket: import("node:net").Socket } }) => guard.trust(request.raw.socket);
+  const trust =
+    guard === undefined
+      ? undefined
+      : (request: { raw: { socket: import("node:net").Socket } }) => guard.trust(request.raw.socket);
   for (const route of routes) registerRoute(app, ctx.auth, route, ctx.telemetry.meter(route.method, route.url), trust);
 
   const webRoot = options.ui === false ? undefined : findWebRoot();
   if (webRoot) serveWeb(app, webRoot);
-  else if (options.ui === true) throw new ArefError("CONFIG_INVALID", "the web UI is not built", { hint: "run `pnpm --filter @artifact-refs/server build`" });
+  else if (options.ui === true)
+    throw new ArefError("CONFIG_INVALID", "the web UI is not built", {
+      hint: "run `pnpm --filter @artifact-refs/server build`",
+    });
 
   await app.ready();
   let closing: Promise<void> | undefined;
@@ -231,9 +276,13 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   if (options.tokens === undefined && !LOOPBACK.has(host)) {
-    throw new ArefError("CONFIG_INVALID", `refusing to listen on ${host} without tokens: anyone could read every session`, {
-      hint: "pass --token (or options.tokens), or listen on 127.0.0.1",
-    });
+    throw new ArefError(
+      "CONFIG_INVALID",
+      `refusing to listen on ${host} without tokens: anyone could read every session`,
+      {
+        hint: "pass --token (or options.tokens), or listen on 127.0.0.1",
+      },
+    );
   }
   const server = await createServer(options);
   await server.app.listen({ port: options.port ?? 0, host });

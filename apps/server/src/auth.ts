@@ -10,7 +10,10 @@ const tokenSchema = (what: string) =>
     .string()
     .min(16, `${what} must be at least 16 characters`)
     .max(512, `${what} must be at most 512 characters (longer ones can never match a request)`)
-    .regex(/^[\x21-\x7e]+$/, `${what} may only hold visible ASCII characters (no spaces or control characters: they can never match a request)`);
+    .regex(
+      /^[\x21-\x7e]+$/,
+      `${what} may only hold visible ASCII characters (no spaces or control characters: they can never match a request)`,
+    );
 
 export const TokensSchema = z
   .object({
@@ -36,7 +39,10 @@ export class Authenticator {
   constructor(tokens: Tokens | undefined) {
     this.#enabled = tokens !== undefined;
     this.#admin = tokens?.admin === undefined ? undefined : digest(tokens.admin);
-    this.#scoped = Object.entries(tokens?.sessions ?? {}).map(([token, sessions]) => ({ digest: digest(token), sessions: new Set(sessions) }));
+    this.#scoped = Object.entries(tokens?.sessions ?? {}).map(([token, sessions]) => ({
+      digest: digest(token),
+      sessions: new Set(sessions),
+    }));
   }
 
   /** False when the server runs without tokens (loopback development only). */
@@ -57,7 +63,8 @@ export class Authenticator {
     let principal: Principal | undefined;
     if (this.#admin !== undefined && timingSafeEqual(this.#admin, given)) principal = { kind: "admin" };
     for (const entry of this.#scoped) {
-      if (timingSafeEqual(entry.digest, given) && principal === undefined) principal = { kind: "sessions", sessions: entry.sessions };
+      if (timingSafeEqual(entry.digest, given) && principal === undefined)
+        principal = { kind: "sessions", sessions: entry.sessions };
     }
     if (principal === undefined) throw unauthorized("unknown bearer token");
     if (this.#verified.size >= 1_000) this.#verified.clear();
@@ -69,11 +76,16 @@ export class Authenticator {
 /** FORBIDDEN unless the principal may use the session. */
 export function assertSession(principal: Principal, session: string): void {
   if (principal.kind === "admin") return;
-  if (!principal.sessions.has(session)) throw forbidden(`this token is not allowed to use session ${JSON.stringify(session)}`);
+  if (!principal.sessions.has(session))
+    throw forbidden(`this token is not allowed to use session ${JSON.stringify(session)}`);
 }
 
 /** Session-scoped tokens must name a session on routes where the admin may omit it. */
-export function requireSessionFor(principal: Principal, session: string | undefined, route: string): string | undefined {
+export function requireSessionFor(
+  principal: Principal,
+  session: string | undefined,
+  route: string,
+): string | undefined {
   if (session !== undefined) {
     assertSession(principal, session);
     return session;

@@ -15,7 +15,13 @@ function poisonedKey(value: unknown): string | undefined {
     if (v === null || typeof v !== "object") continue;
     if (Object.hasOwn(v, "__proto__")) return "__proto__";
     const ctor = (v as Record<string, unknown>).constructor;
-    if (Object.hasOwn(v, "constructor") && ctor !== null && typeof ctor === "object" && Object.hasOwn(ctor, "prototype")) return "constructor.prototype";
+    if (
+      Object.hasOwn(v, "constructor") &&
+      ctor !== null &&
+      typeof ctor === "object" &&
+      Object.hasOwn(ctor, "prototype")
+    )
+      return "constructor.prototype";
     for (const child of Object.values(v)) if (child !== null && typeof child === "object") stack.push(child);
   }
   return undefined;
@@ -30,19 +36,34 @@ export function registerJsonParser(app: FastifyInstance): void {
   app.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: "string" }, (_req, body, done) => {
     const text = body as string;
     if (text.length === 0) {
-      done(new ArefError("INVALID_INPUT", "the body is empty but its Content-Type is JSON", { hint: "send a JSON body, or drop the Content-Type header" }), undefined);
+      done(
+        new ArefError("INVALID_INPUT", "the body is empty but its Content-Type is JSON", {
+          hint: "send a JSON body, or drop the Content-Type header",
+        }),
+        undefined,
+      );
       return;
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      done(new ArefError("INVALID_INPUT", `the body is not valid JSON: ${(error as Error).message.slice(0, 200)}`, { hint: "send valid JSON" }), undefined);
+      done(
+        new ArefError("INVALID_INPUT", `the body is not valid JSON: ${(error as Error).message.slice(0, 200)}`, {
+          hint: "send valid JSON",
+        }),
+        undefined,
+      );
       return;
     }
     const poisoned = POISON_HINT.test(text) ? poisonedKey(value) : undefined;
     if (poisoned !== undefined) {
-      done(new ArefError("INVALID_INPUT", `the body has a ${poisoned} key, which is refused (prototype pollution)`, { hint: `remove the ${poisoned} key` }), undefined);
+      done(
+        new ArefError("INVALID_INPUT", `the body has a ${poisoned} key, which is refused (prototype pollution)`, {
+          hint: `remove the ${poisoned} key`,
+        }),
+        undefined,
+      );
       return;
     }
     done(null, value);

@@ -113,7 +113,9 @@ export function toHttpError(error: unknown): HttpError {
 }
 
 export function unauthorized(message: string): ArefError {
-  return new ArefError("UNAUTHORIZED", message, { hint: "send Authorization: Bearer <token> (see the server's README, Auth)" });
+  return new ArefError("UNAUTHORIZED", message, {
+    hint: "send Authorization: Bearer <token> (see the server's README, Auth)",
+  });
 }
 
 export function forbidden(message: string): ArefError {
@@ -124,16 +126,32 @@ export function forbidden(message: string): ArefError {
 export function writeClientError(error: Error & { code?: string }, socket: Duplex): void {
   const [status, reason, aref] =
     error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-      ? ([408, "Request Timeout", new ArefError("DEADLINE_EXCEEDED", "the request did not arrive in time", { hint: "send the whole request (headers and body) within the server's request timeout" })] as const)
+      ? ([
+          408,
+          "Request Timeout",
+          new ArefError("DEADLINE_EXCEEDED", "the request did not arrive in time", {
+            hint: "send the whole request (headers and body) within the server's request timeout",
+          }),
+        ] as const)
       : error.code === "HPE_HEADER_OVERFLOW"
-        ? ([431, "Request Header Fields Too Large", new ArefError("TOO_LARGE", "the request headers are too large", { hint: "send smaller headers" })] as const)
-        : ([400, "Bad Request", new ArefError("INVALID_INPUT", "malformed HTTP request", { hint: "send a well-formed HTTP/1.1 request" })] as const);
+        ? ([
+            431,
+            "Request Header Fields Too Large",
+            new ArefError("TOO_LARGE", "the request headers are too large", { hint: "send smaller headers" }),
+          ] as const)
+        : ([
+            400,
+            "Bad Request",
+            new ArefError("INVALID_INPUT", "malformed HTTP request", { hint: "send a well-formed HTTP/1.1 request" }),
+          ] as const);
   const inFlight = (socket as { _httpMessage?: { _headerSent?: boolean } | null })._httpMessage;
   if (!socket.writable || inFlight?._headerSent === true) {
     socket.destroy();
     return;
   }
   const body = JSON.stringify({ schema: receiptName("error"), error: aref.toJSON() });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
   setTimeout(() => socket.destroy(), 1_000).unref();
 }

@@ -1,4 +1,11 @@
-export { createServer, startServer, SERVER_VERSION, type ArefServer, type RunningServer, type StartOptions } from "./app.js";
+export {
+  createServer,
+  startServer,
+  SERVER_VERSION,
+  type ArefServer,
+  type RunningServer,
+  type StartOptions,
+} from "./app.js";
 export { DEFAULT_BODY_LIMIT, DEFAULT_RATE_LIMIT, type ServerOptions } from "./options.js";
 export { TokensSchema, type Tokens, type TokensInput, type Principal } from "./auth.js";
 export { ToolRegistry, type ToolDefinition, type ToolOutput } from "./tools/registry.js";
@@ -6,6 +13,14 @@ export { builtinTools, readFileTool, listFilesTool, grepTool, READ_FILE_MAX_BYTE
 export { Workspace } from "./tools/workspace.js";
 export { openAiCompatibleProvider, type ChatProvider, type ChatMessage } from "./provider.js";
 export { createKit, type SessionPreload } from "./kit/index.js";
-export type { ServerKit, ExecutionLog, NewExecution, ChatContext, ContextView, ContextMessage, ReferenceCandidate } from "./kit/types.js";
+export type {
+  ServerKit,
+  ExecutionLog,
+  NewExecution,
+  ChatContext,
+  ContextView,
+  ContextMessage,
+  ReferenceCandidate,
+} from "./kit/types.js";
 export { STATUS_OF, toHttpError } from "./errors.js";
 export { openApiDocument } from "./openapi.js";

@@ -23,10 +23,19 @@ export function serverTimeouts(options: Pick<ServerOptions, "requestTimeoutMs" |
 } {
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  for (const [name, v] of [["requestTimeoutMs", requestTimeoutMs], ["idleTimeoutMs", idleTimeoutMs]] as const) {
-    if (!Number.isInteger(v) || v < 100) throw new ArefError("CONFIG_INVALID", `${name} must be an integer ≥ 100, got ${String(v)}`);
+  for (const [name, v] of [
+    ["requestTimeoutMs", requestTimeoutMs],
+    ["idleTimeoutMs", idleTimeoutMs],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 100)
+      throw new ArefError("CONFIG_INVALID", `${name} must be an integer ≥ 100, got ${String(v)}`);
   }
-  return { requestTimeoutMs, headersTimeoutMs: requestTimeoutMs, idleTimeoutMs, checkEveryMs: Math.max(50, Math.min(1_000, Math.floor(requestTimeoutMs / 4))) };
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs: requestTimeoutMs,
+    idleTimeoutMs,
+    checkEveryMs: Math.max(50, Math.min(1_000, Math.floor(requestTimeoutMs / 4))),
+  };
 }
 
 export interface ServerOptions {

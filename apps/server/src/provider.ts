@@ -20,7 +20,12 @@ const CompletionSchema = z.object({
  * A provider for any OpenAI-compatible /v1/chat/completions endpoint (OpenAI, a local
  * llama.cpp or Ollama server). Configured by the embedding app or by env vars in `aref serve`.
  */
-export function openAiCompatibleProvider(options: { baseUrl: string; model: string; apiKey?: string; timeoutMs?: number }): ChatProvider {
+export function openAiCompatibleProvider(options: {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs?: number;
+}): ChatProvider {
   const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   return {
     name: `openai-compatible:${options.model}`,
@@ -30,15 +35,23 @@ export function openAiCompatibleProvider(options: { baseUrl: string; model: stri
       try {
         response = await fetch(url, {
           method: "POST",
-          headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+          headers: {
+            "content-type": "application/json",
+            ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+          },
           body: JSON.stringify({ model: options.model, messages }),
           signal: AbortSignal.any([signal, timeout]),
         });
       } catch (cause) {
-        throw new ArefError("UNAVAILABLE", `the chat provider at ${options.baseUrl} did not answer`, { cause, hint: "check the provider URL and that it is running" });
+        throw new ArefError("UNAVAILABLE", `the chat provider at ${options.baseUrl} did not answer`, {
+          cause,
+          hint: "check the provider URL and that it is running",
+        });
       }
       if (!response.ok) {
-        throw new ArefError("UNAVAILABLE", `the chat provider answered HTTP ${response.status}`, { hint: "check the provider's model name and API key" });
+        throw new ArefError("UNAVAILABLE", `the chat provider answered HTTP ${response.status}`, {
+          hint: "check the provider's model name and API key",
+        });
       }
       const parsed = CompletionSchema.safeParse(await response.json().catch(() => undefined));
       if (!parsed.success) throw new ArefError("UNAVAILABLE", "the chat provider's answer is not a chat completion");

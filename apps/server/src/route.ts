@@ -99,7 +99,11 @@ export function registerRoute(
     void app.register(async (child) => {
       const jsonParser = child.getDefaultJsonParser("error", "error");
       child.removeAllContentTypeParsers();
-      child.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: app.initialConfig.bodyLimit }, jsonParser);
+      child.addContentTypeParser(
+        "application/json",
+        { parseAs: "string", bodyLimit: app.initialConfig.bodyLimit },
+        jsonParser,
+      );
       child.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
       registerRoute(child, auth, { ...def, rawBody: true }, meter, onAuthenticated);
     });
@@ -131,14 +135,22 @@ export function registerRoute(
       request.meter = meter;
       const principal: Principal = def.auth ? request.principal! : { kind: "admin" };
       const at = request.url.indexOf("?");
-      const params = def.params ? paths.parse(def.params, at === -1 ? request.url : request.url.slice(0, at), request.params, "path parameters") : {};
-      const query = def.query ? queries.parse(def.query, at === -1 ? "" : request.url.slice(at + 1), request.query ?? {}) : {};
+      const params = def.params
+        ? paths.parse(def.params, at === -1 ? request.url : request.url.slice(0, at), request.params, "path parameters")
+        : {};
+      const query = def.query
+        ? queries.parse(def.query, at === -1 ? "" : request.url.slice(at + 1), request.query ?? {})
+        : {};
       let body: unknown;
       if (def.body !== undefined) {
         if (!isJsonContentType(request.headers["content-type"])) {
-          throw new ArefError("UNSUPPORTED", `${def.method} ${def.url} takes a JSON body (Content-Type: application/json)`, {
-            hint: "send the body as JSON with Content-Type: application/json",
-          });
+          throw new ArefError(
+            "UNSUPPORTED",
+            `${def.method} ${def.url} takes a JSON body (Content-Type: application/json)`,
+            {
+              hint: "send the body as JSON with Content-Type: application/json",
+            },
+          );
         }
         body = parseWith(def.body, request.body, "request body");
       } else if (def.rawBody) {

@@ -12,7 +12,11 @@ import {
 } from "@artifact-refs/schema";
 
 /** A reference as accepted in a path: handle, full id, short ref or hex prefix (parsed strictly later). */
-export const RefParamSchema = z.string().min(1).max(MAX_REF_LENGTH).describe("a handle (aref:v1:sha256:<64 hex>), a 64-hex id, or a short ref art:<12+ hex>");
+export const RefParamSchema = z
+  .string()
+  .min(1)
+  .max(MAX_REF_LENGTH)
+  .describe("a handle (aref:v1:sha256:<64 hex>), a 64-hex id, or a short ref art:<12+ hex>");
 
 export const RefParams = z.object({ ref: RefParamSchema }).strict();
 export const SessionParams = z.object({ id: SessionIdSchema }).strict();
@@ -30,7 +34,9 @@ const intParam = (min: number, max: number) =>
 /** Bounded fetch selector in query parameters: ?mode=grep&pattern=ERROR&context=2 (headtail by default). */
 export const FetchQuerySchema = z
   .object({
-    session: SessionIdSchema.optional().describe("resolve short refs within this session; session-scoped tokens must give it"),
+    session: SessionIdSchema.optional().describe(
+      "resolve short refs within this session; session-scoped tokens must give it",
+    ),
     mode: z.enum(["headtail", "grep", "range", "jsonpath"]).default("headtail"),
     head: intParam(0, 1_000_000).optional(),
     tail: intParam(0, 1_000_000).optional(),
@@ -74,9 +80,13 @@ export function selectorFromQuery(q: FetchQuery): { selector: Record<string, unk
 export function selectorOf(query: FetchQuery | Omit<FetchQuery, "session">): Selector {
   const { selector, stray } = selectorFromQuery(query as FetchQuery);
   if (stray.length > 0) {
-    throw new ArefError("INVALID_SELECTOR", `${stray.join(", ")} ${stray.length === 1 ? "does" : "do"} not apply to mode=${query.mode}`, {
-      hint: "headtail: head, tail; grep: pattern, ignoreCase, context, maxMatches, skip; range: start, end; jsonpath: expr; all: maxChars",
-    });
+    throw new ArefError(
+      "INVALID_SELECTOR",
+      `${stray.join(", ")} ${stray.length === 1 ? "does" : "do"} not apply to mode=${query.mode}`,
+      {
+        hint: "headtail: head, tail; grep: pattern, ignoreCase, context, maxMatches, skip; range: start, end; jsonpath: expr; all: maxChars",
+      },
+    );
   }
   return parseWith(SelectorSchema, selector, "selector", "INVALID_SELECTOR");
 }
@@ -86,7 +96,12 @@ export const StashQuerySchema = z
     session: SessionIdSchema.optional(),
     label: z.string().min(1).max(MAX_LABEL_CHARS).optional(),
     type: ArtifactTypeSchema.optional(),
-    mime: z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/).optional(),
+    mime: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[\x21-\x7e]+$/)
+      .optional(),
     ttl_ms: intParam(1, 10 * 365 * 24 * 3600 * 1000).optional(),
   })
   .strict();
@@ -98,9 +113,19 @@ export const StashJsonBodySchema = z
     session: SessionIdSchema.optional(),
     label: z.string().min(1).max(MAX_LABEL_CHARS).optional(),
     type: ArtifactTypeSchema.optional(),
-    mime: z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/).optional(),
+    mime: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[\x21-\x7e]+$/)
+      .optional(),
     summary: z.string().max(500).optional(),
-    ttl_ms: z.number().int().min(1).max(10 * 365 * 24 * 3600 * 1000).optional(),
+    ttl_ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(10 * 365 * 24 * 3600 * 1000)
+      .optional(),
   })
   .strict();
 

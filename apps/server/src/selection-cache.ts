@@ -13,7 +13,10 @@ class SizedCache<V extends object> {
     readonly maxSize: number,
     private readonly sizeOf: (value: V, key: string) => number,
   ) {
-    this.#lru = maxSize > 0 ? new LRUCache<string, V>({ maxSize, sizeCalculation: (value, key) => Math.max(1, sizeOf(value, key)) }) : undefined;
+    this.#lru =
+      maxSize > 0
+        ? new LRUCache<string, V>({ maxSize, sizeCalculation: (value, key) => Math.max(1, sizeOf(value, key)) })
+        : undefined;
   }
 
   get(key: string): V | undefined {
@@ -56,7 +59,11 @@ export class SelectionCache extends SizedCache<Selection> {
   }
 
   /** The cached selection for `key`, or computes it; a selection error is cached (the latest 4,096) and rethrown. */
-  async getOrSelect<T>(key: string, load: () => Promise<T>, select: (source: T) => Selection | Promise<Selection>): Promise<Selection> {
+  async getOrSelect<T>(
+    key: string,
+    load: () => Promise<T>,
+    select: (source: T) => Selection | Promise<Selection>,
+  ): Promise<Selection> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
     const failed = this.#failures.get(key);
@@ -67,7 +74,8 @@ export class SelectionCache extends SizedCache<Selection> {
       this.set(key, selection);
       return selection;
     } catch (error) {
-      if (isArefError(error) && error.code !== "IO_ERROR" && error.code !== "INTEGRITY" && this.maxSize > 0) this.#failures.set(key, error);
+      if (isArefError(error) && error.code !== "IO_ERROR" && error.code !== "INTEGRITY" && this.maxSize > 0)
+        this.#failures.set(key, error);
       throw error;
     }
   }

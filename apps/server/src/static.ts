@@ -34,7 +34,8 @@ function files(root: string, dir = root): string[] {
  * strict Content-Security-Policy (no external requests, no inline scripts).
  */
 export function serveWeb(app: FastifyInstance, root: string): void {
-  const csp = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+  const csp =
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
   for (const file of files(root)) {
     const body = readFileSync(join(root, file));
     const type = TYPES[extname(file)] ?? "application/octet-stream";
@@ -42,7 +43,11 @@ export function serveWeb(app: FastifyInstance, root: string): void {
     const urls = file === "index.html" ? ["/", "/index.html"] : [`/${file}`];
     for (const url of urls) {
       app.get(url, { exposeHeadRoute: true }, async (_req, reply) => {
-        reply.type(type).header("cache-control", cache).header("content-security-policy", csp).header("x-content-type-options", "nosniff");
+        reply
+          .type(type)
+          .header("cache-control", cache)
+          .header("content-security-policy", csp)
+          .header("x-content-type-options", "nosniff");
         return body;
       });
     }

@@ -16,7 +16,8 @@ export class RouteMeter {
 
   observe(status: number, seconds: number): void {
     let requests = this.#byStatus.get(status);
-    if (requests === undefined) this.#byStatus.set(status, (requests = this.telemetry.requests.labels(this.method, this.route, String(status))));
+    if (requests === undefined)
+      this.#byStatus.set(status, (requests = this.telemetry.requests.labels(this.method, this.route, String(status))));
     requests.inc();
     this.#latency.observe(seconds);
   }
@@ -42,7 +43,12 @@ export class Telemetry {
 
   constructor(store: ArtifactStore) {
     const registers = [this.registry];
-    this.requests = new Counter({ name: "aref_http_requests_total", help: "HTTP requests by method, route and status", labelNames: ["method", "route", "status"], registers });
+    this.requests = new Counter({
+      name: "aref_http_requests_total",
+      help: "HTTP requests by method, route and status",
+      labelNames: ["method", "route", "status"],
+      registers,
+    });
     this.latency = new Histogram({
       name: "aref_http_request_duration_seconds",
       help: "HTTP request latency by method and route",
@@ -50,8 +56,17 @@ export class Telemetry {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
-    this.budgetViolations = new Counter({ name: "aref_budget_violations_total", help: "Prompt budget violations seen in chat turns", registers });
-    this.executions = new Counter({ name: "aref_tool_executions_total", help: "Tool executions by tool and status", labelNames: ["tool", "status"], registers });
+    this.budgetViolations = new Counter({
+      name: "aref_budget_violations_total",
+      help: "Prompt budget violations seen in chat turns",
+      registers,
+    });
+    this.executions = new Counter({
+      name: "aref_tool_executions_total",
+      help: "Tool executions by tool and status",
+      labelNames: ["tool", "status"],
+      registers,
+    });
 
     // Store gauges are computed on scrape, at most once every 5 s (stats walk the store).
     let cached: { at: number; stats: Awaited<ReturnType<ArtifactStore["stats"]>> } | undefined;

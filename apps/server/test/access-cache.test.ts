@@ -15,7 +15,13 @@ let other: RunningServer;
 
 beforeAll(async () => {
   const start = async (accessCacheMs?: number) => {
-    const server = await startServer({ store: new ArtifactStore({ driver }), tokens, rateLimit: false, ui: false, ...(accessCacheMs === undefined ? {} : { accessCacheMs }) });
+    const server = await startServer({
+      store: new ArtifactStore({ driver }),
+      tokens,
+      rateLimit: false,
+      ui: false,
+      ...(accessCacheMs === undefined ? {} : { accessCacheMs }),
+    });
     servers.push(server);
     return server;
   };
@@ -28,12 +34,19 @@ afterAll(async () => {
 });
 
 async function stash(server: RunningServer, text: string): Promise<string> {
-  const res = await call(`${server.url}/api/artifacts?session=sess-a`, { method: "POST", body: text, headers: { "content-type": "text/plain" }, token: TOKEN_A });
+  const res = await call(`${server.url}/api/artifacts?session=sess-a`, {
+    method: "POST",
+    body: text,
+    headers: { "content-type": "text/plain" },
+    token: TOKEN_A,
+  });
   expect(res.status).toBe(201);
   return res.json.short_ref;
 }
-const fetchStatus = async (server: RunningServer, ref: string) => (await call(`${server.url}/api/artifacts/${ref}?session=sess-a&mode=grep&pattern=x`, { token: TOKEN_A })).status;
-const drop = async (server: RunningServer, ref: string) => (await call(`${server.url}/api/sessions/sess-a/artifacts/${ref}`, { method: "DELETE", token: TOKEN_A })).status;
+const fetchStatus = async (server: RunningServer, ref: string) =>
+  (await call(`${server.url}/api/artifacts/${ref}?session=sess-a&mode=grep&pattern=x`, { token: TOKEN_A })).status;
+const drop = async (server: RunningServer, ref: string) =>
+  (await call(`${server.url}/api/sessions/sess-a/artifacts/${ref}`, { method: "DELETE", token: TOKEN_A })).status;
 
 describe("access checks of bounded fetch", () => {
   it("a drop through the same server is seen at once, whatever the cache's age", async () => {
@@ -63,7 +76,9 @@ describe("access checks of bounded fetch", () => {
 
   it("refuses a bad accessCacheMs", async () => {
     for (const accessCacheMs of [-1, Number.NaN]) {
-      await expect(createServer({ store: "memory:", accessCacheMs, ui: false })).rejects.toMatchObject({ code: "CONFIG_INVALID" });
+      await expect(createServer({ store: "memory:", accessCacheMs, ui: false })).rejects.toMatchObject({
+        code: "CONFIG_INVALID",
+      });
     }
   });
 
@@ -72,8 +87,12 @@ describe("access checks of bounded fetch", () => {
     await fetchStatus(other, ref);
     expect((await call(`${other.url}/no/such/route`, { token: ADMIN })).status).toBe(404);
     const text = (await call(`${other.url}/metrics`, { token: ADMIN })).text;
-    expect(text).toMatch(/^aref_http_requests_total\{method="GET",route="\/api\/artifacts\/:ref",status="200"\} [1-9]\d*$/m);
+    expect(text).toMatch(
+      /^aref_http_requests_total\{method="GET",route="\/api\/artifacts\/:ref",status="200"\} [1-9]\d*$/m,
+    );
     expect(text).toMatch(/^aref_http_requests_total\{method="GET",route="unmatched",status="404"\} 1$/m);
-    expect(text).toMatch(/^aref_http_request_duration_seconds_count\{method="GET",route="\/api\/artifacts\/:ref"\} [1-9]\d*$/m);
+    expect(text).toMatch(
+      /^aref_http_request_duration_seconds_count\{method="GET",route="\/api\/artifacts\/:ref"\} [1-9]\d*$/m,
+    );
   });
 });

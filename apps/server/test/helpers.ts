@@ -16,12 +16,24 @@ export async function makeWorkspace(): Promise<{ root: string; outside: string; 
   const outside = join(base, "outside");
   await mkdir(join(root, "src", "lib"), { recursive: true });
   await mkdir(outside, { recursive: true });
-  await writeFile(join(root, "README.md"), "# My Project\n\nThis is a sample project about artifact references.\nIt has a TODO list.\n");
-  await writeFile(join(root, "src", "main.py"), "import utils\n\ndef main():\n    # TODO: wire the config\n    print('hello')\n");
+  await writeFile(
+    join(root, "README.md"),
+    "# My Project\n\nThis is a sample project about artifact references.\nIt has a TODO list.\n",
+  );
+  await writeFile(
+    join(root, "src", "main.py"),
+    "import utils\n\ndef main():\n    # TODO: wire the config\n    print('hello')\n",
+  );
   await writeFile(join(root, "src", "lib", "utils.py"), "def helper():\n    return 42\n");
   await mkdir(join(root, "logs"));
-  await writeFile(join(root, "logs", "big.log"), Array.from({ length: 5_000 }, (_, i) => `2026-11-22T10:00:00Z INFO entry ${i + 1} of the big log`).join("\n"));
-  await writeFile(join(root, "config.json"), JSON.stringify({ name: "demo", port: 8080, features: ["a", "b"] }, null, 2));
+  await writeFile(
+    join(root, "logs", "big.log"),
+    Array.from({ length: 5_000 }, (_, i) => `2026-11-22T10:00:00Z INFO entry ${i + 1} of the big log`).join("\n"),
+  );
+  await writeFile(
+    join(root, "config.json"),
+    JSON.stringify({ name: "demo", port: 8080, features: ["a", "b"] }, null, 2),
+  );
   await writeFile(join(outside, "secret.txt"), "TOP-SECRET outside the workspace\n");
   await symlink(join(outside, "secret.txt"), join(root, "escape-link.txt"));
   await symlink(outside, join(root, "escape-dir"));
@@ -42,7 +54,10 @@ export async function startHarness(options: Partial<StartOptions> = {}): Promise
   const server = await startServer({
     store,
     workspace: ws.root,
-    tokens: { admin: ADMIN, sessions: { [TOKEN_A]: ["sess-a"], [TOKEN_B]: ["sess-b"], [TOKEN_AB]: ["sess-a", "sess-b"] } },
+    tokens: {
+      admin: ADMIN,
+      sessions: { [TOKEN_A]: ["sess-a"], [TOKEN_B]: ["sess-b"], [TOKEN_AB]: ["sess-a", "sess-b"] },
+    },
     rateLimit: false,
     ui: false,
     ...options,

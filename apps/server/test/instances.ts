@@ -15,8 +15,14 @@ export interface ServerProcess {
 
 /** Starts a server in its own process (built dist/) and resolves once it listens. */
 export function spawnServer(options: { store: string; workspace: string; tokens: unknown }): Promise<ServerProcess> {
-  if (!existsSync(DIST)) throw new Error(`${DIST} is missing: build the server first (pnpm exec turbo run build --filter=@artifact-refs/server...)`);
-  const child = spawn(process.execPath, [FIXTURE, JSON.stringify(options)], { stdio: ["ignore", "pipe", "pipe"], env: process.env });
+  if (!existsSync(DIST))
+    throw new Error(
+      `${DIST} is missing: build the server first (pnpm exec turbo run build --filter=@artifact-refs/server...)`,
+    );
+  const child = spawn(process.execPath, [FIXTURE, JSON.stringify(options)], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: process.env,
+  });
   let out = "";
   let err = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -25,7 +31,8 @@ export function spawnServer(options: { store: string; workspace: string; tokens:
     child.stdout!.on("data", (c) => {
       out += String(c);
       const line = out.split("\n")[0]!;
-      if (out.includes("\n")) resolve({ url: (JSON.parse(line) as { url: string }).url, process: child, exited, stderr: () => err });
+      if (out.includes("\n"))
+        resolve({ url: (JSON.parse(line) as { url: string }).url, process: child, exited, stderr: () => err });
     });
     void exited.then(() => reject(new Error(`server process exited before listening: ${err.slice(0, 2_000)}`)));
   });

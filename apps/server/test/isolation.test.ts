@@ -22,11 +22,25 @@ const TOKENS: Array<{ name: string; token?: string; sees: string[] }> = [
 beforeAll(async () => {
   h = await startHarness();
   for (const s of SESSIONS) {
-    const stash = await call(`${h.url}/api/artifacts?session=${s}&label=${s}-secret`, { method: "POST", body: `${SECRET[s]}\nmore lines\n`, headers: { "content-type": "text/plain" }, token: ADMIN });
+    const stash = await call(`${h.url}/api/artifacts?session=${s}&label=${s}-secret`, {
+      method: "POST",
+      body: `${SECRET[s]}\nmore lines\n`,
+      headers: { "content-type": "text/plain" },
+      token: ADMIN,
+    });
     expect(stash.status).toBe(201);
-    const exec = await call(`${h.url}/api/artifacts/execute`, jsonInit({ session_id: s, tool_name: "read_file", tool_args: { path: "README.md" }, label: `${SECRET[s]}-label` }, ADMIN));
+    const exec = await call(
+      `${h.url}/api/artifacts/execute`,
+      jsonInit(
+        { session_id: s, tool_name: "read_file", tool_args: { path: "README.md" }, label: `${SECRET[s]}-label` },
+        ADMIN,
+      ),
+    );
     expect(exec.status).toBe(200);
-    const chat = await call(`${h.url}/api/chat`, jsonInit({ session_id: s, message: `what did I just load? ${SECRET[s]}` }, ADMIN));
+    const chat = await call(
+      `${h.url}/api/chat`,
+      jsonInit({ session_id: s, message: `what did I just load? ${SECRET[s]}` }, ADMIN),
+    );
     expect(chat.status).toBe(200);
     data[s] = { id: stash.json.artifact_id, short: stash.json.short_ref, execution: exec.json.execution_id };
   }
@@ -40,23 +54,69 @@ type Probe = { route: string; run: (token: string | undefined, target: string, o
 const opt = (token: string | undefined) => (token ? { token } : {});
 
 const PROBES: Probe[] = [
-  { route: "GET /api/artifacts/:ref?session=target", run: (t, s) => call(`${h.url}/api/artifacts/${data[s]!.short}?session=${s}`, opt(t)) },
-  { route: "GET /api/artifacts/:id?session=target", run: (t, s) => call(`${h.url}/api/artifacts/${data[s]!.id}?session=${s}`, opt(t)) },
-  { route: "GET /api/artifacts/:handle (no session)", run: (t, s) => call(`${h.url}/api/artifacts/aref:v1:sha256:${data[s]!.id}`, opt(t)) },
-  { route: "GET /api/artifacts/:id?session=own (cross via own session)", run: (t, s, own) => call(`${h.url}/api/artifacts/${data[s]!.id}?session=${own}`, opt(t)) },
-  { route: "GET /api/artifacts/:short?session=own (cross via own session)", run: (t, s, own) => call(`${h.url}/api/artifacts/${data[s]!.short}?session=${own}`, opt(t)) },
-  { route: "HEAD /api/artifacts/:ref?session=target", run: (t, s) => call(`${h.url}/api/artifacts/${data[s]!.id}?session=${s}`, { method: "HEAD", ...opt(t) }) },
-  { route: "HEAD /api/artifacts/:id?session=own", run: (t, s, own) => call(`${h.url}/api/artifacts/${data[s]!.id}?session=${own}`, { method: "HEAD", ...opt(t) }) },
+  {
+    route: "GET /api/artifacts/:ref?session=target",
+    run: (t, s) => call(`${h.url}/api/artifacts/${data[s]!.short}?session=${s}`, opt(t)),
+  },
+  {
+    route: "GET /api/artifacts/:id?session=target",
+    run: (t, s) => call(`${h.url}/api/artifacts/${data[s]!.id}?session=${s}`, opt(t)),
+  },
+  {
+    route: "GET /api/artifacts/:handle (no session)",
+    run: (t, s) => call(`${h.url}/api/artifacts/aref:v1:sha256:${data[s]!.id}`, opt(t)),
+  },
+  {
+    route: "GET /api/artifacts/:id?session=own (cross via own session)",
+    run: (t, s, own) => call(`${h.url}/api/artifacts/${data[s]!.id}?session=${own}`, opt(t)),
+  },
+  {
+    route: "GET /api/artifacts/:short?session=own (cross via own session)",
+    run: (t, s, own) => call(`${h.url}/api/artifacts/${data[s]!.short}?session=${own}`, opt(t)),
+  },
+  {
+    route: "HEAD /api/artifacts/:ref?session=target",
+    run: (t, s) => call(`${h.url}/api/artifacts/${data[s]!.id}?session=${s}`, { method: "HEAD", ...opt(t) }),
+  },
+  {
+    route: "HEAD /api/artifacts/:id?session=own",
+    run: (t, s, own) => call(`${h.url}/api/artifacts/${data[s]!.id}?session=${own}`, { method: "HEAD", ...opt(t) }),
+  },
   { route: "GET /api/sessions/:id/artifacts", run: (t, s) => call(`${h.url}/api/sessions/${s}/artifacts`, opt(t)) },
   { route: "GET /api/sessions/:id/metrics", run: (t, s) => call(`${h.url}/api/sessions/${s}/metrics`, opt(t)) },
   { route: "GET /api/sessions/:id/hot-state", run: (t, s) => call(`${h.url}/api/sessions/${s}/hot-state`, opt(t)) },
   { route: "GET /api/sessions/:id/executions", run: (t, s) => call(`${h.url}/api/sessions/${s}/executions`, opt(t)) },
-  { route: "GET /api/sessions/:id/executions/:execution_id/result", run: (t, s) => call(`${h.url}/api/sessions/${s}/executions/${data[s]!.execution}/result`, opt(t)) },
-  { route: "GET /api/sessions/own/executions/<target's execution>/result (cross via own session)", run: (t, s, own) => call(`${h.url}/api/sessions/${own}/executions/${data[s]!.execution}/result`, opt(t)) },
-  { route: "GET /api/artifacts/context/:session_id", run: (t, s) => call(`${h.url}/api/artifacts/context/${s}`, opt(t)) },
-  { route: "POST /api/chat", run: (t, s) => call(`${h.url}/api/chat`, jsonInit({ session_id: s, message: "summarize what I just loaded" }, t)) },
-  { route: "POST /api/artifacts/execute", run: (t, s) => call(`${h.url}/api/artifacts/execute`, jsonInit({ session_id: s, tool_name: "list_files", tool_args: {} }, t)) },
-  { route: "POST /api/artifacts?session=target", run: (t, s) => call(`${h.url}/api/artifacts?session=${s}`, { method: "POST", body: "probe", headers: { "content-type": "text/plain" }, ...opt(t) }) },
+  {
+    route: "GET /api/sessions/:id/executions/:execution_id/result",
+    run: (t, s) => call(`${h.url}/api/sessions/${s}/executions/${data[s]!.execution}/result`, opt(t)),
+  },
+  {
+    route: "GET /api/sessions/own/executions/<target's execution>/result (cross via own session)",
+    run: (t, s, own) => call(`${h.url}/api/sessions/${own}/executions/${data[s]!.execution}/result`, opt(t)),
+  },
+  {
+    route: "GET /api/artifacts/context/:session_id",
+    run: (t, s) => call(`${h.url}/api/artifacts/context/${s}`, opt(t)),
+  },
+  {
+    route: "POST /api/chat",
+    run: (t, s) => call(`${h.url}/api/chat`, jsonInit({ session_id: s, message: "summarize what I just loaded" }, t)),
+  },
+  {
+    route: "POST /api/artifacts/execute",
+    run: (t, s) =>
+      call(`${h.url}/api/artifacts/execute`, jsonInit({ session_id: s, tool_name: "list_files", tool_args: {} }, t)),
+  },
+  {
+    route: "POST /api/artifacts?session=target",
+    run: (t, s) =>
+      call(`${h.url}/api/artifacts?session=${s}`, {
+        method: "POST",
+        body: "probe",
+        headers: { "content-type": "text/plain" },
+        ...opt(t),
+      }),
+  },
   {
     route: "DELETE /api/sessions/:id/artifacts/:ref",
     run: async (t, s) => {
@@ -84,8 +144,13 @@ describe("isolation matrix (tokens × sessions × routes)", () => {
           const res = await probe.run(tok.token, target, own);
           cells++;
           const cell = `${probe.route} token=${tok.name} target=${target} → ${res.status}`;
-          const foreign = SESSIONS.filter((s) => !tok.sees.includes(s) || (probe.route.includes("own") && s !== own && s === target));
-          const leaked = foreign.some((s) => res.text.includes(SECRET[s]!) || res.text.includes(data[s]!.id) || res.text.includes(data[s]!.execution));
+          const foreign = SESSIONS.filter(
+            (s) => !tok.sees.includes(s) || (probe.route.includes("own") && s !== own && s === target),
+          );
+          const leaked = foreign.some(
+            (s) =>
+              res.text.includes(SECRET[s]!) || res.text.includes(data[s]!.id) || res.text.includes(data[s]!.execution),
+          );
           if (!allowed && (res.status < 400 || leaked)) crossReads.push(cell);
           if (allowed && res.status >= 400) wrongDenials.push(`${cell} ${res.text.slice(0, 200)}`);
           if (res.status >= 500) wrongDenials.push(`5xx: ${cell}`);

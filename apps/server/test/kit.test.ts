@@ -9,13 +9,23 @@ describe("SessionExecutions", () => {
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const resolver = (q: string, e: Parameters<typeof resolveReferences>[1]) => resolveReferences(q, e);
     const log = new SessionExecutions(store, undefined, resolver);
-    const base = { tool_name: "read_file", tool_args: { path: "a.txt" }, artifact_type: "toolform", artifact_title: "Read File", interaction_type: "form_submit", result_type: "success" as const };
+    const base = {
+      tool_name: "read_file",
+      tool_args: { path: "a.txt" },
+      artifact_type: "toolform",
+      artifact_title: "Read File",
+      interaction_type: "form_submit",
+      result_type: "success" as const,
+    };
     const big = "x".repeat(50_000); // over the inline threshold: stored as an artifact of the session
     const first = await log.record({ ...base, session_id: "s1", result: big });
     await log.record({ ...base, session_id: "s2", result: "two" });
     await log.record({ ...base, session_id: "s1", result: "three" });
     const other = new SessionExecutions(new ArtifactStore({ driver: store.driver }), undefined, resolver);
-    expect((await other.list("s1")).map((e) => e.execution_id)).toEqual([first.execution_id, (await log.list("s1"))[1]!.execution_id]);
+    expect((await other.list("s1")).map((e) => e.execution_id)).toEqual([
+      first.execution_id,
+      (await log.list("s1"))[1]!.execution_id,
+    ]);
     expect(await other.sessions()).toEqual(["s1", "s2"]);
     expect(await other.list("nobody")).toEqual([]);
     expect((await other.find("s1", first.execution_id))?.result_ref).toBe(first.result_ref);
@@ -29,7 +39,14 @@ describe("SessionExecutions", () => {
 
 describe("selection and byte caches", () => {
   it("stay within their bounds, least recently used out first", () => {
-    const sel = (n: number) => ({ selector: { mode: "headtail" as const }, text: "y".repeat(n), chars: n, total_chars: n, total_lines: 1, truncated: false });
+    const sel = (n: number) => ({
+      selector: { mode: "headtail" as const },
+      text: "y".repeat(n),
+      chars: n,
+      total_chars: n,
+      total_lines: 1,
+      truncated: false,
+    });
     const cache = new SelectionCache(3_000);
     cache.set("a", sel(1_000));
     cache.set("b", sel(1_000));
@@ -50,7 +67,11 @@ describe("selection and byte caches", () => {
   });
 
   it("keys a selector canonically", () => {
-    expect(SelectionCache.key("id", { mode: "grep", pattern: "a", context: 1 })).toBe(SelectionCache.key("id", { context: 1, pattern: "a", mode: "grep" } as never));
-    expect(SelectionCache.key("id", { mode: "grep", pattern: "a" })).not.toBe(SelectionCache.key("id", { mode: "grep", pattern: "b" }));
+    expect(SelectionCache.key("id", { mode: "grep", pattern: "a", context: 1 })).toBe(
+      SelectionCache.key("id", { context: 1, pattern: "a", mode: "grep" } as never),
+    );
+    expect(SelectionCache.key("id", { mode: "grep", pattern: "a" })).not.toBe(
+      SelectionCache.key("id", { mode: "grep", pattern: "b" }),
+    );
   });
 });

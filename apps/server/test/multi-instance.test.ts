@@ -47,7 +47,10 @@ async function view(server: ServerProcess, session: string) {
 }
 
 const execute = (server: ServerProcess, session: string, path: string) =>
-  call(`${server.url}/api/artifacts/execute`, jsonInit({ session_id: session, tool_name: "read_file", tool_args: { path } }, ADMIN));
+  call(
+    `${server.url}/api/artifacts/execute`,
+    jsonInit({ session_id: session, tool_name: "read_file", tool_args: { path } }, ADMIN),
+  );
 
 describe("two server processes on one S3 bucket", () => {
   it("answer every execute, context, chat, timeline and metrics request the same, whichever instance wrote", async () => {
@@ -64,7 +67,10 @@ describe("two server processes on one S3 bucket", () => {
       const seen = await get(reader, `/api/sessions/${session}/executions`);
       expect(seen.executions.map((e: { execution_id: string }) => e.execution_id)).toEqual(written.get(session));
       // A chat turn on the reader resolves against the writer's executions.
-      const chat = await call(`${reader.url}/api/chat`, jsonInit({ session_id: session, message: `what is in ${path}?` }, ADMIN));
+      const chat = await call(
+        `${reader.url}/api/chat`,
+        jsonInit({ session_id: session, message: `what is in ${path}?` }, ADMIN),
+      );
       expect(chat.status).toBe(200);
       expect(chat.json.referenced_executions).toContain(res.json.execution_id);
       expect(chat.json.metrics.turn).toBe(Math.floor(i / SESSIONS.length) + 1);
@@ -73,18 +79,27 @@ describe("two server processes on one S3 bucket", () => {
       const fromA = await view(a, session);
       const fromB = await view(b, session);
       expect(fromB).toEqual(fromA);
-      expect(fromA.context.executions.map((e: { execution_id: string }) => e.execution_id)).toEqual([...written.get(session)!].reverse());
+      expect(fromA.context.executions.map((e: { execution_id: string }) => e.execution_id)).toEqual(
+        [...written.get(session)!].reverse(),
+      );
       expect(fromA.chat).toHaveLength(2);
       expect(fromA.metrics.map((m: { turn: number }) => m.turn)).toEqual([1, 2]);
       expect(fromA.context.turn).toBe(2);
     }
     // The same question asked of each instance gets the same context and the same resolution.
-    const askA = await call(`${a.url}/api/chat`, jsonInit({ session_id: "s1", message: "show me the readme again" }, ADMIN));
-    const askB = await call(`${b.url}/api/chat`, jsonInit({ session_id: "s1", message: "show me the readme again" }, ADMIN));
+    const askA = await call(
+      `${a.url}/api/chat`,
+      jsonInit({ session_id: "s1", message: "show me the readme again" }, ADMIN),
+    );
+    const askB = await call(
+      `${b.url}/api/chat`,
+      jsonInit({ session_id: "s1", message: "show me the readme again" }, ADMIN),
+    );
     expect(askB.json.referenced_executions).toEqual(askA.json.referenced_executions);
     // The injected-context tag carries a MAC under a per-process key (issue 17: unforgeable), so the
     // tag line differs between instances; the message under it is the same.
-    const untagged = (m: { role: string; content: string } | null) => m && { ...m, content: m.content.replace(/^<!-- aref:injected mac=[0-9a-f]{32} -->\n/, "") };
+    const untagged = (m: { role: string; content: string } | null) =>
+      m && { ...m, content: m.content.replace(/^<!-- aref:injected mac=[0-9a-f]{32} -->\n/, "") };
     expect(askA.json.context_message?.content).toMatch(/^<!-- aref:injected mac=[0-9a-f]{32} -->\n/);
     expect(untagged(askB.json.context_message)).toEqual(untagged(askA.json.context_message));
     expect(askB.json.metrics.turn).toBe(askA.json.metrics.turn + 1);
@@ -104,7 +119,9 @@ describe("two server processes on one S3 bucket", () => {
         }
       }
     })();
-    await expect.poll(() => [...acknowledged.values()].reduce((n, ids) => n + ids.length, 0), { timeout: 20_000, interval: 20 }).toBeGreaterThanOrEqual(6);
+    await expect
+      .poll(() => [...acknowledged.values()].reduce((n, ids) => n + ids.length, 0), { timeout: 20_000, interval: 20 })
+      .toBeGreaterThanOrEqual(6);
     a.process.kill("SIGKILL");
     await a.exited;
     stop = true;
@@ -114,10 +131,16 @@ describe("two server processes on one S3 bucket", () => {
       const ids = fromB.timeline.map((e: { execution_id: string }) => e.execution_id);
       for (const id of acknowledged.get(session)!) expect(ids).toContain(id);
       expect(fromB.chat.length).toBeGreaterThanOrEqual(2);
-      const chat = await call(`${b.url}/api/chat`, jsonInit({ session_id: session, message: "what did I just load?" }, ADMIN));
+      const chat = await call(
+        `${b.url}/api/chat`,
+        jsonInit({ session_id: session, message: "what did I just load?" }, ADMIN),
+      );
       expect(chat.status).toBe(200);
       expect(chat.json.context_message?.content).toContain("Artifact Context");
-      const result = await get(b, `/api/sessions/${session}/executions/${acknowledged.get(session)!.at(-1)}/result?mode=grep&pattern=TODO`);
+      const result = await get(
+        b,
+        `/api/sessions/${session}/executions/${acknowledged.get(session)!.at(-1)}/result?mode=grep&pattern=TODO`,
+      );
       expect(result.text).toMatch(/TODO/);
     }
   });

@@ -14,7 +14,12 @@ let b: RunningServer;
 
 beforeAll(async () => {
   const spec = s3.storeSpec(s3.createBucket(), "refs");
-  const options = { store: spec, tokens: { admin: ADMIN, sessions: { [TOKEN_A]: ["sess-a"] } }, rateLimit: false as const, ui: false };
+  const options = {
+    store: spec,
+    tokens: { admin: ADMIN, sessions: { [TOKEN_A]: ["sess-a"] } },
+    rateLimit: false as const,
+    ui: false,
+  };
   a = await startServer(options);
   b = await startServer(options);
 });
@@ -27,9 +32,17 @@ describe("several instances sharing one S3 bucket", () => {
   it("stash on one instance, fetch, list and drop on the other", async () => {
     expect((await call(`${a.url}/healthz`)).json.store).toBe("s3");
     const text = Array.from({ length: 300 }, (_, i) => `row ${i}${i === 150 ? " NEEDLE" : ""}`).join("\n");
-    const stash = await call(`${a.url}/api/artifacts?session=sess-a&label=rows`, { method: "POST", body: text, headers: { "content-type": "text/plain" }, token: TOKEN_A });
+    const stash = await call(`${a.url}/api/artifacts?session=sess-a&label=rows`, {
+      method: "POST",
+      body: text,
+      headers: { "content-type": "text/plain" },
+      token: TOKEN_A,
+    });
     expect(stash.status).toBe(201);
-    const fetched = await call(`${b.url}/api/artifacts/${stash.json.short_ref}?session=sess-a&mode=grep&pattern=NEEDLE`, { token: TOKEN_A });
+    const fetched = await call(
+      `${b.url}/api/artifacts/${stash.json.short_ref}?session=sess-a&mode=grep&pattern=NEEDLE`,
+      { token: TOKEN_A },
+    );
     expect(fetched.status).toBe(200);
     expect(fetched.json.text).toBe("151:row 150 NEEDLE");
     const list = await call(`${b.url}/api/sessions/sess-a/artifacts`, { token: TOKEN_A });
@@ -38,10 +51,15 @@ describe("several instances sharing one S3 bucket", () => {
     expect(again.json.deduped).toBe(true);
     const byId = `${a.url}/api/artifacts/${stash.json.artifact_id}?session=sess-a`;
     expect((await call(byId, { token: TOKEN_A })).status).toBe(200); // a has now checked this reference
-    const drop = await call(`${b.url}/api/sessions/sess-a/artifacts/${stash.json.artifact_id}`, { method: "DELETE", token: TOKEN_A });
+    const drop = await call(`${b.url}/api/sessions/sess-a/artifacts/${stash.json.artifact_id}`, {
+      method: "DELETE",
+      token: TOKEN_A,
+    });
     expect(drop.status).toBe(200);
     // a may reuse its access check for up to accessCacheMs (1 s by default), then sees the drop.
-    await expect.poll(async () => (await call(byId, { token: TOKEN_A })).status, { timeout: 10_000, interval: 100 }).toBe(404);
+    await expect
+      .poll(async () => (await call(byId, { token: TOKEN_A })).status, { timeout: 10_000, interval: 100 })
+      .toBe(404);
     const metrics = await call(`${a.url}/metrics`, { token: ADMIN });
     expect(metrics.text).toMatch(/aref_store_artifacts 1\b/);
   });

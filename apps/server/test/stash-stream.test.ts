@@ -25,11 +25,15 @@ async function start(maxBytes?: number): Promise<{ store: ArtifactStore; driver:
 /** POSTs `body` in pieces without a Content-Length (chunked transfer encoding), as a pipe would. */
 function postChunked(url: string, body: Uint8Array): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/api/artifacts?session=s1&type=log`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "text/plain" } }, (res) => {
-      let text = "";
-      res.on("data", (d: Buffer) => (text += d.toString("utf8")));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
-    });
+    const req = request(
+      `${url}/api/artifacts?session=s1&type=log`,
+      { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "text/plain" } },
+      (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+      },
+    );
     req.on("error", reject);
     for (let at = 0; at < body.length; at += 100_000) req.write(body.subarray(at, at + 100_000));
     req.end();
@@ -46,7 +50,9 @@ describe("POST /api/artifacts streams raw bodies", () => {
     expect(res.json.artifact_id).toBe(createHash("sha256").update(log).digest("hex"));
     expect(res.json.bytes).toBe(log.byteLength);
     expect((await store.getRecord(res.json.artifact_id)).chunked).toBeDefined();
-    const tail = await fetch(`${url}/api/artifacts/${res.json.short_ref}?session=s1&mode=headtail&tail=2`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const tail = await fetch(`${url}/api/artifacts/${res.json.short_ref}?session=s1&mode=headtail&tail=2`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     const receipt = (await tail.json()) as { text: string; total_lines: number };
     expect(receipt.total_lines).toBe(60_000);
     expect(receipt.text).toMatch(/ step 60000 /);
@@ -59,7 +65,11 @@ describe("POST /api/artifacts streams raw bodies", () => {
     expect(res.json.error.code).toBe("TOO_LARGE");
     expect(res.json.error.message).toContain("1000000");
     expect(await store.listSessions()).toEqual([]);
-    const declared = await fetch(`${url}/api/artifacts?session=s1`, { method: "POST", body: log, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/octet-stream" } });
+    const declared = await fetch(`${url}/api/artifacts?session=s1`, {
+      method: "POST",
+      body: log,
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/octet-stream" },
+    });
     expect(declared.status).toBe(413);
     expect(await store.listSessions()).toEqual([]);
   });

@@ -27,15 +27,22 @@ let ws: Awaited<ReturnType<typeof makeWorkspace>>;
 let browser: Browser;
 let server: RunningServer | undefined;
 
-const start = () => startServer({ store: storeDir, workspace: ws.root, tokens: { admin: ADMIN }, rateLimit: false, ui: true });
+const start = () =>
+  startServer({ store: storeDir, workspace: ws.root, tokens: { admin: ADMIN }, rateLimit: false, ui: true });
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run tooling/scripts/ensure-chromium.sh`);
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build the CLI first (pnpm exec turbo run build --filter=@artifact-refs/cli...)`);
+  if (!existsSync(CLI))
+    throw new Error(
+      `${CLI} is missing: build the CLI first (pnpm exec turbo run build --filter=@artifact-refs/cli...)`,
+    );
   base = await mkdtemp(join(tmpdir(), "aref-restart-"));
   storeDir = join(base, "store");
   ws = await makeWorkspace();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
   await mkdir(OUT, { recursive: true });
 });
 afterAll(async () => {
@@ -65,16 +72,36 @@ describe("restart on an fs store", () => {
   it("brings back every record, and the UI shows timeline, chart, chat history and every artifact (a CLI-stashed one too)", async () => {
     server = await start();
     for (const path of ["README.md", "logs/big.log"]) {
-      const res = await call(`${server.url}/api/artifacts/execute`, jsonInit({ session_id: SESSION, tool_name: "read_file", tool_args: { path } }, ADMIN));
+      const res = await call(
+        `${server.url}/api/artifacts/execute`,
+        jsonInit({ session_id: SESSION, tool_name: "read_file", tool_args: { path } }, ADMIN),
+      );
       expect(res.status).toBe(200);
     }
     for (const message of ["what is in the readme?", "which entries does the big log have?"]) {
-      expect((await call(`${server.url}/api/chat`, jsonInit({ session_id: SESSION, message }, ADMIN))).status).toBe(200);
+      expect((await call(`${server.url}/api/chat`, jsonInit({ session_id: SESSION, message }, ADMIN))).status).toBe(
+        200,
+      );
     }
     // The CLI stashes into the same store (another process, while the server runs).
     const notes = join(base, "cli-notes.txt");
-    await writeFile(notes, Array.from({ length: 400 }, (_, i) => (i % 50 === 7 ? `line ${i}: the needle is here` : `line ${i}: hay`)).join("\n"));
-    await promisify(execFile)(process.execPath, [CLI, "stash", notes, "--store", storeDir, "--session", SESSION, "--label", "cli-notes.txt"]);
+    await writeFile(
+      notes,
+      Array.from({ length: 400 }, (_, i) => (i % 50 === 7 ? `line ${i}: the needle is here` : `line ${i}: hay`)).join(
+        "\n",
+      ),
+    );
+    await promisify(execFile)(process.execPath, [
+      CLI,
+      "stash",
+      notes,
+      "--store",
+      storeDir,
+      "--session",
+      SESSION,
+      "--label",
+      "cli-notes.txt",
+    ]);
     const before = await snapshot(server.url);
     expect(before.executions).toHaveLength(2);
     expect(before.chat).toHaveLength(2);

@@ -22,7 +22,10 @@ const consoleErrors: string[] = [];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run tooling/scripts/ensure-chromium.sh`);
   h = await startHarness({ ui: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.on("request", (r) => requests.push(r.url()));
   page.on("console", (m) => {
@@ -82,11 +85,17 @@ describe("web UI (Chromium)", () => {
     // 5. The chart shows the turn's prompt tokens against the budget.
     await expect.poll(() => page.locator("#chart svg rect.bar").count()).toBe(1);
     expect(await page.locator("#chart svg .budget-label").textContent()).toContain("budget 8,000");
-    const tokens = Number((await assistant.locator(".context summary").textContent())!.match(/\((\d+) prompt tokens\)/)![1]);
+    const tokens = Number(
+      (await assistant.locator(".context summary").textContent())!.match(/\((\d+) prompt tokens\)/)![1],
+    );
     expect(await page.locator("#chart svg text.value").textContent()).toBe(tokens.toLocaleString("en-US"));
 
     // 6. Open a full result and run a grep through bounded fetch.
-    await page.locator("#timeline .execution-card", { hasText: "README.md" }).first().getByRole("button", { name: "View full result" }).click();
+    await page
+      .locator("#timeline .execution-card", { hasText: "README.md" })
+      .first()
+      .getByRole("button", { name: "View full result" })
+      .click();
     const dialog = page.locator("#viewer");
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await expect.poll(() => page.locator("#viewer-content").textContent()).toContain("# My Project");
@@ -117,11 +126,28 @@ describe("web UI (Chromium)", () => {
       req.resume();
       req.on("end", () => {
         res.setHeader("content-type", "application/json");
-        res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: "The README describes a sample project about artifact references." } }] }));
+        res.end(
+          JSON.stringify({
+            choices: [
+              {
+                message: {
+                  role: "assistant",
+                  content: "The README describes a sample project about artifact references.",
+                },
+              },
+            ],
+          }),
+        );
       });
     });
     await new Promise<void>((r) => fake.listen(0, "127.0.0.1", r));
-    const withModel = await startHarness({ ui: true, provider: openAiCompatibleProvider({ baseUrl: `http://127.0.0.1:${(fake.address() as { port: number }).port}/v1`, model: "fake" }) });
+    const withModel = await startHarness({
+      ui: true,
+      provider: openAiCompatibleProvider({
+        baseUrl: `http://127.0.0.1:${(fake.address() as { port: number }).port}/v1`,
+        model: "fake",
+      }),
+    });
     const p2 = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     try {
       await p2.goto(`${withModel.url}/#token=${TOKEN_B}&session=sess-b`);
@@ -133,7 +159,9 @@ describe("web UI (Chromium)", () => {
       await p2.press("#chat-input", "Enter");
       const answer = p2.locator("#messages .msg.assistant").last();
       await answer.waitFor();
-      expect(await answer.locator(".message-content").textContent()).toBe("The README describes a sample project about artifact references.");
+      expect(await answer.locator(".message-content").textContent()).toBe(
+        "The README describes a sample project about artifact references.",
+      );
       expect(await answer.locator(".referenced").textContent()).toContain("Read File (README.md)");
       expect(await answer.locator(".context").getAttribute("open")).toBeNull(); // the context stays folded under an answer
       await p2.screenshot({ path: join(OUT, "ui-with-model.png") });

@@ -35,7 +35,17 @@ describe("a fresh clone without ../shared", () => {
   it("installs with the frozen lockfile and `pnpm test` ends with 0 failed and one line per data-set skip", () => {
     const repo = join(base, "artifact-refs");
     const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of ["CI", "AREF_STRESS", "AREF_STRESS_SEED", "VITEST", "VITEST_WORKER_ID", "VITEST_POOL_ID", "NODE_ENV", "TEST"]) delete env[name];
+    for (const name of [
+      "CI",
+      "AREF_STRESS",
+      "AREF_STRESS_SEED",
+      "VITEST",
+      "VITEST_WORKER_ID",
+      "VITEST_POOL_ID",
+      "NODE_ENV",
+      "TEST",
+    ])
+      delete env[name];
 
     const clone = sh("git", ["clone", "--quiet", ROOT, repo], base, env);
     expect(clone.code, clone.err).toBe(0);
@@ -51,7 +61,9 @@ describe("a fresh clone without ../shared", () => {
     mkdirSync(OUTPUT_DIR, { recursive: true });
     writeFileSync(join(OUTPUT_DIR, "fresh-clone-output.log"), `${test.out}\n--- stderr ---\n${test.err}`);
     const lines = test.out.split("\n");
-    const failures = [...lines, ...test.err.split("\n")].filter((l) => /FAIL|×|counted as failed|no test report/.test(l)).join("\n");
+    const failures = [...lines, ...test.err.split("\n")]
+      .filter((l) => /FAIL|×|counted as failed|no test report/.test(l))
+      .join("\n");
     // the closing line of run-tests.mjs (pnpm may print its own line after it when the run fails)
     const closing = lines.findLast((l) => /^\d+ passed, \d+ failed, \d+ skipped$/.test(l)) ?? "";
     const m = /^(\d+) passed, (\d+) failed, (\d+) skipped$/.exec(closing);
@@ -72,6 +84,11 @@ describe("a fresh clone without ../shared", () => {
       expect(set![2]).toBe(join(base, "shared", "data", set![1]!));
     }
     expect(passed).toBeGreaterThan(500);
-    report("fresh-clone", `${passed} passed, ${failed} failed, ${skipped} skipped in ${minutes.toFixed(1)} min`, { passed, failed, skipped, minutes });
+    report("fresh-clone", `${passed} passed, ${failed} failed, ${skipped} skipped in ${minutes.toFixed(1)} min`, {
+      passed,
+      failed,
+      skipped,
+      minutes,
+    });
   }, 3_600_000);
 });

@@ -9,7 +9,8 @@ export const fixture = (name: string): string => fileURLToPath(new URL(`../test/
 export function assertBuilt(packages: string[]): void {
   for (const pkg of packages) {
     const file = fileURLToPath(new URL(`../../../packages/${pkg}/dist/index.js`, import.meta.url));
-    if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm --filter "@artifact-refs/stress..." build\` first`);
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: run \`pnpm --filter "@artifact-refs/stress..." build\` first`);
   }
 }
 
@@ -24,8 +25,15 @@ export interface Child<T> {
 }
 
 /** Spawns `node <script> <json>` and parses its stdout as JSON lines. */
-export function spawnChild<T = Record<string, unknown>>(script: string, command: unknown, options: SpawnOptions = {}): Child<T> {
-  const child = spawn(process.execPath, [script, JSON.stringify(command)], { stdio: ["pipe", "pipe", "pipe"], ...options });
+export function spawnChild<T = Record<string, unknown>>(
+  script: string,
+  command: unknown,
+  options: SpawnOptions = {},
+): Child<T> {
+  const child = spawn(process.execPath, [script, JSON.stringify(command)], {
+    stdio: ["pipe", "pipe", "pipe"],
+    ...options,
+  });
   const lines: T[] = [];
   let buffer = "";
   let stderr = "";
@@ -50,13 +58,15 @@ export function spawnChild<T = Record<string, unknown>>(script: string, command:
   });
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdin!.on("error", () => undefined); // a killed child's stdin
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; lines: T[] }>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      rejectReady(new Error(`child exited (${code ?? signal}) before it was ready: ${stderr.slice(0, 2000)}`));
-      resolve({ code, signal, stderr, lines });
-    });
-  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; lines: T[] }>(
+    (resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (code, signal) => {
+        rejectReady(new Error(`child exited (${code ?? signal}) before it was ready: ${stderr.slice(0, 2000)}`));
+        resolve({ code, signal, stderr, lines });
+      });
+    },
+  );
   ready.catch(() => undefined);
   return { process: child, ready, lines, send: (text) => child.stdin!.write(text), done };
 }

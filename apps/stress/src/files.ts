@@ -3,7 +3,10 @@ import { lstat, readFile, readdir, readlink } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Every entry under `dir` (files, links, directories), relative, '/'-separated, with a fingerprint. */
-export async function snapshot(dir: string, skip: (rel: string) => boolean = () => false): Promise<Map<string, string>> {
+export async function snapshot(
+  dir: string,
+  skip: (rel: string) => boolean = () => false,
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const walk = async (abs: string, rel: string): Promise<void> => {
     for (const entry of await readdir(abs, { withFileTypes: true })) {
@@ -15,7 +18,13 @@ export async function snapshot(dir: string, skip: (rel: string) => boolean = () 
         out.set(`${r}/`, `dir ${info.mode.toString(8)}`);
         await walk(p, r);
       } else if (entry.isSymbolicLink()) out.set(r, `link ${await readlink(p)}`);
-      else out.set(r, `file ${info.mode.toString(8)} ${info.size} ${info.mtimeMs} ${createHash("sha256").update(await readFile(p)).digest("hex")}`);
+      else
+        out.set(
+          r,
+          `file ${info.mode.toString(8)} ${info.size} ${info.mtimeMs} ${createHash("sha256")
+            .update(await readFile(p))
+            .digest("hex")}`,
+        );
     }
   };
   await walk(dir, "");

@@ -13,5 +13,8 @@ export function report(suite: string, line: string, figures: Record<string, unkn
   const text = `${suite}: ${line}`;
   console.log(`[stress ${FULL ? "full" : "short"}] ${text}`);
   mkdirSync(OUT_DIR, { recursive: true });
-  appendFileSync(SUMMARY_FILE, `${JSON.stringify({ suite, mode: FULL ? "full" : "short", line: text, ...figures, at: new Date().toISOString() })}\n`);
+  appendFileSync(
+    SUMMARY_FILE,
+    `${JSON.stringify({ suite, mode: FULL ? "full" : "short", line: text, ...figures, at: new Date().toISOString() })}\n`,
+  );
 }

@@ -44,7 +44,9 @@ describe("concurrency: 4 writer processes and a gc process on one fs store", () 
     const pool = scale(800, 12_000);
     const stride = pool / 8; // worker w starts at w*stride: heavy overlap between workers
     const started = Date.now();
-    const writers = Array.from({ length: workers }, (_, worker) => spawnChild<Outcome<WriterValue>>(WORKER, { job: "writer", root, worker, count, stride, pool }));
+    const writers = Array.from({ length: workers }, (_, worker) =>
+      spawnChild<Outcome<WriterValue>>(WORKER, { job: "writer", root, worker, count, stride, pool }),
+    );
     const collector = spawnChild<Outcome<GcValue>>(WORKER, { job: "gc", root });
     await Promise.all([...writers, collector].map((c) => c.ready));
     for (const c of [collector, ...writers]) c.send("go\n");
@@ -53,7 +55,10 @@ describe("concurrency: 4 writer processes and a gc process on one fs store", () 
     const collected = await collector.done;
 
     const failures: string[] = [];
-    const outcomeOf = <T>(done: { code: number | null; stderr: string; lines: Outcome<T>[] }, who: string): T | undefined => {
+    const outcomeOf = <T>(
+      done: { code: number | null; stderr: string; lines: Outcome<T>[] },
+      who: string,
+    ): T | undefined => {
       const last = done.lines[done.lines.length - 1];
       if (done.code !== 0 || !last?.ok || last.value === undefined) {
         failures.push(`${who} failed (exit ${done.code}): ${JSON.stringify(last?.error)} ${done.stderr.slice(0, 500)}`);
@@ -86,12 +91,27 @@ describe("concurrency: 4 writer processes and a gc process on one fs store", () 
     for (const id of final.swept) if (referenced.has(id)) failures.push(`final gc swept referenced ${id}`);
     const blobFiles = (await filesUnder(join(root, "blobs"))).filter((f) => !f.split("/").pop()!.startsWith("."));
     const names = blobFiles.map((f) => f.split("/").pop()!);
-    for (const f of blobFiles) if (sha256(await readFile(join(root, "blobs", f))) !== f.split("/").pop()) failures.push(`blob ${f} does not hash to its name`);
+    for (const f of blobFiles)
+      if (sha256(await readFile(join(root, "blobs", f))) !== f.split("/").pop())
+        failures.push(`blob ${f} does not hash to its name`);
     const sweptReferenced = (gcValue?.swept ?? []).filter((id) => referenced.has(id)).length;
     report(
       "concurrency",
       `${workers} processes × ${count} puts (+ garbage, ${puts} puts in all) with a gc loop (${gcValue?.runs ?? 0} gc runs, ${gcValue?.swept.length ?? 0} blobs swept): ${failures.length} failures, ${referenced.size} referenced blobs stored once each`,
-      { failure_samples: failures.slice(0, 20), workers, count, puts, created, gc_runs: gcValue?.runs ?? 0, gc_swept: gcValue?.swept.length ?? 0, gc_swept_then_restored: sweptReferenced, referenced: referenced.size, blob_files: blobFiles.length, failures: failures.length, seconds: Math.round((Date.now() - started) / 1000) },
+      {
+        failure_samples: failures.slice(0, 20),
+        workers,
+        count,
+        puts,
+        created,
+        gc_runs: gcValue?.runs ?? 0,
+        gc_swept: gcValue?.swept.length ?? 0,
+        gc_swept_then_restored: sweptReferenced,
+        referenced: referenced.size,
+        blob_files: blobFiles.length,
+        failures: failures.length,
+        seconds: Math.round((Date.now() - started) / 1000),
+      },
     );
     expect(failures).toEqual([]);
     expect(referenced.size).toBe(pool);

@@ -56,10 +56,31 @@ interface Tally {
   checks: number;
 }
 
-const newTally = (): Tally => ({ kills: 0, ackLines: 0, startFailures: 0, secondPasses: 0, acked: new Set(), referenced: new Set(), records: new Map(), recordLines: 0, failures: [], midWrite: 0, problemsRepaired: {}, tempFilesCleaned: 0, checks: 0 });
+const newTally = (): Tally => ({
+  kills: 0,
+  ackLines: 0,
+  startFailures: 0,
+  secondPasses: 0,
+  acked: new Set(),
+  referenced: new Set(),
+  records: new Map(),
+  recordLines: 0,
+  failures: [],
+  midWrite: 0,
+  problemsRepaired: {},
+  tempFilesCleaned: 0,
+  checks: 0,
+});
 
 /** Runs `parallel` writers, kills each 0-50 ms after it is ready, records what they acknowledged. */
-async function killRound(tally: Tally, parallel: number, command: (slot: number) => Record<string, unknown>, random: ReturnType<typeof rng>, maxDelayMs: number, env?: NodeJS.ProcessEnv): Promise<void> {
+async function killRound(
+  tally: Tally,
+  parallel: number,
+  command: (slot: number) => Record<string, unknown>,
+  random: ReturnType<typeof rng>,
+  maxDelayMs: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<void> {
   await Promise.all(
     Array.from({ length: parallel }, async (_, slot) => {
       const child = spawnChild<Line>(WRITER, command(slot), env ? { env } : {});
@@ -75,7 +96,8 @@ async function killRound(tally: Tally, parallel: number, command: (slot: number)
       await sleep(random.int(maxDelayMs + 1));
       child.process.kill("SIGKILL");
       const done = await child.done;
-      if (done.signal !== "SIGKILL") tally.failures.push(`writer ended by itself (${done.code}): ${done.stderr.slice(0, 500)}`);
+      if (done.signal !== "SIGKILL")
+        tally.failures.push(`writer ended by itself (${done.code}): ${done.stderr.slice(0, 500)}`);
       else tally.kills++;
       for (const line of done.lines) {
         if (line.acked) {
@@ -131,14 +153,17 @@ async function checkRecords(store: ArtifactStore, tally: Tally): Promise<void> {
     let before: string | undefined;
     do {
       const page = await store.records.page(session, "stress", { limit: 1_000, ...(before ? { before } : {}) });
-      for (const s of page.skipped) tally.failures.push(`a killed writer left a record that listings skip: ${s.key}: ${s.message}`);
+      for (const s of page.skipped)
+        tally.failures.push(`a killed writer left a record that listings skip: ${s.key}: ${s.message}`);
       for (const r of page.records) listed.add(r.id);
       before = page.before;
     } while (before !== undefined);
-    for (const id of tally.records.get(session) ?? []) if (!listed.has(id)) tally.failures.push(`acknowledged record ${session}/${id} is not listed after a kill`);
+    for (const id of tally.records.get(session) ?? [])
+      if (!listed.has(id)) tally.failures.push(`acknowledged record ${session}/${id} is not listed after a kill`);
   }
   for (const session of tally.records.keys()) {
-    if (!(await store.records.sessions()).includes(session)) tally.failures.push(`session ${session} with acknowledged records is not listed`);
+    if (!(await store.records.sessions()).includes(session))
+      tally.failures.push(`session ${session} with acknowledged records is not listed`);
   }
 }
 
@@ -178,7 +203,20 @@ describe("crash injection: fs store", () => {
         tally.referenced.clear();
         tally.records.clear();
       }
-      await killRound(tally, Math.min(parallel, kills - tally.kills), (slot) => ({ driver: "fs", root, seed: random.int(2 ** 31), slot, gzip: random.int(4) === 0, maxBytes: MAX_BYTES }), random, 50);
+      await killRound(
+        tally,
+        Math.min(parallel, kills - tally.kills),
+        (slot) => ({
+          driver: "fs",
+          root,
+          seed: random.int(2 ** 31),
+          slot,
+          gzip: random.int(4) === 0,
+          maxBytes: MAX_BYTES,
+        }),
+        random,
+        50,
+      );
       round++;
       justChecked = false;
       if (round % batch !== 0 && tally.kills < kills) continue;
@@ -207,7 +245,8 @@ describe("crash injection: fs store", () => {
             tally.failures.push(`partial gzip blob visible under its id: ${file}`);
             continue;
           }
-          if (sha256(bytes) !== m[3]) tally.failures.push(`partial or corrupt blob visible under its id: ${file} (${raw.byteLength} bytes)`);
+          if (sha256(bytes) !== m[3])
+            tally.failures.push(`partial or corrupt blob visible under its id: ${file} (${raw.byteLength} bytes)`);
         } else if (file.endsWith(".json")) {
           try {
             JSON.parse(await readFile(join(root, file), "utf8"));
@@ -243,7 +282,22 @@ describe("crash injection: fs store", () => {
     report(
       "crash(fs)",
       `${tally.kills} kills, ${tally.checks} checks, ${tally.failures.length} failures (${tally.ackLines} acked puts all readable, ${tally.recordLines} acked session records all listed, ${blobs} blobs, ${tally.midWrite} checks found a write cut mid-way, repaired ${JSON.stringify(tally.problemsRepaired)}, ${tally.secondPasses} checks needed a second gc/verify pass for temp files, ${tally.startFailures} writers could not load dist/ during another build, seed ${seed})`,
-      { kills: tally.kills, checks: tally.checks, failures: tally.failures.length, failure_samples: tally.failures.slice(0, 20), second_passes: tally.secondPasses, start_failures: tally.startFailures, acked: tally.ackLines, records: tally.recordLines, blobs, mid_write: tally.midWrite, repaired: tally.problemsRepaired, temp_cleaned: tally.tempFilesCleaned, seconds: Math.round((Date.now() - started) / 1000), seed },
+      {
+        kills: tally.kills,
+        checks: tally.checks,
+        failures: tally.failures.length,
+        failure_samples: tally.failures.slice(0, 20),
+        second_passes: tally.secondPasses,
+        start_failures: tally.startFailures,
+        acked: tally.ackLines,
+        records: tally.recordLines,
+        blobs,
+        mid_write: tally.midWrite,
+        repaired: tally.problemsRepaired,
+        temp_cleaned: tally.tempFilesCleaned,
+        seconds: Math.round((Date.now() - started) / 1000),
+        seed,
+      },
     );
     expect(tally.failures).toEqual([]);
     expect(tally.kills).toBe(kills);
@@ -266,7 +320,16 @@ describe("crash injection: S3 driver through the local server", () => {
     const seed = seedFromEnv();
     const random = rng(seed);
     const bucket = s3.createBucket();
-    const direct = (): Driver => new S3Driver({ bucket, endpoint: s3.endpoint, forcePathStyle: true, region: "us-east-1", conditionalWrites: "off", retryBaseDelayMs: 5, clientConfig: { credentials: s3.credentials } });
+    const direct = (): Driver =>
+      new S3Driver({
+        bucket,
+        endpoint: s3.endpoint,
+        forcePathStyle: true,
+        region: "us-east-1",
+        conditionalWrites: "off",
+        retryBaseDelayMs: 5,
+        clientConfig: { credentials: s3.credentials },
+      });
     const driver = direct();
     const store = new ArtifactStore({ driver, maxBytes: MAX_BYTES, gcGraceMs: 0 });
     const kills = scale(5, 100);
@@ -276,7 +339,21 @@ describe("crash injection: S3 driver through the local server", () => {
     const started = Date.now();
     let round = 0;
     while (tally.kills < kills && tally.failures.length < 20) {
-      await killRound(tally, 1, (slot) => ({ driver: "s3", bucket, endpoint: s3.endpoint, seed: random.int(2 ** 31), slot, maxBytes: MAX_BYTES }), random, 500, env);
+      await killRound(
+        tally,
+        1,
+        (slot) => ({
+          driver: "s3",
+          bucket,
+          endpoint: s3.endpoint,
+          seed: random.int(2 ** 31),
+          slot,
+          maxBytes: MAX_BYTES,
+        }),
+        random,
+        500,
+        env,
+      );
       round++;
       if (round % batch !== 0 && tally.kills < kills) continue;
       tally.checks++;
@@ -287,7 +364,10 @@ describe("crash injection: S3 driver through the local server", () => {
           continue;
         }
         const bytes = await driver.get(entry.key);
-        if (bytes !== undefined && sha256(bytes) !== m[1]) tally.failures.push(`partial or corrupt object visible under its id: ${entry.key} (${bytes.byteLength} bytes)`);
+        if (bytes !== undefined && sha256(bytes) !== m[1])
+          tally.failures.push(
+            `partial or corrupt object visible under its id: ${entry.key} (${bytes.byteLength} bytes)`,
+          );
       }
       await checkAcked(store, tally);
       await checkRecords(store, tally);
@@ -296,7 +376,18 @@ describe("crash injection: S3 driver through the local server", () => {
     report(
       "crash(s3)",
       `${tally.kills} kills, ${tally.checks} checks, ${tally.failures.length} failures (${tally.ackLines} acked puts all readable, ${tally.recordLines} acked session records all listed, repaired ${JSON.stringify(tally.problemsRepaired)}, ${tally.startFailures} writers could not load dist/ during another build, seed ${seed})`,
-      { kills: tally.kills, checks: tally.checks, failures: tally.failures.length, failure_samples: tally.failures.slice(0, 20), start_failures: tally.startFailures, acked: tally.ackLines, records: tally.recordLines, repaired: tally.problemsRepaired, seconds: Math.round((Date.now() - started) / 1000), seed },
+      {
+        kills: tally.kills,
+        checks: tally.checks,
+        failures: tally.failures.length,
+        failure_samples: tally.failures.slice(0, 20),
+        start_failures: tally.startFailures,
+        acked: tally.ackLines,
+        records: tally.recordLines,
+        repaired: tally.problemsRepaired,
+        seconds: Math.round((Date.now() - started) / 1000),
+        seed,
+      },
     );
     expect(tally.failures).toEqual([]);
     expect(tally.kills).toBe(kills);

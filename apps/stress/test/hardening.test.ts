@@ -25,7 +25,13 @@ const ADMIN = "admin-token-0123456789abcdef";
 const TOKEN_A = "token-a-0123456789abcdefghij";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
+function raw(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, url), { method, headers }, (res) => {
       res.resume();
@@ -67,20 +73,31 @@ describe("stress: connection floods (issue 17 #7)", () => {
         closedKinds[kind]!++;
       });
       s.on("connect", () => {
-        if (kind === 1) s.write(`POST /api/artifacts?session=sess-a HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 1048576\r\n\r\n${"x".repeat(1024)}`);
-        if (kind === 2) s.write(`POST /api/artifacts?session=sess-a HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN_A}\r\nContent-Type: application/octet-stream\r\nContent-Length: 1048576\r\n\r\n${"x".repeat(1024)}`);
+        if (kind === 1)
+          s.write(
+            `POST /api/artifacts?session=sess-a HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: 1048576\r\n\r\n${"x".repeat(1024)}`,
+          );
+        if (kind === 2)
+          s.write(
+            `POST /api/artifacts?session=sess-a HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN_A}\r\nContent-Type: application/octet-stream\r\nContent-Length: 1048576\r\n\r\n${"x".repeat(1024)}`,
+          );
       });
       sockets.push(s);
       if (i % 50 === 49) await sleep(5);
     }
     let served = 0;
-    for (let i = 0; i < 20; i++) if ((await raw(server.url, "GET", "/api/sessions", { authorization: `Bearer ${ADMIN}` })) === 200) served++;
+    for (let i = 0; i < 20; i++)
+      if ((await raw(server.url, "GET", "/api/sessions", { authorization: `Bearer ${ADMIN}` })) === 200) served++;
     const rssPeak = process.memoryUsage().rss;
     const deadline = Date.now() + 10_000;
     while (closedByServer < n && Date.now() < deadline) await sleep(100);
     for (const s of sockets) s.destroy();
     const growthMb = Math.round((rssPeak - rssBefore) / 1024 / 1024);
-    report("hardening/floods", `${n} slow-body/idle sockets: ${closedByServer} closed by the server within the timeouts, RSS +${growthMb} MB, ${served}/20 real requests served`, { sockets: n, closed: closedByServer, closed_by_kind: closedKinds, rss_growth_mb: growthMb, served });
+    report(
+      "hardening/floods",
+      `${n} slow-body/idle sockets: ${closedByServer} closed by the server within the timeouts, RSS +${growthMb} MB, ${served}/20 real requests served`,
+      { sockets: n, closed: closedByServer, closed_by_kind: closedKinds, rss_growth_mb: growthMb, served },
+    );
     expect(served).toBe(20);
     // Idle sockets and authenticated slow bodies are all closed by the timeouts. (Sockets that got their 401 are
     // counted but not asserted: in this flood their close is not always seen within the deadline; see RELIABILITY.md.)
@@ -96,11 +113,18 @@ describe("stress: connection floods (issue 17 #7)", () => {
 describe("stress: deep-document selector flood (issue 17 #8)", () => {
   it("distinct expensive JSONPath selections do not stall other clients (event-loop p99 < 100 ms)", async () => {
     const store = new ArtifactStore({ driver: new MemoryDriver() });
-    const server = await startServer({ store, tokens: { admin: ADMIN, sessions: { [TOKEN_A]: ["sess-a"] } }, rateLimit: false, ui: false });
+    const server = await startServer({
+      store,
+      tokens: { admin: ADMIN, sessions: { [TOKEN_A]: ["sess-a"] } },
+      rateLimit: false,
+      ui: false,
+    });
     try {
       const refs: string[] = [];
       for (const depth of [2_000, 5_000, 7_000]) {
-        const put = await store.put(`${'{"a":{"b":'.repeat(depth / 2)}1${"}}".repeat(depth / 2)}`, { session: "sess-a" });
+        const put = await store.put(`${'{"a":{"b":'.repeat(depth / 2)}1${"}}".repeat(depth / 2)}`, {
+          session: "sess-a",
+        });
         refs.push(put.shortRef);
       }
       const exprs = ["$..a", "$..b", "$..a..b", "$..*", "$..a.b", "$..[?@.a]", "$..b..a", "$.a..b"];
@@ -134,7 +158,11 @@ describe("stress: deep-document selector flood (issue 17 #8)", () => {
       const p99 = lag.percentile(99) / 1e6;
       healthz.sort((a, b) => a - b);
       const h99 = healthz[Math.floor(healthz.length * 0.99)] ?? 0;
-      report("hardening/selector-flood", `${total} JSONPath fetches on 2k-7k-deep documents, 16 at a time: event-loop p99 ${p99.toFixed(1)} ms, /healthz p99 ${h99.toFixed(1)} ms, statuses ${JSON.stringify(Object.fromEntries(statuses))}`, { fetches: total, loop_p99_ms: p99, healthz_p99_ms: h99, statuses: Object.fromEntries(statuses) });
+      report(
+        "hardening/selector-flood",
+        `${total} JSONPath fetches on 2k-7k-deep documents, 16 at a time: event-loop p99 ${p99.toFixed(1)} ms, /healthz p99 ${h99.toFixed(1)} ms, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+        { fetches: total, loop_p99_ms: p99, healthz_p99_ms: h99, statuses: Object.fromEntries(statuses) },
+      );
       expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
       if (FULL) expect(p99).toBeLessThan(100); // timing bound: full run only (see the floods test)
     } finally {
@@ -147,23 +175,51 @@ describe("stress: Host/Origin probes (issue 17 #9)", () => {
   it("a server without tokens answers only local Host and Origin values", async () => {
     const seed = seedFromEnv();
     const r = rng(seed);
-    const server = await startServer({ store: new ArtifactStore({ driver: new MemoryDriver() }), rateLimit: false, ui: false });
+    const server = await startServer({
+      store: new ArtifactStore({ driver: new MemoryDriver() }),
+      rateLimit: false,
+      ui: false,
+    });
     try {
       const { port } = new URL(server.url);
       const local = ["127.0.0.1", "localhost", "[::1]", "LOCALHOST", `127.0.0.1:${port}`, `localhost:${port}`];
-      const foreign = ["attacker.example", "127.0.0.1.nip.io", "localhost.attacker.example", "0.0.0.0", "127.0.0.2", "10.0.0.1", "[::ffff:7f00:1]", "evil", "127.0.0.1@evil", "2130706433", "0x7f000001", "localhost."];
+      const foreign = [
+        "attacker.example",
+        "127.0.0.1.nip.io",
+        "localhost.attacker.example",
+        "0.0.0.0",
+        "127.0.0.2",
+        "10.0.0.1",
+        "[::ffff:7f00:1]",
+        "evil",
+        "127.0.0.1@evil",
+        "2130706433",
+        "0x7f000001",
+        "localhost.",
+      ];
       const n = scale(500, 5_000);
       let wrong = 0;
       for (let i = 0; i < n; i++) {
         const hostLocal = r.int(3) > 0;
         const host = hostLocal ? r.pick(local) : `${r.pick(foreign)}${r.int(2) ? `:${port}` : ""}`;
         const originKind = r.int(4);
-        const origin = originKind === 0 ? undefined : originKind === 1 ? `http://${r.pick(local)}` : originKind === 2 ? `http://${r.pick(foreign)}` : "null";
+        const origin =
+          originKind === 0
+            ? undefined
+            : originKind === 1
+              ? `http://${r.pick(local)}`
+              : originKind === 2
+                ? `http://${r.pick(foreign)}`
+                : "null";
         const allowed = hostLocal && (origin === undefined || originKind === 1);
         const status = await raw(server.url, "GET", "/api/sessions", { host, ...(origin ? { origin } : {}) });
         if ((status === 403) === allowed) wrong++;
       }
-      report("hardening/host-origin", `${n} Host/Origin probes on a tokenless server: ${wrong} answered wrongly (seed ${seed})`, { probes: n, wrong, seed });
+      report(
+        "hardening/host-origin",
+        `${n} Host/Origin probes on a tokenless server: ${wrong} answered wrongly (seed ${seed})`,
+        { probes: n, wrong, seed },
+      );
       expect(wrong).toBe(0);
     } finally {
       await server.close();
@@ -191,7 +247,10 @@ describe("stress: symlink tampering in the fs store (issue 17 #12)", () => {
         if (i % 2 === 0) {
           await rm(blob);
           await symlink(join(outside, "canary.txt"), blob);
-          const got = await store.get(put.id).then((b) => new TextDecoder().decode(b)).catch((e: unknown) => (isArefError(e) ? "refused" : "other"));
+          const got = await store
+            .get(put.id)
+            .then((b) => new TextDecoder().decode(b))
+            .catch((e: unknown) => (isArefError(e) ? "refused" : "other"));
           expect(got).toBe("refused");
           refused++;
           await store.put(content, { session: `s${i}` }); // heals: replaces the link itself
@@ -209,7 +268,11 @@ describe("stress: symlink tampering in the fs store (issue 17 #12)", () => {
       expect(await readFile(join(outside, "canary.txt"), "utf8")).toBe("CANARY\n");
       expect((await stat(join(outside, "canary.txt"))).mtimeMs).toBe(canaryBefore.mtimeMs);
       const final = await store.verify({ repair: true });
-      report("hardening/symlinks", `${rounds} tampering rounds (blob → symlink, refs/<session> → symlink): ${refused} refused, ${reported} reported by verify, outside untouched, final verify ok=${final.ok}`, { rounds, refused, reported });
+      report(
+        "hardening/symlinks",
+        `${rounds} tampering rounds (blob → symlink, refs/<session> → symlink): ${refused} refused, ${reported} reported by verify, outside untouched, final verify ok=${final.ok}`,
+        { rounds, refused, reported },
+      );
       expect(reported).toBe(Math.floor(rounds / 2));
       await store.close();
     } finally {
@@ -223,7 +286,12 @@ describe("stress: migration vs append race (issue 17 #1)", () => {
     const base = await mkdtemp(join(tmpdir(), "aref-stress-race-"));
     try {
       const ext = new Externalizer({ store: new ArtifactStore({ driver: new MemoryDriver() }) });
-      const legacy = `${[{ role: "user", content: "go" }, { role: "tool", tool_name: "sh", content: "out\n".repeat(3_000) }].map((l) => JSON.stringify(l)).join("\n")}\n`;
+      const legacy = `${[
+        { role: "user", content: "go" },
+        { role: "tool", tool_name: "sh", content: "out\n".repeat(3_000) },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join("\n")}\n`;
       const runs = scale(300, 3_000);
       let conflicts = 0;
       let lost = 0;
@@ -231,16 +299,24 @@ describe("stress: migration vs append race (issue 17 #1)", () => {
         const path = join(base, `t${i}.jsonl`);
         await writeFile(path, legacy);
         const marker = `MARK-${i}`;
-        const appending = sleep(i % 40).then(() => appendFile(path, `${JSON.stringify({ role: "user", content: marker })}\n`));
-        const migrating = migrateTranscript(path, { externalizer: ext, session: "race", backup: false }).catch((e: unknown) => {
-          if (!hasErrorCode(e, "CONFLICT")) throw e;
-          conflicts++;
-        });
+        const appending = sleep(i % 40).then(() =>
+          appendFile(path, `${JSON.stringify({ role: "user", content: marker })}\n`),
+        );
+        const migrating = migrateTranscript(path, { externalizer: ext, session: "race", backup: false }).catch(
+          (e: unknown) => {
+            if (!hasErrorCode(e, "CONFLICT")) throw e;
+            conflicts++;
+          },
+        );
         await Promise.all([appending, migrating]);
         if (!(await readFile(path, "utf8")).includes(marker)) lost++;
         await rm(path, { force: true });
       }
-      report("hardening/migrate-race", `${runs} migrations raced by an append 0-39 ms in: ${lost} lines lost, ${conflicts} CONFLICTs (original restored)`, { runs, lost, conflicts });
+      report(
+        "hardening/migrate-race",
+        `${runs} migrations raced by an append 0-39 ms in: ${lost} lines lost, ${conflicts} CONFLICTs (original restored)`,
+        { runs, lost, conflicts },
+      );
       expect(lost).toBe(0);
     } finally {
       await rm(base, { recursive: true, force: true });

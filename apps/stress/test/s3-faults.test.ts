@@ -47,8 +47,22 @@ describe("S3 faults", () => {
     const seed = seedFromEnv();
     const r = rng(seed);
     const bucket = s3.createBucket();
-    const common = { bucket, forcePathStyle: true, region: "us-east-1", clientConfig: { credentials: s3.credentials } } as const;
-    const faulty = new S3Driver({ ...common, endpoint: proxy.endpoint, conditionalWrites: "on", maxAttempts: MAX_ATTEMPTS, retryBaseDelayMs: 5, throttleBaseDelayMs: 10, retryMaxDelayMs: 200, requestTimeoutMs: 1_500 });
+    const common = {
+      bucket,
+      forcePathStyle: true,
+      region: "us-east-1",
+      clientConfig: { credentials: s3.credentials },
+    } as const;
+    const faulty = new S3Driver({
+      ...common,
+      endpoint: proxy.endpoint,
+      conditionalWrites: "on",
+      maxAttempts: MAX_ATTEMPTS,
+      retryBaseDelayMs: 5,
+      throttleBaseDelayMs: 10,
+      retryMaxDelayMs: 200,
+      requestTimeoutMs: 1_500,
+    });
     const direct = new S3Driver({ ...common, endpoint: s3.endpoint, conditionalWrites: "off" });
     const store = new ArtifactStore({ driver: faulty });
     const clean = new ArtifactStore({ driver: direct });
@@ -67,8 +81,13 @@ describe("S3 faults", () => {
     ];
     // Now and then an outage: every request fails while it lasts, so puts must fail (clearly).
     let outage = false;
-    proxy.inject({ match: { predicate: () => outage && r.next() < 0.9 }, times: Number.POSITIVE_INFINITY, fault: { status: 503, code: "SlowDown" } });
-    for (const rule of rules) proxy.inject({ match: { predicate: chance(rule.p) }, times: Number.POSITIVE_INFINITY, fault: rule.fault });
+    proxy.inject({
+      match: { predicate: () => outage && r.next() < 0.9 },
+      times: Number.POSITIVE_INFINITY,
+      fault: { status: 503, code: "SlowDown" },
+    });
+    for (const rule of rules)
+      proxy.inject({ match: { predicate: chance(rule.p) }, times: Number.POSITIVE_INFINITY, fault: rule.fault });
 
     const ops = scale(100, 1_500);
     const failures: string[] = [];
@@ -90,15 +109,18 @@ describe("S3 faults", () => {
         const id = ids[r.int(ids.length)]!;
         try {
           const bytes = await store.get(id);
-          if (Buffer.compare(Buffer.from(bytes), Buffer.from(acked.get(id)!)) !== 0) failures.push(`get ${id} returned different bytes`);
+          if (Buffer.compare(Buffer.from(bytes), Buffer.from(acked.get(id)!)) !== 0)
+            failures.push(`get ${id} returned different bytes`);
         } catch (error) {
           getFailed++;
-          if (!isArefError(error) || error.code !== "UNAVAILABLE" || !error.hint) failures.push(`get ${id} failed unclearly: ${(error as Error).message}`);
+          if (!isArefError(error) || error.code !== "UNAVAILABLE" || !error.hint)
+            failures.push(`get ${id} failed unclearly: ${(error as Error).message}`);
           else failedCodes[`get:${error.code}`] = (failedCodes[`get:${error.code}`] ?? 0) + 1;
         }
       } else {
         puts++;
-        const bytes = r.next() < 0.5 ? randomBytes(1 + r.int(64 * 1024)) : Buffer.from(`dedupe ${r.int(40)}\n`.repeat(50));
+        const bytes =
+          r.next() < 0.5 ? randomBytes(1 + r.int(64 * 1024)) : Buffer.from(`dedupe ${r.int(40)}\n`.repeat(50));
         try {
           const put = await store.put(bytes, { session: "faults" });
           if (put.id !== sha256(bytes)) failures.push(`put returned the wrong id ${put.id}`);
@@ -107,8 +129,13 @@ describe("S3 faults", () => {
           acked.set(put.id, bytes);
         } catch (error) {
           putFailed++;
-          const ok = isArefError(error) && ["UNAVAILABLE", "DEADLINE_EXCEEDED", "CONFLICT"].includes(error.code) && error.message.length > 0 && !!error.hint;
-          if (!ok) failures.push(`put failed unclearly: ${(error as { code?: string }).code} ${(error as Error).message}`);
+          const ok =
+            isArefError(error) &&
+            ["UNAVAILABLE", "DEADLINE_EXCEEDED", "CONFLICT"].includes(error.code) &&
+            error.message.length > 0 &&
+            !!error.hint;
+          if (!ok)
+            failures.push(`put failed unclearly: ${(error as { code?: string }).code} ${(error as Error).message}`);
           else failedCodes[`put:${error.code}`] = (failedCodes[`put:${error.code}`] ?? 0) + 1;
         }
       }
@@ -116,7 +143,8 @@ describe("S3 faults", () => {
       worstAttempts = Math.max(worstAttempts, attempts);
       // A put may touch the same key twice on purpose (the blob's existence check after its
       // reference is written), each with its own attempts.
-      if (attempts > 2 * MAX_ATTEMPTS) failures.push(`op ${i}: ${attempts} requests for one key (max ${MAX_ATTEMPTS} attempts each)`);
+      if (attempts > 2 * MAX_ATTEMPTS)
+        failures.push(`op ${i}: ${attempts} requests for one key (max ${MAX_ATTEMPTS} attempts each)`);
     }
     const requests = proxy.requests.length;
     const faults = proxy.requests.filter((q) => q.fault !== undefined).length;
@@ -131,7 +159,8 @@ describe("S3 faults", () => {
       if (!m || !bytes || sha256(bytes) !== m[1]) failures.push(`partial or corrupt object ${entry.key}`);
     }
     const repaired = await clean.verify({ repair: true });
-    for (const p of repaired.problems) if (!p.repaired) failures.push(`verify could not repair ${p.kind} ${p.key}: ${p.message}`);
+    for (const p of repaired.problems)
+      if (!p.repaired) failures.push(`verify could not repair ${p.kind} ${p.key}: ${p.message}`);
     for (const id of acked.keys()) {
       try {
         await clean.get(id);
@@ -142,7 +171,22 @@ describe("S3 faults", () => {
     report(
       "s3-faults",
       `${ops} operations (${puts} puts, ${gets} gets; ${requests} requests, ${faults} faults injected): ${putFailed} puts and ${getFailed} gets failed cleanly, ${failures.length} failures, worst ${worstAttempts} requests for one key in one operation (seed ${seed})`,
-      { ops, puts, gets, requests, faults, put_failed: putFailed, get_failed: getFailed, failed_codes: failedCodes, failures: failures.length, objects, worst_attempts: worstAttempts, repaired: repaired.problems.length, seconds: Math.round((Date.now() - started) / 1000), seed },
+      {
+        ops,
+        puts,
+        gets,
+        requests,
+        faults,
+        put_failed: putFailed,
+        get_failed: getFailed,
+        failed_codes: failedCodes,
+        failures: failures.length,
+        objects,
+        worst_attempts: worstAttempts,
+        repaired: repaired.problems.length,
+        seconds: Math.round((Date.now() - started) / 1000),
+        seed,
+      },
     );
     expect(failures.slice(0, 30)).toEqual([]);
     expect(faults).toBeGreaterThan(0);

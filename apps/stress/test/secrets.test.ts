@@ -13,7 +13,8 @@ import { report } from "../src/summary.js";
 const TRAJECTORIES = sharedDataPath("trajectories");
 
 /** `abcd…yz (32 chars)`: enough to find a hit again, not enough to use it. */
-const mask = (s: string) => (s.length <= 8 ? `${"*".repeat(s.length)}` : `${s.slice(0, 4)}…${s.slice(-2)} (${s.length} chars)`);
+const mask = (s: string) =>
+  s.length <= 8 ? `${"*".repeat(s.length)}` : `${s.slice(0, 4)}…${s.slice(-2)} (${s.length} chars)`;
 
 describe("secrets", () => {
   it("covers every built-in rule kind", () => {
@@ -34,14 +35,21 @@ describe("secrets", () => {
         const out = redactSecrets(c.text);
         const leaked = c.secrets.filter((s) => out.text.includes(s));
         if (leaked.length > 0 || !out.kinds.includes(kind)) {
-          if (missed.length < 20) missed.push(`${kind} in ${c.context}: kinds ${JSON.stringify(out.kinds)}, leaked ${leaked.map(mask).join(", ")}\n${c.text.slice(0, 400)}`);
+          if (missed.length < 20)
+            missed.push(
+              `${kind} in ${c.context}: kinds ${JSON.stringify(out.kinds)}, leaked ${leaked.map(mask).join(", ")}\n${c.text.slice(0, 400)}`,
+            );
           continue;
         }
         caught[kind] = (caught[kind] ?? 0) + 1;
       }
     }
     const caughtTotal = Object.values(caught).reduce((a, b) => a + b, 0);
-    report("secrets", `${caughtTotal}/${total} fake secrets caught (${SECRET_KINDS.length} kinds × ${perKind}, ${((100 * caughtTotal) / total).toFixed(1)}%, seed ${seed})`, { total, caught: caughtTotal, per_kind: perKind, kinds: SECRET_KINDS.length, seed });
+    report(
+      "secrets",
+      `${caughtTotal}/${total} fake secrets caught (${SECRET_KINDS.length} kinds × ${perKind}, ${((100 * caughtTotal) / total).toFixed(1)}%, seed ${seed})`,
+      { total, caught: caughtTotal, per_kind: perKind, kinds: SECRET_KINDS.length, seed },
+    );
     expect(missed).toEqual([]);
     expect(caughtTotal).toBe(total);
   });
@@ -49,7 +57,10 @@ describe("secrets", () => {
   itWithData("trajectories", "the real trajectories pass through unchanged: every hit is listed (masked)", () => {
     const files = readdirSync(TRAJECTORIES).sort();
     expect(files.length).toBeGreaterThan(10);
-    const redactors = BUILTIN_REDACTION_RULES.map((rule) => ({ kind: rule.kind, redactor: new Redactor({ builtins: false, rules: [rule] }) }));
+    const redactors = BUILTIN_REDACTION_RULES.map((rule) => ({
+      kind: rule.kind,
+      redactor: new Redactor({ builtins: false, rules: [rule] }),
+    }));
     const hits: string[] = [];
     let messages = 0;
     let bytes = 0;
@@ -57,7 +68,15 @@ describe("secrets", () => {
       const text = readFileSync(join(TRAJECTORIES, file), "utf8");
       bytes += Buffer.byteLength(text);
       // The raw file, and each message's content decoded from its JSON line.
-      const pieces = file.endsWith(".jsonl") ? text.split("\n").filter((l) => l.trim() !== "").map((l, i) => ({ where: `${file}:${i + 1}`, text: String((JSON.parse(l) as { content?: unknown }).content ?? "") })) : [];
+      const pieces = file.endsWith(".jsonl")
+        ? text
+            .split("\n")
+            .filter((l) => l.trim() !== "")
+            .map((l, i) => ({
+              where: `${file}:${i + 1}`,
+              text: String((JSON.parse(l) as { content?: unknown }).content ?? ""),
+            }))
+        : [];
       for (const piece of [{ where: file, text }, ...pieces]) {
         messages++;
         const out = redactSecrets(piece.text);
@@ -73,7 +92,11 @@ describe("secrets", () => {
         }
       }
     }
-    report("secrets(trajectories)", `${files.length} files (${(bytes / 1e6).toFixed(1)} MB, ${messages} files+messages) redacted: ${hits.length} hits`, { files: files.length, bytes, pieces: messages, hits });
+    report(
+      "secrets(trajectories)",
+      `${files.length} files (${(bytes / 1e6).toFixed(1)} MB, ${messages} files+messages) redacted: ${hits.length} hits`,
+      { files: files.length, bytes, pieces: messages, hits },
+    );
     expect(hits).toEqual([]);
   });
 });

@@ -10,7 +10,12 @@ import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 const readLog = tool({
   description: "Read the test log",
   inputSchema: jsonSchema<{ path?: string }>({ type: "object", properties: { path: { type: "string" } } }),
-  execute: async () => Array.from({ length: 2000 }, (_, i) => (i + 1) % 500 === 0 ? `FAIL test/case-${i + 1}.test.ts` : `ok ${i + 1} test/case-${i + 1}.test.ts ${"-".repeat(24)}`).join("\n"),
+  execute: async () =>
+    Array.from({ length: 2000 }, (_, i) =>
+      (i + 1) % 500 === 0
+        ? `FAIL test/case-${i + 1}.test.ts`
+        : `ok ${i + 1} test/case-${i + 1}.test.ts ${"-".repeat(24)}`,
+    ).join("\n"),
 });
 
 const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "chat-1" });

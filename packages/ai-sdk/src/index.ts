@@ -1,1 +1,8 @@
-export { AiSdkRefs, createAiSdkRefs, artifactsGetTool, type AiSdkRefsOptions, type PrepareStepInput, type StepBudgetReport } from "./refs.js";
+export {
+  AiSdkRefs,
+  createAiSdkRefs,
+  artifactsGetTool,
+  type AiSdkRefsOptions,
+  type PrepareStepInput,
+  type StepBudgetReport,
+} from "./refs.js";

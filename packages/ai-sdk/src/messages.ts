@@ -26,14 +26,21 @@ export function toHistory(messages: readonly ModelMessage[]): HistoryMessage[] {
     }
     const parts = m.content as Part[];
     if (m.role === "tool") {
-      for (const p of parts) out.push({ role: "tool", content: outputString(p.output), tool_call_id: p.toolCallId ?? null, ...(p.toolName ? { tool_name: p.toolName } : {}) });
+      for (const p of parts)
+        out.push({
+          role: "tool",
+          content: outputString(p.output),
+          tool_call_id: p.toolCallId ?? null,
+          ...(p.toolName ? { tool_name: p.toolName } : {}),
+        });
       continue;
     }
     const text: string[] = [];
     const calls: NonNullable<HistoryMessage["tool_calls"]> = [];
     for (const p of parts) {
       if (p.type === "text" && typeof p.text === "string") text.push(p.text);
-      else if (p.type === "tool-call") calls.push({ id: p.toolCallId ?? null, name: p.toolName ?? "tool", arguments: JSON.stringify(p.input ?? {}) });
+      else if (p.type === "tool-call")
+        calls.push({ id: p.toolCallId ?? null, name: p.toolName ?? "tool", arguments: JSON.stringify(p.input ?? {}) });
       else text.push(JSON.stringify(p));
     }
     out.push({ role: m.role, content: text.join("\n"), ...(calls.length > 0 ? { tool_calls: calls } : {}) });
@@ -55,14 +62,29 @@ export function fromPrompt(messages: readonly PromptMessage[]): ModelMessage[] {
     if (m.role === "system") return { role: "system", content: m.content };
     if (m.role === "user") return { role: "user", content: m.content };
     if (m.role === "tool") {
-      return { role: "tool", content: [{ type: "tool-result", toolCallId: m.tool_call_id ?? "", toolName: m.name ?? "tool", output: { type: "text", value: m.content } }] };
+      return {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: m.tool_call_id ?? "",
+            toolName: m.name ?? "tool",
+            output: { type: "text", value: m.content },
+          },
+        ],
+      };
     }
     if (!m.tool_calls || m.tool_calls.length === 0) return { role: "assistant", content: m.content };
     return {
       role: "assistant",
       content: [
         ...(m.content.length > 0 ? [{ type: "text" as const, text: m.content }] : []),
-        ...m.tool_calls.map((c) => ({ type: "tool-call" as const, toolCallId: c.id ?? "", toolName: c.name, input: parseInput(c.arguments) })),
+        ...m.tool_calls.map((c) => ({
+          type: "tool-call" as const,
+          toolCallId: c.id ?? "",
+          toolName: c.name,
+          input: parseInput(c.arguments),
+        })),
       ],
     };
   });
@@ -74,6 +96,8 @@ export function fromPrompt(messages: readonly PromptMessage[]): ModelMessage[] {
  */
 export function fromPromptParts(messages: readonly PromptMessage[]): unknown[] {
   return fromPrompt(messages).map((m) =>
-    (m.role === "user" || m.role === "assistant") && typeof m.content === "string" ? { ...m, content: [{ type: "text", text: m.content }] } : m,
+    (m.role === "user" || m.role === "assistant") && typeof m.content === "string"
+      ? { ...m, content: [{ type: "text", text: m.content }] }
+      : m,
   );
 }

@@ -1,4 +1,11 @@
-import { ArtifactsGetTool, ARTIFACTS_GET_TOOL_NAME, SessionRefs, toolArgs, type ExternalizedResult, type SessionRefsOptions } from "@artifact-refs/context";
+import {
+  ArtifactsGetTool,
+  ARTIFACTS_GET_TOOL_NAME,
+  SessionRefs,
+  toolArgs,
+  type ExternalizedResult,
+  type SessionRefsOptions,
+} from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { fromPrompt, fromPromptParts, toHistory } from "./messages.js";
@@ -29,8 +36,17 @@ export interface StepBudgetReport {
 }
 
 /** The AI SDK tool for artifacts_get: bounded reads of stored artifacts by short ref. */
-export function artifactsGetTool(options: { store: ArtifactStore; session: string; maxChars?: number } | ArtifactsGetTool): Tool {
-  const getter = options instanceof ArtifactsGetTool ? options : new ArtifactsGetTool({ store: options.store, session: options.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
+export function artifactsGetTool(
+  options: { store: ArtifactStore; session: string; maxChars?: number } | ArtifactsGetTool,
+): Tool {
+  const getter =
+    options instanceof ArtifactsGetTool
+      ? options
+      : new ArtifactsGetTool({
+          store: options.store,
+          session: options.session,
+          ...(options.maxChars ? { maxChars: options.maxChars } : {}),
+        });
   const d = getter.definition;
   return tool({
     description: d.description,
@@ -68,7 +84,10 @@ export class AiSdkRefs extends SessionRefs {
   constructor(options: AiSdkRefsOptions) {
     const maxPromptTokens = options?.maxPromptTokens ?? 8000;
     if (!Number.isInteger(maxPromptTokens) || maxPromptTokens < 1) {
-      throw new ArefError("INVALID_INPUT", `maxPromptTokens must be a positive whole number, got ${String(options.maxPromptTokens)}`);
+      throw new ArefError(
+        "INVALID_INPUT",
+        `maxPromptTokens must be a positive whole number, got ${String(options.maxPromptTokens)}`,
+      );
     }
     super(options && { ...options, budgets: { ...options.budgets, maxPromptTokens } }, "createAiSdkRefs");
     this.maxPromptTokens = maxPromptTokens;
@@ -85,7 +104,13 @@ export class AiSdkRefs extends SessionRefs {
   /** Stashes one tool result when large; returns what the model sees. */
   async externalize(toolName: string, toolCallId: string, result: unknown, args?: unknown): Promise<string> {
     const input = toolArgs(args);
-    const out = await this.externalizer.externalize({ session: this.session, tool: toolName, result, callId: toolCallId, ...(input ? { args: input } : {}) });
+    const out = await this.externalizer.externalize({
+      session: this.session,
+      tool: toolName,
+      result,
+      callId: toolCallId,
+      ...(input ? { args: input } : {}),
+    });
     this.#onResult?.(out, { toolName, toolCallId });
     // prepareStep later finds this result in the history: it must not stash the reference itself.
     this.#replaced.set(toolCallId, out.content);
@@ -101,7 +126,9 @@ export class AiSdkRefs extends SessionRefs {
     const wrapped: Record<string, Tool> = {};
     for (const [name, t] of Object.entries(tools)) {
       if (name === ARTIFACTS_GET_TOOL_NAME) {
-        throw new ArefError("INVALID_INPUT", `a tool named ${ARTIFACTS_GET_TOOL_NAME} is already in the set`, { hint: "wrapTools adds it; remove yours" });
+        throw new ArefError("INVALID_INPUT", `a tool named ${ARTIFACTS_GET_TOOL_NAME} is already in the set`, {
+          hint: "wrapTools adds it; remove yours",
+        });
       }
       const execute = t.execute;
       if (execute === undefined) {
@@ -113,7 +140,9 @@ export class AiSdkRefs extends SessionRefs {
         execute: async (input: unknown, options: Parameters<typeof execute>[1]) => {
           const result: unknown = await execute(input, options);
           if (result !== null && typeof result === "object" && Symbol.asyncIterator in result) {
-            throw new ArefError("UNSUPPORTED", `tool ${name} streams its result; wrapTools needs a single result`, { hint: "leave streaming tools unwrapped; prepareStep still externalizes their final results" });
+            throw new ArefError("UNSUPPORTED", `tool ${name} streams its result; wrapTools needs a single result`, {
+              hint: "leave streaming tools unwrapped; prepareStep still externalizes their final results",
+            });
           }
           return this.externalize(name, options.toolCallId, result, input);
         },
@@ -143,14 +172,21 @@ export class AiSdkRefs extends SessionRefs {
       transformParams: async ({ params }) => {
         const { messages, externalized } = await this.#externalizeHistory(params.prompt);
         const prompt = await this.assemblePrompt(toHistory(messages as unknown as ModelMessage[]));
-        this.lastStep = { stepNumber: undefined, tokens: prompt.tokens, maxPromptTokens: this.maxPromptTokens, externalized };
+        this.lastStep = {
+          stepNumber: undefined,
+          tokens: prompt.tokens,
+          maxPromptTokens: this.maxPromptTokens,
+          externalized,
+        };
         return { ...params, prompt: fromPromptParts(prompt.messages) as typeof params.prompt };
       },
     };
   }
 
   /** Replaces large text/json tool-result outputs in a message list by their references. */
-  async #externalizeHistory<M extends { role: string; content: unknown }>(input: M[]): Promise<{ messages: M[]; externalized: number }> {
+  async #externalizeHistory<M extends { role: string; content: unknown }>(
+    input: M[],
+  ): Promise<{ messages: M[]; externalized: number }> {
     let externalized = 0;
     const messages: M[] = [];
     for (const message of input) {
@@ -159,8 +195,18 @@ export class AiSdkRefs extends SessionRefs {
         continue;
       }
       const content: unknown[] = [];
-      for (const part of message.content as Array<{ type: string; toolCallId?: string; toolName?: string; output?: unknown }>) {
-        if (part.type !== "tool-result" || part.toolName === ARTIFACTS_GET_TOOL_NAME || part.toolCallId === undefined || part.toolName === undefined) {
+      for (const part of message.content as Array<{
+        type: string;
+        toolCallId?: string;
+        toolName?: string;
+        output?: unknown;
+      }>) {
+        if (
+          part.type !== "tool-result" ||
+          part.toolName === ARTIFACTS_GET_TOOL_NAME ||
+          part.toolCallId === undefined ||
+          part.toolName === undefined
+        ) {
           content.push(part);
           continue;
         }
@@ -183,7 +229,11 @@ export class AiSdkRefs extends SessionRefs {
   }
 
   /** The step's prompt by the shared assembler (inside the budget, or BUDGET_EXCEEDED naming the part). */
-  async #assemble(messages: ModelMessage[], stepNumber: number | undefined, externalized: number): Promise<ModelMessage[]> {
+  async #assemble(
+    messages: ModelMessage[],
+    stepNumber: number | undefined,
+    externalized: number,
+  ): Promise<ModelMessage[]> {
     const prompt = await this.assemblePrompt(toHistory(messages));
     this.lastStep = { stepNumber, tokens: prompt.tokens, maxPromptTokens: this.maxPromptTokens, externalized };
     return fromPrompt(prompt.messages);

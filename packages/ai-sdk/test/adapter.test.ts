@@ -6,7 +6,13 @@ import type { ExternalizedResult } from "@artifact-refs/context";
 import { createAiSdkRefs } from "../src/index.js";
 import { runExampleWithEnv } from "@artifact-refs/tooling/testing/examples";
 import { expectScriptedLogRun } from "@artifact-refs/tooling/testing/log-run";
-import { BIG_LOG_MIDDLE as MIDDLE, bigLog, logScript, startFakeOpenAI, type FakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
+import {
+  BIG_LOG_MIDDLE as MIDDLE,
+  bigLog,
+  logScript,
+  startFakeOpenAI,
+  type FakeOpenAI,
+} from "@artifact-refs/tooling/testing/fake-openai";
 
 const LOG = bigLog();
 
@@ -41,13 +47,21 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
     const { fake, provider } = await fakeProvider();
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const refs = createAiSdkRefs({ store, session: "t1" });
-    const result = await generateText({ model: provider.chat("m"), tools: refs.wrapTools({ read_log: readLog }), prepareStep: refs.prepareStep, stopWhen: stepCountIs(5), prompt: "which tests failed?" });
+    const result = await generateText({
+      model: provider.chat("m"),
+      tools: refs.wrapTools({ read_log: readLog }),
+      prepareStep: refs.prepareStep,
+      stopWhen: stepCountIs(5),
+      prompt: "which tests failed?",
+    });
     expect(result.text).toBe("found 4 failures");
     // Wrapped and prepareStep together: stored once, and the reference itself is never stashed again.
     expect(await store.listReferences("t1")).toHaveLength(1);
     const id = (await store.listReferences("t1"))[0]!.artifact_id;
     checkRequests(fake, await store.shortRef(id, { session: "t1" }));
-    expect((fake.requests[0]!.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(["read_log", "artifacts_get"]);
+    expect((fake.requests[0]!.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(
+      ["read_log", "artifacts_get"],
+    );
     expect(await store.getText(id)).toBe(LOG);
   });
 
@@ -77,7 +91,12 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const refs = createAiSdkRefs({ store, session: "t5" });
     const model = wrapLanguageModel({ model: provider.chat("m"), middleware: refs.middleware });
-    const result = await generateText({ model, tools: { read_log: readLog, artifacts_get: refs.tool }, stopWhen: stepCountIs(5), prompt: "which tests failed?" });
+    const result = await generateText({
+      model,
+      tools: { read_log: readLog, artifacts_get: refs.tool },
+      stopWhen: stepCountIs(5),
+      prompt: "which tests failed?",
+    });
     expect(result.text).toBe("found 4 failures");
     const id = (await store.listReferences("t5"))[0]!.artifact_id;
     checkRequests(fake, await store.shortRef(id, { session: "t5" }));
@@ -86,10 +105,23 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
 
   it("prepareStep fails closed when a step is over the token budget", async () => {
     const { fake, provider } = await fakeProvider();
-    const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t3", maxPromptTokens: 20 });
+    const refs = createAiSdkRefs({
+      store: new ArtifactStore({ driver: new MemoryDriver() }),
+      session: "t3",
+      maxPromptTokens: 20,
+    });
     await expect(
-      generateText({ model: provider.chat("m"), tools: refs.wrapTools({ read_log: readLog }), prepareStep: refs.prepareStep, stopWhen: stepCountIs(5), prompt: "which tests failed? ".repeat(20) }),
-    ).rejects.toMatchObject({ code: "BUDGET_EXCEEDED", message: expect.stringMatching(/over maxPromptTokens 20 .*largest: (task|user message|request and last turns)/) });
+      generateText({
+        model: provider.chat("m"),
+        tools: refs.wrapTools({ read_log: readLog }),
+        prepareStep: refs.prepareStep,
+        stopWhen: stepCountIs(5),
+        prompt: "which tests failed? ".repeat(20),
+      }),
+    ).rejects.toMatchObject({
+      code: "BUDGET_EXCEEDED",
+      message: expect.stringMatching(/over maxPromptTokens 20 .*largest: (task|user message|request and last turns)/),
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -103,13 +135,33 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
     ];
     for (let turn = 1; turn <= 200; turn++) {
       const id = `call_${turn}`;
-      messages.push({ role: "assistant", content: [{ type: "text", text: `step ${turn}` }, { type: "tool-call", toolCallId: id, toolName: "read_log", input: { part: turn } }] });
-      messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: id, toolName: "read_log", output: { type: "text", value: `${turn}\n${LOG}`.slice(0, 20_000) } }] });
+      messages.push({
+        role: "assistant",
+        content: [
+          { type: "text", text: `step ${turn}` },
+          { type: "tool-call", toolCallId: id, toolName: "read_log", input: { part: turn } },
+        ],
+      });
+      messages.push({
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: id,
+            toolName: "read_log",
+            output: { type: "text", value: `${turn}\n${LOG}`.slice(0, 20_000) },
+          },
+        ],
+      });
       if (turn % 50 === 0) messages.push({ role: "user", content: `Now also look for ${"timeouts ".repeat(3_000)}` });
       const step = await refs.prepareStep({ messages, stepNumber: turn });
       expect(refs.lastStep!.tokens).toBeLessThanOrEqual(8_000);
       expect(step.messages.length).toBeGreaterThan(1);
-      const params = await mw.middleware.transformParams!({ params: { prompt: messages as never }, type: "generate", model: {} as never });
+      const params = await mw.middleware.transformParams!({
+        params: { prompt: messages as never },
+        type: "generate",
+        model: {} as never,
+      });
       expect(mw.lastStep!.tokens).toBeLessThanOrEqual(8_000);
       expect((params.prompt as unknown[]).length).toBeGreaterThan(1);
     }
@@ -120,16 +172,23 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
     const out = await refs.tool.execute!({ ref: "art:bogus" }, { toolCallId: "c1", messages: [] });
     expect(JSON.parse(out as string).error.code).toBe("INVALID_HANDLE");
     expect(() => refs.wrapTools({ artifacts_get: readLog })).toThrow(/already in the set/);
-    expect(() => createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t", maxPromptTokens: 0 })).toThrow(/maxPromptTokens must be a positive whole number/);
+    expect(() =>
+      createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t", maxPromptTokens: 0 }),
+    ).toThrow(/maxPromptTokens must be a positive whole number/);
     expect(() => createAiSdkRefs({ session: "t" } as never)).toThrow(/needs \{ store, session \}/);
-    const small = await refs.wrapTools({ add: tool({ inputSchema: jsonSchema<{ a: number }>({ type: "object" }), execute: async () => ({ sum: 3 }) }) }).add.execute!({ a: 1 }, { toolCallId: "c2", messages: [] });
+    const small = await refs.wrapTools({
+      add: tool({ inputSchema: jsonSchema<{ a: number }>({ type: "object" }), execute: async () => ({ sum: 3 }) }),
+    }).add.execute!({ a: 1 }, { toolCallId: "c2", messages: [] });
     expect(JSON.parse(small as unknown as string)).toEqual({ sum: 3 });
   });
 
   it("examples/generate-text.ts runs as written against the local server", async () => {
     const fake = await startFakeOpenAI(logScript);
     onTestFinished(fake.close);
-    const stdout = await runExampleWithEnv(new URL("../examples/generate-text.ts", import.meta.url), { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key" });
+    const stdout = await runExampleWithEnv(new URL("../examples/generate-text.ts", import.meta.url), {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: "test-key",
+    });
     expectScriptedLogRun(stdout, fake.requests);
   });
 });

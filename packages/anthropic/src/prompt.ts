@@ -1,6 +1,15 @@
 import type { HistoryMessage, ModelMessage as PromptMessage } from "@artifact-refs/context";
 
-type Block = { type: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown; is_error?: boolean };
+type Block = {
+  type: string;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: unknown;
+  is_error?: boolean;
+};
 
 /** A Messages API message. */
 export interface AnthropicMessage {
@@ -10,7 +19,10 @@ export interface AnthropicMessage {
 
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((b: Block) => (b.type === "text" && typeof b.text === "string" ? b.text : JSON.stringify(b))).join("\n");
+  if (Array.isArray(content))
+    return content
+      .map((b: Block) => (b.type === "text" && typeof b.text === "string" ? b.text : JSON.stringify(b)))
+      .join("\n");
   return JSON.stringify(content ?? "");
 }
 
@@ -27,14 +39,20 @@ export function toHistory(system: string | undefined, messages: readonly Anthrop
     const calls: NonNullable<HistoryMessage["tool_calls"]> = [];
     for (const b of m.content) {
       if (b.type === "tool_result") {
-        out.push({ role: "tool", content: resultText(b.content), tool_call_id: b.tool_use_id ?? null, ...(names.has(b.tool_use_id ?? "") ? { tool_name: names.get(b.tool_use_id!)! } : {}) });
+        out.push({
+          role: "tool",
+          content: resultText(b.content),
+          tool_call_id: b.tool_use_id ?? null,
+          ...(names.has(b.tool_use_id ?? "") ? { tool_name: names.get(b.tool_use_id!)! } : {}),
+        });
       } else if (b.type === "tool_use") {
         names.set(b.id ?? "", b.name ?? "tool");
         calls.push({ id: b.id ?? null, name: b.name ?? "tool", arguments: JSON.stringify(b.input ?? {}) });
       } else if (b.type === "text" && typeof b.text === "string") texts.push(b.text);
       else texts.push(JSON.stringify(b));
     }
-    if (texts.length > 0 || calls.length > 0) out.push({ role: m.role, content: texts.join("\n"), ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+    if (texts.length > 0 || calls.length > 0)
+      out.push({ role: m.role, content: texts.join("\n"), ...(calls.length > 0 ? { tool_calls: calls } : {}) });
   }
   return out;
 }
@@ -62,14 +80,17 @@ export function fromPrompt(prompt: readonly PromptMessage[]): { system: string; 
   };
   for (const m of prompt) {
     if (m.role === "system") system.push(m.content);
-    else if (m.role === "tool") push("user", [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", content: m.content }]);
+    else if (m.role === "tool")
+      push("user", [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", content: m.content }]);
     else if (m.role === "user") push("user", [{ type: "text", text: m.content }]);
     else {
       const blocks: Block[] = m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
-      for (const c of m.tool_calls ?? []) blocks.push({ type: "tool_use", id: c.id ?? "", name: c.name, input: parseInput(c.arguments) });
+      for (const c of m.tool_calls ?? [])
+        blocks.push({ type: "tool_use", id: c.id ?? "", name: c.name, input: parseInput(c.arguments) });
       push("assistant", blocks);
     }
   }
-  if (messages[0]?.role === "assistant") messages.unshift({ role: "user", content: [{ type: "text", text: "(continued)" }] });
+  if (messages[0]?.role === "assistant")
+    messages.unshift({ role: "user", content: [{ type: "text", text: "(continued)" }] });
   return { system: system.join("\n\n"), messages };
 }

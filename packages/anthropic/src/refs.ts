@@ -1,4 +1,11 @@
-import { SessionRefs, toolArgs, type Deadline, type ExternalizedResult, type SessionRefsOptions, type ToolOutput } from "@artifact-refs/context";
+import {
+  SessionRefs,
+  toolArgs,
+  type Deadline,
+  type ExternalizedResult,
+  type SessionRefsOptions,
+  type ToolOutput,
+} from "@artifact-refs/context";
 
 import { fromPrompt, toHistory, type AnthropicMessage } from "./prompt.js";
 
@@ -40,7 +47,11 @@ export interface ToolResultBlock {
 export class AnthropicRefs extends SessionRefs {
   constructor(options: AnthropicRefsOptions) {
     const onResult = options?.onResult;
-    super(options && { provider: "anthropic", ...options }, "createAnthropicRefs", onResult && ((result, call) => onResult(result, { name: call.name, id: call.id })));
+    super(
+      options && { provider: "anthropic", ...options },
+      "createAnthropicRefs",
+      onResult && ((result, call) => onResult(result, { name: call.name, id: call.id })),
+    );
   }
 
   /** Messages API `tools` entries (add them to your own). */
@@ -55,8 +66,13 @@ export class AnthropicRefs extends SessionRefs {
    * produces it) is stashed when large.
    */
   async toolResultBlock(block: ToolUseBlock, output?: ToolOutput, deadline?: Deadline): Promise<ToolResultBlock> {
-    const content = await this.toolContent({ name: block.name, id: block.id, args: toolArgs(block.input) }, block.input, output, deadline,
-      "pass the tool's output, or a function that runs the tool: refs.toolResultBlock(block, () => myTool(block.input))");
+    const content = await this.toolContent(
+      { name: block.name, id: block.id, args: toolArgs(block.input) },
+      block.input,
+      output,
+      deadline,
+      "pass the tool's output, or a function that runs the tool: refs.toolResultBlock(block, () => myTool(block.input))",
+    );
     const isError = this.isArtifactsGet(block.name) && content.startsWith('{"error":');
     return { type: "tool_result", tool_use_id: block.id, content, ...(isError ? { is_error: true } : {}) };
   }
@@ -71,7 +87,10 @@ export class AnthropicRefs extends SessionRefs {
    * the budget, large messages of any role by reference, older turns in a checkpoint
    * (BUDGET_EXCEEDED, naming the part, only when the irreducible part is over).
    */
-  async prompt(request: { system?: string; messages: readonly AnthropicMessage[] }): Promise<{ system: string; messages: AnthropicMessage[] }> {
+  async prompt(request: {
+    system?: string;
+    messages: readonly AnthropicMessage[];
+  }): Promise<{ system: string; messages: AnthropicMessage[] }> {
     return fromPrompt((await this.assemblePrompt(toHistory(request.system, request.messages))).messages);
   }
 }

@@ -37,11 +37,22 @@ describe("Anthropic SDK adapter against a local Messages server", () => {
       expect(r.raw).not.toContain(MIDDLE);
       expect(r.raw.length).toBeLessThan(12_000);
     }
-    expect(fake.requests[0]!.body.tools).toEqual([expect.objectContaining({ name: "artifacts_get", input_schema: expect.objectContaining({ type: "object", required: ["ref"] }) })]);
-    const second = fake.requests[1]!.body.messages as Array<{ role: string; content: Array<{ type: string; tool_use_id: string; content: string }> }>;
+    expect(fake.requests[0]!.body.tools).toEqual([
+      expect.objectContaining({
+        name: "artifacts_get",
+        input_schema: expect.objectContaining({ type: "object", required: ["ref"] }),
+      }),
+    ]);
+    const second = fake.requests[1]!.body.messages as Array<{
+      role: string;
+      content: Array<{ type: string; tool_use_id: string; content: string }>;
+    }>;
     const stashed = second.at(-1)!.content[0]!;
     expect(stashed).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1" });
-    expect(JSON.parse(stashed.content)).toMatchObject({ artifact_reference: short, size_bytes: Buffer.byteLength(LOG) });
+    expect(JSON.parse(stashed.content)).toMatchObject({
+      artifact_reference: short,
+      size_bytes: Buffer.byteLength(LOG),
+    });
     const third = fake.requests[2]!.body.messages as typeof second;
     const fetched = JSON.parse(third.at(-1)!.content[0]!.content) as { text: string };
     expect(fetched.text.match(/FAIL/g)).toHaveLength(4);
@@ -52,20 +63,32 @@ describe("Anthropic SDK adapter against a local Messages server", () => {
     const refs = createAnthropicRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t2" });
     const small = await refs.toolResultBlock({ id: "u1", name: "add", input: { a: 1 } }, "3");
     expect(small).toEqual({ type: "tool_result", tool_use_id: "u1", content: "3" });
-    const bad = await refs.handleToolUse({ type: "tool_use", id: "u2", name: "artifacts_get", input: { ref: `art:${"0".repeat(12)}` } });
+    const bad = await refs.handleToolUse({
+      type: "tool_use",
+      id: "u2",
+      name: "artifacts_get",
+      input: { ref: `art:${"0".repeat(12)}` },
+    });
     expect(bad).toMatchObject({ type: "tool_result", tool_use_id: "u2", is_error: true });
     expect(JSON.parse(bad!.content).error.code).toBe("NOT_FOUND");
     const noRef = await refs.handleToolUse({ id: "u3", name: "artifacts_get", input: { selector: { mode: "grep" } } });
     expect(JSON.parse(noRef!.content).error.code).toBe("INVALID_INPUT");
     expect(await refs.handleToolUse({ id: "u4", name: "other", input: {} })).toBeUndefined();
-    await expect(refs.toolResultBlock({ id: "u5", name: "other", input: {} })).rejects.toThrow(/no output given for tool other/);
-    expect(() => createAnthropicRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "" })).toThrow(/invalid session id/);
+    await expect(refs.toolResultBlock({ id: "u5", name: "other", input: {} })).rejects.toThrow(
+      /no output given for tool other/,
+    );
+    expect(() =>
+      createAnthropicRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "" }),
+    ).toThrow(/invalid session id/);
   });
 
   it("examples/messages.ts runs as written against the local server", async () => {
     const fake = await startFakeAnthropic(logScript);
     onTestFinished(fake.close);
-    const stdout = await runExampleWithEnv(new URL("../examples/messages.ts", import.meta.url), { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "test-key" });
+    const stdout = await runExampleWithEnv(new URL("../examples/messages.ts", import.meta.url), {
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: "test-key",
+    });
     expectScriptedLogRun(stdout, fake.requests);
   });
 });

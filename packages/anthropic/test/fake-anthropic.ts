@@ -23,7 +23,10 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
     notFound: (_method, path) => ({ type: "error", error: { type: "not_found_error", message: `no route ${path}` } }),
     reply: ({ raw, body }, n) => {
       const move = script(raw, n - 1);
-      const content = "tool" in move ? [{ type: "tool_use", id: `toolu_${n}`, name: move.tool, input: move.args }] : [{ type: "text", text: move.text }];
+      const content =
+        "tool" in move
+          ? [{ type: "tool_use", id: `toolu_${n}`, name: move.tool, input: move.args }]
+          : [{ type: "text", text: move.text }];
       return {
         id: `msg_${n}`,
         type: "message",

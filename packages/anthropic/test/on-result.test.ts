@@ -20,7 +20,10 @@ describe("AnthropicRefs onResult", () => {
       await refs.toolResultBlock({ id: "u2", name: "read_log", input: "not an object" }, () => "line\n".repeat(20_000)),
       await refs.toolResultBlock({ id: "u3", name: "artifacts_get", input: { ref: "art:nothex" } }),
     ];
-    expect(calls).toEqual([{ name: "add", id: "u1" }, { name: "read_log", id: "u2" }]);
+    expect(calls).toEqual([
+      { name: "add", id: "u1" },
+      { name: "read_log", id: "u2" },
+    ]);
     expect(results.map((r) => r.content)).toEqual([blocks[0]!.content, blocks[1]!.content]);
     expect(results[1]!.artifactRef).toBeDefined();
     expect(blocks.map((b) => b.is_error)).toEqual([undefined, undefined, true]);

@@ -27,17 +27,25 @@ function timed(title: string, cases: Record<string, () => void>, baseline: strin
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const base = median(samples[baseline]!);
-  const lines = [`\n### ${title}\n`, `| case | median ms | ${chars ? "MB/s | " : ""}speed vs baseline |`, `|---|---:|${chars ? "---:|" : ""}---:|`];
+  const lines = [
+    `\n### ${title}\n`,
+    `| case | median ms | ${chars ? "MB/s | " : ""}speed vs baseline |`,
+    `|---|---:|${chars ? "---:|" : ""}---:|`,
+  ];
   for (const name of names) {
     const m = median(samples[name]!);
-    lines.push(`| ${name} | ${m.toFixed(m < 1 ? 3 : 1)} | ${chars ? `${(chars / 1e6 / (m / 1000)).toFixed(1)} | ` : ""}${(base / m).toFixed(2)}× |`);
+    lines.push(
+      `| ${name} | ${m.toFixed(m < 1 ? 3 : 1)} | ${chars ? `${(chars / 1e6 / (m / 1000)).toFixed(1)} | ` : ""}${(base / m).toFixed(2)}× |`,
+    );
   }
   console.log(lines.join("\n"));
 }
 const { get_encoding } = require("tiktoken") as typeof import("tiktoken");
 const dir = fileURLToPath(new URL("../../../../shared/data/trajectories/", import.meta.url));
 const outputs: string[] = [];
-for (const file of readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith(".jsonl"))
+  .sort()) {
   for (const line of readFileSync(`${dir}${file}`, "utf8").split("\n")) {
     if (!line.trim()) continue;
     const m = JSON.parse(line) as { role: string; content: string };
@@ -46,7 +54,9 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort()) 
 }
 const chars = outputs.reduce((n, t) => n + t.length, 0);
 console.log(`machine: ${machine()}`);
-console.log(`corpus: ${outputs.length} tool outputs, ${chars.toLocaleString("en-US")} chars (largest ${Math.max(...outputs.map((t) => t.length)).toLocaleString("en-US")})`);
+console.log(
+  `corpus: ${outputs.length} tool outputs, ${chars.toLocaleString("en-US")} chars (largest ${Math.max(...outputs.map((t) => t.length)).toLocaleString("en-US")})`,
+);
 
 for (const encoding of ["cl100k_base", "o200k_base"] as const) {
   // Identical counts: every output, every implementation, against raw tiktoken.
@@ -59,16 +69,25 @@ for (const encoding of ["cl100k_base", "o200k_base"] as const) {
     total += expected;
     for (const tok of toks) if (tok.countUncached(text) !== expected) mismatches++;
   }
-  console.log(`\n${encoding}: ${total.toLocaleString("en-US")} tokens; counts identical across tiktoken (raw), ${TOKENIZER_IMPLS.join(", ")}: ${mismatches === 0 ? "yes" : `NO (${mismatches} mismatches)`}`);
+  console.log(
+    `\n${encoding}: ${total.toLocaleString("en-US")} tokens; counts identical across tiktoken (raw), ${TOKENIZER_IMPLS.join(", ")}: ${mismatches === 0 ? "yes" : `NO (${mismatches} mismatches)`}`,
+  );
 
   const cases: Record<string, () => void> = {};
-  for (const tok of toks) cases[`${tok.impl} (safe, uncached)`] = () => {
+  for (const tok of toks)
+    cases[`${tok.impl} (safe, uncached)`] = () => {
       for (const t of outputs) tok.countUncached(t);
     };
   cases["tiktoken raw encode_ordinary"] = () => {
     for (const t of outputs) reference.encode_ordinary(t);
   };
-  timed(`count all ${outputs.length} tool outputs, ${(chars / 1e6).toFixed(2)}M chars (${encoding})`, cases, "tiktoken (safe, uncached)", 5, chars);
+  timed(
+    `count all ${outputs.length} tool outputs, ${(chars / 1e6).toFixed(2)}M chars (${encoding})`,
+    cases,
+    "tiktoken (safe, uncached)",
+    5,
+    chars,
+  );
   for (const tok of toks) tok.dispose();
   reference.free();
 }
@@ -83,7 +102,12 @@ for (const encoding of ["cl100k_base", "o200k_base"] as const) {
     cases[`${impl}: 1 MB of "a"`] = () => void tok.countUncached("a".repeat(1_000_000));
     cases[`${impl}: 1 MB of spaces`] = () => void tok.countUncached(" ".repeat(1_000_000));
   }
-  timed("1 MB of one repeated character vs 1 MB of tool output (cl100k_base, safe split)", cases, "tiktoken: 1 MB prose", 5);
+  timed(
+    "1 MB of one repeated character vs 1 MB of tool output (cl100k_base, safe split)",
+    cases,
+    "tiktoken: 1 MB prose",
+    5,
+  );
 }
 
 // Cost of a cache hit: hashing the content vs counting it.

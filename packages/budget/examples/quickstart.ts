@@ -29,12 +29,18 @@ for (const v of check.violations) console.log(`${v.budget}: ${v.message}`);
 // maxPromptTokens: prompt tokens could not be measured: treated as over budget (fail closed)
 
 // Or count a prompt's parts and check them in one call.
-const report = checkPromptBudget({ system: "You are a coding agent.", messages: [{ role: "user", content: "Fix the bug." }] }, { model: "gpt-4o" });
+const report = checkPromptBudget(
+  { system: "You are a coding agent.", messages: [{ role: "user", content: "Fix the bug." }] },
+  { model: "gpt-4o" },
+);
 console.log(report.ok, report.measurements.promptTokens); // true 16
 
 // Per-turn metrics (seed 000's event) to a JSONL file and memory, with regression warnings.
 const memory = memorySink();
-const recorder = createMetricsRecorder({ sinks: [jsonlSink("/tmp/aref-metrics.jsonl"), memory], onWarning: (w) => console.log("warning:", w) });
+const recorder = createMetricsRecorder({
+  sinks: [jsonlSink("/tmp/aref-metrics.jsonl"), memory],
+  onWarning: (w) => console.log("warning:", w),
+});
 recorder.record({
   session: "s1",
   hs_tokens: 845,
@@ -45,7 +51,13 @@ recorder.record({
   sys_chars: 5200,
   user_chars: 150,
   est_tokens: 4398,
-  cuts: [{ what: "index entry art:3f9b2a1c8e4d (build.log)", reason: "hot state over 1000 tokens", recover: "artifacts_get art:3f9b2a1c8e4d" }],
+  cuts: [
+    {
+      what: "index entry art:3f9b2a1c8e4d (build.log)",
+      reason: "hot state over 1000 tokens",
+      recover: "artifacts_get art:3f9b2a1c8e4d",
+    },
+  ],
 });
 // warning: hot state is 845 tokens, over the warning threshold of 800 (cap 1000)
 // warning: artifact index has 20 entries, over the warning threshold of 15 (cap 20)

@@ -33,7 +33,12 @@ export function cacheKey(tokenizer: Tokenizer, text: string, builtin: boolean): 
 }
 
 /** Returns the cached count of `text`, computing it with `count` on a miss. Errors are never cached. */
-export function cachedCount(tokenizer: Tokenizer, text: string, count: (text: string) => number, builtin: boolean): number {
+export function cachedCount(
+  tokenizer: Tokenizer,
+  text: string,
+  count: (text: string) => number,
+  builtin: boolean,
+): number {
   const key = cacheKey(tokenizer, text, builtin);
   const found = cache.get(key); // a hit is now the most recently used
   if (found !== undefined) {
@@ -62,7 +67,8 @@ export function clearCountCache(opts: { maxEntries?: number } = {}): void {
   hits = 0;
   misses = 0;
   if (opts.maxEntries !== undefined) {
-    if (!Number.isInteger(opts.maxEntries) || opts.maxEntries < 0) throw new RangeError("maxEntries must be a non-negative integer");
+    if (!Number.isInteger(opts.maxEntries) || opts.maxEntries < 0)
+      throw new RangeError("maxEntries must be a non-negative integer");
     maxEntries = opts.maxEntries;
   }
   cache = lruOf(maxEntries);

@@ -39,9 +39,13 @@ const LIMIT_OF: Record<MeasuredKey, { budget: keyof BudgetConfig; what: string; 
  */
 export function checkBudget(measurements: BudgetMeasurements, config: BudgetConfig = DEFAULT_BUDGET): BudgetCheck {
   if (measurements === null || typeof measurements !== "object" || Array.isArray(measurements)) {
-    throw new ArefError("INVALID_INPUT", `checkBudget needs the measurements as an object, got ${measurements === null ? "null" : Array.isArray(measurements) ? "an array" : typeof measurements}`, {
-      hint: "e.g. checkBudget({ hotStateTokens: 812, promptTokens: 6400 })",
-    });
+    throw new ArefError(
+      "INVALID_INPUT",
+      `checkBudget needs the measurements as an object, got ${measurements === null ? "null" : Array.isArray(measurements) ? "an array" : typeof measurements}`,
+      {
+        hint: "e.g. checkBudget({ hotStateTokens: 812, promptTokens: 6400 })",
+      },
+    );
   }
   const violations: BudgetViolation[] = [];
   const checked: MeasuredKey[] = [];

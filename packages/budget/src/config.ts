@@ -81,7 +81,8 @@ export function resolveBudgetConfig(input: unknown = {}, source = "budget config
   const given = input as Record<string, unknown>;
   const merged: Record<string, unknown> = { ...DEFAULT_BUDGET, ...given };
   for (const [cap, [warnKey, ratio]] of Object.entries(WARN_OF)) {
-    if (given[warnKey] === undefined && typeof merged[cap] === "number") merged[warnKey] = Math.floor((merged[cap] as number) * ratio);
+    if (given[warnKey] === undefined && typeof merged[cap] === "number")
+      merged[warnKey] = Math.floor((merged[cap] as number) * ratio);
   }
   const result = BudgetConfigSchema.safeParse(merged);
   if (!result.success) {
@@ -99,7 +100,10 @@ export function resolveBudgetConfig(input: unknown = {}, source = "budget config
  * The budget config in force: defaults, then `base`, then the AREF_MAX_* environment
  * variables. An invalid variable is a CONFIG_INVALID error naming it. Empty variables are unset.
  */
-export function loadBudgetConfig(env: Record<string, string | undefined> = process.env, base: BudgetConfigInput = {}): BudgetConfig {
+export function loadBudgetConfig(
+  env: Record<string, string | undefined> = process.env,
+  base: BudgetConfigInput = {},
+): BudgetConfig {
   const fromEnv: Record<string, number> = {};
   for (const [variable, key] of Object.entries(BUDGET_ENV)) {
     const raw = env[variable];
@@ -113,13 +117,22 @@ export function loadBudgetConfig(env: Record<string, string | undefined> = proce
     const value = Number(raw.trim());
     const min = key === "maxHotStateTokens" || key === "maxPromptTokens" ? 1 : 0;
     if (!Number.isSafeInteger(value) || value < min || value > BUDGET_LIMITS[key]) {
-      throw new ArefError("CONFIG_INVALID", `${variable}=${raw} is out of range (${min} to ${BUDGET_LIMITS[key].toLocaleString("en-US")})`, {
-        hint: `set ${variable} to an integer from ${min} to ${BUDGET_LIMITS[key].toLocaleString("en-US")}, or unset it for the default (${DEFAULT_BUDGET[key]})`,
-        details: { variable, value: raw },
-      });
+      throw new ArefError(
+        "CONFIG_INVALID",
+        `${variable}=${raw} is out of range (${min} to ${BUDGET_LIMITS[key].toLocaleString("en-US")})`,
+        {
+          hint: `set ${variable} to an integer from ${min} to ${BUDGET_LIMITS[key].toLocaleString("en-US")}, or unset it for the default (${DEFAULT_BUDGET[key]})`,
+          details: { variable, value: raw },
+        },
+      );
     }
     fromEnv[key] = value;
   }
-  const names = Object.keys(fromEnv).length > 0 ? `budget config (with ${Object.keys(BUDGET_ENV).filter((v) => env[v]).join(", ")})` : "budget config";
+  const names =
+    Object.keys(fromEnv).length > 0
+      ? `budget config (with ${Object.keys(BUDGET_ENV)
+          .filter((v) => env[v])
+          .join(", ")})`
+      : "budget config";
   return resolveBudgetConfig({ ...base, ...fromEnv }, names);
 }

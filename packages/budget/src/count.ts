@@ -1,7 +1,14 @@
 import { ArefError, isArefError } from "@artifact-refs/schema";
 import { cachedCount } from "./cache.js";
 import { resolveEncoding } from "./encodings.js";
-import { type BuiltinTokenizer, DEFAULT_TOKENIZER_IMPL, emitUnknownModelWarning, getTokenizer, type Tokenizer, type TokenizerOptions } from "./tokenizers.js";
+import {
+  type BuiltinTokenizer,
+  DEFAULT_TOKENIZER_IMPL,
+  emitUnknownModelWarning,
+  getTokenizer,
+  type Tokenizer,
+  type TokenizerOptions,
+} from "./tokenizers.js";
 
 export interface CountOptions extends TokenizerOptions {
   /** Count with this tokenizer instead of a built-in one (cached per tokenizer object). */
@@ -34,10 +41,14 @@ function checked(tokenizer: Tokenizer, text: string): number {
     n = tokenizer.count(text);
   } catch (error) {
     if (isArefError(error) && error.code === "TOKENIZER_FAILED") throw error;
-    throw new ArefError("TOKENIZER_FAILED", `tokenizer ${tokenizer.name} failed: ${(error as Error)?.message ?? String(error)}`, {
-      hint: "the count is unknown, so budgets fail closed",
-      cause: error,
-    });
+    throw new ArefError(
+      "TOKENIZER_FAILED",
+      `tokenizer ${tokenizer.name} failed: ${(error as Error)?.message ?? String(error)}`,
+      {
+        hint: "the count is unknown, so budgets fail closed",
+        cause: error,
+      },
+    );
   }
   if (!Number.isSafeInteger(n) || n < 0) {
     throw new ArefError("TOKENIZER_FAILED", `tokenizer ${tokenizer.name} returned ${String(n)}, not a token count`, {
@@ -53,15 +64,21 @@ function checked(tokenizer: Tokenizer, text: string): number {
  * guess: a count that cannot be made throws TOKENIZER_FAILED.
  */
 export function countTokens(text: string, opts: CountOptions = {}): number {
-  if (typeof text !== "string") throw new ArefError("INVALID_INPUT", `can only count strings, got ${text === null ? "null" : typeof text}`);
-  if (opts === null || typeof opts !== "object") throw new ArefError("INVALID_INPUT", `tokenizer options must be an object, got ${opts === null ? "null" : typeof opts}`);
+  if (typeof text !== "string")
+    throw new ArefError("INVALID_INPUT", `can only count strings, got ${text === null ? "null" : typeof text}`);
+  if (opts === null || typeof opts !== "object")
+    throw new ArefError(
+      "INVALID_INPUT",
+      `tokenizer options must be an object, got ${opts === null ? "null" : typeof opts}`,
+    );
   if (opts.tokenizer) {
     const custom = opts.tokenizer;
     if (opts.cache === false) return checked(custom, text);
     return cachedCount(custom, text, (t) => checked(custom, t), false);
   }
   const tokenizer = defaultTokenizer(opts);
-  if (opts.cache === false) return checked({ name: tokenizer.name, encoding: tokenizer.encoding, count: tokenizer.countUncached }, text);
+  if (opts.cache === false)
+    return checked({ name: tokenizer.name, encoding: tokenizer.encoding, count: tokenizer.countUncached }, text);
   return checked(tokenizer, text);
 }
 
@@ -73,7 +90,9 @@ export function tryCountTokens(text: string, opts: CountOptions = {}): CountResu
     if (isArefError(error)) return { ok: false, error };
     return {
       ok: false,
-      error: new ArefError("TOKENIZER_FAILED", `counting failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }),
+      error: new ArefError("TOKENIZER_FAILED", `counting failed: ${(error as Error)?.message ?? String(error)}`, {
+        cause: error,
+      }),
     };
   }
 }

@@ -48,7 +48,10 @@ export function isEncoding(value: unknown): value is Encoding {
 
 /** The encoding of a known model, or undefined. Case-insensitive; an "openai/" style provider prefix is ignored. */
 export function encodingForModel(model: string): Encoding | undefined {
-  const name = model.trim().toLowerCase().replace(/^[a-z0-9_-]+\//, "");
+  const name = model
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z0-9_-]+\//, "");
   for (const [prefix, encoding] of MODEL_RULES) {
     if (name === prefix) return encoding;
     if (name.startsWith(prefix)) {
@@ -64,10 +67,18 @@ export function encodingForModel(model: string): Encoding | undefined {
  * default. An unknown model gives the default encoding and a warning, or an
  * INVALID_INPUT error when `strict` is set.
  */
-export function resolveEncoding(opts: { model?: string; encoding?: string; strict?: boolean } = {}): EncodingResolution {
-  if (opts === null || typeof opts !== "object") throw new ArefError("INVALID_INPUT", `tokenizer options must be an object, got ${opts === null ? "null" : typeof opts}`);
+export function resolveEncoding(
+  opts: { model?: string; encoding?: string; strict?: boolean } = {},
+): EncodingResolution {
+  if (opts === null || typeof opts !== "object")
+    throw new ArefError(
+      "INVALID_INPUT",
+      `tokenizer options must be an object, got ${opts === null ? "null" : typeof opts}`,
+    );
   if (opts.model !== undefined && typeof opts.model !== "string") {
-    throw new ArefError("INVALID_INPUT", `model must be a model name (a string), got ${typeof opts.model}`, { hint: 'e.g. { model: "gpt-4o" }' });
+    throw new ArefError("INVALID_INPUT", `model must be a model name (a string), got ${typeof opts.model}`, {
+      hint: 'e.g. { model: "gpt-4o" }',
+    });
   }
   if (opts.encoding !== undefined) {
     if (!isEncoding(opts.encoding)) {

@@ -46,13 +46,19 @@ export function regressionWarnings(
 ): string[] {
   const warnings: string[] = [];
   if (event.hs_tokens > config.warnHotStateTokens) {
-    warnings.push(`hot state is ${event.hs_tokens} tokens, over the warning threshold of ${config.warnHotStateTokens} (cap ${config.maxHotStateTokens})`);
+    warnings.push(
+      `hot state is ${event.hs_tokens} tokens, over the warning threshold of ${config.warnHotStateTokens} (cap ${config.maxHotStateTokens})`,
+    );
   }
   if (event.artifacts > config.warnArtifactIndexEntries) {
-    warnings.push(`artifact index has ${event.artifacts} entries, over the warning threshold of ${config.warnArtifactIndexEntries} (cap ${config.maxArtifactIndexEntries})`);
+    warnings.push(
+      `artifact index has ${event.artifacts} entries, over the warning threshold of ${config.warnArtifactIndexEntries} (cap ${config.maxArtifactIndexEntries})`,
+    );
   }
   if (event.est_tokens > config.warnPromptTokens) {
-    warnings.push(`prompt is an estimated ${event.est_tokens} tokens, over the warning threshold of ${config.warnPromptTokens} (cap ${config.maxPromptTokens})`);
+    warnings.push(
+      `prompt is an estimated ${event.est_tokens} tokens, over the warning threshold of ${config.warnPromptTokens} (cap ${config.maxPromptTokens})`,
+    );
   }
   if (event.budget_violations > 0) {
     warnings.push(`${event.budget_violations} budget violation${event.budget_violations === 1 ? "" : "s"} this turn`);
@@ -61,7 +67,11 @@ export function regressionWarnings(
 }
 
 /** Builds and validates one `prompt_metrics` event (seed 000), with cuts, violations and warnings. */
-export function buildPromptMetrics(input: PromptMetricsInput, config: BudgetConfig = DEFAULT_BUDGET, now: () => Date = () => new Date()): PromptMetrics {
+export function buildPromptMetrics(
+  input: PromptMetricsInput,
+  config: BudgetConfig = DEFAULT_BUDGET,
+  now: () => Date = () => new Date(),
+): PromptMetrics {
   const violations = [...(input.violations ?? [])];
   const base = {
     type: "prompt_metrics" as const,
@@ -174,7 +184,9 @@ export interface MetricsRecorder {
 
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === "function", "must be a function");
 const MetricsRecorderOptionsSchema = z.object({
-  sinks: z.array(z.object({ name: z.string(), write: fn }).loose(), "must be an array of sinks ({ name, write(event) })").optional(),
+  sinks: z
+    .array(z.object({ name: z.string(), write: fn }).loose(), "must be an array of sinks ({ name, write(event) })")
+    .optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   now: fn.optional(),
   onWarning: fn.optional(),
@@ -254,7 +266,11 @@ export function readMetricsFile(path: string): MetricsFileReport {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read metrics file ${path}: ${(error as Error).message}`, { cause: error });
+    throw new ArefError(
+      code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR",
+      `cannot read metrics file ${path}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const events: PromptMetrics[] = [];
   const invalid: { line: number; message: string }[] = [];

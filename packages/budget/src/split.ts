@@ -63,7 +63,11 @@ function prefilter(max: number): RegExp {
 }
 
 /** Splits `text` into chunks that are safe to count one by one. See the module comment for the error bound. */
-export function splitForCounting(text: string, encoding: Encoding, maxPieceChars = DEFAULT_MAX_PIECE_CHARS): SplitResult {
+export function splitForCounting(
+  text: string,
+  encoding: Encoding,
+  maxPieceChars = DEFAULT_MAX_PIECE_CHARS,
+): SplitResult {
   if (text.length <= maxPieceChars || !prefilter(maxPieceChars).test(text)) return { chunks: [text], forcedCuts: 0 };
   const re = pieceRegex(encoding);
   re.lastIndex = 0;

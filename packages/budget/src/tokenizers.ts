@@ -73,7 +73,9 @@ function load(impl: TokenizerImpl, encoding: Encoding): { encode: RawEncode; fre
         return { encode: (text) => mod.countTokens(text, { disallowedSpecial: none }), free: () => {} };
       }
       case "js-tiktoken": {
-        const { Tiktoken } = require("js-tiktoken/lite") as { Tiktoken: new (ranks: unknown) => { encode(t: string, a: string[], d: string[]): number[] } };
+        const { Tiktoken } = require("js-tiktoken/lite") as {
+          Tiktoken: new (ranks: unknown) => { encode(t: string, a: string[], d: string[]): number[] };
+        };
         const ranks = require(`js-tiktoken/ranks/${encoding}`) as { default?: unknown };
         const enc = new Tiktoken(ranks.default ?? ranks);
         return { encode: (text) => enc.encode(text, [], []).length, free: () => {} };
@@ -81,10 +83,14 @@ function load(impl: TokenizerImpl, encoding: Encoding): { encode: RawEncode; fre
     }
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException)?.code === "MODULE_NOT_FOUND";
-    throw new ArefError("TOKENIZER_FAILED", `could not load tokenizer ${impl} (${encoding}): ${(error as Error)?.message ?? String(error)}`, {
-      hint: missing ? `install it: pnpm add ${impl}` : "check the installation of the tokenizer package",
-      cause: error,
-    });
+    throw new ArefError(
+      "TOKENIZER_FAILED",
+      `could not load tokenizer ${impl} (${encoding}): ${(error as Error)?.message ?? String(error)}`,
+      {
+        hint: missing ? `install it: pnpm add ${impl}` : "check the installation of the tokenizer package",
+        cause: error,
+      },
+    );
   }
   throw new ArefError("INVALID_INPUT", `unknown tokenizer implementation ${JSON.stringify(impl)}`, {
     hint: `use one of: ${TOKENIZER_IMPLS.join(", ")}`,
@@ -155,10 +161,14 @@ function safeCount(entry: SharedEncoder, text: string, maxPieceChars: number): n
     } catch {
       // the next acquire reports the load failure
     }
-    throw new ArefError("TOKENIZER_FAILED", `${entry.impl} (${entry.encoding}) failed to count ${text.length} chars: ${(error as Error)?.message ?? String(error)}`, {
-      hint: "the count is unknown, so budgets fail closed; try another implementation (impl: \"gpt-tokenizer\")",
-      cause: error,
-    });
+    throw new ArefError(
+      "TOKENIZER_FAILED",
+      `${entry.impl} (${entry.encoding}) failed to count ${text.length} chars: ${(error as Error)?.message ?? String(error)}`,
+      {
+        hint: 'the count is unknown, so budgets fail closed; try another implementation (impl: "gpt-tokenizer")',
+        cause: error,
+      },
+    );
   }
 }
 
@@ -186,7 +196,10 @@ export function getTokenizer(opts: TokenizerOptions = {}): BuiltinTokenizer {
   let entry = acquire(impl, resolution.encoding);
   let disposed = false;
   const uncached = (text: string): number => {
-    if (disposed) throw new ArefError("INVALID_INPUT", `tokenizer ${impl}:${resolution.encoding} was disposed`, { hint: "get a new one with getTokenizer()" });
+    if (disposed)
+      throw new ArefError("INVALID_INPUT", `tokenizer ${impl}:${resolution.encoding} was disposed`, {
+        hint: "get a new one with getTokenizer()",
+      });
     if (typeof text !== "string") throw new ArefError("INVALID_INPUT", `can only count strings, got ${typeof text}`);
     if (entry.freed) entry = acquire(impl, resolution.encoding);
     return safeCount(entry, text, DEFAULT_MAX_PIECE_CHARS);

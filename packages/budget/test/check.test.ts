@@ -1,16 +1,40 @@
 import { errorOf } from "@artifact-refs/tooling/testing/errors";
 import { throwingTokenizer } from "@artifact-refs/tooling/testing/tokenizers";
 import { describe, expect, it } from "vitest";
-import { checkBudget, checkPromptBudget, countTokens, createMetricsRecorder, DEFAULT_BUDGET, memorySink, resolveBudgetConfig } from "@artifact-refs/budget";
+import {
+  checkBudget,
+  checkPromptBudget,
+  countTokens,
+  createMetricsRecorder,
+  DEFAULT_BUDGET,
+  memorySink,
+  resolveBudgetConfig,
+} from "@artifact-refs/budget";
 
 describe("checkBudget", () => {
   it("passes within every budget", () => {
-    const check = checkBudget({ hotStateTokens: 1000, artifactIndexEntries: 20, promptTokens: 8000, ragChunks: 10, inlineArtifactChars: 2000 });
-    expect(check).toEqual({ ok: true, violations: [], checked: ["hotStateTokens", "artifactIndexEntries", "promptTokens", "ragChunks", "inlineArtifactChars"] });
+    const check = checkBudget({
+      hotStateTokens: 1000,
+      artifactIndexEntries: 20,
+      promptTokens: 8000,
+      ragChunks: 10,
+      inlineArtifactChars: 2000,
+    });
+    expect(check).toEqual({
+      ok: true,
+      violations: [],
+      checked: ["hotStateTokens", "artifactIndexEntries", "promptTokens", "ragChunks", "inlineArtifactChars"],
+    });
   });
 
   it("returns every violation, never only the first", () => {
-    const check = checkBudget({ hotStateTokens: 1001, artifactIndexEntries: 21, promptTokens: 8001, ragChunks: 11, inlineArtifactChars: 2001 });
+    const check = checkBudget({
+      hotStateTokens: 1001,
+      artifactIndexEntries: 21,
+      promptTokens: 8001,
+      ragChunks: 11,
+      inlineArtifactChars: 2001,
+    });
     expect(check.ok).toBe(false);
     expect(check.violations.map((v) => v.budget)).toEqual([
       "maxHotStateTokens",
@@ -27,13 +51,16 @@ describe("checkBudget", () => {
     });
   });
 
-  it.each([null, Number.NaN, -3, Number.POSITIVE_INFINITY])("fails closed on a measurement that could not be made (%s)", (value) => {
-    const check = checkBudget({ promptTokens: value as number | null, hotStateTokens: 10 });
-    expect(check.ok).toBe(false);
-    expect(check.violations).toHaveLength(1);
-    expect(check.violations[0]).toMatchObject({ budget: "maxPromptTokens", actual: null });
-    expect(check.violations[0]!.message).toMatch(/could not be measured.*fail closed/);
-  });
+  it.each([null, Number.NaN, -3, Number.POSITIVE_INFINITY])(
+    "fails closed on a measurement that could not be made (%s)",
+    (value) => {
+      const check = checkBudget({ promptTokens: value as number | null, hotStateTokens: 10 });
+      expect(check.ok).toBe(false);
+      expect(check.violations).toHaveLength(1);
+      expect(check.violations[0]).toMatchObject({ budget: "maxPromptTokens", actual: null });
+      expect(check.violations[0]!.message).toMatch(/could not be measured.*fail closed/);
+    },
+  );
 
   it("does not check what was not measured", () => {
     expect(checkBudget({})).toEqual({ ok: true, violations: [], checked: [] });
@@ -58,7 +85,14 @@ describe("checkPromptBudget", () => {
     expect(report.measurements.ragChunks).toBe(2);
     expect(report.measurements.inlineArtifactChars).toBe(2500);
     const parts = report.parts;
-    const sum = (parts.system ?? 0) + (parts.hot_state ?? 0) + (parts.messages ?? 0) + (parts.rag_chunks ?? 0) + (parts.inline_artifacts ?? 0) + 3 + 3;
+    const sum =
+      (parts.system ?? 0) +
+      (parts.hot_state ?? 0) +
+      (parts.messages ?? 0) +
+      (parts.rag_chunks ?? 0) +
+      (parts.inline_artifacts ?? 0) +
+      3 +
+      3;
     expect(report.measurements.promptTokens).toBe(sum);
     expect(parts.system).toBe(countTokens("You are a helpful assistant."));
     expect(report.ok).toBe(false);
@@ -98,12 +132,30 @@ describe("bad input is INVALID_INPUT, never a TypeError", () => {
       return [error.code, error.message];
     };
     for (const value of [null, undefined, 42, "x", []]) {
-      expect(codeOf(() => checkBudget(value as never)), String(value)).toEqual(["INVALID_INPUT", expect.stringMatching(/measurements as an object/)]);
+      expect(
+        codeOf(() => checkBudget(value as never)),
+        String(value),
+      ).toEqual(["INVALID_INPUT", expect.stringMatching(/measurements as an object/)]);
     }
-    expect(codeOf(() => countTokens("x", { model: 42 as never }))).toEqual(["INVALID_INPUT", expect.stringMatching(/model must be a model name/)]);
-    expect(codeOf(() => countTokens("x", null as never))).toEqual(["INVALID_INPUT", expect.stringMatching(/options must be an object/)]);
-    expect(codeOf(() => createMetricsRecorder({ sinks: "x" as never }))).toEqual(["INVALID_INPUT", expect.stringMatching(/sinks/)]);
-    expect(codeOf(() => createMetricsRecorder({ sinks: [{ name: "n" }] as never }))).toEqual(["INVALID_INPUT", expect.stringMatching(/write/)]);
-    expect(codeOf(() => createMetricsRecorder({ sinks: [memorySink()], onWarning: 1 as never }))).toEqual(["INVALID_INPUT", expect.stringMatching(/onWarning/)]);
+    expect(codeOf(() => countTokens("x", { model: 42 as never }))).toEqual([
+      "INVALID_INPUT",
+      expect.stringMatching(/model must be a model name/),
+    ]);
+    expect(codeOf(() => countTokens("x", null as never))).toEqual([
+      "INVALID_INPUT",
+      expect.stringMatching(/options must be an object/),
+    ]);
+    expect(codeOf(() => createMetricsRecorder({ sinks: "x" as never }))).toEqual([
+      "INVALID_INPUT",
+      expect.stringMatching(/sinks/),
+    ]);
+    expect(codeOf(() => createMetricsRecorder({ sinks: [{ name: "n" }] as never }))).toEqual([
+      "INVALID_INPUT",
+      expect.stringMatching(/write/),
+    ]);
+    expect(codeOf(() => createMetricsRecorder({ sinks: [memorySink()], onWarning: 1 as never }))).toEqual([
+      "INVALID_INPUT",
+      expect.stringMatching(/onWarning/),
+    ]);
   });
 });

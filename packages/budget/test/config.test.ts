@@ -39,7 +39,10 @@ describe("budget config", () => {
   });
 
   it("environment wins over the base config; empty variables are unset", () => {
-    const config = loadBudgetConfig({ AREF_MAX_RAG_CHUNKS: "3", AREF_MAX_PROMPT_TOKENS: "" }, { maxRagChunks: 7, maxPromptTokens: 9000 });
+    const config = loadBudgetConfig(
+      { AREF_MAX_RAG_CHUNKS: "3", AREF_MAX_PROMPT_TOKENS: "" },
+      { maxRagChunks: 7, maxPromptTokens: 9000 },
+    );
     expect(config.maxRagChunks).toBe(3);
     expect(config.maxPromptTokens).toBe(9000);
   });

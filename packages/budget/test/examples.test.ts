@@ -5,7 +5,11 @@ describe("README example", () => {
   it("is examples/quickstart.ts, runs as written and prints what its comments say", () => {
     const { block, out } = runReadmeQuickstart(new URL("..", import.meta.url));
     // every "console.log(…); // value" line and every following "// value" line is in the output, in order
-    const promised = [...block.matchAll(/^(?:console\.log\(.*\);\s*)?\/\/ (?!Count|A mega|One shared|Budgets|Or count|Per-turn)(.+)$/gm)].map((m) => m[1]!.trim());
+    const promised = [
+      ...block.matchAll(
+        /^(?:console\.log\(.*\);\s*)?\/\/ (?!Count|A mega|One shared|Budgets|Or count|Per-turn)(.+)$/gm,
+      ),
+    ].map((m) => m[1]!.trim());
     expect(promised.length).toBeGreaterThan(8);
     let at = 0;
     for (const line of promised) {

@@ -20,7 +20,13 @@ const dir = mkdtempSync(join(tmpdir(), "aref-metrics-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // seed 000's example turn; its artifact types come unsorted and repeated
-const turn: PromptMetricsInput = { session: "s1", run: "r1", turn: 3, ...SEED_000_MEASURES, artifact_types: ["doc", "code", "code"] };
+const turn: PromptMetricsInput = {
+  session: "s1",
+  run: "r1",
+  turn: 3,
+  ...SEED_000_MEASURES,
+  artifact_types: ["doc", "code", "code"],
+};
 const fixed = () => new Date("2025-01-02T03:04:05.000Z");
 
 describe("prompt metrics event", () => {
@@ -43,7 +49,14 @@ describe("prompt metrics event", () => {
     const event = buildPromptMetrics({
       ...turn,
       hs_truncated: true,
-      cuts: [{ what: "index entry art:0123456789ab (build.log)", reason: "hot state over 1000 tokens", tokens: 40, recover: "artifacts_get art:0123456789ab" }],
+      cuts: [
+        {
+          what: "index entry art:0123456789ab (build.log)",
+          reason: "hot state over 1000 tokens",
+          tokens: 40,
+          recover: "artifacts_get art:0123456789ab",
+        },
+      ],
       violations: [{ budget: "maxPromptTokens", limit: 8000, actual: 9000, message: "over" }],
     });
     expect(event.budget_ok).toBe(false);
@@ -72,8 +85,12 @@ describe("regression warnings", () => {
 
   it("follow a custom config", () => {
     const config = resolveBudgetConfig({ maxPromptTokens: 100_000 });
-    expect(regressionWarnings({ hs_tokens: 0, artifacts: 0, est_tokens: 70_000, budget_violations: 0 }, config)).toEqual([]);
-    expect(regressionWarnings({ hs_tokens: 0, artifacts: 0, est_tokens: 75_001, budget_violations: 0 }, config)).toHaveLength(1);
+    expect(
+      regressionWarnings({ hs_tokens: 0, artifacts: 0, est_tokens: 70_000, budget_violations: 0 }, config),
+    ).toEqual([]);
+    expect(
+      regressionWarnings({ hs_tokens: 0, artifacts: 0, est_tokens: 75_001, budget_violations: 0 }, config),
+    ).toHaveLength(1);
   });
 });
 
@@ -125,7 +142,9 @@ describe("recorder and sinks", () => {
   });
 
   it("async sink failures surface at flush", async () => {
-    const recorder = createMetricsRecorder({ sinks: [callbackSink(async () => Promise.reject(new Error("net down")), "remote")] });
+    const recorder = createMetricsRecorder({
+      sinks: [callbackSink(async () => Promise.reject(new Error("net down")), "remote")],
+    });
     recorder.record(turn);
     await expect(recorder.flush()).rejects.toThrow(/metrics sink remote failed: net down/);
   });

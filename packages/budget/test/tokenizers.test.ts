@@ -36,7 +36,8 @@ describe("counts", () => {
         expect(texts.length).toBeGreaterThan(200);
         for (const text of texts) {
           const expected = reference.encode_ordinary(text).length;
-          for (const tok of tokenizers) expect(tok.countUncached(text), `${tok.name} on ${text.slice(0, 40)}`).toBe(expected);
+          for (const tok of tokenizers)
+            expect(tok.countUncached(text), `${tok.name} on ${text.slice(0, 40)}`).toBe(expected);
         }
       } finally {
         reference.free();

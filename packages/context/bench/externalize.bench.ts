@@ -5,10 +5,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compare, machine } from "@artifact-refs/tooling/bench/harness";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-import { Externalizer, TranscriptWriter, readTranscript, redactSecrets, rehydrateTranscript } from "@artifact-refs/context";
+import {
+  Externalizer,
+  TranscriptWriter,
+  readTranscript,
+  redactSecrets,
+  rehydrateTranscript,
+} from "@artifact-refs/context";
 
 const DIR = join(import.meta.dirname, "../../../../shared/data/trajectories");
-const files = readdirSync(DIR).filter((f) => f.endsWith(".jsonl")).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith(".jsonl"))
+  .sort();
 const messages = files.flatMap((f) =>
   readFileSync(join(DIR, f), "utf8")
     .split("\n")
@@ -21,7 +29,9 @@ const big = toolOutputs.filter((t) => t.length > 8_000 && t.length < 100_000)[0]
 const small = toolOutputs.find((t) => t.length > 200 && t.length < 1_000)!;
 
 console.log(`machine: ${machine()}`);
-console.log(`corpus: ${files.length} trajectories, ${messages.length} messages, ${toolOutputs.length} tool outputs, ${(allText.length / 1e6).toFixed(2)} M chars`);
+console.log(
+  `corpus: ${files.length} trajectories, ${messages.length} messages, ${toolOutputs.length} tool outputs, ${(allText.length / 1e6).toFixed(2)} M chars`,
+);
 
 // 1. Transcript size: naive (payload inline) vs externalized, over every trajectory.
 const work = mkdtempSync(join(tmpdir(), "aref-bench-"));
@@ -51,7 +61,9 @@ for (const f of files) {
 }
 const replayMs = performance.now() - t0;
 console.log(`\n### Transcript size on the real trajectories\n`);
-console.log(`| naive transcript | with references | ratio | tool outputs stashed | fallbacks (over 512 KiB cap) | messages rehydrated identical | replay + rehydrate time |`);
+console.log(
+  `| naive transcript | with references | ratio | tool outputs stashed | fallbacks (over 512 KiB cap) | messages rehydrated identical | replay + rehydrate time |`,
+);
 console.log(`|---:|---:|---:|---:|---:|---:|---:|`);
 console.log(
   `| ${(naiveBytes / 1e6).toFixed(2)} MB | ${(refBytes / 1e6).toFixed(2)} MB | ${(refBytes / naiveBytes).toFixed(3)} | ${stashed} of ${toolOutputs.length} | ${fallbacks} | ${rehydratedOk} of ${messages.length} | ${(replayMs / 1000).toFixed(1)} s |`,
@@ -64,14 +76,19 @@ const ext = new Externalizer({ store });
 const noTokens = new Externalizer({ store, countTokens: false });
 t0 = performance.now();
 redactSecrets(allText);
-console.log(`\nredaction of the whole corpus (${(allText.length / 1e6).toFixed(2)} M chars) in one pass: ${(performance.now() - t0).toFixed(0)} ms`);
+console.log(
+  `\nredaction of the whole corpus (${(allText.length / 1e6).toFixed(2)} M chars) in one pass: ${(performance.now() - t0).toFixed(0)} ms`,
+);
 await compare({
   title: `Externalizer per tool result (big = ${big.length} chars, small = ${small.length} chars)`,
   baseline: "redact big",
   cases: {
     "redact big": () => void redactSecrets(big),
-    "externalize big (redact + preview + store put)": async () => void (await ext.externalize({ session: "b", tool: "t", result: big })),
-    "externalize small (inline, token count)": async () => void (await ext.externalize({ session: "b", tool: "t", result: small })),
-    "externalize small (inline, no token count)": async () => void (await noTokens.externalize({ session: "b", tool: "t", result: small })),
+    "externalize big (redact + preview + store put)": async () =>
+      void (await ext.externalize({ session: "b", tool: "t", result: big })),
+    "externalize small (inline, token count)": async () =>
+      void (await ext.externalize({ session: "b", tool: "t", result: small })),
+    "externalize small (inline, no token count)": async () =>
+      void (await noTokens.externalize({ session: "b", tool: "t", result: small })),
   },
 });

@@ -38,20 +38,29 @@ export interface ResolveArgsOptions {
  * Which arguments of a tool take handles, and how. Reads a `resolveArtifacts` map, or the
  * `resolveArtifacts` keyword on each property of the tool's JSON-schema parameters.
  */
-export function artifactArgModes(tool: { resolveArtifacts?: Record<string, ArtifactArgMode>; parameters?: Record<string, unknown> }): Record<string, ArtifactArgMode> {
+export function artifactArgModes(tool: {
+  resolveArtifacts?: Record<string, ArtifactArgMode>;
+  parameters?: Record<string, unknown>;
+}): Record<string, ArtifactArgMode> {
   const modes: Record<string, ArtifactArgMode> = { ...(tool.resolveArtifacts ?? {}) };
   const properties = (tool.parameters?.properties ?? {}) as Record<string, { resolveArtifacts?: unknown }>;
   for (const [name, schema] of Object.entries(properties)) {
     const mode = schema?.resolveArtifacts;
     if (mode === undefined) continue;
     if (mode !== "content" && mode !== "path") {
-      throw new ArefError("INVALID_INPUT", `argument ${name} declares resolveArtifacts ${JSON.stringify(mode)}; use "content" or "path"`);
+      throw new ArefError(
+        "INVALID_INPUT",
+        `argument ${name} declares resolveArtifacts ${JSON.stringify(mode)}; use "content" or "path"`,
+      );
     }
     modes[name] = mode;
   }
   for (const [name, mode] of Object.entries(modes)) {
     if (mode !== "content" && mode !== "path") {
-      throw new ArefError("INVALID_INPUT", `argument ${name} declares resolveArtifacts ${JSON.stringify(mode)}; use "content" or "path"`);
+      throw new ArefError(
+        "INVALID_INPUT",
+        `argument ${name} declares resolveArtifacts ${JSON.stringify(mode)}; use "content" or "path"`,
+      );
     }
   }
   return modes;

@@ -21,7 +21,7 @@ export interface ToolDefinition {
 const SELECTOR_JSON_SCHEMA = {
   type: "object",
   description:
-    'Which part to return. headtail (default): first and last lines; grep: lines matching a regex with context; range: a 1-based line window; jsonpath: values at a JSONPath ($.a.b[0]) or JSON Pointer (/a/b/0).',
+    "Which part to return. headtail (default): first and last lines; grep: lines matching a regex with context; range: a 1-based line window; jsonpath: values at a JSONPath ($.a.b[0]) or JSON Pointer (/a/b/0).",
   properties: {
     mode: { type: "string", enum: ["headtail", "grep", "range", "jsonpath"] },
     pattern: { type: "string", description: "grep: regular expression" },
@@ -60,7 +60,20 @@ export function artifactsGetDefinition(maxChars = DEFAULT_FETCH_MAX_CHARS): Tool
   };
 }
 
-const FLAT_KEYS = ["mode", "pattern", "ignoreCase", "context", "maxMatches", "skip", "start", "end", "head", "tail", "expr", "maxChars"] as const;
+const FLAT_KEYS = [
+  "mode",
+  "pattern",
+  "ignoreCase",
+  "context",
+  "maxMatches",
+  "skip",
+  "start",
+  "end",
+  "head",
+  "tail",
+  "expr",
+  "maxChars",
+] as const;
 
 const ArgsSchema = z
   .object({
@@ -202,10 +215,15 @@ export class ArtifactsGetTool {
     const chunked = await this.store.chunks(id, { session: this.session });
     const selection =
       chunked === undefined
-        ? applySelector(await this.store.getText(id, { session: this.session }), selector, { defaultMaxChars: this.maxChars })
+        ? applySelector(await this.store.getText(id, { session: this.session }), selector, {
+            defaultMaxChars: this.maxChars,
+          })
         : await applySelectorToChunks(chunked, selector, { defaultMaxChars: this.maxChars });
     if (selection.text.length > this.maxChars) {
-      throw new ArefError("INTERNAL", `selection returned ${selection.text.length} chars, over the cap of ${this.maxChars}`);
+      throw new ArefError(
+        "INTERNAL",
+        `selection returned ${selection.text.length} chars, over the cap of ${this.maxChars}`,
+      );
     }
     this.#history.push({ key, id });
     if (this.#history.length > this.loopWindow) this.#history.shift();
@@ -232,7 +250,9 @@ export class ArtifactsGetTool {
       return JSON.stringify(await this.call(input));
     } catch (error) {
       if (!isArefError(error)) throw error;
-      const answer: ArtifactsGetError = { error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
+      const answer: ArtifactsGetError = {
+        error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+      };
       return JSON.stringify(answer);
     }
   }
@@ -243,7 +263,8 @@ export class ArtifactsGetTool {
     if (last?.next) suggestions.push(last.next);
     const lines = last?.total_lines ?? 0;
     if (/json/.test(mime ?? "") && selector.mode !== "jsonpath") suggestions.push({ mode: "jsonpath", expr: "$.*" });
-    if (selector.mode !== "grep") suggestions.push({ mode: "grep", pattern: "error|warn|fail", ignoreCase: true, context: 2 });
+    if (selector.mode !== "grep")
+      suggestions.push({ mode: "grep", pattern: "error|warn|fail", ignoreCase: true, context: 2 });
     if (lines > 0) {
       const mid = Math.max(1, Math.floor(lines / 2));
       suggestions.push({ mode: "range", start: mid, end: Math.min(lines, mid + 80) });

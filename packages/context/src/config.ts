@@ -181,7 +181,12 @@ function parseEnvValue(v: EnvVar, raw: string): unknown {
     if (/^(0|false|no|off)$/i.test(text)) return false;
     throw envError(v.name, raw, "expected true or false");
   }
-  return text === "" ? [] : text.split(",").map((s) => s.trim()).filter(Boolean);
+  return text === ""
+    ? []
+    : text
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 /** Reads the kit's variables from an environment (process.env by default). */
@@ -194,10 +199,13 @@ export function contextConfigFromEnv(env: Record<string, string | undefined> = p
     const value = parseEnvValue(v, raw);
     (out[section] ??= {})[key] = value;
     // Validate this one value now, so the error names the variable.
-    const sectionSchema = ContextConfigSchema.shape[section].unwrap() as unknown as z.ZodObject<Record<string, z.ZodType>>;
+    const sectionSchema = ContextConfigSchema.shape[section].unwrap() as unknown as z.ZodObject<
+      Record<string, z.ZodType>
+    >;
     const field = sectionSchema.shape[key];
     const checked = field?.safeParse(value);
-    if (checked && !checked.success) throw envError(v.name, raw, `expected ${formatIssues(checked.error).replace(/^\(root\): /, "")}`);
+    if (checked && !checked.success)
+      throw envError(v.name, raw, `expected ${formatIssues(checked.error).replace(/^\(root\): /, "")}`);
   }
   return out as ContextConfigInput;
 }
@@ -241,12 +249,19 @@ export function loadContextConfig(options: LoadContextConfigOptions = {}): Conte
     try {
       text = readFileSync(options.file, "utf8");
     } catch (error) {
-      throw new ArefError("CONFIG_INVALID", `cannot read context config file ${options.file}: ${(error as Error).message}`, { cause: error });
+      throw new ArefError(
+        "CONFIG_INVALID",
+        `cannot read context config file ${options.file}: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     try {
       fromFile = JSON.parse(text);
     } catch (error) {
-      throw new ArefError("CONFIG_INVALID", `context config file ${options.file} is not valid JSON: ${(error as Error).message}`);
+      throw new ArefError(
+        "CONFIG_INVALID",
+        `context config file ${options.file} is not valid JSON: ${(error as Error).message}`,
+      );
     }
     parseContextConfig(fromFile, `context config file ${options.file}`);
   }
@@ -259,7 +274,8 @@ export function loadContextConfig(options: LoadContextConfigOptions = {}): Conte
 export function withSessionOverrides(config: ContextConfig, overrides: SessionOverrides | undefined): ContextConfig {
   if (overrides === undefined) return config;
   const result = SessionOverridesSchema.safeParse(overrides);
-  if (!result.success) throw new ArefError("CONFIG_INVALID", `invalid session overrides: ${formatIssues(result.error)}`);
+  if (!result.success)
+    throw new ArefError("CONFIG_INVALID", `invalid session overrides: ${formatIssues(result.error)}`);
   const o = result.data;
   const pick = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
   return {

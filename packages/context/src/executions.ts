@@ -7,10 +7,20 @@ import {
   type ExecutionRecord,
   type ResultType,
 } from "@artifact-refs/schema";
-import { recall as recallItems, resolveReferences as resolveWithResolution, type ExecutionLike } from "@artifact-refs/resolve";
+import {
+  recall as recallItems,
+  resolveReferences as resolveWithResolution,
+  type ExecutionLike,
+} from "@artifact-refs/resolve";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { z } from "zod";
-import { parseContextConfig, withSessionOverrides, type ContextConfig, type ContextConfigInput, type SessionOverrides } from "./config.js";
+import {
+  parseContextConfig,
+  withSessionOverrides,
+  type ContextConfig,
+  type ContextConfigInput,
+  type SessionOverrides,
+} from "./config.js";
 import { Externalizer } from "./externalizer.js";
 import { tagInjected } from "./injected.js";
 import { ARTIFACTS_GET_TOOL_NAME } from "./model-hint.js";
@@ -24,7 +34,10 @@ export interface ReferenceCandidate {
 }
 
 /** Resolves a user's words to executions: temporal, content, tool, relevance. */
-export type ReferenceResolver = (query: string, executions: ExecutionLike[]) => { candidates: ReferenceCandidate[]; ambiguous?: boolean };
+export type ReferenceResolver = (
+  query: string,
+  executions: ExecutionLike[],
+) => { candidates: ReferenceCandidate[]; ambiguous?: boolean };
 
 export interface RecordExecutionInput {
   tool_name: string;
@@ -77,7 +90,9 @@ export const ExecutionStateSchema = z.object({
   session_id: z.string(),
   turn: z.number().int().nonnegative(),
   overrides: z.record(z.string(), z.unknown()).optional(),
-  executions: z.array(z.object({ record: ExecutionRecordSchema, turn: z.number().int().nonnegative(), short_ref: z.string().optional() })),
+  executions: z.array(
+    z.object({ record: ExecutionRecordSchema, turn: z.number().int().nonnegative(), short_ref: z.string().optional() }),
+  ),
 });
 export type ExecutionState = z.infer<typeof ExecutionStateSchema>;
 
@@ -109,7 +124,12 @@ function fmtKb(bytes: number): string {
 }
 
 /** Seed 004's tool-specific summaries ("Loaded README.md (2.5 KB)", "Listed 15 items in src", …). */
-export function summarizeExecution(toolName: string, args: Record<string, unknown>, resultText: string, resultType: ResultType = "success"): string {
+export function summarizeExecution(
+  toolName: string,
+  args: Record<string, unknown>,
+  resultText: string,
+  resultType: ResultType = "success",
+): string {
   const path = typeof args.path === "string" ? args.path : typeof args.file === "string" ? args.file : undefined;
   const bytes = utf8Length(resultText);
   let summary: string;
@@ -120,7 +140,9 @@ export function summarizeExecution(toolName: string, args: Record<string, unknow
     summary = `Listed ${count} items in ${path ?? "."}`;
   } else if (/execute|bash|shell|python|run/.test(toolName)) {
     const cmd = typeof args.command === "string" ? args.command : typeof args.cmd === "string" ? args.cmd : undefined;
-    summary = cmd ? `Executed ${cmd.length > 80 ? `${cmd.slice(0, 79)}…` : cmd} (${fmtKb(bytes)} of output)` : `Executed code/command (${fmtKb(bytes)} of output)`;
+    summary = cmd
+      ? `Executed ${cmd.length > 80 ? `${cmd.slice(0, 79)}…` : cmd} (${fmtKb(bytes)} of output)`
+      : `Executed code/command (${fmtKb(bytes)} of output)`;
   } else summary = `Executed ${toolName} (${fmtKb(bytes)})`;
   return resultType === "success" ? summary : `${summary} [${resultType}]`;
 }
@@ -223,7 +245,8 @@ export class ExecutionContext {
   /** Recently used tools, newest first, at most 10. */
   get recentTools(): string[] {
     const tools: string[] = [];
-    for (const t of [...this.#executions].reverse()) if (!tools.includes(t.record.tool_name)) tools.push(t.record.tool_name);
+    for (const t of [...this.#executions].reverse())
+      if (!tools.includes(t.record.tool_name)) tools.push(t.record.tool_name);
     return tools.slice(0, 10);
   }
 
@@ -250,18 +273,33 @@ export class ExecutionContext {
       artifact_title: input.artifact_title ?? input.label ?? input.tool_name,
       tool_name: input.tool_name,
       tool_args: args,
-      ...(result.artifactRef ? { result_ref: result.artifactRef.artifact_id } : { result_inline: text ?? result.content }),
+      ...(result.artifactRef
+        ? { result_ref: result.artifactRef.artifact_id }
+        : { result_inline: text ?? result.content }),
       ...(input.user_id ? { user_id: input.user_id } : {}),
       ...(input.interaction_type ? { interaction_type: input.interaction_type } : {}),
       result_type: resultType,
-      result_summary: (input.summary ?? summarizeExecution(input.tool_name, args, typeof input.result === "string" ? input.result : JSON.stringify(input.result ?? ""), resultType)).slice(0, 2_000),
+      result_summary: (
+        input.summary ??
+        summarizeExecution(
+          input.tool_name,
+          args,
+          typeof input.result === "string" ? input.result : JSON.stringify(input.result ?? ""),
+          resultType,
+        )
+      ).slice(0, 2_000),
       result_size: result.sizeBytes,
       ...(input.label ? { label: input.label } : {}),
       context_ttl: input.ttlTurns ?? cfg.ttlTurns,
     });
     if (!parsed.success) throw new ArefError("INVALID_INPUT", `invalid execution: ${formatIssues(parsed.error)}`);
-    this.#executions.push({ record: parsed.data, turn: this.#turn, ...(result.artifactRef ? { short_ref: result.artifactRef.short_ref } : {}) });
-    if (this.#executions.length > cfg.maxExecutions) this.#executions.splice(0, this.#executions.length - cfg.maxExecutions);
+    this.#executions.push({
+      record: parsed.data,
+      turn: this.#turn,
+      ...(result.artifactRef ? { short_ref: result.artifactRef.short_ref } : {}),
+    });
+    if (this.#executions.length > cfg.maxExecutions)
+      this.#executions.splice(0, this.#executions.length - cfg.maxExecutions);
     return parsed.data;
   }
 
@@ -299,7 +337,10 @@ export class ExecutionContext {
     const referenced: ReferenceCandidate[] = [];
     if (options.query) {
       const liveIds = new Set(live.map((e) => e.execution_id));
-      const { candidates } = this.#resolve(options.query, this.resolutionExecutions().filter((e) => e.id !== undefined && liveIds.has(e.id)));
+      const { candidates } = this.#resolve(
+        options.query,
+        this.resolutionExecutions().filter((e) => e.id !== undefined && liveIds.has(e.id)),
+      );
       for (const c of candidates) {
         const execution = this.getExecution(c.id);
         if (execution === undefined) continue;
@@ -315,8 +356,14 @@ export class ExecutionContext {
     for (const [i, e] of included.entries()) {
       const tracked = this.#executions.find((t) => t.record.execution_id === e.execution_id);
       parts.push("", `${i + 1}. **${e.artifact_title || e.tool_name}** (${timeAgo(new Date(e.timestamp), now)})`);
-      parts.push(`   Tool: ${e.tool_name}`, `   Arguments: ${JSON.stringify(e.tool_args)}`, `   Summary: ${e.result_summary}`);
-      const limit = referencedIds.has(e.execution_id) ? Math.max(cfg.summarizeThreshold, cfg.maxResultSize) : cfg.summarizeThreshold;
+      parts.push(
+        `   Tool: ${e.tool_name}`,
+        `   Arguments: ${JSON.stringify(e.tool_args)}`,
+        `   Summary: ${e.result_summary}`,
+      );
+      const limit = referencedIds.has(e.execution_id)
+        ? Math.max(cfg.summarizeThreshold, cfg.maxResultSize)
+        : cfg.summarizeThreshold;
       if (e.result_size <= limit) {
         let text: string;
         try {
@@ -334,7 +381,12 @@ export class ExecutionContext {
       }
     }
     parts.push("", "You can reference these results when answering the user's questions.");
-    return { role: "system", content: tagInjected(parts.join("\n")), execution_ids: included.map((e) => e.execution_id), referenced };
+    return {
+      role: "system",
+      content: tagInjected(parts.join("\n")),
+      execution_ids: included.map((e) => e.execution_id),
+      referenced,
+    };
   }
 
   /**
@@ -348,7 +400,12 @@ export class ExecutionContext {
     const live = new Set(this.live().map((e) => e.execution_id));
     const tracked = this.#executions.filter((t) => live.has(t.record.execution_id));
     const refOf = (t: Tracked) => t.short_ref ?? t.record.execution_id;
-    const explicit = query ? this.#resolve(query, this.resolutionExecutions().filter((e) => e.id !== undefined && live.has(e.id))).candidates.map((c) => c.id) : [];
+    const explicit = query
+      ? this.#resolve(
+          query,
+          this.resolutionExecutions().filter((e) => e.id !== undefined && live.has(e.id)),
+        ).candidates.map((c) => c.id)
+      : [];
     const result = recallItems({
       items: tracked.map((t, order) => ({
         id: t.record.execution_id,
@@ -421,7 +478,11 @@ export class ExecutionContext {
       ...(parsed.data.overrides ? { overrides: parsed.data.overrides as SessionOverrides } : {}),
     });
     context.#turn = parsed.data.turn;
-    context.#executions = parsed.data.executions.map((e) => ({ record: e.record, turn: e.turn, ...(e.short_ref ? { short_ref: e.short_ref } : {}) }));
+    context.#executions = parsed.data.executions.map((e) => ({
+      record: e.record,
+      turn: e.turn,
+      ...(e.short_ref ? { short_ref: e.short_ref } : {}),
+    }));
     return context;
   }
 }

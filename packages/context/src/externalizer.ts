@@ -213,9 +213,11 @@ export class Externalizer {
     const cfg = this.config.externalize;
     const policy = this.policyFor(tool);
     if (injected || isInjected(text)) return { externalize: false, reason: "injected context is never stashed" };
-    if (tool === ARTIFACTS_GET_TOOL_NAME) return { externalize: false, reason: `${ARTIFACTS_GET_TOOL_NAME} results are never externalized` };
+    if (tool === ARTIFACTS_GET_TOOL_NAME)
+      return { externalize: false, reason: `${ARTIFACTS_GET_TOOL_NAME} results are never externalized` };
     if (!cfg.enabled) return { externalize: false, reason: "externalization disabled" };
-    if (policy.exclude || cfg.excludeTools.includes(tool)) return { externalize: false, reason: `tool ${tool} is excluded` };
+    if (policy.exclude || cfg.excludeTools.includes(tool))
+      return { externalize: false, reason: `tool ${tool} is excluded` };
     if (text.length === 0) return { externalize: false, reason: "empty result" };
     if (policy.always) return { externalize: true, reason: `tool ${tool} is always externalized` };
     const maxChars = this.maxInlineChars(tool);
@@ -249,9 +251,20 @@ export class Externalizer {
     const serialized = serializePayload(input.result, input.mime);
     const injected = input.injected === true || isInjected(serialized.text);
     // Redaction always runs, injected context included (issue 17 #4).
-    const redacted = this.#redactor === undefined ? { text: serialized.text, kinds: [] as string[] } : this.#redactor.redact(serialized.text);
+    const redacted =
+      this.#redactor === undefined
+        ? { text: serialized.text, kinds: [] as string[] }
+        : this.#redactor.redact(serialized.text);
     const decision = this.decide(input.tool, redacted.text, serialized.mime, serialized.structured, injected);
-    return { input, text: redacted.text, payload: serialized.payload, mime: serialized.mime, injected, redactions: redacted.kinds, decision };
+    return {
+      input,
+      text: redacted.text,
+      payload: serialized.payload,
+      mime: serialized.mime,
+      injected,
+      redactions: redacted.kinds,
+      decision,
+    };
   }
 
   /**
@@ -261,13 +274,20 @@ export class Externalizer {
   async stash(prepared: PreparedResult): Promise<StashedResult> {
     const { input, text, mime, payload, redactions } = prepared;
     const policy = this.policyFor(input.tool);
-    const preview = this.#preview(text, { mime, maxChars: this.config.externalize.previewChars, ...(input.label ? { label: input.label } : {}) });
+    const preview = this.#preview(text, {
+      mime,
+      maxChars: this.config.externalize.previewChars,
+      ...(input.label ? { label: input.label } : {}),
+    });
     const ttlMs = policy.ttlMs ?? this.config.externalize.ttlMs;
     const putting = this.store.put(text, {
       type: input.type ?? policy.type ?? "tool_output",
       mime,
       producer: "executor",
-      tool: { name: input.tool, ...(input.args ? { args: this.redactValue(input.args).value as Record<string, unknown> } : {}) },
+      tool: {
+        name: input.tool,
+        ...(input.args ? { args: this.redactValue(input.args).value as Record<string, unknown> } : {}),
+      },
       summary: preview.summary,
       session: input.session,
       ...(input.label ? { label: input.label.slice(0, 300) } : {}),
@@ -288,7 +308,14 @@ export class Externalizer {
     const lines = countLines(text);
     // Keep what the model sees under maxHintChars: shorten the preview (JSON escaping can double it).
     let shownPreview = preview.preview;
-    const hintFor = (p: string) => modelHintFor(artifactRef, { preview: p, lines, label: input.label, redactions, fetchMaxChars: this.config.fetch.maxChars });
+    const hintFor = (p: string) =>
+      modelHintFor(artifactRef, {
+        preview: p,
+        lines,
+        label: input.label,
+        redactions,
+        fetchMaxChars: this.config.fetch.maxChars,
+      });
     let hint = hintFor(shownPreview);
     while (shownPreview.length > 0 && renderModelHint(hint).length > this.config.externalize.maxHintChars) {
       shownPreview = shownPreview.length < 40 ? "" : cutChars(shownPreview, Math.floor(shownPreview.length * 0.7));
@@ -341,7 +368,15 @@ export class Externalizer {
       };
     }
     if (deadlinePassed(input.deadline, this.#now())) {
-      return this.#fallback(input, text, payload, redactions, base, "deadline", new ArefError("DEADLINE_EXCEEDED", "the turn is past its deadline, so the output was not stored"));
+      return this.#fallback(
+        input,
+        text,
+        payload,
+        redactions,
+        base,
+        "deadline",
+        new ArefError("DEADLINE_EXCEEDED", "the turn is past its deadline, so the output was not stored"),
+      );
     }
     let stashed: StashedResult;
     try {

@@ -45,9 +45,13 @@ export function fitTurns<T>(items: readonly T[], max: number, shape: TurnShape<T
     let next = from + 1;
     while (next < out.length && !shape.startsTurn(out[next]!)) next++;
     if (next >= out.length) {
-      throw new ArefError("BUDGET_EXCEEDED", `the model input is ${total} chars with only the latest turn left, over the budget of ${max}`, {
-        hint: "raise the budget, or lower the externalization thresholds so tool outputs are stored",
-      });
+      throw new ArefError(
+        "BUDGET_EXCEEDED",
+        `the model input is ${total} chars with only the latest turn left, over the budget of ${max}`,
+        {
+          hint: "raise the budget, or lower the externalization thresholds so tool outputs are stored",
+        },
+      );
     }
     for (let i = from; i < next; i++) total -= sizes[i]! + 1;
     from = next;

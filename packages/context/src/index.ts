@@ -49,9 +49,23 @@ export {
   type PreparedResult,
   type StashedResult,
 } from "./externalizer.js";
-export { ARTIFACTS_GET_TOOL_NAME, fetchHint, modelHintFor, renderModelHint, type ModelHint, type HintExtras } from "./model-hint.js";
+export {
+  ARTIFACTS_GET_TOOL_NAME,
+  fetchHint,
+  modelHintFor,
+  renderModelHint,
+  type ModelHint,
+  type HintExtras,
+} from "./model-hint.js";
 export { INJECTED_TAG, INJECTED_TAG_PREFIX, tagInjected, isInjected, stripInjectedTag } from "./injected.js";
-export { serializePayload, deserializePayload, sniffTextMime, countLines, type PayloadEncoding, type SerializedPayload } from "./payload.js";
+export {
+  serializePayload,
+  deserializePayload,
+  sniffTextMime,
+  countLines,
+  type PayloadEncoding,
+  type SerializedPayload,
+} from "./payload.js";
 export { defaultPreview, type PreviewFunction, type PreviewInput, type ContentPreview } from "./preview.js";
 
 // Transcripts
@@ -103,10 +117,23 @@ export {
   type ResolveArgsResult,
   type ResolveArgsOptions,
 } from "./arg-handles.js";
-export { migrateTranscript, MigrationReportSchema, type MigrateOptions, type MigrationReport, type MigrationSkip } from "./transcript/migrate.js";
+export {
+  migrateTranscript,
+  MigrationReportSchema,
+  type MigrateOptions,
+  type MigrationReport,
+  type MigrationSkip,
+} from "./transcript/migrate.js";
 
 // What the SDK adapters share
-export { SessionRefs, toolArgs, type SessionRefsOptions, type ToolOutput, type ToolOutputCall, type ToolResultListener } from "./session-refs.js";
+export {
+  SessionRefs,
+  toolArgs,
+  type SessionRefsOptions,
+  type ToolOutput,
+  type ToolOutputCall,
+  type ToolResultListener,
+} from "./session-refs.js";
 
 // Execution records (seed 004)
 export {
@@ -126,7 +153,13 @@ export {
 // Prompt assembler, checkpoint packs (assembler/) and aref analyze (analyze/)
 export * from "./assembler/index.js";
 export * from "./analyze/index.js";
-export { collectReferences, pruneTranscript, renderReferenceIndex, type PruneOptions, type PruneResult } from "./transcript/prune.js";
+export {
+  collectReferences,
+  pruneTranscript,
+  renderReferenceIndex,
+  type PruneOptions,
+  type PruneResult,
+} from "./transcript/prune.js";
 export { historyFromTranscript } from "./transcript/history.js";
 export { modelErrorHint, renderModelError, ARTIFACTS_LIST_TOOL_NAME } from "./model-errors.js";
 export { renderHintText, renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";

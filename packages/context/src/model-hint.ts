@@ -24,7 +24,10 @@ export interface HintExtras {
 }
 
 /** The instruction that tells the model exactly how to call artifacts_get for this reference. */
-export function fetchHint(ref: Pick<ArtifactRef, "short_ref" | "mime" | "payload">, fetchMaxChars = DEFAULT_FETCH_MAX_CHARS): string {
+export function fetchHint(
+  ref: Pick<ArtifactRef, "short_ref" | "mime" | "payload">,
+  fetchMaxChars = DEFAULT_FETCH_MAX_CHARS,
+): string {
   const json = ref.payload === "json" || /json/.test(ref.mime ?? "");
   const example = json
     ? `{"ref":"${ref.short_ref}","selector":{"mode":"jsonpath","expr":"$.items[0:5]"}}`

@@ -10,10 +10,13 @@ import { ARTIFACTS_GET_TOOL_NAME, type ModelHint } from "./model-hint.js";
  */
 export function renderHintText(hint: ModelHint): string {
   const size = `${hint.size_bytes.toLocaleString("en-US")} bytes${hint.lines === undefined ? "" : `, ${hint.lines.toLocaleString("en-US")} lines`}`;
-  const lines = [`[stored as ${hint.artifact_reference}${hint.label ? ` (${hint.label})` : ""}: ${size}; not in the prompt]`];
+  const lines = [
+    `[stored as ${hint.artifact_reference}${hint.label ? ` (${hint.label})` : ""}: ${size}; not in the prompt]`,
+  ];
   if (hint.summary) lines.push(`summary: ${hint.summary}`);
   if (hint.preview) lines.push(`preview:\n${hint.preview}`);
-  if (hint.redacted && hint.redacted.length > 0) lines.push(`secrets replaced before storing: ${hint.redacted.join(", ")}`);
+  if (hint.redacted && hint.redacted.length > 0)
+    lines.push(`secrets replaced before storing: ${hint.redacted.join(", ")}`);
   lines.push(hint.hint);
   return lines.join("\n");
 }
@@ -29,14 +32,21 @@ export function modelTextOf(result: ExternalizedResult): string {
  */
 export function renderGetAnswerText(answer: ArtifactsGetResult): { text: string; note: string } {
   if ("loop_guard" in answer) {
-    const tries = answer.suggestions.map((s) => `try ${ARTIFACTS_GET_TOOL_NAME} ${JSON.stringify({ ref: answer.artifact_reference, selector: s })}`);
+    const tries = answer.suggestions.map(
+      (s) => `try ${ARTIFACTS_GET_TOOL_NAME} ${JSON.stringify({ ref: answer.artifact_reference, selector: s })}`,
+    );
     return { text: "", note: [answer.note, ...tries].join("\n") };
   }
   const where = `${answer.artifact_reference}${answer.label ? ` (${answer.label})` : ""}, ${answer.size_bytes} bytes, ${answer.total_lines} lines`;
-  const parts = [`[${ARTIFACTS_GET_TOOL_NAME}: ${answer.chars} chars of ${where}, selector ${JSON.stringify(answer.selector)}${answer.truncated ? "; more is left" : "; nothing left out"}]`];
+  const parts = [
+    `[${ARTIFACTS_GET_TOOL_NAME}: ${answer.chars} chars of ${where}, selector ${JSON.stringify(answer.selector)}${answer.truncated ? "; more is left" : "; nothing left out"}]`,
+  ];
   if (answer.omitted) parts.push(`left out: ${answer.omitted}`);
   if (answer.note) parts.push(`note: ${answer.note}`);
-  if (answer.next) parts.push(`next part: call ${ARTIFACTS_GET_TOOL_NAME} with ${JSON.stringify({ ref: answer.artifact_reference, selector: answer.next })}`);
+  if (answer.next)
+    parts.push(
+      `next part: call ${ARTIFACTS_GET_TOOL_NAME} with ${JSON.stringify({ ref: answer.artifact_reference, selector: answer.next })}`,
+    );
   return { text: answer.text, note: parts.join("\n") };
 }
 

@@ -11,7 +11,10 @@ export const RedactionRuleSchema = z
     kind: z.string().regex(/^[a-z0-9_.-]{1,64}$/, "kind must be 1-64 chars of a-z, 0-9, '_', '.', '-'"),
     pattern: z.union([z.string().min(1), z.instanceof(RegExp)]),
     /** Extra RegExp flags for a string pattern ("g" is always added). */
-    flags: z.string().regex(/^[imsu]*$/, "flags may only be i, m, s, u").optional(),
+    flags: z
+      .string()
+      .regex(/^[imsu]*$/, "flags may only be i, m, s, u")
+      .optional(),
     description: z.string().optional(),
   })
   .strict();
@@ -56,7 +59,8 @@ export const BUILTIN_REDACTION_RULES: readonly RedactionRule[] = [
   {
     kind: "aws_secret_key",
     description: "AWS secret access keys in an assignment",
-    pattern: "(?<pre>aws_?secret_?(?:access_?)?key[\"']?\\s{0,10}[:=]\\s{0,10}[\"']?)(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
+    pattern:
+      "(?<pre>aws_?secret_?(?:access_?)?key[\"']?\\s{0,10}[:=]\\s{0,10}[\"']?)(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
     flags: "i",
   },
   {
@@ -64,8 +68,16 @@ export const BUILTIN_REDACTION_RULES: readonly RedactionRule[] = [
     description: "GitHub tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)",
     pattern: `${START}(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])`,
   },
-  { kind: "gitlab_token", description: "GitLab tokens (glpat-, gldt-, glrt-, …)", pattern: `${START}gl(?:pat|dt|rt|ptt|ft|cbt|soat|agent)-[A-Za-z0-9_-]{20,255}` },
-  { kind: "anthropic_key", description: "Anthropic API keys", pattern: `${START}sk-ant-(?:api|admin|sid)\\d{2}-[A-Za-z0-9_-]{20,255}` },
+  {
+    kind: "gitlab_token",
+    description: "GitLab tokens (glpat-, gldt-, glrt-, …)",
+    pattern: `${START}gl(?:pat|dt|rt|ptt|ft|cbt|soat|agent)-[A-Za-z0-9_-]{20,255}`,
+  },
+  {
+    kind: "anthropic_key",
+    description: "Anthropic API keys",
+    pattern: `${START}sk-ant-(?:api|admin|sid)\\d{2}-[A-Za-z0-9_-]{20,255}`,
+  },
   {
     kind: "openai_key",
     description: "OpenAI API keys (sk-…, sk-proj-…)",
@@ -76,12 +88,21 @@ export const BUILTIN_REDACTION_RULES: readonly RedactionRule[] = [
     description: "Slack tokens (xoxb-, xoxp-, …) and app tokens",
     pattern: `${START}(?:xox[abposre]-[A-Za-z0-9-]{10,255}|xapp-\\d-[A-Za-z0-9-]{10,255})`,
   },
-  { kind: "slack_webhook", description: "Slack incoming webhook URLs", pattern: "https://hooks\\.slack\\.com/(?:services|workflows)/[A-Za-z0-9_/-]{20,255}" },
-  { kind: "jwt", description: "JSON Web Tokens", pattern: `${START}eyJ[A-Za-z0-9_-]{8,8192}\\.eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{8,8192}` },
+  {
+    kind: "slack_webhook",
+    description: "Slack incoming webhook URLs",
+    pattern: "https://hooks\\.slack\\.com/(?:services|workflows)/[A-Za-z0-9_/-]{20,255}",
+  },
+  {
+    kind: "jwt",
+    description: "JSON Web Tokens",
+    pattern: `${START}eyJ[A-Za-z0-9_-]{8,8192}\\.eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{8,8192}`,
+  },
   {
     kind: "url_password",
     description: "passwords in URLs (scheme://user:password@host)",
-    pattern: "(?<pre>(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\\s:/@\"'<>]{1,256}:)(?<secret>[^\\s@/\"'<>]{1,256})(?<post>@)",
+    pattern:
+      "(?<pre>(?<![A-Za-z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\\s:/@\"'<>]{1,256}:)(?<secret>[^\\s@/\"'<>]{1,256})(?<post>@)",
   },
   {
     kind: "secret_assignment",
@@ -111,9 +132,13 @@ function compile(rule: RedactionRule, index: number, origin: string): CompiledRu
   const parsed = RedactionRuleSchema.safeParse(rule);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ArefError("CONFIG_INVALID", `${origin} redaction rule #${index + 1} is invalid: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`, {
-      hint: "a rule is {kind: 'my_kind', pattern: 'regex', flags?: 'i'}",
-    });
+    throw new ArefError(
+      "CONFIG_INVALID",
+      `${origin} redaction rule #${index + 1} is invalid: ${issue?.path.join(".") || "(root)"}: ${issue?.message}`,
+      {
+        hint: "a rule is {kind: 'my_kind', pattern: 'regex', flags?: 'i'}",
+      },
+    );
   }
   const { kind, pattern, flags } = parsed.data;
   let re: RegExp;
@@ -124,16 +149,24 @@ function compile(rule: RedactionRule, index: number, origin: string): CompiledRu
       re = new RegExp(pattern, `g${flags ?? ""}`);
     }
   } catch (error) {
-    throw new ArefError("CONFIG_INVALID", `redaction rule "${kind}" has an invalid regular expression: ${(error as Error).message}`, {
-      hint: "fix the pattern (JavaScript RegExp syntax); test it with new RegExp(pattern)",
-      details: { kind, pattern: String(pattern) },
-    });
+    throw new ArefError(
+      "CONFIG_INVALID",
+      `redaction rule "${kind}" has an invalid regular expression: ${(error as Error).message}`,
+      {
+        hint: "fix the pattern (JavaScript RegExp syntax); test it with new RegExp(pattern)",
+        details: { kind, pattern: String(pattern) },
+      },
+    );
   }
   if (re.test("")) {
-    throw new ArefError("CONFIG_INVALID", `redaction rule "${kind}" matches the empty string, so it would redact everywhere`, {
-      hint: "make the pattern require at least one character",
-      details: { kind, pattern: String(pattern) },
-    });
+    throw new ArefError(
+      "CONFIG_INVALID",
+      `redaction rule "${kind}" matches the empty string, so it would redact everywhere`,
+      {
+        hint: "make the pattern require at least one character",
+        details: { kind, pattern: String(pattern) },
+      },
+    );
   }
   re.lastIndex = 0;
   return { kind, re };
@@ -149,7 +182,10 @@ export class Redactor {
   constructor(options: RedactorOptions = {}) {
     const disabled = new Set(options.disable ?? []);
     const builtins = options.builtins === false ? [] : BUILTIN_REDACTION_RULES.filter((r) => !disabled.has(r.kind));
-    this.#rules = [...builtins.map((r, i) => compile(r, i, "built-in")), ...(options.rules ?? []).map((r, i) => compile(r, i, "user"))];
+    this.#rules = [
+      ...builtins.map((r, i) => compile(r, i, "built-in")),
+      ...(options.rules ?? []).map((r, i) => compile(r, i, "user")),
+    ];
   }
 
   /** Kinds this redactor replaces, in application order. */
@@ -169,7 +205,8 @@ export class Redactor {
       out = out.replace(re, (...args: unknown[]) => {
         const match = args[0] as string;
         const last = args[args.length - 1];
-        const groups = typeof last === "object" && last !== null ? (last as Record<string, string | undefined>) : undefined;
+        const groups =
+          typeof last === "object" && last !== null ? (last as Record<string, string | undefined>) : undefined;
         const secret = groups?.secret;
         if (secret === undefined) {
           if (match.startsWith("[REDACTED:")) return match;

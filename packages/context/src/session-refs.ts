@@ -45,7 +45,9 @@ export type ToolResultListener = (result: ExternalizedResult, call: ToolOutputCa
 
 /** A tool call's arguments when they are a JSON object; undefined for anything else. */
 export function toolArgs(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /**
@@ -68,12 +70,22 @@ export class SessionRefs {
    */
   constructor(options: SessionRefsOptions, factory = "new SessionRefs", onResult?: ToolResultListener) {
     if (options === null || typeof options !== "object" || options.store === undefined) {
-      throw new ArefError("INVALID_INPUT", `${factory} needs { store, session }`, { hint: `e.g. ${factory}({ store: await openStore('./.refs'), session: 'chat-1' })` });
+      throw new ArefError("INVALID_INPUT", `${factory} needs { store, session }`, {
+        hint: `e.g. ${factory}({ store: await openStore('./.refs'), session: 'chat-1' })`,
+      });
     }
     this.store = options.store;
     this.session = parseSessionId(options.session);
-    this.externalizer = new Externalizer({ store: options.store, ...(options.config ? { config: options.config } : {}), ...(options.model ? { model: options.model } : {}) });
-    this.artifactsGet = new ArtifactsGetTool({ store: options.store, session: this.session, ...(options.maxChars ? { maxChars: options.maxChars } : {}) });
+    this.externalizer = new Externalizer({
+      store: options.store,
+      ...(options.config ? { config: options.config } : {}),
+      ...(options.model ? { model: options.model } : {}),
+    });
+    this.artifactsGet = new ArtifactsGetTool({
+      store: options.store,
+      session: this.session,
+      ...(options.maxChars ? { maxChars: options.maxChars } : {}),
+    });
     this.#onResult = onResult;
     this.#options = options;
   }
@@ -88,7 +100,9 @@ export class SessionRefs {
     this.#assembler ??= new PromptAssembler({
       store: this.store,
       session: this.session,
-      tokenCounter: { count: (text) => countTokens(text, this.#options.model === undefined ? {} : { model: this.#options.model }) },
+      tokenCounter: {
+        count: (text) => countTokens(text, this.#options.model === undefined ? {} : { model: this.#options.model }),
+      },
       ...(this.#options.budgets ? { budgets: fitBudgets(this.#options.budgets) } : {}),
       ...(this.#options.strategy ? { strategy: this.#options.strategy } : {}),
       ...(this.#options.provider ? { provider: this.#options.provider } : {}),
@@ -111,7 +125,13 @@ export class SessionRefs {
    * its arguments as the SDK gives them, an object or JSON text), any other tool's output goes
    * through externalizeOutput.
    */
-  async toolContent(call: ToolOutputCall, input: unknown, output?: ToolOutput, deadline?: Deadline, usage?: string): Promise<string> {
+  async toolContent(
+    call: ToolOutputCall,
+    input: unknown,
+    output?: ToolOutput,
+    deadline?: Deadline,
+    usage?: string,
+  ): Promise<string> {
     if (this.isArtifactsGet(call.name)) return this.artifactsGet.handle(input);
     return (await this.externalizeOutput(call, output, deadline, usage)).content;
   }
@@ -121,7 +141,12 @@ export class SessionRefs {
    * replaced by a reference when large, kept inline otherwise; then tells the constructor's
    * `onResult`. `usage` is the hint shown when no output was given.
    */
-  async externalizeOutput(call: ToolOutputCall, output: ToolOutput | undefined, deadline?: Deadline, usage?: string): Promise<ExternalizedResult> {
+  async externalizeOutput(
+    call: ToolOutputCall,
+    output: ToolOutput | undefined,
+    deadline?: Deadline,
+    usage?: string,
+  ): Promise<ExternalizedResult> {
     if (output === undefined) {
       throw new ArefError("INVALID_INPUT", `no output given for tool ${call.name} (call ${call.id})`, {
         hint: usage ?? "pass the tool's output, or a function that runs the tool",

@@ -2,7 +2,15 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { hasErrorCode } from "@artifact-refs/schema";
 import { afterEach, describe, expect, it } from "vitest";
-import { Externalizer, TranscriptWriter, analyzeFiles, analyzeTexts, loadReplayMessages, parseReplayTranscript, type ReplayMessage } from "../src/index.js";
+import {
+  Externalizer,
+  TranscriptWriter,
+  analyzeFiles,
+  analyzeTexts,
+  loadReplayMessages,
+  parseReplayTranscript,
+  type ReplayMessage,
+} from "../src/index.js";
 import { bigLog, memoryStore, tempDir } from "./helpers.js";
 
 const BASE: ReplayMessage[] = [
@@ -10,7 +18,11 @@ const BASE: ReplayMessage[] = [
   { role: "user", content: "List the files, then read the log." },
   { role: "assistant", content: "ls", tool_calls: [{ id: "c1", name: "bash", arguments: '{"cmd":"ls"}' }] },
   { role: "tool", content: "a.txt\nb.log\n", tool_name: "bash", tool_call_id: "c1" },
-  { role: "assistant", content: "cat b.log", tool_calls: [{ id: "c2", name: "bash", arguments: '{"cmd":"cat b.log"}' }] },
+  {
+    role: "assistant",
+    content: "cat b.log",
+    tool_calls: [{ id: "c2", name: "bash", arguments: '{"cmd":"cat b.log"}' }],
+  },
   { role: "tool", content: bigLog(12_000), tool_name: "bash", tool_call_id: "c2" },
   { role: "assistant", content: "Done: the log has errors." },
 ];
@@ -33,7 +45,11 @@ describe("transcript formats", () => {
     const openai = [
       { role: "developer", content: "You are an agent." },
       { role: "user", content: [{ type: "text", text: "List the files, then read the log." }] },
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: '{"cmd":"ls"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: '{"cmd":"ls"}' } }],
+      },
       { role: "tool", tool_call_id: "c1", content: "a.txt\nb.log\n" },
       { role: "assistant", content: "Done." },
     ];
@@ -99,7 +115,11 @@ describe("transcript formats", () => {
     ]);
     // Thinking blocks of earlier turns are not re-sent, so they are not counted.
     const thinking = structuredClone(anthropic);
-    (thinking.messages[1]!.content as Array<Record<string, unknown>>).unshift({ type: "thinking", thinking: "secret plan", text: "secret plan" });
+    (thinking.messages[1]!.content as Array<Record<string, unknown>>).unshift({
+      type: "thinking",
+      thinking: "secret plan",
+      text: "secret plan",
+    });
     expect(parseReplayTranscript(JSON.stringify(thinking)).messages[2]!.content).toBe("Listing.");
     // A bare array is recognised by its blocks.
     expect(parseReplayTranscript(JSON.stringify(anthropic.messages)).format).toBe("anthropic");
@@ -112,13 +132,21 @@ describe("transcript formats", () => {
     const path = join(dir, "s1.jsonl");
     const writer = new TranscriptWriter({ path, session: "s1", externalizer: new Externalizer({ store }) });
     for (const m of BASE) {
-      if (m.role === "tool") await writer.appendToolResult({ tool: m.tool_name!, result: m.content, callId: m.tool_call_id! });
-      else await writer.appendMessage(m.role as "system" | "user" | "assistant", m.content, m.tool_calls ? { tool_calls: m.tool_calls } : {});
+      if (m.role === "tool")
+        await writer.appendToolResult({ tool: m.tool_name!, result: m.content, callId: m.tool_call_id! });
+      else
+        await writer.appendMessage(
+          m.role as "system" | "user" | "assistant",
+          m.content,
+          m.tool_calls ? { tool_calls: m.tool_calls } : {},
+        );
     }
     await writer.flush();
     const text = await readFile(path, "utf8");
     expect(text).not.toContain(BASE[5]!.content.slice(0, 200)); // the big output is a reference
-    await expect(loadReplayMessages(text, path)).rejects.toSatisfy((e) => hasErrorCode(e, "INVALID_INPUT") && /--store/.test((e as { hint?: string }).hint ?? ""));
+    await expect(loadReplayMessages(text, path)).rejects.toSatisfy(
+      (e) => hasErrorCode(e, "INVALID_INPUT") && /--store/.test((e as { hint?: string }).hint ?? ""),
+    );
     const parsed = await loadReplayMessages(text, path, store);
     expect(parsed.format).toBe("project-jsonl");
     expect(parsed.messages.map((m) => m.content)).toEqual(BASE.map((m) => m.content));
@@ -165,18 +193,22 @@ describe("bad input", () => {
   });
 
   it("names the message of an invalid OpenAI or Anthropic array", () => {
-    expect(() => parseReplayTranscript(JSON.stringify([{ role: "user", content: "x" }, { content: "no role" }]), "o.json")).toThrow(
-      /o\.json: message 2 is not a valid OpenAI chat message/,
-    );
+    expect(() =>
+      parseReplayTranscript(JSON.stringify([{ role: "user", content: "x" }, { content: "no role" }]), "o.json"),
+    ).toThrow(/o\.json: message 2 is not a valid OpenAI chat message/);
     const anthropic = [
       { role: "user", content: [{ type: "text", text: "x" }] },
       { role: "tool", content: [{ type: "tool_result", tool_use_id: "a", content: "y" }] },
     ];
-    expect(() => parseReplayTranscript(JSON.stringify(anthropic), "a.json")).toThrow(/a\.json: message 2 is not a valid Anthropic message/);
+    expect(() => parseReplayTranscript(JSON.stringify(anthropic), "a.json")).toThrow(
+      /a\.json: message 2 is not a valid Anthropic message/,
+    );
   });
 
   it("refuses a transcript with no model call", async () => {
-    await expect(analyzeTexts([{ name: "q.jsonl", text: jsonl(BASE.slice(0, 2)) }])).rejects.toThrow(/no assistant message/);
+    await expect(analyzeTexts([{ name: "q.jsonl", text: jsonl(BASE.slice(0, 2)) }])).rejects.toThrow(
+      /no assistant message/,
+    );
   });
 
   it("names files by their path when two have the same base name", async () => {
@@ -195,6 +227,8 @@ describe("bad input", () => {
     const { dir, cleanup } = await tempDir();
     cleanups.push(cleanup);
     await writeFile(join(dir, "ok.jsonl"), jsonl(BASE));
-    await expect(analyzeFiles([join(dir, "ok.jsonl"), join(dir, "missing.jsonl")])).rejects.toSatisfy((e) => hasErrorCode(e, "NOT_FOUND"));
+    await expect(analyzeFiles([join(dir, "ok.jsonl"), join(dir, "missing.jsonl")])).rejects.toSatisfy((e) =>
+      hasErrorCode(e, "NOT_FOUND"),
+    );
   });
 });

@@ -47,7 +47,10 @@ describe("cache-weighted accounting", () => {
 
 describe("peer policies (published defaults)", () => {
   const tools = (n: number, content = (i: number) => `out ${i}\nline 2\nline 3`): ReplayMessage[] => {
-    const out: ReplayMessage[] = [{ role: "system", content: "sys" }, { role: "user", content: "task" }];
+    const out: ReplayMessage[] = [
+      { role: "system", content: "sys" },
+      { role: "user", content: "task" },
+    ];
     for (let i = 0; i < n; i++) {
       out.push({ role: "assistant", content: `step ${i}` });
       out.push({ role: "tool", content: content(i), tool_name: "bash" });
@@ -60,15 +63,22 @@ describe("peer policies (published defaults)", () => {
     const m = tools(7);
     const shown = m.map((x, i) => (x.role === "tool" ? sweAgentPolicy.toolContent(m, i, m.length, ctx(0)) : x.content));
     const toolShown = shown.filter((_, i) => m[i]!.role === "tool");
-    expect(toolShown.slice(0, 2)).toEqual(["Old environment output: (3 lines omitted)", "Old environment output: (3 lines omitted)"]);
+    expect(toolShown.slice(0, 2)).toEqual([
+      "Old environment output: (3 lines omitted)",
+      "Old environment output: (3 lines omitted)",
+    ]);
     expect(toolShown.slice(2)).toEqual([2, 3, 4, 5, 6].map((i) => `out ${i}\nline 2\nline 3`));
   });
 
   it("Anthropic context editing clears all but the last 3 tool results only above 100k input tokens", () => {
     const m = tools(6);
-    const below = m.map((x, i) => (x.role === "tool" ? anthropicClearPolicy.toolContent(m, i, m.length, ctx(99_000)) : x.content));
+    const below = m.map((x, i) =>
+      x.role === "tool" ? anthropicClearPolicy.toolContent(m, i, m.length, ctx(99_000)) : x.content,
+    );
     expect(below).toEqual(m.map((x) => x.content));
-    const above = m.map((x, i) => (x.role === "tool" ? anthropicClearPolicy.toolContent(m, i, m.length, ctx(120_000)) : null)).filter((x) => x !== null);
+    const above = m
+      .map((x, i) => (x.role === "tool" ? anthropicClearPolicy.toolContent(m, i, m.length, ctx(120_000)) : null))
+      .filter((x) => x !== null);
     expect(above.slice(0, 3).every((x) => /cleared/.test(x!))).toBe(true);
     expect(above.slice(3)).toEqual(["out 3\nline 2\nline 3", "out 4\nline 2\nline 3", "out 5\nline 2\nline 3"]);
   });
@@ -116,7 +126,9 @@ describe("analyze report", () => {
     expect(AnalyzeReportSchema.parse(r)).toBeTruthy();
     expect(r.calls).toBe(3);
     expect(r.turns.map((t) => t.index)).toEqual([2, 4, 6]);
-    const msgTokens = transcript.map((m) => count(renderMessage({ role: m.role, content: m.content, ...(m.role === "tool" ? { name: m.tool_name! } : {}) })));
+    const msgTokens = transcript.map((m) =>
+      count(renderMessage({ role: m.role, content: m.content, ...(m.role === "tool" ? { name: m.tool_name! } : {}) })),
+    );
     const before = (i: number) => msgTokens.slice(0, i).reduce((a, b) => a + b, 0);
     expect(r.turns.map((t) => t.naive_tokens)).toEqual([before(2), before(4), before(6)]);
     expect(r.naive_tokens).toBe(before(2) + before(4) + before(6));
@@ -161,7 +173,7 @@ describe("analyze report", () => {
     expect(table).toContain("**total (2 files)** | 6 |");
     expect(formatTurnTable(r, "two.jsonl").split("\n")).toHaveLength(2 + 3);
     const svg = renderAnalyzeSvg(r);
-    expect(svg.startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\"")).toBe(true);
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
     expect((svg.match(/<polyline /g) ?? []).length).toBe(5);
     expect(svg).not.toMatch(/<script|@import|url\(|href=/);

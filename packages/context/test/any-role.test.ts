@@ -14,7 +14,10 @@ describe("a transcript whose observations are user messages of 100k+ chars", () 
     ];
     for (let t = 1; t <= 12; t++) {
       messages.push({ role: "assistant", content: `THOUGHT: step ${t}\n\`\`\`bash\ncat build-${t}.log\n\`\`\`` });
-      messages.push({ role: "user", content: `<returncode>1</returncode>\n<output>\n${bigLog(100_000 + t * 3_000, t)}</output>` });
+      messages.push({
+        role: "user",
+        content: `<returncode>1</returncode>\n<output>\n${bigLog(100_000 + t * 3_000, t)}</output>`,
+      });
     }
     messages.push({ role: "assistant", content: "done" });
     const stored = new Map<string, string>();
@@ -29,7 +32,9 @@ describe("a transcript whose observations are user messages of 100k+ chars", () 
           const last = c.history.length - 1;
           if (c.history[last]!.role === "user" && last > 1) {
             const part = p.parts.find((x) => x.source === last)!;
-            expect(part.message.content).toMatch(/^\[message #\d+ \(user, \d+ chars\) stored as art:[0-9a-f]+; .*artifacts_get \{"ref":"art:/);
+            expect(part.message.content).toMatch(
+              /^\[message #\d+ \(user, \d+ chars\) stored as art:[0-9a-f]+; .*artifacts_get \{"ref":"art:/,
+            );
             expect(part.message.content).toContain("<returncode>1</returncode>");
             stored.set(part.ref!, c.original[last]!.content);
           }
@@ -59,15 +64,25 @@ describe("bad input", () => {
     ]);
     const parsed = parseReplayTranscript(text, "t.jsonl");
     expect(parsed.messages[3]!.role).toBe("user");
-    expect(parsed.warnings).toEqual(['t.jsonl: 1 message(s) with the unknown role "observation" replayed as user turns']);
+    expect(parsed.warnings).toEqual([
+      't.jsonl: 1 message(s) with the unknown role "observation" replayed as user turns',
+    ]);
     const report = await analyzeTexts([{ name: "t.jsonl", text }]);
     expect(report.budget_violations).toBe(0);
     expect(report.files[0]!.warnings).toHaveLength(1);
   });
 
   it("structured content is counted and stored as JSON", async () => {
-    const blocks = [{ type: "text", text: "y".repeat(30_000) }, { type: "image", source: "data" }];
-    const text = jsonl([{ role: "user", content: "task" }, { role: "assistant", content: "a" }, { role: "tool", content: blocks }, { role: "assistant", content: "b" }]);
+    const blocks = [
+      { type: "text", text: "y".repeat(30_000) },
+      { type: "image", source: "data" },
+    ];
+    const text = jsonl([
+      { role: "user", content: "task" },
+      { role: "assistant", content: "a" },
+      { role: "tool", content: blocks },
+      { role: "assistant", content: "b" },
+    ]);
     const parsed = parseReplayTranscript(text, "s.jsonl");
     expect(parsed.messages[2]!.content).toBe(JSON.stringify(blocks));
     const report = await analyzeTexts([{ name: "s.jsonl", text }]);
@@ -77,14 +92,20 @@ describe("bad input", () => {
   });
 
   it("an empty transcript is a clear error; one without an assistant message too", async () => {
-    await expect(analyzeTexts([{ name: "e.jsonl", text: "" }])).rejects.toMatchObject({ code: "INVALID_INPUT", message: "e.jsonl is empty" });
-    await expect(analyzeTexts([{ name: "n.jsonl", text: jsonl([{ role: "user", content: "hi" }]) }])).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/no assistant message/) });
+    await expect(analyzeTexts([{ name: "e.jsonl", text: "" }])).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: "e.jsonl is empty",
+    });
+    await expect(
+      analyzeTexts([{ name: "n.jsonl", text: jsonl([{ role: "user", content: "hi" }]) }]),
+    ).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/no assistant message/) });
     await expect(replayTranscript([])).resolves.toMatchObject({ calls: 0, budget_violations: 0 });
   });
 
   it("a transcript with no user message is replayed inside the budget", async () => {
     const messages: ReplayMessage[] = [{ role: "system", content: "s" }];
-    for (let t = 0; t < 20; t++) messages.push({ role: "assistant", content: `step ${t}` }, { role: "tool", content: bigLog(20_000, t) });
+    for (let t = 0; t < 20; t++)
+      messages.push({ role: "assistant", content: `step ${t}` }, { role: "tool", content: bigLog(20_000, t) });
     messages.push({ role: "assistant", content: "end" });
     const report = await replayTranscript(messages, {
       onCall: (c) => {

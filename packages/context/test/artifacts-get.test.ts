@@ -44,12 +44,20 @@ describe("artifacts_get", () => {
 
   it("applies selectors (nested or flat) and caps maxChars to the tool's cap", async () => {
     const { tool, ref } = await setup();
-    const grep = (await tool.call({ ref: ref.handle, selector: { mode: "grep", pattern: "ERROR", context: 0, maxMatches: 3 } })) as ArtifactsGetAnswer;
+    const grep = (await tool.call({
+      ref: ref.handle,
+      selector: { mode: "grep", pattern: "ERROR", context: 0, maxMatches: 3 },
+    })) as ArtifactsGetAnswer;
     expect(grep.text.split("\n").filter((l) => l.includes("ERROR")).length).toBeGreaterThanOrEqual(3);
-    const range = (await tool.call(JSON.stringify({ ref: ref.artifact_id, mode: "range", start: 2, end: 3 }))) as ArtifactsGetAnswer;
+    const range = (await tool.call(
+      JSON.stringify({ ref: ref.artifact_id, mode: "range", start: 2, end: 3 }),
+    )) as ArtifactsGetAnswer;
     expect(range.text).toBe(`${bigLog(60_000).split("\n").slice(1, 3).join("\n")}\n`);
     const small = new ArtifactsGetTool({ store: tool.store, session, maxChars: 500 });
-    const capped = (await small.call({ ref: ref.short_ref, selector: { mode: "headtail", maxChars: 50_000 } })) as ArtifactsGetAnswer;
+    const capped = (await small.call({
+      ref: ref.short_ref,
+      selector: { mode: "headtail", maxChars: 50_000 },
+    })) as ArtifactsGetAnswer;
     expect(capped.text.length).toBeLessThanOrEqual(500);
     expect(capped.note).toMatch(/over this tool's cap/);
   });
@@ -65,7 +73,9 @@ describe("artifacts_get", () => {
     expect(third.suggestions[0]).not.toEqual({ mode: "headtail" });
     expect(third.note).toMatch(/2 times/);
     // a different selector is still served
-    expect(((await tool.call({ ref: ref.short_ref, selector: third.suggestions[1] })) as ArtifactsGetAnswer).text.length).toBeGreaterThan(0);
+    expect(
+      ((await tool.call({ ref: ref.short_ref, selector: third.suggestions[1] })) as ArtifactsGetAnswer).text.length,
+    ).toBeGreaterThan(0);
     tool.resetLoopGuard();
     expect("text" in (await tool.call({ ref: ref.short_ref }))).toBe(true);
   });
@@ -76,7 +86,9 @@ describe("artifacts_get", () => {
     expect(missing.error.code).toBe("NOT_FOUND");
     const bad = JSON.parse(await tool.handle({ ref: "art:XYZ" })) as { error: { code: string } };
     expect(bad.error.code).toBe("INVALID_HANDLE");
-    const badSel = JSON.parse(await tool.handle({ ref: "art:000000000000", selector: { mode: "nope" } })) as { error: { code: string } };
+    const badSel = JSON.parse(await tool.handle({ ref: "art:000000000000", selector: { mode: "nope" } })) as {
+      error: { code: string };
+    };
     expect(badSel.error.code).toBe("INVALID_SELECTOR");
     await expect(tool.call({ ref: "x", extra: 1 })).rejects.toSatisfy((e) => hasErrorCode(e, "INVALID_INPUT"));
     await expect(tool.call("{not json")).rejects.toThrow(/not valid JSON/);
@@ -102,7 +114,11 @@ describe("handles in tool arguments", () => {
       description: "x",
       parameters: {
         type: "object",
-        properties: { text: { type: "string", resolveArtifacts: "content" }, file: { type: "string", resolveArtifacts: "path" }, note: { type: "string" } },
+        properties: {
+          text: { type: "string", resolveArtifacts: "content" },
+          file: { type: "string", resolveArtifacts: "path" },
+          note: { type: "string" },
+        },
       },
     };
     const modes = artifactArgModes(declared);
@@ -125,7 +141,9 @@ describe("handles in tool arguments", () => {
 
   it("fails clearly for an unknown handle and a bad declaration", async () => {
     const { store } = await setup(bigLog(5_000));
-    await expect(resolveArtifactArgs({ a: "art:ffffffffffff" }, { a: "content" }, { store, session })).rejects.toSatisfy((e) => hasErrorCode(e, "NOT_FOUND"));
+    await expect(
+      resolveArtifactArgs({ a: "art:ffffffffffff" }, { a: "content" }, { store, session }),
+    ).rejects.toSatisfy((e) => hasErrorCode(e, "NOT_FOUND"));
     expect(() => artifactArgModes({ resolveArtifacts: { a: "inline" as never } })).toThrow(/use "content" or "path"/);
   });
 });

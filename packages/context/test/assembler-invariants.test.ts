@@ -51,7 +51,10 @@ function sha(text: string): string {
 /** Memoised walk of a checkpoint chain: each pack is read (and validated) once. */
 class Reach {
   readonly #memo = new Map<string, Map<number, CheckpointMessage>>();
-  constructor(readonly store: ArtifactStore, readonly session: string) {}
+  constructor(
+    readonly store: ArtifactStore,
+    readonly session: string,
+  ) {}
   async of(handle: string): Promise<Map<number, CheckpointMessage>> {
     const hit = this.#memo.get(handle);
     if (hit) return hit;
@@ -92,7 +95,13 @@ function hotStateOf(prompt: AssembledPrompt): HotState {
   return state;
 }
 
-async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach, label: string, maxTokens = MAX_PROMPT_TOKENS): Promise<void> {
+async function checkPrompt(
+  c: ReplayCall,
+  prompt: AssembledPrompt,
+  reach: Reach,
+  label: string,
+  maxTokens = MAX_PROMPT_TOKENS,
+): Promise<void> {
   const where = `${label} call ${c.call}`;
   expect(prompt.violations, `${where}: violations`).toEqual([]);
   expect(prompt.tokens, `${where}: tokens`).toBeLessThanOrEqual(maxTokens);
@@ -109,7 +118,8 @@ async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach,
   }
 
   // Hot state: kept, or left out of a whole-transcript prompt when it only repeats what is shown.
-  if (prompt.parts.some((p) => p.kind === "hot_state")) expect(stableJson(hotStateOf(prompt)), `${where}: hot state`).toBe(stableJson(c.hotState));
+  if (prompt.parts.some((p) => p.kind === "hot_state"))
+    expect(stableJson(hotStateOf(prompt)), `${where}: hot state`).toBe(stableJson(c.hotState));
   else {
     expect(prompt.omitted, `${where}: no hot state only in a whole-transcript prompt`).toEqual([]);
     expect(Object.keys(c.hotState).every((k) => ["session_id", "objective", "artifact_index"].includes(k))).toBe(true);
@@ -119,7 +129,11 @@ async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach,
   const firstTurn = layout.turns[0]?.[0];
   if (firstTurn !== undefined) {
     let request = -1;
-    for (let i = c.history.length - 1; i >= firstTurn; i--) if (c.history[i]!.role === "user") { request = i; break; }
+    for (let i = c.history.length - 1; i >= firstTurn; i--)
+      if (c.history[i]!.role === "user") {
+        request = i;
+        break;
+      }
     if (request >= 0) expect(bySource.has(request), `${where}: request #${request} in the prompt`).toBe(true);
   }
 
@@ -132,7 +146,8 @@ async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach,
     const h = c.history[i]!;
     if (part!.message.content === c.original[i]!.content) continue;
     if (part!.message.content === h.content) {
-      if (h.artifactRef) await expectStored(c.store, h.artifactRef.artifact_id, c.original[i]!.content, `${where}: #${i}`);
+      if (h.artifactRef)
+        await expectStored(c.store, h.artifactRef.artifact_id, c.original[i]!.content, `${where}: #${i}`);
       continue;
     }
     expect(part!.ref, `${where}: message #${i} shown by reference`).toBeDefined();
@@ -143,13 +158,22 @@ async function checkPrompt(c: ReplayCall, prompt: AssembledPrompt, reach: Reach,
   if (prompt.omitted.length > 0) {
     expect(prompt.checkpoint, `${where}: checkpoint`).toBeDefined();
     const ckpt = prompt.checkpoint!;
-    expect(prompt.parts.some((p) => p.kind === "checkpoint" && p.message.content.includes(ckpt.shortRef)), `${where}: checkpoint ref in prompt`).toBe(true);
+    expect(
+      prompt.parts.some((p) => p.kind === "checkpoint" && p.message.content.includes(ckpt.shortRef)),
+      `${where}: checkpoint ref in prompt`,
+    ).toBe(true);
     const reachable = await reach.of(ckpt.handle);
     for (const i of prompt.omitted) {
       const m = reachable.get(i);
       expect(m, `${where}: omitted #${i} reachable`).toBeDefined();
       const original = c.original[i]!.content;
-      if (m!.artifact_ref) await expectStored(c.store, m!.artifact_ref.artifact_id, c.original[i]!.role === "tool" ? original : storedForm(c.original[i]!), `${where}: omitted #${i}`);
+      if (m!.artifact_ref)
+        await expectStored(
+          c.store,
+          m!.artifact_ref.artifact_id,
+          c.original[i]!.role === "tool" ? original : storedForm(c.original[i]!),
+          `${where}: omitted #${i}`,
+        );
       else expect(m!.content === original, `${where}: omitted #${i} verbatim in the checkpoint`).toBe(true);
     }
   }
@@ -188,7 +212,9 @@ for (const set of SETS) {
       }, 240_000);
     }
 
-    for (const file of FILES.filter((f) => /django-16950|pydicom|marshmallow|swe-play-2|nnetnav-live__openweb_4613/.test(f))) {
+    for (const file of FILES.filter((f) =>
+      /django-16950|pydicom|marshmallow|swe-play-2|nnetnav-live__openweb_4613/.test(f),
+    )) {
       it(`${file} with appendCompaction "cost" and a 16,000-token budget`, async () => {
         const parsed = parseReplayTranscript(readFileSync(join(set.dir, file), "utf8"), file);
         let reach: Reach | undefined;

@@ -11,13 +11,21 @@ function history(callsForRequest: number): HistoryMessage[] {
   const h: HistoryMessage[] = [
     { role: "system", content: "You are a careful coding agent." },
     { role: "user", content: "Load README.md." },
-    { role: "assistant", content: "", tool_calls: [{ id: "c0", name: "read_file", arguments: '{"path":"README.md"}' }] },
+    {
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: "c0", name: "read_file", arguments: '{"path":"README.md"}' }],
+    },
     { role: "tool", tool_name: "read_file", tool_call_id: "c0", content: bigLog(3_000, 0) },
     { role: "assistant", content: "Loaded it." },
     { role: "user", content: REQUEST },
   ];
   for (let i = 1; i <= callsForRequest; i++) {
-    h.push({ role: "assistant", content: "", tool_calls: [{ id: `c${i}`, name: "artifacts_get", arguments: `{"ref":"art:00000000000${i}"}` }] });
+    h.push({
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: `c${i}`, name: "artifacts_get", arguments: `{"ref":"art:00000000000${i}"}` }],
+    });
     h.push({ role: "tool", tool_name: "artifacts_get", tool_call_id: `c${i}`, content: `fetched slice ${i}` });
   }
   return h;
@@ -26,7 +34,13 @@ function history(callsForRequest: number): HistoryMessage[] {
 describe("the user's current request", () => {
   for (const strategy of ["window", "append"] as const) {
     it(`stays in every ${strategy} prompt while the model works on it with several tool calls`, async () => {
-      const assembler = new PromptAssembler({ store: memoryStore(), session: "s1", tokenCounter: counter, strategy, budgets: { maxPromptTokens: 2_000 } });
+      const assembler = new PromptAssembler({
+        store: memoryStore(),
+        session: "s1",
+        tokenCounter: counter,
+        strategy,
+        budgets: { maxPromptTokens: 2_000 },
+      });
       for (let calls = 0; calls <= 4; calls++) {
         const prompt = await assembler.assemble({ history: history(calls), hotState: { session_id: "s1" } });
         const users = prompt.messages.filter((m) => m.role === "user").map((m) => m.content);

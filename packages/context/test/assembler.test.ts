@@ -40,7 +40,10 @@ function conversation(turns: number, outputChars = 600): HistoryMessage[] {
     { role: "user", content: TASK },
   ];
   for (let t = 1; t <= turns; t++) {
-    h.push({ role: "assistant", content: `THOUGHT: step ${t}\n\`\`\`bash\ngrep -n token parser.py | head -${t}\n\`\`\`` });
+    h.push({
+      role: "assistant",
+      content: `THOUGHT: step ${t}\n\`\`\`bash\ngrep -n token parser.py | head -${t}\n\`\`\``,
+    });
     h.push({ role: "tool", tool_name: "bash", content: bigLog(outputChars, t).slice(0, outputChars) });
   }
   return h;
@@ -69,14 +72,16 @@ describe("configuration errors", () => {
     expect(() => assembler({ budgets: { maxPromptTokens: 0 } })).toThrow(/maxPromptTokens must be a positive integer/);
     expect(() => assembler({ strategy: "sliding" as never })).toThrow(/unknown assembly strategy/);
     expect(() => assembler({ session: "../etc" })).toThrow(/session id/);
-    expect(() => assembler({ budgets: { maxPromptTokens: 500 } })).toThrow(/maxHotStateTokens must not exceed maxPromptTokens/);
+    expect(() => assembler({ budgets: { maxPromptTokens: 500 } })).toThrow(
+      /maxHotStateTokens must not exceed maxPromptTokens/,
+    );
   });
 
   it("validates the hot state", async () => {
     const a = assembler();
-    await expect(a.assemble({ history: conversation(1), hotState: { objective: "no session" } as unknown as HotState })).rejects.toSatisfy((e) =>
-      hasErrorCode(e, "INVALID_INPUT"),
-    );
+    await expect(
+      a.assemble({ history: conversation(1), hotState: { objective: "no session" } as unknown as HotState }),
+    ).rejects.toSatisfy((e) => hasErrorCode(e, "INVALID_INPUT"));
   });
 });
 
@@ -89,7 +94,9 @@ describe("window strategy", () => {
     expect(p.parts[0]).toMatchObject({ kind: "system", source: 0 });
     expect(p.parts[0]!.message.content).toBe(SYSTEM);
     expect(p.parts.find((x) => x.kind === "task")!.message.content).toBe(TASK);
-    expect(p.parts.find((x) => x.kind === "hot_state")!.message.content).toBe(`${HOT_STATE_PREFIX}${serializeHotState(hot())}`);
+    expect(p.parts.find((x) => x.kind === "hot_state")!.message.content).toBe(
+      `${HOT_STATE_PREFIX}${serializeHotState(hot())}`,
+    );
     // last two turns = messages 10..13
     expect(p.included).toEqual([0, 1, 10, 11, 12, 13]);
     expect(p.omitted).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
@@ -248,7 +255,11 @@ describe("append strategy", () => {
 });
 
 describe("hot state deltas", () => {
-  const e = (id: string) => ({ artifact_id: `art:${id.repeat(12).slice(0, 12)}`, type: "tool_output" as const, label: id });
+  const e = (id: string) => ({
+    artifact_id: `art:${id.repeat(12).slice(0, 12)}`,
+    type: "tool_output" as const,
+    label: id,
+  });
   const cases: Array<[string, HotState, HotState]> = [
     ["no change", hot(), hot()],
     ["entry added", hot(), hot({ artifact_index: [e("a")] })],
@@ -280,7 +291,10 @@ describe("bootstrap ArtifactRefs (seed 000)", () => {
     const task = p.parts.find((x) => x.kind === "task")!;
     const sha = createHash("sha256").update(bigTask).digest("hex");
     expect(task.message.content).toMatch(
-      new RegExp(`^ArtifactRef: ${sha} \\(type=text/plain, sha256=${sha}, bytes=${Buffer.byteLength(bigTask)}, createdAt=[0-9T:.Z-]+\\)\\n\\nSummary \\(head/tail excerpt\\):\\n`, "m"),
+      new RegExp(
+        `^ArtifactRef: ${sha} \\(type=text/plain, sha256=${sha}, bytes=${Buffer.byteLength(bigTask)}, createdAt=[0-9T:.Z-]+\\)\\n\\nSummary \\(head/tail excerpt\\):\\n`,
+        "m",
+      ),
     );
     expect(task.message.content.length).toBeLessThan(5_000);
     expect(task.message.content.startsWith(`task message #1 art:${sha.slice(0, 12)}`)).toBe(true);
@@ -301,7 +315,9 @@ describe("bootstrap ArtifactRefs (seed 000)", () => {
     const files = p.parts.filter((x) => x.kind === "bootstrap");
     expect(files).toHaveLength(2);
     expect(files[0]!.message.content).toBe("Workspace file AGENTS.md:\n# Agents\nBe brief.");
-    expect(files[1]!.message.content).toMatch(/^Workspace file SOUL.md:\nSOUL.md art:[0-9a-f]{12}\nArtifactRef: [0-9a-f]{64} \(type=text\/markdown, /);
+    expect(files[1]!.message.content).toMatch(
+      /^Workspace file SOUL.md:\nSOUL.md art:[0-9a-f]{12}\nArtifactRef: [0-9a-f]{64} \(type=text\/markdown, /,
+    );
     expect(files[1]!.ref).toMatch(/^[0-9a-f]{64}$/);
   });
 });
@@ -310,22 +326,35 @@ describe("budgets fail closed", () => {
   it("throws BUDGET_EXCEEDED when the mandatory parts do not fit, and reports with failClosed: false", async () => {
     const history = conversation(2);
     const tight = { maxPromptTokens: 60, maxHotStateTokens: 50 };
-    await expect(assembler({ budgets: tight }).assemble({ history, hotState: hot() })).rejects.toSatisfy((e) => hasErrorCode(e, "BUDGET_EXCEEDED"));
+    await expect(assembler({ budgets: tight }).assemble({ history, hotState: hot() })).rejects.toSatisfy((e) =>
+      hasErrorCode(e, "BUDGET_EXCEEDED"),
+    );
     const p = await assembler({ budgets: tight, failClosed: false }).assemble({ history, hotState: hot() });
     expect(p.violations[0]).toMatchObject({ budget: "maxPromptTokens", limit: 60 });
     expect(p.metrics.budget_ok).toBe(false);
   });
 
   it("treats a token count that cannot be made as a violation", async () => {
-    const broken = { count: () => { throw new Error("tokenizer crashed"); } };
-    await expect(assembler({ tokenCounter: broken }).assemble({ history: conversation(1), hotState: hot() })).rejects.toSatisfy(
-      (e) => hasErrorCode(e, "BUDGET_EXCEEDED") && /token_count/.test((e as Error).message),
-    );
+    const broken = {
+      count: () => {
+        throw new Error("tokenizer crashed");
+      },
+    };
+    await expect(
+      assembler({ tokenCounter: broken }).assemble({ history: conversation(1), hotState: hot() }),
+    ).rejects.toSatisfy((e) => hasErrorCode(e, "BUDGET_EXCEEDED") && /token_count/.test((e as Error).message));
   });
 
   it("flags a hot state over its token budget and an index over its entry cap", async () => {
-    const index = Array.from({ length: 25 }, (_, i) => ({ artifact_id: `art:${String(i).padStart(12, "0")}`, type: "log" as const, label: `log ${i} ${"x".repeat(150)}` }));
-    const p = await assembler({ failClosed: false }).assemble({ history: conversation(1), hotState: hot({ artifact_index: index }) });
+    const index = Array.from({ length: 25 }, (_, i) => ({
+      artifact_id: `art:${String(i).padStart(12, "0")}`,
+      type: "log" as const,
+      label: `log ${i} ${"x".repeat(150)}`,
+    }));
+    const p = await assembler({ failClosed: false }).assemble({
+      history: conversation(1),
+      hotState: hot({ artifact_index: index }),
+    });
     expect(p.violations.map((v) => v.budget).sort()).toEqual(["maxArtifactIndexEntries", "maxHotStateTokens"]);
   });
 
@@ -337,7 +366,9 @@ describe("budgets fail closed", () => {
     const p = await assembler({ store, strategy: "window" }).assemble({ history, hotState: hot() });
     expect(p.violations).toEqual([]);
     const part = p.parts.find((x) => x.source === 4)!;
-    expect(part.message.content).toMatch(/^\[message #4 \(assistant, \d+ chars\) stored as (art:[0-9a-f]{12,}); its head and tail are below; the rest: artifacts_get \{"ref":"\1",.*\}\]\nTHOUGHT: write the file/);
+    expect(part.message.content).toMatch(
+      /^\[message #4 \(assistant, \d+ chars\) stored as (art:[0-9a-f]{12,}); its head and tail are below; the rest: artifacts_get \{"ref":"\1",.*\}\]\nTHOUGHT: write the file/,
+    );
     expect(await store.getText(part.ref!)).toBe(huge);
     // Over the per-message limit, it is shown by reference whatever its role (not a budget cut).
     expect(part.message.content.length).toBeLessThan(2_000);
@@ -365,7 +396,12 @@ describe("budgets fail closed", () => {
   it("keeps a small tool result inline when its reference would not be smaller (the last turns go into the checkpoint instead)", async () => {
     const store = memoryStore();
     const history = conversation(2, 300);
-    const p = await assembler({ store, failClosed: false, keepTurns: 2, budgets: { maxPromptTokens: 250, maxHotStateTokens: 100 } }).assemble({ history, hotState: hot() });
+    const p = await assembler({
+      store,
+      failClosed: false,
+      keepTurns: 2,
+      budgets: { maxPromptTokens: 250, maxHotStateTokens: 100 },
+    }).assemble({ history, hotState: hot() });
     // Every cut was tried (the last turns went into the checkpoint too); message #5 never became a reference.
     expect(p.parts.filter((x) => x.source === 5).every((x) => x.message.content === history[5]!.content)).toBe(true);
     expect(p.omitted).toContain(5);
@@ -391,7 +427,10 @@ describe("budgets fail closed", () => {
     const history = conversation(1, 5_000);
     const p = await assembler({ store }).assemble({ history, hotState: hot() });
     const part = p.parts.find((x) => x.source === 3)!;
-    expect(JSON.parse(part.message.content)).toMatchObject({ artifact_reference: expect.stringMatching(/^art:/), size_bytes: 5_000 });
+    expect(JSON.parse(part.message.content)).toMatchObject({
+      artifact_reference: expect.stringMatching(/^art:/),
+      size_bytes: 5_000,
+    });
     expect(await store.getText(part.ref!)).toBe(history[3]!.content);
   });
 });
@@ -403,7 +442,13 @@ describe("metrics", () => {
     const history = conversation(3);
     for (let n = 2; n <= history.length; n += 2) await a.assemble({ history: history.slice(0, n), hotState: hot() });
     expect(events).toHaveLength(4);
-    for (const e of events) expect(PromptMetricsSchema.parse(e)).toMatchObject({ session: "s1", run: "r1", budget_ok: true, budget_violations: 0 });
+    for (const e of events)
+      expect(PromptMetricsSchema.parse(e)).toMatchObject({
+        session: "s1",
+        run: "r1",
+        budget_ok: true,
+        budget_violations: 0,
+      });
     expect(events.map((e) => e.turn)).toEqual([0, 1, 2, 3]);
     expect(events[3]!.est_tokens).toBeGreaterThan(events[0]!.est_tokens);
   });
@@ -412,11 +457,18 @@ describe("metrics", () => {
     const { dir, cleanup } = await tempDir();
     try {
       const path = join(dir, "metrics", "prompt.jsonl");
-      const a = assembler({ metricsSinks: [jsonlSink(path)], failClosed: false, budgets: { maxPromptTokens: 150, maxHotStateTokens: 100 } });
+      const a = assembler({
+        metricsSinks: [jsonlSink(path)],
+        failClosed: false,
+        budgets: { maxPromptTokens: 150, maxHotStateTokens: 100 },
+      });
       const history = conversation(2);
       await a.assemble({ history: history.slice(0, 2), hotState: hot() });
       await a.assemble({ history, hotState: hot() });
-      const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => PromptMetricsSchema.parse(JSON.parse(l)));
+      const lines = readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => PromptMetricsSchema.parse(JSON.parse(l)));
       expect(lines.map((l) => l.turn)).toEqual([0, 2]);
       expect(lines[1]).toMatchObject({ budget_ok: false, budget_violations: 1 });
       expect(lines[1]!.warnings).toContain("1 budget violation this turn");
@@ -426,7 +478,10 @@ describe("metrics", () => {
   });
 
   it("recall items beyond maxRagChunks are cut and recorded", async () => {
-    const recall = Array.from({ length: 12 }, (_, i) => ({ ref: `art:${String(i).padStart(12, "0")}`, text: `item ${i}` }));
+    const recall = Array.from({ length: 12 }, (_, i) => ({
+      ref: `art:${String(i).padStart(12, "0")}`,
+      text: `item ${i}`,
+    }));
     const p = await assembler().assemble({ history: conversation(1), hotState: hot(), recall });
     expect(p.parts.filter((x) => x.kind === "recall")).toHaveLength(10);
     expect(p.cuts).toContainEqual(expect.objectContaining({ what: "2 recall items", reason: "maxRagChunks" }));
@@ -434,7 +489,12 @@ describe("metrics", () => {
 
   it("takes resolve's recall() result as the recall section", async () => {
     const index = new RecallIndex();
-    index.add({ id: "art:aaaaaaaaaaaa", tool_name: "bash", label: "pytest run", summary: "3 failed: test_tokenizer_last_line" });
+    index.add({
+      id: "art:aaaaaaaaaaaa",
+      tool_name: "bash",
+      label: "pytest run",
+      summary: "3 failed: test_tokenizer_last_line",
+    });
     index.add({ id: "art:bbbbbbbbbbbb", tool_name: "bash", label: "ls output", summary: "src tests docs" });
     const result = index.recall({ query: "which tokenizer test failed?", budgetTokens: 200 });
     expect(result.items.length).toBeGreaterThan(0);

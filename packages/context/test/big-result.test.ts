@@ -27,7 +27,9 @@ describe("a 5 MB tool result", () => {
     }
     expect(pages.length).toBeGreaterThan(50);
     expect(pages.join("")).toBe(log);
-    const tail = (await tool.call({ ref: hint.artifact_reference, selector: { mode: "headtail", tail: 1 } })) as { text: string };
+    const tail = (await tool.call({ ref: hint.artifact_reference, selector: { mode: "headtail", tail: 1 } })) as {
+      text: string;
+    };
     expect(log.endsWith(tail.text.split("\n").at(-1)!)).toBe(true);
   });
 });

@@ -18,7 +18,12 @@ import { bigLog, memoryStore, tempDir } from "./helpers.js";
 
 const SESSION = "e2e-50";
 const TURNS = 50;
-const BUDGETS = { maxPromptTokens: 8_000, maxHotStateTokens: 1_000, maxArtifactIndexEntries: 20, maxInlineArtifactChars: 2_000 };
+const BUDGETS = {
+  maxPromptTokens: 8_000,
+  maxHotStateTokens: 1_000,
+  maxArtifactIndexEntries: 20,
+  maxInlineArtifactChars: 2_000,
+};
 
 /** Deterministic tool outputs of every kind: logs, JSON, HTML, small answers, many lines. */
 function toolOutput(turn: number): { tool: string; result: unknown; args: Record<string, unknown> } {
@@ -29,12 +34,27 @@ function toolOutput(turn: number): { tool: string; result: unknown; args: Record
       return {
         tool: "http_get",
         args: { url: `https://api.example.test/orders?page=${turn}` },
-        result: { page: turn, orders: Array.from({ length: 60 + turn }, (_, i) => ({ id: `o-${turn}-${i}`, total: (i * 37) % 1000, status: i % 7 ? "paid" : "refunded" })) },
+        result: {
+          page: turn,
+          orders: Array.from({ length: 60 + turn }, (_, i) => ({
+            id: `o-${turn}-${i}`,
+            total: (i * 37) % 1000,
+            status: i % 7 ? "paid" : "refunded",
+          })),
+        },
       };
     case 2:
-      return { tool: "read_file", args: { path: `src/module_${turn}.py` }, result: Array.from({ length: 400 }, (_, i) => `def f_${turn}_${i}(x):\n    return x + ${i}`).join("\n") };
+      return {
+        tool: "read_file",
+        args: { path: `src/module_${turn}.py` },
+        result: Array.from({ length: 400 }, (_, i) => `def f_${turn}_${i}(x):\n    return x + ${i}`).join("\n"),
+      };
     case 3:
-      return { tool: "shell", args: { command: "git status --short" }, result: ` M src/module_${turn}.py\n?? notes.txt\n` };
+      return {
+        tool: "shell",
+        args: { command: "git status --short" },
+        result: ` M src/module_${turn}.py\n?? notes.txt\n`,
+      };
     default:
       return {
         tool: "browse",
@@ -72,7 +92,10 @@ describe("end to end: a scripted 50-turn session with large tool outputs", () =>
       onMetrics: (m) => metrics.push(m),
     });
 
-    await writer.appendMessage("system", "You are a careful agent. Large tool outputs are stored as artifacts; read them with artifacts_get.");
+    await writer.appendMessage(
+      "system",
+      "You are a careful agent. Large tool outputs are stored as artifacts; read them with artifacts_get.",
+    );
     await writer.appendMessage("user", "The nightly order export fails. Find out why and fix it.");
     const originals: { turn: number; tool: string; value: unknown }[] = [];
     let stashed = 0;
@@ -80,24 +103,40 @@ describe("end to end: a scripted 50-turn session with large tool outputs", () =>
     for (let turn = 1; turn <= TURNS; turn++) {
       const { tool, result, args } = toolOutput(turn);
       const callId = `call_${turn}`;
-      await writer.appendMessage("assistant", `Turn ${turn}: calling ${tool}.`, { tool_calls: [{ id: callId, name: tool, arguments: JSON.stringify(args) }] });
+      await writer.appendMessage("assistant", `Turn ${turn}: calling ${tool}.`, {
+        tool_calls: [{ id: callId, name: tool, arguments: JSON.stringify(args) }],
+      });
       const r = await writer.appendToolResult({ tool, result, args, callId, deadline: Date.now() + 60_000 });
       originals.push({ turn, tool, value: result });
       expect(r.action).not.toBe("fallback");
       expect(r.content.length).toBeLessThanOrEqual(BUDGETS.maxInlineArtifactChars);
       if (r.action === "stashed") {
         stashed++;
-        hot.addArtifact({ artifact_id: r.artifactRef!.short_ref, type: "tool_output", label: `${tool} turn ${turn}`, summary: r.artifactRef!.summary?.slice(0, 200) });
+        hot.addArtifact({
+          artifact_id: r.artifactRef!.short_ref,
+          type: "tool_output",
+          label: `${tool} turn ${turn}`,
+          summary: r.artifactRef!.summary?.slice(0, 200),
+        });
         // every third stash, the model reads part of it in the same turn
         if (turn % 3 === 0) {
           const fetchId = `fetch_${turn}`;
-          const selector = r.payload === "json" ? { mode: "jsonpath", expr: "$.orders[0:3]" } : { mode: "grep", pattern: "ERROR|def f_|<title>", context: 0, maxMatches: 5 };
+          const selector =
+            r.payload === "json"
+              ? { mode: "jsonpath", expr: "$.orders[0:3]" }
+              : { mode: "grep", pattern: "ERROR|def f_|<title>", context: 0, maxMatches: 5 };
           const fetchArgs = { ref: r.artifactRef!.short_ref, selector };
-          await writer.appendMessage("assistant", "", { tool_calls: [{ id: fetchId, name: "artifacts_get", arguments: JSON.stringify(fetchArgs) }] });
+          await writer.appendMessage("assistant", "", {
+            tool_calls: [{ id: fetchId, name: "artifacts_get", arguments: JSON.stringify(fetchArgs) }],
+          });
           const answer = JSON.parse(await get.handle(fetchArgs)) as ArtifactsGetAnswer;
           expect(answer.text?.length, JSON.stringify(answer).slice(0, 300)).toBeGreaterThan(0);
           expect(answer.text.length).toBeLessThanOrEqual(1_500);
-          const fetched = await writer.appendToolResult({ tool: "artifacts_get", result: JSON.stringify(answer), callId: fetchId });
+          const fetched = await writer.appendToolResult({
+            tool: "artifacts_get",
+            result: JSON.stringify(answer),
+            callId: fetchId,
+          });
           expect(fetched.action).toBe("inline"); // never externalized
           hot.reference(r.artifactRef!.short_ref);
         }
@@ -111,7 +150,9 @@ describe("end to end: a scripted 50-turn session with large tool outputs", () =>
       expect(prompt.tokens).toBeLessThanOrEqual(BUDGETS.maxPromptTokens);
       // Large outputs go by reference unless the prompt carries the whole transcript (it fits the budget).
       if (prompt.verbatim) expect(prompt.omitted).toEqual([]);
-      else for (const m of prompt.messages) if (m.role === "tool") expect(m.content.length).toBeLessThanOrEqual(BUDGETS.maxInlineArtifactChars);
+      else
+        for (const m of prompt.messages)
+          if (m.role === "tool") expect(m.content.length).toBeLessThanOrEqual(BUDGETS.maxInlineArtifactChars);
     }
 
     expect(metrics).toHaveLength(TURNS);
@@ -127,7 +168,10 @@ describe("end to end: a scripted 50-turn session with large tool outputs", () =>
 
     // The transcript holds references, not payloads: far smaller than the outputs.
     const file = await readFile(path, "utf8");
-    const outputBytes = originals.reduce((n, o) => n + Buffer.byteLength(typeof o.value === "string" ? o.value : JSON.stringify(o.value, null, 2)), 0);
+    const outputBytes = originals.reduce(
+      (n, o) => n + Buffer.byteLength(typeof o.value === "string" ? o.value : JSON.stringify(o.value, null, 2)),
+      0,
+    );
     expect(file.length).toBeLessThan(outputBytes / 5);
 
     // Every output rehydrates byte-exact (and JSON values to the same value).

@@ -4,7 +4,9 @@ import { bigLog } from "./helpers.js";
 
 describe("evidence terms", () => {
   it("takes paths, dotted/snake/camel identifiers, names with digits and numbers of 3+ digits, not plain words", () => {
-    const terms = evidenceTerms("open src/pkg/parser.py, call parse_token and tokenValue at line 1234 in worker7; the fix");
+    const terms = evidenceTerms(
+      "open src/pkg/parser.py, call parse_token and tokenValue at line 1234 in worker7; the fix",
+    );
     expect([...terms].sort()).toEqual(["1234", "parse_token", "src/pkg/parser.py", "tokenValue", "worker7"].sort());
   });
 });
@@ -16,7 +18,10 @@ describe("evidence_visible / evidence_reachable in a replay", () => {
       { role: "user", content: "Fix the bug in src/app/main.py (task_helper may help)." },
     ];
     for (let t = 1; t <= 30; t++) {
-      messages.push({ role: "assistant", content: `step ${t}: look at request_id_${t - 1} and src/app/main.py with task_helper` });
+      messages.push({
+        role: "assistant",
+        content: `step ${t}: look at request_id_${t - 1} and src/app/main.py with task_helper`,
+      });
       // Observations recorded as user turns, large: only their reference fits the prompt.
       messages.push({ role: "user", content: `request_id_${t} seen\n${bigLog(12_000, t)}` });
     }

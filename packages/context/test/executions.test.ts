@@ -1,6 +1,13 @@
 import { ExecutionRecordSchema, hasErrorCode } from "@artifact-refs/schema";
 import { describe, expect, it } from "vitest";
-import { ArtifactsGetTool, ExecutionContext, ExecutionContextShapeSchema, isInjected, summarizeExecution, type ReferenceResolver } from "../src/index.js";
+import {
+  ArtifactsGetTool,
+  ExecutionContext,
+  ExecutionContextShapeSchema,
+  isInjected,
+  summarizeExecution,
+  type ReferenceResolver,
+} from "../src/index.js";
 import { bigLog, memoryStore } from "./helpers.js";
 
 const session = "sess-exec";
@@ -17,12 +24,21 @@ describe("ExecutionContext", () => {
     const store = memoryStore();
     const ctx = new ExecutionContext({ session, store });
     const readme = "# My Project\n\nThis is a sample project.\n";
-    const small = await ctx.record({ tool_name: "builtin.read_file", tool_args: { path: "README.md" }, result: readme });
+    const small = await ctx.record({
+      tool_name: "builtin.read_file",
+      tool_args: { path: "README.md" },
+      result: readme,
+    });
     expect(ExecutionRecordSchema.parse(small)).toEqual(small);
     expect(small.result_inline).toBe(readme);
     expect(small.result_ref).toBeUndefined();
     expect(small.result_summary).toBe("Loaded README.md (0.0 KB)");
-    const big = await ctx.record({ tool_name: "builtin.execute_bash_command", tool_args: { command: "pytest" }, result: bigLog(40_000), interaction_type: "batch_execute" });
+    const big = await ctx.record({
+      tool_name: "builtin.execute_bash_command",
+      tool_args: { command: "pytest" },
+      result: bigLog(40_000),
+      interaction_type: "batch_execute",
+    });
     expect(big.result_ref).toMatch(/^[0-9a-f]{64}$/);
     expect(await ctx.resultText(big)).toBe(bigLog(40_000));
     expect(big.result_summary).toMatch(/^Executed pytest \(39\.\d KB of output\)$/);
@@ -36,7 +52,12 @@ describe("ExecutionContext", () => {
   });
 
   it("builds the context message: recent + referenced, large results as references, tagged injected", async () => {
-    const ctx = new ExecutionContext({ session, store: memoryStore(), config: { executions: { recentLimit: 1 } }, resolveReferences: byFileName });
+    const ctx = new ExecutionContext({
+      session,
+      store: memoryStore(),
+      config: { executions: { recentLimit: 1 } },
+      resolveReferences: byFileName,
+    });
     await ctx.record({ tool_name: "read_file", tool_args: { path: "src/config.yaml" }, result: "port: 8080\n" });
     await ctx.record({ tool_name: "list_files", tool_args: { path: "src" }, result: "a.py\nb.py\n" });
     await ctx.record({ tool_name: "run_tests", tool_args: {}, result: bigLog(30_000) });
@@ -46,7 +67,9 @@ describe("ExecutionContext", () => {
     expect(msg.execution_ids).toHaveLength(2);
     expect(msg.referenced[0]!.reasons[0]).toMatch(/config\.yaml/);
     expect(msg.content).toContain("port: 8080");
-    expect(msg.content).toMatch(/Result: \d+ bytes, not included\. Read it with artifacts_get \{"ref":"art:[0-9a-f]{12}"/);
+    expect(msg.content).toMatch(
+      /Result: \d+ bytes, not included\. Read it with artifacts_get \{"ref":"art:[0-9a-f]{12}"/,
+    );
     expect(msg.content).not.toContain("list_files");
     expect(msg.content.length).toBeLessThan(2_000);
   });
@@ -70,11 +93,25 @@ describe("ExecutionContext", () => {
   it("serves seed 004's context shape and round-trips its state", async () => {
     const store = memoryStore();
     const ctx = new ExecutionContext({ session, store });
-    await ctx.record({ tool_name: "read_file", tool_args: { path: "README.md" }, result: "hello", artifact_title: "Read File" });
+    await ctx.record({
+      tool_name: "read_file",
+      tool_args: { path: "README.md" },
+      result: "hello",
+      artifact_title: "Read File",
+    });
     ctx.nextTurn();
     const shape = ExecutionContextShapeSchema.parse(ctx.contextShape());
-    expect(shape).toMatchObject({ session_id: session, turn: 1, recent_files: ["README.md"], recent_tools: ["read_file"] });
-    expect(shape.executions[0]).toMatchObject({ artifact_title: "Read File", summary: "Loaded README.md (0.0 KB)", result_type: "success" });
+    expect(shape).toMatchObject({
+      session_id: session,
+      turn: 1,
+      recent_files: ["README.md"],
+      recent_tools: ["read_file"],
+    });
+    expect(shape.executions[0]).toMatchObject({
+      artifact_title: "Read File",
+      summary: "Loaded README.md (0.0 KB)",
+      result_type: "success",
+    });
     const copy = ExecutionContext.fromJSON(JSON.parse(JSON.stringify(ctx)), { store });
     expect(copy.contextShape()).toEqual(shape);
     expect(() => ExecutionContext.fromJSON({ session_id: session }, { store })).toThrow(/invalid execution state/);
@@ -82,9 +119,17 @@ describe("ExecutionContext", () => {
 
   it("resolves the user's words with the Resolution package by default (seed 004's examples)", async () => {
     const ctx = new ExecutionContext({ session, store: memoryStore(), config: { executions: { recentLimit: 0 } } });
-    const config = await ctx.record({ tool_name: "builtin.read_file", tool_args: { path: "config/settings.yaml" }, result: "port: 8080\n" });
+    const config = await ctx.record({
+      tool_name: "builtin.read_file",
+      tool_args: { path: "config/settings.yaml" },
+      result: "port: 8080\n",
+    });
     await ctx.record({ tool_name: "builtin.list_files", tool_args: { path: "src" }, result: "main.py\nutils.py\n" });
-    const readme = await ctx.record({ tool_name: "builtin.read_file", tool_args: { path: "README.md" }, result: "# My Project\n" });
+    const readme = await ctx.record({
+      tool_name: "builtin.read_file",
+      tool_args: { path: "README.md" },
+      result: "# My Project\n",
+    });
     const just = (await ctx.buildContextMessage({ query: "Summarize what I just loaded" }))!;
     expect(just.execution_ids[0]).toBe(readme.execution_id);
     expect(just.content).toContain("# My Project");
@@ -95,15 +140,22 @@ describe("ExecutionContext", () => {
   });
 
   it("recalls top executions within recall.maxItems and maxChars (seed 001), explicit references first", async () => {
-    const ctx = new ExecutionContext({ session, store: memoryStore(), config: { recall: { maxItems: 3, maxChars: 400 } } });
-    for (let i = 0; i < 8; i++) await ctx.record({ tool_name: "read_file", tool_args: { path: `src/file_${i}.py` }, result: `content ${i}\n` });
+    const ctx = new ExecutionContext({
+      session,
+      store: memoryStore(),
+      config: { recall: { maxItems: 3, maxChars: 400 } },
+    });
+    for (let i = 0; i < 8; i++)
+      await ctx.record({ tool_name: "read_file", tool_args: { path: `src/file_${i}.py` }, result: `content ${i}\n` });
     await ctx.record({ tool_name: "run_tests", tool_args: {}, result: bigLog(20_000) });
     const r = ctx.recall("what did src/file_2.py contain?");
     expect(r.items.length).toBeGreaterThan(0);
     expect(r.items.length).toBeLessThanOrEqual(3);
     expect(r.chars).toBeLessThanOrEqual(400);
     expect(r.items[0]!.text).toContain("src/file_2.py");
-    expect(r.items.some((i) => /^art:[0-9a-f]{12}$/.test(i.ref))).toBe(r.items.some((i) => i.text.includes("run_tests")));
+    expect(r.items.some((i) => /^art:[0-9a-f]{12}$/.test(i.ref))).toBe(
+      r.items.some((i) => i.text.includes("run_tests")),
+    );
     ctx.setOverrides({ recallEnabled: false });
     expect(ctx.recall("anything").items).toEqual([]);
   });
@@ -113,7 +165,11 @@ describe("ExecutionContext", () => {
     const ctx = new ExecutionContext({ session, store });
     const e = await ctx.record({ tool_name: "env", result: `AWS key AKIA${"QX7Z".repeat(4)}` });
     expect(e.result_inline).toBe("AWS key [REDACTED:aws_access_key]");
-    const withArgs = await ctx.record({ tool_name: "sh", tool_args: { command: `export KEY=AKIA${"QX7Z".repeat(4)}` }, result: "ok" });
+    const withArgs = await ctx.record({
+      tool_name: "sh",
+      tool_args: { command: `export KEY=AKIA${"QX7Z".repeat(4)}` },
+      result: "ok",
+    });
     expect(withArgs.tool_args).toEqual({ command: "export KEY=[REDACTED:aws_access_key]" });
   });
 

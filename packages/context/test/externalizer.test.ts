@@ -56,7 +56,9 @@ describe("Externalizer", () => {
     expect(rh.action).toBe("stashed");
     expect(rh.reason).toMatch(/structured text\/html/);
     const pdf = `%PDF-1.7 extracted text ${"lorem ipsum ".repeat(60)}`;
-    expect((await ext.externalize({ session, tool: "pdf", result: pdf })).reason).toMatch(/structured application\/pdf/);
+    expect((await ext.externalize({ session, tool: "pdf", result: pdf })).reason).toMatch(
+      /structured application\/pdf/,
+    );
     // a tiny JSON answer stays inline: its reference would cost more than it
     expect((await ext.externalize({ session, tool: "api", result: { ok: true } })).action).toBe("inline");
   });
@@ -64,7 +66,12 @@ describe("Externalizer", () => {
   it("applies per-tool thresholds and exclusions", async () => {
     const ext = new Externalizer({
       store: memoryStore(),
-      config: { externalize: { excludeTools: ["shell"], tools: { grep: { maxInlineChars: 100 }, secrets_scan: { always: true }, big_ok: { exclude: true } } } },
+      config: {
+        externalize: {
+          excludeTools: ["shell"],
+          tools: { grep: { maxInlineChars: 100 }, secrets_scan: { always: true }, big_ok: { exclude: true } },
+        },
+      },
     });
     const medium = "m".repeat(500);
     expect((await ext.externalize({ session, tool: "grep", result: medium })).action).toBe("stashed");
@@ -86,12 +93,31 @@ describe("Externalizer", () => {
   });
 
   it("takes the budget's maxInlineArtifactChars as a ceiling and counts tokens (fail closed)", async () => {
-    const ext = new Externalizer({ store: memoryStore(), config: { externalize: { maxInlineChars: 8_000 } }, maxInlineArtifactChars: 1_000 });
-    expect((await ext.externalize({ session, tool: "t", result: "a".repeat(1_500) })).reason).toBe("over 1000 chars (1500)");
-    const counted = new Externalizer({ store: memoryStore(), config: { externalize: { maxInlineTokens: 10 } }, countTokens: (t) => t.split(" ").length });
-    expect((await counted.externalize({ session, tool: "t", result: "w ".repeat(20) })).reason).toMatch(/over 10 tokens/);
-    const failing = new Externalizer({ store: memoryStore(), countTokens: () => { throw new Error("tokenizer down"); } });
-    expect((await failing.externalize({ session, tool: "t", result: "short" })).reason).toBe("token count failed (fail closed)");
+    const ext = new Externalizer({
+      store: memoryStore(),
+      config: { externalize: { maxInlineChars: 8_000 } },
+      maxInlineArtifactChars: 1_000,
+    });
+    expect((await ext.externalize({ session, tool: "t", result: "a".repeat(1_500) })).reason).toBe(
+      "over 1000 chars (1500)",
+    );
+    const counted = new Externalizer({
+      store: memoryStore(),
+      config: { externalize: { maxInlineTokens: 10 } },
+      countTokens: (t) => t.split(" ").length,
+    });
+    expect((await counted.externalize({ session, tool: "t", result: "w ".repeat(20) })).reason).toMatch(
+      /over 10 tokens/,
+    );
+    const failing = new Externalizer({
+      store: memoryStore(),
+      countTokens: () => {
+        throw new Error("tokenizer down");
+      },
+    });
+    expect((await failing.externalize({ session, tool: "t", result: "short" })).reason).toBe(
+      "token count failed (fail closed)",
+    );
   });
 
   it("redacts before storing and lists the kinds on the record, the reference and the hint", async () => {
@@ -131,8 +157,12 @@ describe("Externalizer", () => {
     await expect(store.listReferences(session)).rejects.toSatisfy((e) => hasErrorCode(e, "UNKNOWN_SESSION"));
     const aborted = new AbortController();
     aborted.abort();
-    expect((await ext.externalize({ session, tool: "t", result: log, deadline: aborted.signal })).loss?.reason).toBe("deadline");
-    expect((await ext.externalize({ session, tool: "t", result: log, deadline: new Date(Date.now() + 60_000) })).action).toBe("stashed");
+    expect((await ext.externalize({ session, tool: "t", result: log, deadline: aborted.signal })).loss?.reason).toBe(
+      "deadline",
+    );
+    expect(
+      (await ext.externalize({ session, tool: "t", result: log, deadline: new Date(Date.now() + 60_000) })).action,
+    ).toBe("stashed");
   });
 
   it("a put still running at the deadline is abandoned: fallback with reason deadline", async () => {
@@ -169,17 +199,27 @@ describe("Externalizer", () => {
 
   it("reports each stash to onStash (e.g. for the dispatcher's index) and rejects a bad config", async () => {
     const seen: string[] = [];
-    const ext = new Externalizer({ store: memoryStore(), onStash: (s, input) => seen.push(`${input.tool}:${s.artifactRef.short_ref}`) });
+    const ext = new Externalizer({
+      store: memoryStore(),
+      onStash: (s, input) => seen.push(`${input.tool}:${s.artifactRef.short_ref}`),
+    });
     const r = await ext.externalize({ session, tool: "t", result: bigLog(9_000) });
     await ext.externalize({ session, tool: "t", result: "small" });
     expect(seen).toEqual([`t:${r.artifactRef!.short_ref}`]);
-    expect(() => new Externalizer({ store: memoryStore(), config: { externalize: { maxInlineChars: -1 } } })).toThrow(/invalid context config: externalize\.maxInlineChars/);
-    expect(() => new Externalizer({ store: memoryStore(), config: { redaction: { rules: [{ kind: "bad", pattern: "[" }] } } })).toThrow(/"bad" has an invalid regular expression/);
+    expect(() => new Externalizer({ store: memoryStore(), config: { externalize: { maxInlineChars: -1 } } })).toThrow(
+      /invalid context config: externalize\.maxInlineChars/,
+    );
+    expect(
+      () =>
+        new Externalizer({ store: memoryStore(), config: { redaction: { rules: [{ kind: "bad", pattern: "[" }] } } }),
+    ).toThrow(/"bad" has an invalid regular expression/);
   });
 
   it("rejects a bad session id and a non-serializable result", async () => {
     const ext = new Externalizer({ store: memoryStore() });
-    await expect(ext.externalize({ session: "../x", tool: "t", result: "x" })).rejects.toSatisfy((e) => hasErrorCode(e, "INVALID_INPUT"));
+    await expect(ext.externalize({ session: "../x", tool: "t", result: "x" })).rejects.toSatisfy((e) =>
+      hasErrorCode(e, "INVALID_INPUT"),
+    );
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     await expect(ext.externalize({ session, tool: "t", result: cyclic })).rejects.toThrow(/not JSON-serializable/);

@@ -26,7 +26,10 @@ describe("fitTurns", () => {
   });
 
   it("shortens older tool outputs first, keeping their refs, never the latest output", () => {
-    const items = [...turn(1, `[stored as art:${"a".repeat(12)}] ${"x".repeat(2000)}`), ...turn(2, `[stored as art:${"b".repeat(12)}] ${"y".repeat(2000)}`)];
+    const items = [
+      ...turn(1, `[stored as art:${"a".repeat(12)}] ${"x".repeat(2000)}`),
+      ...turn(2, `[stored as art:${"b".repeat(12)}] ${"y".repeat(2000)}`),
+    ];
     const fitted = fitTurns(items, 3000, SHAPE);
     expect(fitted).toHaveLength(8);
     expect(fitted[2]!.text).toBe(olderOutputStub("read_log", items[2]!.text));

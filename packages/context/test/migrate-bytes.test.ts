@@ -21,7 +21,9 @@ describe("migration is byte-preserving (issue 17 #2)", () => {
     const lines = [
       Buffer.from('{"role":"user","content":"hi \xff\xfe there"}\r\n', "latin1"), // invalid UTF-8 (bytes ff fe)
       Buffer.from("\n"), // blank line
-      Buffer.from(`{"role":"tool","tool_name":"sh","seq":12345678901234567890,"score":1.0,"__proto__":{"a":1},"content":"${big}"}\r\n`),
+      Buffer.from(
+        `{"role":"tool","tool_name":"sh","seq":12345678901234567890,"score":1.0,"__proto__":{"a":1},"content":"${big}"}\r\n`,
+      ),
       Buffer.from('{"role":"assistant",  "content" : "spaced",   "n": 1.50}\n'),
       Buffer.from(`{"role":"tool","tool_name":"sh","details":{"keep":true},"content":"${big}"}`), // no final newline
     ];
@@ -36,9 +38,13 @@ describe("migration is byte-preserving (issue 17 #2)", () => {
     expect(out[1]).toBe("");
     expect(out[3]).toBe('{"role":"assistant",  "content" : "spaced",   "n": 1.50}');
     // Migrated lines: only the payload moved.
-    expect(out[2]).toMatch(/^\{"role":"tool","tool_name":"sh","seq":12345678901234567890,"score":1\.0,"__proto__":\{"a":1\},"content":"","details":\{"artifactRef":/);
+    expect(out[2]).toMatch(
+      /^\{"role":"tool","tool_name":"sh","seq":12345678901234567890,"score":1\.0,"__proto__":\{"a":1\},"content":"","details":\{"artifactRef":/,
+    );
     expect(out[2]!.endsWith("}\r")).toBe(true);
-    expect(out[4]).toMatch(/^\{"role":"tool","tool_name":"sh","details":\{"keep":true,"artifactRef":.*\},"content":""\}$/);
+    expect(out[4]).toMatch(
+      /^\{"role":"tool","tool_name":"sh","details":\{"keep":true,"artifactRef":.*\},"content":""\}$/,
+    );
     expect(after.at(-1)).not.toBe(0x0a);
   });
 
@@ -50,7 +56,11 @@ describe("migration is byte-preserving (issue 17 #2)", () => {
     const report = await migrateTranscript(path, { externalizer: new Externalizer({ store }), session, backup: false });
     expect(report.migrated).toBe(1);
     const after = await readFile(path, "utf8");
-    expect(after.startsWith('{\n  "model": "gpt-x",\n  "id": 98765432109876543210,\n  "messages": [\n    {"role": "user", "content": "hi"},\n')).toBe(true);
+    expect(
+      after.startsWith(
+        '{\n  "model": "gpt-x",\n  "id": 98765432109876543210,\n  "messages": [\n    {"role": "user", "content": "hi"},\n',
+      ),
+    ).toBe(true);
     expect(after).toContain('"extra": 2.0');
     expect(after.endsWith('  ],\n  "usage": {"total": 1.0}\n}\n')).toBe(true);
     const back = await rehydrateTranscript(await readTranscript(path), { store });

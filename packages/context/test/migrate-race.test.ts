@@ -28,7 +28,12 @@ describe("migration vs append race (issue 17 #1)", () => {
     await writeFile(path, legacy());
     const line = JSON.stringify({ role: "user", content: "APPENDED-IN-THE-WINDOW" });
     const ext = new Externalizer({ store: new ArtifactStore({ driver: new MemoryDriver() }) });
-    const error = await migrateTranscript(path, { externalizer: ext, session, backup: false, beforeReplace: () => appendFile(path, `${line}\n`) }).catch((e: unknown) => e);
+    const error = await migrateTranscript(path, {
+      externalizer: ext,
+      session,
+      backup: false,
+      beforeReplace: () => appendFile(path, `${line}\n`),
+    }).catch((e: unknown) => e);
     expect(hasErrorCode(error, "CONFLICT")).toBe(true);
     const after = await readFile(path, "utf8");
     expect(after).toBe(`${legacy()}${line}\n`);
@@ -46,7 +51,12 @@ describe("migration vs append race (issue 17 #1)", () => {
       await writeFile(path, legacy());
       const marker = `RACE-${i}`;
       const delay = (i * 7) % 25;
-      const appending = new Promise<void>((resolve) => setTimeout(() => void appendFile(path, `${JSON.stringify({ role: "user", content: marker })}\n`).then(resolve), delay));
+      const appending = new Promise<void>((resolve) =>
+        setTimeout(
+          () => void appendFile(path, `${JSON.stringify({ role: "user", content: marker })}\n`).then(resolve),
+          delay,
+        ),
+      );
       const migrating = migrateTranscript(path, { externalizer: ext, session, backup: false }).catch((e: unknown) => {
         if (!hasErrorCode(e, "CONFLICT")) throw e;
         conflicts++;

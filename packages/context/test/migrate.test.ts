@@ -24,7 +24,8 @@ class FailingAfterDriver extends MemoryDriver {
     super();
   }
   override async putIfAbsent(key: string, bytes: Uint8Array) {
-    if (key.startsWith("blobs/") && ++this.puts > this.okPuts) throw new ArefError("IO_ERROR", "simulated crash during migration");
+    if (key.startsWith("blobs/") && ++this.puts > this.okPuts)
+      throw new ArefError("IO_ERROR", "simulated crash during migration");
     return super.putIfAbsent(key, bytes);
   }
 }
@@ -36,44 +37,55 @@ async function legacyCopy(name = "minisweagent-gemini3pro__django__django-15957.
 }
 
 function originalObjects(text: string): unknown[] {
-  return text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as unknown);
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
 }
 
 describe("migrateTranscript", () => {
-  itWithData("trajectories", "migrates a legacy transcript, re-migrates as a no-op, and reads back identical after rehydration", async () => {
-    const path = await legacyCopy();
-    const original = await readFile(path, "utf8");
-    const store = new ArtifactStore({ driver: new MemoryDriver() });
-    const externalizer = new Externalizer({ store });
-    const progress: number[] = [];
-    const report = await migrateTranscript(path, { externalizer, session, onProgress: (done, total) => progress.push(done / total) });
-    expect(report.changed).toBe(true);
-    expect(report.migrated).toBeGreaterThan(5);
-    expect(report.bytes_after).toBeLessThan(report.bytes_before - report.bytes_externalized / 2);
-    expect(report.backup).toBe(`${path}.bak`);
-    expect(await readFile(`${path}.bak`, "utf8")).toBe(original);
-    expect(progress.at(-1)).toBe(1);
-    expect(report.skipped).toEqual([]);
+  itWithData(
+    "trajectories",
+    "migrates a legacy transcript, re-migrates as a no-op, and reads back identical after rehydration",
+    async () => {
+      const path = await legacyCopy();
+      const original = await readFile(path, "utf8");
+      const store = new ArtifactStore({ driver: new MemoryDriver() });
+      const externalizer = new Externalizer({ store });
+      const progress: number[] = [];
+      const report = await migrateTranscript(path, {
+        externalizer,
+        session,
+        onProgress: (done, total) => progress.push(done / total),
+      });
+      expect(report.changed).toBe(true);
+      expect(report.migrated).toBeGreaterThan(5);
+      expect(report.bytes_after).toBeLessThan(report.bytes_before - report.bytes_externalized / 2);
+      expect(report.backup).toBe(`${path}.bak`);
+      expect(await readFile(`${path}.bak`, "utf8")).toBe(original);
+      expect(progress.at(-1)).toBe(1);
+      expect(report.skipped).toEqual([]);
 
-    const migratedText = await readFile(path, "utf8");
-    const again = await migrateTranscript(path, { externalizer, session });
-    expect(again.changed).toBe(false);
-    expect(again.migrated).toBe(0);
-    expect(again.already_referenced).toBe(report.migrated);
-    expect(await readFile(path, "utf8")).toBe(migratedText);
+      const migratedText = await readFile(path, "utf8");
+      const again = await migrateTranscript(path, { externalizer, session });
+      expect(again.changed).toBe(false);
+      expect(again.migrated).toBe(0);
+      expect(again.already_referenced).toBe(report.migrated);
+      expect(await readFile(path, "utf8")).toBe(migratedText);
 
-    const back = await rehydrateTranscript(await readTranscript(path), { store });
-    expect(back.errors).toEqual([]);
-    expect(back.rehydrated).toBe(report.migrated);
-    expect(back.raws).toEqual(originalObjects(original));
-    // untouched lines keep their exact bytes
-    const origLines = original.split("\n");
-    const newLines = migratedText.split("\n");
-    expect(newLines.length).toBe(origLines.length);
-    const untouched = newLines.filter((l, i) => l === origLines[i]).length;
-    expect(untouched).toBe(origLines.length - report.migrated);
-    expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
-  });
+      const back = await rehydrateTranscript(await readTranscript(path), { store });
+      expect(back.errors).toEqual([]);
+      expect(back.rehydrated).toBe(report.migrated);
+      expect(back.raws).toEqual(originalObjects(original));
+      // untouched lines keep their exact bytes
+      const origLines = original.split("\n");
+      const newLines = migratedText.split("\n");
+      expect(newLines.length).toBe(origLines.length);
+      const untouched = newLines.filter((l, i) => l === origLines[i]).length;
+      expect(untouched).toBe(origLines.length - report.migrated);
+      expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
+    },
+  );
 
   itWithData("trajectories", "dry run reports and changes nothing", async () => {
     const path = await legacyCopy();
@@ -88,59 +100,77 @@ describe("migrateTranscript", () => {
     expect(await store.listSessions()).toEqual([]);
   });
 
-  itWithData("trajectories", "an interrupted migration leaves the original intact; a rerun completes and loses nothing", async () => {
-    const path = await legacyCopy();
-    const original = await readFile(path, "utf8");
-    const driver = new FailingAfterDriver(3);
-    const broken = new ArtifactStore({ driver });
-    await expect(migrateTranscript(path, { externalizer: new Externalizer({ store: broken }), session })).rejects.toThrow(/simulated crash/);
-    expect(await readFile(path, "utf8")).toBe(original);
-    // a stale temp file from a crash between write and rename is swept by the rerun
-    await writeFile(`${path}.aref-migrate-999-deadbeef.tmp`, "partial");
-    const store = new ArtifactStore({ driver: new MemoryDriver() });
-    // same backing data as the first attempt's good puts: copy them over to show dedupe works too
-    for await (const entry of driver.list("")) {
-      const bytes = await driver.get(entry.key);
-      if (bytes) await store.driver.putIfAbsent(entry.key, bytes);
-    }
-    const report = await migrateTranscript(path, { externalizer: new Externalizer({ store }), session });
-    expect(report.changed).toBe(true);
-    expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
-    const back = await rehydrateTranscript(await readTranscript(path), { store });
-    expect(back.errors).toEqual([]);
-    expect(back.raws).toEqual(originalObjects(original));
-  });
-
-  itWithData("trajectories", "refuses to rewrite when a writer appended during the migration; a rerun completes", async () => {
-    const path = await legacyCopy();
-    const store = new ArtifactStore({ driver: new MemoryDriver() });
-    const externalizer = new Externalizer({ store });
-    const extra = `${JSON.stringify({ role: "user", content: "appended while migrating" })}\n`;
-    let appended = false;
-    const onProgress = (done: number) => {
-      if (done === 3 && !appended) {
-        appended = true;
-        appendFileSync(path, extra);
+  itWithData(
+    "trajectories",
+    "an interrupted migration leaves the original intact; a rerun completes and loses nothing",
+    async () => {
+      const path = await legacyCopy();
+      const original = await readFile(path, "utf8");
+      const driver = new FailingAfterDriver(3);
+      const broken = new ArtifactStore({ driver });
+      await expect(
+        migrateTranscript(path, { externalizer: new Externalizer({ store: broken }), session }),
+      ).rejects.toThrow(/simulated crash/);
+      expect(await readFile(path, "utf8")).toBe(original);
+      // a stale temp file from a crash between write and rename is swept by the rerun
+      await writeFile(`${path}.aref-migrate-999-deadbeef.tmp`, "partial");
+      const store = new ArtifactStore({ driver: new MemoryDriver() });
+      // same backing data as the first attempt's good puts: copy them over to show dedupe works too
+      for await (const entry of driver.list("")) {
+        const bytes = await driver.get(entry.key);
+        if (bytes) await store.driver.putIfAbsent(entry.key, bytes);
       }
-    };
-    await expect(migrateTranscript(path, { externalizer, session, onProgress })).rejects.toSatisfy((e) => hasErrorCode(e, "CONFLICT"));
-    expect((await readFile(path, "utf8")).endsWith(extra)).toBe(true);
-    const report = await migrateTranscript(path, { externalizer, session });
-    expect(report.changed).toBe(true);
-    const { entries } = await readTranscript(path);
-    expect(entries.at(-1)!.content).toBe("appended while migrating");
-    expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
-  });
+      const report = await migrateTranscript(path, { externalizer: new Externalizer({ store }), session });
+      expect(report.changed).toBe(true);
+      expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
+      const back = await rehydrateTranscript(await readTranscript(path), { store });
+      expect(back.errors).toEqual([]);
+      expect(back.raws).toEqual(originalObjects(original));
+    },
+  );
 
-  itWithData("trajectories", "one migration per file: a live lock holder is a CONFLICT, a dead one's lock is taken over", async () => {
-    const path = await legacyCopy();
-    const externalizer = new Externalizer({ store: new ArtifactStore({ driver: new MemoryDriver() }) });
-    await writeFile(`${path}.aref-migrate.lock`, String(process.ppid));
-    await expect(migrateTranscript(path, { externalizer, session })).rejects.toThrow(/another migration .* is running/);
-    await writeFile(`${path}.aref-migrate.lock`, "2147483646");
-    expect((await migrateTranscript(path, { externalizer, session })).changed).toBe(true);
-    expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
-  });
+  itWithData(
+    "trajectories",
+    "refuses to rewrite when a writer appended during the migration; a rerun completes",
+    async () => {
+      const path = await legacyCopy();
+      const store = new ArtifactStore({ driver: new MemoryDriver() });
+      const externalizer = new Externalizer({ store });
+      const extra = `${JSON.stringify({ role: "user", content: "appended while migrating" })}\n`;
+      let appended = false;
+      const onProgress = (done: number) => {
+        if (done === 3 && !appended) {
+          appended = true;
+          appendFileSync(path, extra);
+        }
+      };
+      await expect(migrateTranscript(path, { externalizer, session, onProgress })).rejects.toSatisfy((e) =>
+        hasErrorCode(e, "CONFLICT"),
+      );
+      expect((await readFile(path, "utf8")).endsWith(extra)).toBe(true);
+      const report = await migrateTranscript(path, { externalizer, session });
+      expect(report.changed).toBe(true);
+      const { entries } = await readTranscript(path);
+      expect(entries.at(-1)!.content).toBe("appended while migrating");
+      expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
+    },
+  );
+
+  itWithData(
+    "trajectories",
+    "one migration per file: a live lock holder is a CONFLICT, a dead one's lock is taken over",
+    async () => {
+      const path = await legacyCopy();
+      const externalizer = new Externalizer({ store: new ArtifactStore({ driver: new MemoryDriver() }) });
+      await writeFile(`${path}.aref-migrate.lock`, String(process.ppid));
+      await expect(migrateTranscript(path, { externalizer, session })).rejects.toThrow(
+        /another migration .* is running/,
+      );
+      await writeFile(`${path}.aref-migrate.lock`, "2147483646");
+      expect((await migrateTranscript(path, { externalizer, session })).changed).toBe(true);
+      expect(await readdir(dir)).toEqual(["legacy.jsonl", "legacy.jsonl.bak"]);
+    },
+  );
 
   it("keeps an over-cap payload inline and reports it", async () => {
     const path = join(dir, "big.jsonl");
@@ -163,10 +193,12 @@ describe("migrateTranscript", () => {
     const path = join(dir, "bad.jsonl");
     await writeFile(path, '{"role":"user","content":"a"}\nnot json\n');
     const store = new ArtifactStore({ driver: new MemoryDriver() });
-    await expect(migrateTranscript(path, { externalizer: new Externalizer({ store }), session })).rejects.toThrow(/bad\.jsonl:2: invalid JSON/);
-    await expect(migrateTranscript(join(dir, "nope.jsonl"), { externalizer: new Externalizer({ store }), session })).rejects.toSatisfy((e) =>
-      hasErrorCode(e, "NOT_FOUND"),
+    await expect(migrateTranscript(path, { externalizer: new Externalizer({ store }), session })).rejects.toThrow(
+      /bad\.jsonl:2: invalid JSON/,
     );
+    await expect(
+      migrateTranscript(join(dir, "nope.jsonl"), { externalizer: new Externalizer({ store }), session }),
+    ).rejects.toSatisfy((e) => hasErrorCode(e, "NOT_FOUND"));
   });
 
   it("never stashes injected context (no self-ingest)", async () => {
@@ -186,7 +218,10 @@ describe("migrateTranscript", () => {
 
   it("migrates a JSON-array transcript too", async () => {
     const path = join(dir, "t.json");
-    const msgs = [{ role: "user", content: "go" }, { role: "tool", tool_name: "sh", content: "line\n".repeat(1_000) }];
+    const msgs = [
+      { role: "user", content: "go" },
+      { role: "tool", tool_name: "sh", content: "line\n".repeat(1_000) },
+    ];
     await writeFile(path, JSON.stringify(msgs));
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const report = await migrateTranscript(path, { externalizer: new Externalizer({ store }), session });

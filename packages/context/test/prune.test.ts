@@ -7,8 +7,16 @@ async function session(turns: number): Promise<TranscriptEntry[]> {
   const ext = new Externalizer({ store: memoryStore() });
   const entries: TranscriptEntry[] = [{ type: "message", role: "system", content: "sys" }];
   for (let i = 0; i < turns; i++) {
-    entries.push({ type: "message", role: "assistant", content: "", tool_calls: [{ id: `c${i}`, name: "sh", arguments: "{}" }] });
-    entries.push((await ext.externalize({ session: "p", tool: "sh", result: i % 2 ? "small" : bigLog(5_000, i), callId: `c${i}` })).entry);
+    entries.push({
+      type: "message",
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: `c${i}`, name: "sh", arguments: "{}" }],
+    });
+    entries.push(
+      (await ext.externalize({ session: "p", tool: "sh", result: i % 2 ? "small" : bigLog(5_000, i), callId: `c${i}` }))
+        .entry,
+    );
   }
   return entries;
 }
@@ -25,10 +33,18 @@ describe("pruneTranscript", () => {
     expect(isInjected(index.content)).toBe(true);
     expect(index.details?.injected).toBe(true);
     for (const r of pruned.carried) expect(index.content).toContain(r.short_ref);
-    expect(collectReferences(pruned.entries).map((r) => r.artifact_id).sort()).toEqual(refs.map((r) => r.artifact_id).sort());
+    expect(
+      collectReferences(pruned.entries)
+        .map((r) => r.artifact_id)
+        .sort(),
+    ).toEqual(refs.map((r) => r.artifact_id).sort());
     // pruning again keeps the carried references too
     const twice = pruneTranscript(pruned.entries, { keepLast: 1 });
-    expect(collectReferences(twice.entries).map((r) => r.artifact_id).sort()).toEqual(refs.map((r) => r.artifact_id).sort());
+    expect(
+      collectReferences(twice.entries)
+        .map((r) => r.artifact_id)
+        .sort(),
+    ).toEqual(refs.map((r) => r.artifact_id).sort());
   });
 
   it("never separates a tool result from its call, and validates keepLast", async () => {

@@ -64,8 +64,13 @@ describe("Redactor", () => {
   });
 
   it("does not redact placeholders or already-redacted values", () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-style placeholder is the input under test
-    for (const text of ['password="password"', "token: ${GITHUB_TOKEN}", 'secret = "<your secret here>"', "api_key=[REDACTED:openai_key]"]) {
+    for (const text of [
+      'password="password"',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-style placeholder is the input under test
+      "token: ${GITHUB_TOKEN}",
+      'secret = "<your secret here>"',
+      "api_key=[REDACTED:openai_key]",
+    ]) {
       expect(redactSecrets(text).count, text).toBe(0);
     }
     const once = redactSecrets(`k ${FAKE.github}`).text;
@@ -77,7 +82,10 @@ describe("Redactor", () => {
     const result = redactor.redact(`EMP-123456 used ${FAKE.jwt}`);
     expect(result.kinds).toEqual(["employee_id"]);
     expect(result.text).toBe(`[REDACTED:employee_id] used ${FAKE.jwt}`);
-    const grouped = new Redactor({ builtins: false, rules: [{ kind: "pin", pattern: /(?<pre>PIN )(?<secret>\d{4})/ }] });
+    const grouped = new Redactor({
+      builtins: false,
+      rules: [{ kind: "pin", pattern: /(?<pre>PIN )(?<secret>\d{4})/ }],
+    });
     expect(grouped.redact("PIN 1234").text).toBe("PIN [REDACTED:pin]");
   });
 
@@ -94,7 +102,9 @@ describe("Redactor", () => {
 
   it("rejects a rule that matches the empty string and a malformed kind", () => {
     expect(() => new Redactor({ rules: [{ kind: "empty", pattern: "x*" }] })).toThrow(/matches the empty string/);
-    expect(() => new Redactor({ rules: [{ kind: "Bad Kind", pattern: "x" }] })).toThrow(/user redaction rule #1 is invalid: kind/);
+    expect(() => new Redactor({ rules: [{ kind: "Bad Kind", pattern: "x" }] })).toThrow(
+      /user redaction rule #1 is invalid: kind/,
+    );
   });
 
   it("scans pathological inputs in linear time (no catastrophic backtracking)", () => {
@@ -114,21 +124,25 @@ describe("Redactor", () => {
     }
   });
 
-  itWithData("trajectories", "leaves every real trajectory message unchanged (no false positives on real agent transcripts)", () => {
-    const files = readdirSync(TRAJECTORY_DIR).filter((f) => f.endsWith(".jsonl"));
-    expect(files.length).toBeGreaterThanOrEqual(17);
-    const hits: string[] = [];
-    let messages = 0;
-    for (const file of files) {
-      const lines = readFileSync(join(TRAJECTORY_DIR, file), "utf8").split("\n").filter(Boolean);
-      lines.forEach((line, i) => {
-        const { content } = JSON.parse(line) as { content: string };
-        messages++;
-        const result = redactSecrets(content);
-        if (result.text !== content) hits.push(`${file}:${i + 1} ${result.kinds.join(",")}`);
-      });
-    }
-    expect(messages).toBeGreaterThan(1800);
-    expect(hits).toEqual([]);
-  });
+  itWithData(
+    "trajectories",
+    "leaves every real trajectory message unchanged (no false positives on real agent transcripts)",
+    () => {
+      const files = readdirSync(TRAJECTORY_DIR).filter((f) => f.endsWith(".jsonl"));
+      expect(files.length).toBeGreaterThanOrEqual(17);
+      const hits: string[] = [];
+      let messages = 0;
+      for (const file of files) {
+        const lines = readFileSync(join(TRAJECTORY_DIR, file), "utf8").split("\n").filter(Boolean);
+        lines.forEach((line, i) => {
+          const { content } = JSON.parse(line) as { content: string };
+          messages++;
+          const result = redactSecrets(content);
+          if (result.text !== content) hits.push(`${file}:${i + 1} ${result.kinds.join(",")}`);
+        });
+      }
+      expect(messages).toBeGreaterThan(1800);
+      expect(hits).toEqual([]);
+    },
+  );
 });

@@ -6,30 +6,45 @@ describe("SessionRefs", () => {
   it("toolContent answers artifacts_get itself and externalizes any other output, telling onResult", async () => {
     const heard: Array<{ result: ExternalizedResult; call: ToolOutputCall }> = [];
     const store = memoryStore();
-    const refs = new SessionRefs({ store, session: "s1" }, "createTestRefs", (result, call) => heard.push({ result, call }));
+    const refs = new SessionRefs({ store, session: "s1" }, "createTestRefs", (result, call) =>
+      heard.push({ result, call }),
+    );
     const log = bigLog(50_000);
-    const stashed = await refs.toolContent({ name: "read_log", id: "c1", args: { path: "a.log" } }, { path: "a.log" }, () => log);
+    const stashed = await refs.toolContent(
+      { name: "read_log", id: "c1", args: { path: "a.log" } },
+      { path: "a.log" },
+      () => log,
+    );
     const [record] = await store.listReferences("s1");
     const short = await store.shortRef(record!.artifact_id, { session: "s1" });
     expect(stashed).toContain(short);
     expect(stashed).not.toContain(log.split("\n")[200]);
     expect(JSON.parse(await refs.toolContent({ name: "add", id: "c2" }, {}, { sum: 3 }))).toEqual({ sum: 3 });
-    const answer = JSON.parse(await refs.toolContent({ name: "artifacts_get", id: "c3" }, JSON.stringify({ ref: short, selector: { mode: "grep", pattern: "ERROR" } }))) as { text: string };
+    const answer = JSON.parse(
+      await refs.toolContent(
+        { name: "artifacts_get", id: "c3" },
+        JSON.stringify({ ref: short, selector: { mode: "grep", pattern: "ERROR" } }),
+      ),
+    ) as { text: string };
     expect(answer.text).toContain("ERROR");
-    expect(JSON.parse(await refs.toolContent({ name: "artifacts_get", id: "c4" }, "{oops")).error.code).toBe("INVALID_INPUT");
+    expect(JSON.parse(await refs.toolContent({ name: "artifacts_get", id: "c4" }, "{oops")).error.code).toBe(
+      "INVALID_INPUT",
+    );
     expect(heard.map((h) => h.call)).toEqual([
       { name: "read_log", id: "c1", args: { path: "a.log" } },
       { name: "add", id: "c2" },
     ]);
     expect(heard[0]!.result.artifactRef?.artifact_id).toBe(record!.artifact_id);
-    await expect(refs.toolContent({ name: "add", id: "c5" }, {}, undefined, undefined, "use refs.x(call, output)")).rejects.toThrow(
-      expect.objectContaining({ code: "INVALID_INPUT", hint: "use refs.x(call, output)" }),
-    );
+    await expect(
+      refs.toolContent({ name: "add", id: "c5" }, {}, undefined, undefined, "use refs.x(call, output)"),
+    ).rejects.toThrow(expect.objectContaining({ code: "INVALID_INPUT", hint: "use refs.x(call, output)" }));
     expect(heard).toHaveLength(2);
   });
 
   it("names the caller's factory when options are missing", () => {
-    expect(() => new SessionRefs(undefined as never, "createTestRefs")).toThrow(/createTestRefs needs \{ store, session \}/);
+    expect(() => new SessionRefs(undefined as never, "createTestRefs")).toThrow(
+      /createTestRefs needs \{ store, session \}/,
+    );
   });
 
   it("toolArgs keeps JSON objects only", () => {

@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { Externalizer, LossReceiptSchema, TranscriptWriter, readTranscript, rehydrateTranscript } from "../src/index.js";
+import {
+  Externalizer,
+  LossReceiptSchema,
+  TranscriptWriter,
+  readTranscript,
+  rehydrateTranscript,
+} from "../src/index.js";
 import { describeWithData, sharedDataFiles } from "@artifact-refs/tooling/testing/shared-data";
 import { TRAJECTORY_DIR, memoryStore, tempDir } from "./helpers.js";
 
@@ -40,7 +46,11 @@ describeWithData("trajectories", "real agent trajectories through the writer and
         await writer.append(m);
         continue;
       }
-      const r = await writer.appendToolResult({ tool: m.tool_name ?? "tool", result: m.content, ...(m.tool_call_id ? { callId: m.tool_call_id } : {}) });
+      const r = await writer.appendToolResult({
+        tool: m.tool_name ?? "tool",
+        result: m.content,
+        ...(m.tool_call_id ? { callId: m.tool_call_id } : {}),
+      });
       expect(r.redactions).toEqual([]); // the real trajectories hold no secrets the rules flag
       if (r.action === "stashed") stashed++;
       if (r.action === "fallback") {

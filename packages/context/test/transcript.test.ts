@@ -25,7 +25,12 @@ describe("transcripts", () => {
     const store = memoryStore();
     const path = join(dir, "sessions", "s.jsonl");
     const writer = new TranscriptWriter({ path, session, externalizer: new Externalizer({ store }) });
-    const outputs = [bigLog(30_000, 1), "small output\n", `unicode ✓ ünïcødé 🚀\r\n${bigLog(12_000, 2)}`, bigLog(3_000, 3)];
+    const outputs = [
+      bigLog(30_000, 1),
+      "small output\n",
+      `unicode ✓ ünïcødé 🚀\r\n${bigLog(12_000, 2)}`,
+      bigLog(3_000, 3),
+    ];
     await writer.appendMessage("system", "You are a test agent.");
     await writer.appendMessage("user", "go");
     for (const [i, output] of outputs.entries()) {
@@ -68,28 +73,43 @@ describe("transcripts", () => {
 
   it("reports an invalid JSONL line with its line number", async () => {
     const path = join(dir, "bad.jsonl");
-    await writeFile(path, '{"role":"user","content":"a"}\n{"role":"assistant","content":"b"}\n{"role": "tool", "content": oops}\n');
+    await writeFile(
+      path,
+      '{"role":"user","content":"a"}\n{"role":"assistant","content":"b"}\n{"role": "tool", "content": oops}\n',
+    );
     const error = await readTranscript(path).catch((e: unknown) => e);
     expect(hasErrorCode(error, "INVALID_INPUT")).toBe(true);
     expect((error as Error).message).toMatch(/bad\.jsonl:3: invalid JSON/);
-    expect(() => parseTranscriptText('{"role":"user","content":"a"}\n{"role":"robot","content":"b"}\n')).toThrow(/transcript:2: not a transcript entry: role/);
-    expect(() => parseTranscriptText('{"role":"user","content":"a"}\n[1,2]\n')).toThrow(/transcript:2: expected a JSON object/);
+    expect(() => parseTranscriptText('{"role":"user","content":"a"}\n{"role":"robot","content":"b"}\n')).toThrow(
+      /transcript:2: not a transcript entry: role/,
+    );
+    expect(() => parseTranscriptText('{"role":"user","content":"a"}\n[1,2]\n')).toThrow(
+      /transcript:2: expected a JSON object/,
+    );
   });
 
   it("reads assistant tool calls with content null (OpenAI style) as empty content", () => {
-    const t = parseTranscriptText('{"role":"assistant","content":null,"tool_calls":[{"id":"c1","name":"sh","arguments":"{}"}]}\n');
+    const t = parseTranscriptText(
+      '{"role":"assistant","content":null,"tool_calls":[{"id":"c1","name":"sh","arguments":"{}"}]}\n',
+    );
     expect(t.entries[0]!.content).toBe("");
     expect(t.lines[0]!.raw.content).toBeNull();
-    const nested = parseTranscriptText('{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"sh","arguments":"{}"}}]}\n');
+    const nested = parseTranscriptText(
+      '{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"sh","arguments":"{}"}}]}\n',
+    );
     expect(nested.entries[0]!.tool_calls).toEqual([{ id: "c1", name: "sh", arguments: "{}" }]);
-    expect(nested.lines[0]!.raw.tool_calls).toEqual([{ id: "c1", type: "function", function: { name: "sh", arguments: "{}" } }]);
+    expect(nested.lines[0]!.raw.tool_calls).toEqual([
+      { id: "c1", type: "function", function: { name: "sh", arguments: "{}" } },
+    ]);
   });
 
   it("rejects an unknown format and reads JSON arrays and {messages: [...]}", async () => {
     expect(() => parseTranscriptText("role,content\nuser,hi\n")).toThrow(/unknown format/);
     expect(() => parseTranscriptText("[]", { format: "yaml" as never })).toThrow(/unknown transcript format "yaml"/);
     expect(parseTranscriptText('[{"role":"user","content":"a"}]').entries).toHaveLength(1);
-    expect(parseTranscriptText('{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}').entries).toHaveLength(2);
+    expect(
+      parseTranscriptText('{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}').entries,
+    ).toHaveLength(2);
     expect(() => parseTranscriptText('{"messages": 3,\n "x": 1}')).toThrow(/not an array of messages/);
     await expect(readTranscript(join(dir, "missing.jsonl"))).rejects.toSatisfy((e) => hasErrorCode(e, "NOT_FOUND"));
   });
@@ -110,7 +130,9 @@ describe("transcripts", () => {
     expect(back.entries[0]!.details?.rehydrationError).toMatchObject({ code: "NOT_FOUND" });
     expect(back.entries[1]!.content).toBe(bigLog(10_000, 2));
     expect(back.entries[2]!.content).toBe("done");
-    await expect(rehydrateTranscript(transcript, { store, strict: true })).rejects.toSatisfy((e) => hasErrorCode(e, "NOT_FOUND"));
+    await expect(rehydrateTranscript(transcript, { store, strict: true })).rejects.toSatisfy((e) =>
+      hasErrorCode(e, "NOT_FOUND"),
+    );
   });
 
   it("concurrent appends never interleave: every line is one valid entry, in call order", async () => {
@@ -131,8 +153,17 @@ describe("transcripts", () => {
     const writer = new TranscriptWriter({ path, session, externalizer: new Externalizer({ store }) });
     const token = `ghp_${"a1B2c3D4e5".repeat(3)}abcdef`;
     await writer.appendMessage("user", `use my token ${token}`);
-    await writer.appendMessage("assistant", "", { tool_calls: [{ id: "c1", name: "sh", arguments: JSON.stringify({ command: `curl -H 'Authorization: token ${token}'` }) }] });
-    const r = await writer.appendToolResult({ tool: "sh", result: bigLog(5_000), args: { command: `curl ${token}` }, callId: "c1" });
+    await writer.appendMessage("assistant", "", {
+      tool_calls: [
+        { id: "c1", name: "sh", arguments: JSON.stringify({ command: `curl -H 'Authorization: token ${token}'` }) },
+      ],
+    });
+    const r = await writer.appendToolResult({
+      tool: "sh",
+      result: bigLog(5_000),
+      args: { command: `curl ${token}` },
+      callId: "c1",
+    });
     await writer.appendMessage("assistant", "clean text stays as it is");
     const file = await readFile(path, "utf8");
     expect(file).not.toContain(token);
@@ -141,8 +172,15 @@ describe("transcripts", () => {
     expect(entries[0]!.details?.redactions).toEqual(["github_token"]);
     expect(entries[1]!.tool_calls![0]!.arguments).toContain("[REDACTED:github_token]");
     expect(entries[3]!.details).toBeUndefined();
-    expect((await store.getRecord(r.artifactRef!.artifact_id, { session })).tool?.args).toEqual({ command: "curl [REDACTED:github_token]" });
-    const raw = new TranscriptWriter({ path: join(dir, "raw.jsonl"), session, externalizer: new Externalizer({ store }), redact: false });
+    expect((await store.getRecord(r.artifactRef!.artifact_id, { session })).tool?.args).toEqual({
+      command: "curl [REDACTED:github_token]",
+    });
+    const raw = new TranscriptWriter({
+      path: join(dir, "raw.jsonl"),
+      session,
+      externalizer: new Externalizer({ store }),
+      redact: false,
+    });
     expect((await raw.appendMessage("user", token)).content).toBe(token);
   });
 
@@ -154,6 +192,8 @@ describe("transcripts", () => {
     const { entries } = await readTranscript(path);
     expect(entries[0]!.details?.injected).toBe(true);
     expect(isInjected(entries[0]!.content)).toBe(true);
-    await expect(writer.append({ role: "nobody" as never, content: "x" })).rejects.toThrow(/invalid transcript entry: role/);
+    await expect(writer.append({ role: "nobody" as never, content: "x" })).rejects.toThrow(
+      /invalid transcript entry: role/,
+    );
   });
 });

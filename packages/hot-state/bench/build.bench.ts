@@ -37,8 +37,13 @@ console.log(`machine: ${machine()}`);
 
 function dispatcherWith(n: number) {
   const d = createDispatcher({ session_id: "bench", state });
-  for (const c of sets[n]!) d.writer.addArtifact({ artifact_id: c.artifact_id, type: c.type, label: c.label!, summary: c.summary! }, c.pinned ? { pinned: true } : {});
-  for (const c of sets[n]!) if (c.last_referenced !== undefined && c.last_referenced % 1000 === 0) d.writer.reference(c.artifact_id);
+  for (const c of sets[n]!)
+    d.writer.addArtifact(
+      { artifact_id: c.artifact_id, type: c.type, label: c.label!, summary: c.summary! },
+      c.pinned ? { pinned: true } : {},
+    );
+  for (const c of sets[n]!)
+    if (c.last_referenced !== undefined && c.last_referenced % 1000 === 0) d.writer.reference(c.artifact_id);
   return d;
 }
 const dispatchers = Object.fromEntries(sizes.map((n) => [n, dispatcherWith(n)]));
@@ -71,10 +76,18 @@ for (const impl of ["tiktoken", "gpt-tokenizer"] as const) {
       };
     }
     if (impl === "tiktoken") {
-      const rows = await compare({ title: `dispatcher build (writer.build), count cache ${cache}, tiktoken`, cases: dispatch, time: 1500 });
+      const rows = await compare({
+        title: `dispatcher build (writer.build), count cache ${cache}, tiktoken`,
+        cases: dispatch,
+        time: 1500,
+      });
       summary.push(ratios(`dispatcher build, cache ${cache}, tiktoken`, rows));
     }
-    const rows = await compare({ title: `buildHotState over an array of candidates, count cache ${cache}, ${impl}`, cases: pure, time: 1500 });
+    const rows = await compare({
+      title: `buildHotState over an array of candidates, count cache ${cache}, ${impl}`,
+      cases: pure,
+      time: 1500,
+    });
     summary.push(ratios(`buildHotState (array), cache ${cache}, ${impl}`, rows));
   }
 }

@@ -2,11 +2,27 @@ import { createHash } from "node:crypto";
 import { createDispatcher } from "@artifact-refs/hot-state";
 
 // The dispatcher gets the writer; everyone else gets the read-only view.
-const { writer, view } = createDispatcher({ session_id: "s1", model: "gpt-4o", state: { objective: "Fix the failing upload test" } });
+const { writer, view } = createDispatcher({
+  session_id: "s1",
+  model: "gpt-4o",
+  state: { objective: "Fix the failing upload test" },
+});
 
 writer.addConstraint("do not change the public API");
-writer.addArtifact({ artifact_id: "3f9b2a1c8e4d7f60a1b2c3d4e5f60718293a4b5c6d7e8f9011223344556677ab", type: "log", label: "pytest.log", summary: "3 failed, 41 passed" });
-writer.addArtifact({ artifact_id: "a1b2c3d4e5f60718293a4b5c6d7e8f9011223344556677ab3f9b2a1c8e4d7f60", type: "code", label: "src/upload.py" }, { pinned: true });
+writer.addArtifact({
+  artifact_id: "3f9b2a1c8e4d7f60a1b2c3d4e5f60718293a4b5c6d7e8f9011223344556677ab",
+  type: "log",
+  label: "pytest.log",
+  summary: "3 failed, 41 passed",
+});
+writer.addArtifact(
+  {
+    artifact_id: "a1b2c3d4e5f60718293a4b5c6d7e8f9011223344556677ab3f9b2a1c8e4d7f60",
+    type: "code",
+    label: "src/upload.py",
+  },
+  { pinned: true },
+);
 writer.addDecision("retry uploads on 503");
 
 const built = writer.build();
@@ -26,7 +42,12 @@ try {
 
 // Over the caps: evicted by policy, every cut reported with how to get it back.
 for (let i = 0; i < 30; i++) {
-  writer.addArtifact({ artifact_id: createHash("sha256").update(`step ${i}`).digest("hex"), type: "tool_output", label: `step ${i}`, summary: "x ".repeat(200) });
+  writer.addArtifact({
+    artifact_id: createHash("sha256").update(`step ${i}`).digest("hex"),
+    type: "tool_output",
+    label: `step ${i}`,
+    summary: "x ".repeat(200),
+  });
 }
 const capped = writer.build();
 console.log(capped.state.artifact_index?.length, capped.tokens <= 1000, capped.steps); // 5 true [ 'index_cap', 'evict_unpinned' ]

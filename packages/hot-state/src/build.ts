@@ -62,7 +62,13 @@ export interface HotStateBuild {
 const LIST_KEYS = ["open_questions", "accepted_decisions", "constraints"] as const;
 type ListKey = (typeof LIST_KEYS)[number];
 /** Fields kept in the minimal fallback state. */
-export const MINIMAL_KEYS = ["session_id", "session_key", "run_id", "objective", "risk_level"] as const satisfies readonly (keyof HotState)[];
+export const MINIMAL_KEYS = [
+  "session_id",
+  "session_key",
+  "run_id",
+  "objective",
+  "risk_level",
+] as const satisfies readonly (keyof HotState)[];
 
 function preview(text: string, max = 60): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
@@ -87,19 +93,32 @@ function preview(text: string, max = 60): string {
  */
 export function buildHotState(input: HotStateBuildInput, opts: HotStateBuildOptions = {}): HotStateBuild {
   if (input === null || typeof input !== "object") {
-    throw new ArefError("INVALID_INPUT", `buildHotState needs { state, candidates? }, got ${input === null ? "null" : typeof input}`, {
-      hint: 'e.g. buildHotState({ state: { session_id: "s1", objective: "…" }, candidates: [] })',
-    });
+    throw new ArefError(
+      "INVALID_INPUT",
+      `buildHotState needs { state, candidates? }, got ${input === null ? "null" : typeof input}`,
+      {
+        hint: 'e.g. buildHotState({ state: { session_id: "s1", objective: "…" }, candidates: [] })',
+      },
+    );
   }
-  if (opts === null || typeof opts !== "object") throw new ArefError("INVALID_INPUT", "buildHotState options must be an object");
+  if (opts === null || typeof opts !== "object")
+    throw new ArefError("INVALID_INPUT", "buildHotState options must be an object");
   const maxEntries = (opts.config ?? DEFAULT_BUDGET).maxArtifactIndexEntries;
   const base = parseWith(HotStateSchema, input.state, "hot state");
   const given = input.candidates ?? [];
   if (!Array.isArray(given)) throw new ArefError("INVALID_INPUT", "invalid hot state candidates: expected an array");
   // A cheap shape check of every candidate (the selected few are validated in full below).
-  const bad = given.findIndex((c) => c === null || typeof c !== "object" || typeof (c as { artifact_id?: unknown }).artifact_id !== "string");
-  if (bad !== -1) throw new ArefError("INVALID_INPUT", `invalid hot state candidate #${bad + 1}: expected an object with an artifact_id string`);
-  const candidates: readonly IndexCandidate[] = base.artifact_index?.length ? [...base.artifact_index, ...given] : given;
+  const bad = given.findIndex(
+    (c) => c === null || typeof c !== "object" || typeof (c as { artifact_id?: unknown }).artifact_id !== "string",
+  );
+  if (bad !== -1)
+    throw new ArefError(
+      "INVALID_INPUT",
+      `invalid hot state candidate #${bad + 1}: expected an object with an artifact_id string`,
+    );
+  const candidates: readonly IndexCandidate[] = base.artifact_index?.length
+    ? [...base.artifact_index, ...given]
+    : given;
 
   // 1. Index cap: one pass, bounded heap.
   const picked = selectTop(candidates, maxEntries); // highest priority first
@@ -161,9 +180,13 @@ export function buildFromSelection(
     if (c.summary !== undefined) entry.summary = c.summary;
     const parsed = ArtifactIndexEntrySchema.safeParse(entry);
     if (!parsed.success) {
-      throw new ArefError("INVALID_INPUT", `invalid hot state: artifact index candidate ${selected[i]!.order} (${JSON.stringify(c.artifact_id)}): ${formatIssues(parsed.error)}`, {
-        hint: "index entries need a 64-hex artifact id or an art:<hex> short ref, a known type, a label ≤ 300 chars and a summary ≤ 500 chars",
-      });
+      throw new ArefError(
+        "INVALID_INPUT",
+        `invalid hot state: artifact index candidate ${selected[i]!.order} (${JSON.stringify(c.artifact_id)}): ${formatIssues(parsed.error)}`,
+        {
+          hint: "index entries need a 64-hex artifact id or an art:<hex> short ref, a known type, a label ≤ 300 chars and a summary ≤ 500 chars",
+        },
+      );
     }
     entryOf.set(i, parsed.data);
   }
@@ -179,7 +202,8 @@ export function buildFromSelection(
     const next = Object.fromEntries(LIST_KEYS.map((k) => [k, 0])) as Record<ListKey, number>;
     for (;;) {
       let longest: ListKey | undefined;
-      for (const k of LIST_KEYS) if (remaining[k] > 0 && (longest === undefined || remaining[k] > remaining[longest])) longest = k;
+      for (const k of LIST_KEYS)
+        if (remaining[k] > 0 && (longest === undefined || remaining[k] > remaining[longest])) longest = k;
       if (longest === undefined) break;
       listRemovals.push({ key: longest, index: next[longest]++ });
       remaining[longest]--;
@@ -210,10 +234,14 @@ export function buildFromSelection(
     const json = serializeHotState(state);
     const counted = tryCountTokens(json, opts);
     if (!counted.ok) {
-      throw new ArefError("TOKENIZER_FAILED", `hot state could not be counted, so its fit cannot be shown (fail closed): ${counted.error.message}`, {
-        hint: counted.error.hint ?? "check the tokenizer",
-        cause: counted.error,
-      });
+      throw new ArefError(
+        "TOKENIZER_FAILED",
+        `hot state could not be counted, so its fit cannot be shown (fail closed): ${counted.error.message}`,
+        {
+          hint: counted.error.hint ?? "check the tokenizer",
+          cause: counted.error,
+        },
+      );
     }
     return { json, tokens: counted.tokens };
   };
@@ -295,7 +323,10 @@ export function buildFromSelection(
     cuts.push(...(minimal ? pinned : pinned.slice(0, usedPinned)).map(entryCut));
     if (minimal) {
       const droppedFields = Object.keys(base).filter(
-        (k) => !(MINIMAL_KEYS as readonly string[]).includes(k) && !(LIST_KEYS as readonly string[]).includes(k) && k !== "artifact_index",
+        (k) =>
+          !(MINIMAL_KEYS as readonly string[]).includes(k) &&
+          !(LIST_KEYS as readonly string[]).includes(k) &&
+          k !== "artifact_index",
       );
       if (droppedFields.length > 0) {
         cuts.push({
@@ -325,6 +356,12 @@ export function buildFromSelection(
     steps,
     evicted,
     limits: { maxTokens, maxEntries },
-    metrics: { hs_tokens: measured.tokens, hs_bytes: bytes, hs_truncated: truncated, artifacts: index.length, artifact_types: artifactTypes },
+    metrics: {
+      hs_tokens: measured.tokens,
+      hs_bytes: bytes,
+      hs_truncated: truncated,
+      artifacts: index.length,
+      artifact_types: artifactTypes,
+    },
   });
 }

@@ -111,9 +111,13 @@ const PatchSchema = HotStateSchema.omit({ artifact_index: true, session_id: true
  */
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   if (opts === null || typeof opts !== "object") {
-    throw new ArefError("INVALID_INPUT", `createDispatcher needs options with a session_id, got ${opts === null ? "null" : typeof opts}`, {
-      hint: 'e.g. createDispatcher({ session_id: "s1" })',
-    });
+    throw new ArefError(
+      "INVALID_INPUT",
+      `createDispatcher needs options with a session_id, got ${opts === null ? "null" : typeof opts}`,
+      {
+        hint: 'e.g. createDispatcher({ session_id: "s1" })',
+      },
+    );
   }
   const { session_id, state: initial, snapshot, ...buildOptions } = opts;
   let fields: HotStateFields;
@@ -126,13 +130,17 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   if (snapshot !== undefined) {
     const restored = parseWith(DispatcherSnapshotSchema, snapshot, "hot state snapshot");
     if (restored.state.session_id !== session_id) {
-      throw new ArefError("INVALID_INPUT", `hot state snapshot is for session ${JSON.stringify(restored.state.session_id)}, not ${JSON.stringify(session_id)}`);
+      throw new ArefError(
+        "INVALID_INPUT",
+        `hot state snapshot is for session ${JSON.stringify(restored.state.session_id)}, not ${JSON.stringify(session_id)}`,
+      );
     }
     fields = restored.state;
     clock = restored.clock;
     const seen = new Set<string>();
     for (const a of restored.artifacts) {
-      if (seen.has(a.artifact_id)) throw new ArefError("INVALID_INPUT", `invalid hot state snapshot: artifact ${a.artifact_id} appears twice`);
+      if (seen.has(a.artifact_id))
+        throw new ArefError("INVALID_INPUT", `invalid hot state snapshot: artifact ${a.artifact_id} appears twice`);
       seen.add(a.artifact_id);
       clock = Math.max(clock, a.created, a.last_referenced ?? 0);
     }
@@ -149,7 +157,9 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     if (direct) return direct;
     const parsed = parseRef(ref);
     if (parsed.kind === "id") return index.get(parsed.id) ?? index.get(toShortRef(parsed.id));
-    const matches = index.all.filter((a) => a.artifact_id.startsWith(parsed.prefix) || a.artifact_id === `art:${parsed.prefix}`);
+    const matches = index.all.filter(
+      (a) => a.artifact_id.startsWith(parsed.prefix) || a.artifact_id === `art:${parsed.prefix}`,
+    );
     if (matches.length > 1) {
       throw new ArefError("AMBIGUOUS_REF", `${ref} matches ${matches.length} artifacts in the hot state`, {
         hint: "use a longer prefix or the full id",
@@ -168,7 +178,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   };
   const setList = (key: "accepted_decisions" | "open_questions" | "constraints", text: string) => {
     const value = z.string().min(1, `${key} items must not be empty`).safeParse(text);
-    if (!value.success) throw new ArefError("INVALID_INPUT", `invalid hot state: ${key}: ${value.error.issues[0]?.message}`);
+    if (!value.success)
+      throw new ArefError("INVALID_INPUT", `invalid hot state: ${key}: ${value.error.issues[0]?.message}`);
     fields = { ...fields, [key]: [...(fields[key] ?? []), text] };
     touch();
   };
@@ -259,7 +270,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       return frozenFields.value;
     },
     artifacts() {
-      if (frozenArtifacts?.version !== version) frozenArtifacts = { version, value: deepFreeze(index.all.map((a) => ({ ...a }))) };
+      if (frozenArtifacts?.version !== version)
+        frozenArtifacts = { version, value: deepFreeze(index.all.map((a) => ({ ...a }))) };
       return frozenArtifacts.value;
     },
   });

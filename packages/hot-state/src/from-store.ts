@@ -17,11 +17,23 @@ export interface SessionHotStateOptions extends HotStateBuildOptions {
  * entries that make the index are read from their records. UNKNOWN_SESSION when the
  * session holds no reference.
  */
-export async function sessionHotState(store: ArtifactStore, session: string, opts: SessionHotStateOptions = {}): Promise<HotStateBuild> {
+export async function sessionHotState(
+  store: ArtifactStore,
+  session: string,
+  opts: SessionHotStateOptions = {},
+): Promise<HotStateBuild> {
   const sessionId = parseSessionId(session);
   // Oldest first; ties (same millisecond) by id, so the order never depends on the backend's listing.
   const references = (await store.listReferences(sessionId)).sort((a, b) =>
-    a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.artifact_id < b.artifact_id ? -1 : a.artifact_id > b.artifact_id ? 1 : 0,
+    a.created_at < b.created_at
+      ? -1
+      : a.created_at > b.created_at
+        ? 1
+        : a.artifact_id < b.artifact_id
+          ? -1
+          : a.artifact_id > b.artifact_id
+            ? 1
+            : 0,
   );
   // Pins: full ids, handles, short refs or prefixes (an ambiguous prefix pins every match it names).
   const pins = (opts.pinned ?? []).map((p) => parseRef(p));

@@ -54,7 +54,9 @@ export class OrderedCandidates {
   static from(items: readonly StoredCandidate[]): OrderedCandidates {
     const out = new OrderedCandidates();
     const sorted = [...items].sort((a, b) => a.created - b.created);
-    const referenced = sorted.filter((i) => i.last_referenced !== undefined).sort((a, b) => a.last_referenced! - b.last_referenced! || a.created - b.created);
+    const referenced = sorted
+      .filter((i) => i.last_referenced !== undefined)
+      .sort((a, b) => a.last_referenced! - b.last_referenced! || a.created - b.created);
     for (const item of sorted.filter((i) => i.last_referenced === undefined)) out.add(item);
     for (const item of referenced) out.add(item);
     // creation order for display, whatever the insertion order above
@@ -100,7 +102,9 @@ export class OrderedCandidates {
   /** The k candidates of highest priority, highest first (the order of comparePriority). */
   top(k: number): StoredCandidate[] {
     if (k <= 0) return [];
-    const out: StoredCandidate[] = [...this.#pinned].map((n) => n.item).sort((a, b) => comparePriority(a, a.created, b, b.created));
+    const out: StoredCandidate[] = [...this.#pinned]
+      .map((n) => n.item)
+      .sort((a, b) => comparePriority(a, a.created, b, b.created));
     if (out.length >= k) return out.slice(0, k);
     for (const list of [this.#referenced, this.#fresh]) {
       for (let node = list.head; node && out.length < k; node = node.next) if (!node.item.pinned) out.push(node.item);
@@ -114,7 +118,8 @@ export class OrderedCandidates {
     const colliding: string[] = [];
     for (const id of ids) {
       if (!ARTIFACT_ID_RE.test(id)) refs.set(id, id);
-      else if ((this.#prefixes.get(prefixOf(id)) ?? 0) <= 1) refs.set(id, `${SHORT_REF_PREFIX}${id.slice(0, MIN_PREFIX_LENGTH)}`);
+      else if ((this.#prefixes.get(prefixOf(id)) ?? 0) <= 1)
+        refs.set(id, `${SHORT_REF_PREFIX}${id.slice(0, MIN_PREFIX_LENGTH)}`);
       else colliding.push(id);
     }
     if (colliding.length > 0) for (const [id, ref] of shortRefsFor(colliding, this.all)) refs.set(id, ref);
@@ -139,5 +144,7 @@ export class OrderedCandidates {
 }
 
 function prefixOf(id: string): string {
-  return id.startsWith(SHORT_REF_PREFIX) ? id.slice(SHORT_REF_PREFIX.length, SHORT_REF_PREFIX.length + MIN_PREFIX_LENGTH) : id.slice(0, MIN_PREFIX_LENGTH);
+  return id.startsWith(SHORT_REF_PREFIX)
+    ? id.slice(SHORT_REF_PREFIX.length, SHORT_REF_PREFIX.length + MIN_PREFIX_LENGTH)
+    : id.slice(0, MIN_PREFIX_LENGTH);
 }

@@ -120,7 +120,10 @@ function key4(id: string): number {
  * hex chars that no other candidate id shares. One cheap pass over the candidates: ids are
  * bucketed by their first four hex digits, and only those in a selected id's bucket are compared.
  */
-export function shortRefsFor(selectedIds: readonly string[], candidates: readonly IndexCandidate[]): Map<string, string> {
+export function shortRefsFor(
+  selectedIds: readonly string[],
+  candidates: readonly IndexCandidate[],
+): Map<string, string> {
   const refs = new Map<string, string>();
   const full = selectedIds.filter((id) => ARTIFACT_ID_RE.test(id));
   for (const id of selectedIds) if (!ARTIFACT_ID_RE.test(id)) refs.set(id, id);

@@ -22,7 +22,13 @@ export const HOT_STATE_KEY_ORDER = [
   "last_successful_step",
 ] as const satisfies readonly (keyof HotState)[];
 
-export const INDEX_ENTRY_KEY_ORDER = ["artifact_id", "type", "label", "version", "summary"] as const satisfies readonly (keyof ArtifactIndexEntry)[];
+export const INDEX_ENTRY_KEY_ORDER = [
+  "artifact_id",
+  "type",
+  "label",
+  "version",
+  "summary",
+] as const satisfies readonly (keyof ArtifactIndexEntry)[];
 
 function entryJson(entry: ArtifactIndexEntry): string {
   const parts: string[] = [];
@@ -40,7 +46,9 @@ function entryJson(entry: ArtifactIndexEntry): string {
  */
 export function serializeHotState(state: HotState): string {
   if (state === null || typeof state !== "object" || typeof state.session_id !== "string") {
-    throw new ArefError("INVALID_INPUT", "serializeHotState needs a hot state object (with a session_id)", { hint: "validate it first with HotStateSchema" });
+    throw new ArefError("INVALID_INPUT", "serializeHotState needs a hot state object (with a session_id)", {
+      hint: "validate it first with HotStateSchema",
+    });
   }
   const parts: string[] = [];
   for (const key of HOT_STATE_KEY_ORDER) {

@@ -17,9 +17,19 @@ describe("buildHotState", () => {
     expect(built.state.artifact_index?.map((e) => e.label)).toEqual(["out-0.log", "out-1.log", "out-2.log"]);
     expect(built.state.artifact_index?.[0]?.artifact_id).toBe(`art:${idOf(0).slice(0, 12)}`);
     expect(built.json).toBe(serializeHotState(built.state));
-    expect(built.json.startsWith('{"session_id":"s1","objective":"fix the flaky test","artifact_index":[{"artifact_id":"art:')).toBe(true);
+    expect(
+      built.json.startsWith(
+        '{"session_id":"s1","objective":"fix the flaky test","artifact_index":[{"artifact_id":"art:',
+      ),
+    ).toBe(true);
     expect(built.bytes).toBe(Buffer.byteLength(built.json));
-    expect(built.metrics).toEqual({ hs_tokens: built.tokens, hs_bytes: built.bytes, hs_truncated: false, artifacts: 3, artifact_types: ["log"] });
+    expect(built.metrics).toEqual({
+      hs_tokens: built.tokens,
+      hs_bytes: built.bytes,
+      hs_truncated: false,
+      artifacts: 3,
+      artifact_types: ["log"],
+    });
     expect(HotStateSchema.parse(JSON.parse(built.json))).toEqual(built.state);
     expect(Object.isFrozen(built.state)).toBe(true);
     expect(Object.isFrozen(built.state.artifact_index)).toBe(true);
@@ -43,7 +53,10 @@ describe("buildHotState", () => {
   });
 
   it("evicts unpinned entries by priority until the tokens fit, each one a cut with its ref", () => {
-    const cands = candidates(20, (i) => ({ summary: `summary of output ${i}: ${"words and more words ".repeat(12)}`, ...(i === 3 ? { pinned: true } : {}) }));
+    const cands = candidates(20, (i) => ({
+      summary: `summary of output ${i}: ${"words and more words ".repeat(12)}`,
+      ...(i === 3 ? { pinned: true } : {}),
+    }));
     const built = buildHotState({ state, candidates: cands });
     expect(built.tokens).toBeLessThanOrEqual(1000);
     expect(built.truncated).toBe(true);
@@ -71,7 +84,10 @@ describe("buildHotState", () => {
   it("then shortens lists, oldest items of the longest list first", () => {
     const long = (p: string, n: number) => Array.from({ length: n }, (_, i) => `${p} ${i}: ${"detail ".repeat(20)}`);
     const built = buildHotState(
-      { state: { ...state, open_questions: long("question", 10), accepted_decisions: long("decision", 4) }, candidates: candidates(2) },
+      {
+        state: { ...state, open_questions: long("question", 10), accepted_decisions: long("decision", 4) },
+        candidates: candidates(2),
+      },
       { config: resolveBudgetConfig({ maxHotStateTokens: 300 }) },
     );
     expect(built.steps).toEqual(["evict_unpinned", "shorten_lists"]);
@@ -88,7 +104,12 @@ describe("buildHotState", () => {
   it("then evicts pinned entries, then falls back to the minimal state", () => {
     const built = buildHotState(
       {
-        state: { ...state, current_plan_id: "plan-7", last_successful_step: "ran the tests ".repeat(30), constraints: ["no network"] },
+        state: {
+          ...state,
+          current_plan_id: "plan-7",
+          last_successful_step: "ran the tests ".repeat(30),
+          constraints: ["no network"],
+        },
         candidates: candidates(3, () => ({ pinned: true })),
       },
       { config: resolveBudgetConfig({ maxHotStateTokens: 40 }) },
@@ -102,7 +123,10 @@ describe("buildHotState", () => {
 
   it("a state that cannot fit even in minimal form is BUDGET_EXCEEDED", () => {
     const error = errorOf(() =>
-      buildHotState({ state: { session_id: "s1", objective: "a very long objective ".repeat(100) } }, { config: resolveBudgetConfig({ maxHotStateTokens: 50 }) }),
+      buildHotState(
+        { state: { session_id: "s1", objective: "a very long objective ".repeat(100) } },
+        { config: resolveBudgetConfig({ maxHotStateTokens: 50 }) },
+      ),
     );
     expect(hasErrorCode(error, "BUDGET_EXCEEDED")).toBe(true);
     expect(error.message).toMatch(/cannot fit in 50 tokens .* even in minimal form/);
@@ -114,11 +138,15 @@ describe("buildHotState", () => {
     expect(hasErrorCode(error, "INVALID_INPUT")).toBe(true);
     expect(error.message).toMatch(/^invalid hot state: risk_level:/);
     expect(errorOf(() => buildHotState({ state: { session_id: "" } })).message).toMatch(/session_id/);
-    expect(errorOf(() => buildHotState({ state: { session_id: "s", extra: 1 } as never })).message).toMatch(/Unrecognized key/);
-    expect(errorOf(() => buildHotState({ state, candidates: [{ artifact_id: "nothex", type: "log" }] })).message).toMatch(
-      /invalid hot state: artifact index candidate 0 \("nothex"\): artifact_id/,
+    expect(errorOf(() => buildHotState({ state: { session_id: "s", extra: 1 } as never })).message).toMatch(
+      /Unrecognized key/,
     );
-    expect(errorOf(() => buildHotState({ state, candidates: [{ artifact_id: idOf(1), type: "video" as never }] })).message).toMatch(/type/);
+    expect(
+      errorOf(() => buildHotState({ state, candidates: [{ artifact_id: "nothex", type: "log" }] })).message,
+    ).toMatch(/invalid hot state: artifact index candidate 0 \("nothex"\): artifact_id/);
+    expect(
+      errorOf(() => buildHotState({ state, candidates: [{ artifact_id: idOf(1), type: "video" as never }] })).message,
+    ).toMatch(/type/);
   });
 
   it("fails closed when the hot state cannot be counted", () => {
@@ -139,22 +167,40 @@ describe("buildHotState", () => {
   it("lengthens a short ref until it is unique among the candidates", () => {
     const a = `abcdef012345${"0".repeat(52)}`;
     const b = `abcdef0123456${"1".repeat(51)}`;
-    const built = buildHotState({ state, candidates: [{ artifact_id: a, type: "doc" }, { artifact_id: b, type: "doc" }] });
-    expect(built.state.artifact_index!.map((e) => e.artifact_id)).toEqual([`art:${a.slice(0, 13)}`, `art:${b.slice(0, 13)}`]);
+    const built = buildHotState({
+      state,
+      candidates: [
+        { artifact_id: a, type: "doc" },
+        { artifact_id: b, type: "doc" },
+      ],
+    });
+    expect(built.state.artifact_index!.map((e) => e.artifact_id)).toEqual([
+      `art:${a.slice(0, 13)}`,
+      `art:${b.slice(0, 13)}`,
+    ]);
     // a colliding candidate outside the index still lengthens the ref
-    const many = [...candidates(20, () => ({ pinned: true })), { artifact_id: `${idOf(0).slice(0, 20)}${"f".repeat(44)}`, type: "log" as const }];
+    const many = [
+      ...candidates(20, () => ({ pinned: true })),
+      { artifact_id: `${idOf(0).slice(0, 20)}${"f".repeat(44)}`, type: "log" as const },
+    ];
     const ref0 = buildHotState({ state, candidates: many }).state.artifact_index![0]!.artifact_id;
     expect(ref0.length).toBeGreaterThan(16);
     expect(idOf(0).startsWith(ref0.slice(4))).toBe(true);
   });
 
   it("an artifact_index in the state is kept as candidates before the others", () => {
-    const built = buildHotState({ state: { ...state, artifact_index: [{ artifact_id: idOf("x"), type: "plan", label: "plan" }] }, candidates: candidates(2) });
+    const built = buildHotState({
+      state: { ...state, artifact_index: [{ artifact_id: idOf("x"), type: "plan", label: "plan" }] },
+      candidates: candidates(2),
+    });
     expect(built.state.artifact_index!.map((e) => e.label)).toEqual(["plan", "out-0.log", "out-1.log"]);
   });
 
   it("respects a zero index cap", () => {
-    const built = buildHotState({ state, candidates: candidates(3) }, { config: resolveBudgetConfig({ maxArtifactIndexEntries: 0 }) });
+    const built = buildHotState(
+      { state, candidates: candidates(3) },
+      { config: resolveBudgetConfig({ maxArtifactIndexEntries: 0 }) },
+    );
     expect(built.state.artifact_index).toBeUndefined();
     expect(built.cuts[0]!.what).toBe("3 index candidates beyond the cap");
   });

@@ -38,7 +38,9 @@ describe("dispatcher", () => {
     expect(hasErrorCode(error, "INVALID_INPUT")).toBe(true);
     expect((error as Error).message).toMatch(/invalid hot state update: risk_level/);
     expect(view.fields().objective).toBeUndefined();
-    expect(() => writer.addArtifact({ artifact_id: "abc", type: "log" })).toThrow(/invalid hot state artifact: artifact_id/);
+    expect(() => writer.addArtifact({ artifact_id: "abc", type: "log" })).toThrow(
+      /invalid hot state artifact: artifact_id/,
+    );
     expect(() => writer.addDecision("")).toThrow(/must not be empty/);
     expect(() => createDispatcher({ session_id: "" })).toThrow(/session_id/);
   });
@@ -95,7 +97,12 @@ describe("dispatcher", () => {
     writer.addConstraint("no network in tests");
     expect(writer.resolveQuestion("which region?")).toBe(true);
     expect(writer.resolveQuestion("which region?")).toBe(false);
-    expect(view.fields()).toEqual({ session_id: "s1", accepted_decisions: ["use S3"], open_questions: [], constraints: ["no network in tests"] });
+    expect(view.fields()).toEqual({
+      session_id: "s1",
+      accepted_decisions: ["use S3"],
+      open_questions: [],
+      constraints: ["no network in tests"],
+    });
     writer.update({ objective: "x", constraints: undefined });
     expect(view.fields().constraints).toBeUndefined();
   });
@@ -109,6 +116,8 @@ describe("dispatcher", () => {
     expect(restored.writer.build().json).toBe(writer.build().json);
     expect(() => createDispatcher({ session_id: "s2", snapshot: snap })).toThrow(/not "s2"/);
     const broken = { ...snap, artifacts: [{ ...snap.artifacts[0], type: "nope" }] };
-    expect(() => createDispatcher({ session_id: "s1", snapshot: broken })).toThrow(/invalid hot state snapshot: artifacts\.0\.type/);
+    expect(() => createDispatcher({ session_id: "s1", snapshot: broken })).toThrow(
+      /invalid hot state snapshot: artifacts\.0\.type/,
+    );
   });
 });

@@ -34,7 +34,10 @@ const stateArb = fc.record(
   },
   { requiredKeys: ["session_id"] },
 );
-const caps = fc.record({ maxHotStateTokens: fc.integer({ min: 150, max: 1500 }), maxArtifactIndexEntries: fc.integer({ min: 0, max: 25 }) });
+const caps = fc.record({
+  maxHotStateTokens: fc.integer({ min: 150, max: 1500 }),
+  maxArtifactIndexEntries: fc.integer({ min: 0, max: 25 }),
+});
 
 describe("hot state properties (random inputs)", () => {
   it("never exceeds its caps, always validates, and says what it cut", () => {
@@ -54,7 +57,8 @@ describe("hot state properties (random inputs)", () => {
         expect(HotStateSchema.safeParse(JSON.parse(built.json)).success).toBe(true);
         expect(built.truncated).toBe(built.cuts.length > 0);
         const distinct = new Set(cands.map((c) => c.artifact_id)).size;
-        if ((built.state.artifact_index?.length ?? 0) < Math.min(distinct, cap.maxArtifactIndexEntries)) expect(built.truncated).toBe(true);
+        if ((built.state.artifact_index?.length ?? 0) < Math.min(distinct, cap.maxArtifactIndexEntries))
+          expect(built.truncated).toBe(true);
         for (const e of built.state.artifact_index ?? []) expect(e.artifact_id).toMatch(/^art:[0-9a-f]{12,64}$/);
       }),
       { numRuns: 150 },
@@ -84,7 +88,10 @@ describe("hot state properties (random inputs)", () => {
         fc.pre(!base.some((c) => c.artifact_id.slice(0, 12) === extra.artifact_id.slice(0, 12)));
         const state = { session_id: "s" };
         const before = buildHotState({ state, candidates: base }, { impl: "gpt-tokenizer" });
-        const after = buildHotState({ state, candidates: [...base, { ...plain(extra), created: 1 }] }, { impl: "gpt-tokenizer" });
+        const after = buildHotState(
+          { state, candidates: [...base, { ...plain(extra), created: 1 }] },
+          { impl: "gpt-tokenizer" },
+        );
         fc.pre(!before.truncated && !after.truncated);
         expect(after.json.startsWith(before.json.slice(0, -2))).toBe(true);
       }),
@@ -95,13 +102,20 @@ describe("hot state properties (random inputs)", () => {
 
 describe("dispatcher (random operations)", () => {
   const op = fc.oneof(
-    fc.record({ kind: fc.constant("add" as const), n: fc.nat(40), pinned: fc.option(fc.boolean(), { nil: undefined }) }),
+    fc.record({
+      kind: fc.constant("add" as const),
+      n: fc.nat(40),
+      pinned: fc.option(fc.boolean(), { nil: undefined }),
+    }),
     fc.record({ kind: fc.constant("ref" as const), n: fc.nat(40) }),
     fc.record({ kind: fc.constant("pin" as const), n: fc.nat(40), on: fc.boolean() }),
     fc.record({ kind: fc.constant("rm" as const), n: fc.nat(40) }),
   );
   // odd ids share their first 12 hex digits, so short refs must grow past 12 for them
-  const id = (n: number) => (n % 2 === 1 ? `${"c".repeat(12)}${n.toString(16).padStart(4, "0")}${"0".repeat(48)}` : `${n.toString(16).padStart(4, "0")}${"ab".repeat(30)}`);
+  const id = (n: number) =>
+    n % 2 === 1
+      ? `${"c".repeat(12)}${n.toString(16).padStart(4, "0")}${"0".repeat(48)}`
+      : `${n.toString(16).padStart(4, "0")}${"ab".repeat(30)}`;
 
   it("its O(k) selection equals the pure build over the same candidates, within the caps", () => {
     fc.assert(
@@ -109,17 +123,29 @@ describe("dispatcher (random operations)", () => {
         const config = resolveBudgetConfig({ maxArtifactIndexEntries: maxEntries });
         const { writer, view } = createDispatcher({ session_id: "p", config, impl: "gpt-tokenizer" });
         for (const o of ops) {
-          if (o.kind === "add") writer.addArtifact({ artifact_id: id(o.n), type: "log", label: `l${o.n}` }, o.pinned === undefined ? {} : { pinned: o.pinned });
+          if (o.kind === "add")
+            writer.addArtifact(
+              { artifact_id: id(o.n), type: "log", label: `l${o.n}` },
+              o.pinned === undefined ? {} : { pinned: o.pinned },
+            );
           else if (o.kind === "ref") writer.reference(id(o.n));
           else if (o.kind === "pin") (o.on ? writer.pin : writer.unpin)(id(o.n));
           else writer.removeArtifact(id(o.n));
         }
         const built = writer.build();
-        const pure = buildHotState({ state: view.fields(), candidates: view.artifacts() }, { config, impl: "gpt-tokenizer" });
+        const pure = buildHotState(
+          { state: view.fields(), candidates: view.artifacts() },
+          { config, impl: "gpt-tokenizer" },
+        );
         expect(built.json).toBe(pure.json);
         expect(built.state.artifact_index?.length ?? 0).toBeLessThanOrEqual(maxEntries);
         // snapshot round trip keeps the same selection
-        const restored = createDispatcher({ session_id: "p", config, impl: "gpt-tokenizer", snapshot: JSON.parse(JSON.stringify(writer.snapshot())) });
+        const restored = createDispatcher({
+          session_id: "p",
+          config,
+          impl: "gpt-tokenizer",
+          snapshot: JSON.parse(JSON.stringify(writer.snapshot())),
+        });
         expect(restored.writer.build().json).toBe(built.json);
       }),
       { numRuns: 200 },

@@ -10,14 +10,25 @@ import { createLangChainRefs } from "@artifact-refs/langchain";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { z } from "zod";
 
-const testLog = () => Array.from({ length: 2000 }, (_, i) => ((i + 1) % 500 === 0 ? `FAIL test/case-${i + 1}.test.ts` : `ok ${i + 1} test/case-${i + 1}.test.ts ${"-".repeat(24)}`)).join("\n");
-const readLog = tool(async () => testLog(), { name: "read_log", description: "Read the test log", schema: z.object({ path: z.string() }) });
+const testLog = () =>
+  Array.from({ length: 2000 }, (_, i) =>
+    (i + 1) % 500 === 0
+      ? `FAIL test/case-${i + 1}.test.ts`
+      : `ok ${i + 1} test/case-${i + 1}.test.ts ${"-".repeat(24)}`,
+  ).join("\n");
+const readLog = tool(async () => testLog(), {
+  name: "read_log",
+  description: "Read the test log",
+  schema: z.object({ path: z.string() }),
+});
 
 const refs = createLangChainRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "graph-1" }); // ←
 const tools = [readLog, refs.artifactsGetTool]; // ←
 const model = new ChatOpenAI({ model: "gpt-4.1-mini" }).bindTools(tools);
 const graph = new StateGraph(MessagesAnnotation)
-  .addNode("agent", async (state) => ({ messages: [await model.invoke(refs.fitMessages(state.messages, { maxInputChars: 48_000 }))] })) // ←
+  .addNode("agent", async (state) => ({
+    messages: [await model.invoke(refs.fitMessages(state.messages, { maxInputChars: 48_000 }))],
+  })) // ←
   .addNode("tools", new ToolNode(tools))
   .addNode("stash", refs.stashToolMessages()) // ←
   .addEdge(START, "agent")

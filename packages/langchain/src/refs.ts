@@ -1,4 +1,13 @@
-import { artifactsGetText, fitTurns, modelTextOf, SessionRefs, toolArgs, type ExternalizedResult, type SessionRefsOptions, type TurnShape } from "@artifact-refs/context";
+import {
+  artifactsGetText,
+  fitTurns,
+  modelTextOf,
+  SessionRefs,
+  toolArgs,
+  type ExternalizedResult,
+  type SessionRefsOptions,
+  type TurnShape,
+} from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
@@ -19,7 +28,13 @@ const contentText = (m: BaseMessage) => (typeof m.content === "string" ? m.conte
 const MESSAGES: TurnShape<BaseMessage> = {
   sizeOf: (m) => contentText(m).length + JSON.stringify((m as { tool_calls?: unknown }).tool_calls ?? null).length + 40,
   toolOutput: (m) => (ToolMessage.isInstance(m) ? { tool: m.name ?? "a tool", text: contentText(m) } : undefined),
-  withToolOutput: (m, text) => new ToolMessage({ content: text, tool_call_id: (m as ToolMessage).tool_call_id, ...(m.name ? { name: m.name } : {}), ...(m.id ? { id: m.id } : {}) }),
+  withToolOutput: (m, text) =>
+    new ToolMessage({
+      content: text,
+      tool_call_id: (m as ToolMessage).tool_call_id,
+      ...(m.name ? { name: m.name } : {}),
+      ...(m.id ? { id: m.id } : {}),
+    }),
   startsTurn: (m) => m.getType() === "human",
 };
 
@@ -33,7 +48,11 @@ export class LangChainRefs extends SessionRefs {
 
   constructor(options: LangChainRefsOptions) {
     const onResult = options?.onResult;
-    super(options, "createLangChainRefs", onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })));
+    super(
+      options,
+      "createLangChainRefs",
+      onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })),
+    );
   }
 
   /** artifacts_get as a LangChain tool (plain-text answers, bounded). */
@@ -48,8 +67,15 @@ export class LangChainRefs extends SessionRefs {
 
   /** The same tool (name, description, schema), whose output is stashed when over the thresholds. */
   wrapTool(original: StructuredToolInterface): StructuredToolInterface {
-    if (original === null || typeof original !== "object" || typeof original.invoke !== "function" || typeof original.name !== "string") {
-      throw new ArefError("INVALID_INPUT", "wrapTool takes a @langchain/core tool", { hint: "refs.wrapTool(tool(fn, { name, description, schema }))" });
+    if (
+      original === null ||
+      typeof original !== "object" ||
+      typeof original.invoke !== "function" ||
+      typeof original.name !== "string"
+    ) {
+      throw new ArefError("INVALID_INPUT", "wrapTool takes a @langchain/core tool", {
+        hint: "refs.wrapTool(tool(fn, { name, description, schema }))",
+      });
     }
     if (this.isArtifactsGet(original.name)) return original;
     return tool(
@@ -61,7 +87,9 @@ export class LangChainRefs extends SessionRefs {
           const out: unknown = await original.invoke(input as never, rest as never);
           return ToolMessage.isInstance(out) ? out.content : out;
         };
-        return modelTextOf(await this.externalizeOutput({ name: original.name, id: callId, args: toolArgs(input) }, run));
+        return modelTextOf(
+          await this.externalizeOutput({ name: original.name, id: callId, args: toolArgs(input) }, run),
+        );
       },
       { name: original.name, description: original.description, schema: original.schema as never },
     ) as unknown as StructuredToolInterface;
@@ -79,7 +107,12 @@ export class LangChainRefs extends SessionRefs {
         if (!ToolMessage.isInstance(m) || this.isArtifactsGet(m.name ?? "") || m.id === undefined) continue;
         const name = m.name ?? "tool";
         const text = contentText(m);
-        const prepared = this.externalizer.prepare({ session: this.session, tool: name, result: text, callId: m.tool_call_id });
+        const prepared = this.externalizer.prepare({
+          session: this.session,
+          tool: name,
+          result: text,
+          callId: m.tool_call_id,
+        });
         if (!prepared.decision.externalize) continue;
         const result = await this.externalizeOutput({ name, id: m.tool_call_id }, text);
         replaced.push(new ToolMessage({ id: m.id, content: modelTextOf(result), tool_call_id: m.tool_call_id, name }));

@@ -12,18 +12,35 @@ import { createLangChainRefs, type LangChainRefs } from "../src/index.js";
 /** ~120 KB tool output, different for each turn; its middle line must never reach a request. */
 const MIDDLE = (turn: number) => `ok 1200 turn ${turn} test/case-1200.test.ts`;
 function log120k(turn: number): string {
-  const lines = Array.from({ length: 2400 }, (_, i) => (i === 1199 ? MIDDLE(turn) : (i + 1) % 600 === 0 ? `FAIL turn ${turn} test/case-${i + 1}.test.ts` : `ok ${i + 1} turn ${turn} test/case-${i + 1}.test.ts ${"-".repeat(12)}`));
+  const lines = Array.from({ length: 2400 }, (_, i) =>
+    i === 1199
+      ? MIDDLE(turn)
+      : (i + 1) % 600 === 0
+        ? `FAIL turn ${turn} test/case-${i + 1}.test.ts`
+        : `ok ${i + 1} turn ${turn} test/case-${i + 1}.test.ts ${"-".repeat(12)}`,
+  );
   return `${lines.join("\n")}\n`;
 }
 const lastRole = (raw: string) => (JSON.parse(raw) as { messages: Array<{ role: string }> }).messages.at(-1)!.role;
 
 /** The graph of the README: agent → tools → stash → agent; `wrap` also wraps read_log itself. */
 function build(baseURL: string, refs: LangChainRefs, turn: () => number, budget: number, wrap: boolean) {
-  const readLog = tool(async () => log120k(turn()), { name: "read_log", description: "Read the test log", schema: z.object({ path: z.string() }) });
-  const tools: StructuredToolInterface[] = [wrap ? refs.wrapTool(readLog as unknown as StructuredToolInterface) : (readLog as unknown as StructuredToolInterface), refs.artifactsGetTool];
+  const readLog = tool(async () => log120k(turn()), {
+    name: "read_log",
+    description: "Read the test log",
+    schema: z.object({ path: z.string() }),
+  });
+  const tools: StructuredToolInterface[] = [
+    wrap
+      ? refs.wrapTool(readLog as unknown as StructuredToolInterface)
+      : (readLog as unknown as StructuredToolInterface),
+    refs.artifactsGetTool,
+  ];
   const model = new ChatOpenAI({ model: "m", apiKey: "k", maxRetries: 0, configuration: { baseURL } }).bindTools(tools);
   return new StateGraph(MessagesAnnotation)
-    .addNode("agent", async (state) => ({ messages: [await model.invoke(refs.fitMessages(state.messages, { maxInputChars: budget }))] }))
+    .addNode("agent", async (state) => ({
+      messages: [await model.invoke(refs.fitMessages(state.messages, { maxInputChars: budget }))],
+    }))
     .addNode("tools", new ToolNode(tools))
     .addNode("stash", refs.stashToolMessages())
     .addEdge(START, "agent")
@@ -39,7 +56,8 @@ describe("@artifact-refs/langchain with @langchain/core, LangGraph and ChatOpenA
       const script = (raw: string, n: number): Move => {
         if (n === 0) return { tool: "read_log", args: { path: "test.log" } };
         const ref = /art:[0-9a-f]{12,64}/.exec(raw)?.[0];
-        if (n === 1 && ref) return { tool: "artifacts_get", args: { ref, selector: { mode: "range", start: 1, end: 2400 } } };
+        if (n === 1 && ref)
+          return { tool: "artifacts_get", args: { ref, selector: { mode: "range", start: 1, end: 2400 } } };
         return { text: "done" };
       };
       const fake = await startFakeOpenAI(script);
@@ -54,20 +72,29 @@ describe("@artifact-refs/langchain with @langchain/core, LangGraph and ChatOpenA
         expect(r.raw).not.toContain(MIDDLE(0));
         expect(r.raw.length).toBeLessThan(16_000);
       }
-      const toolMessages = (fake.requests[2]!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === "tool");
+      const toolMessages = (fake.requests[2]!.body.messages as Array<{ role: string; content: string }>).filter(
+        (m) => m.role === "tool",
+      );
       expect(toolMessages[0]!.content).toMatch(/^\[stored as art:[0-9a-f]{12,}/);
       const slice = toolMessages[1]!.content;
       expect(slice.length).toBeLessThanOrEqual(8000 + 600);
       expect(slice).toMatch(/^ok 1 turn 0 test\/case-1\.test\.ts/);
       expect(slice).toMatch(/\nnext part: call artifacts_get with \{"ref":"art:/);
       // The state itself holds the ref too (the stash node replaced the ToolMessage by id).
-      expect(messages.filter((m: BaseMessage) => ToolMessage.isInstance(m)).every((m: BaseMessage) => String(m.content).length < 9000)).toBe(true);
+      expect(
+        messages
+          .filter((m: BaseMessage) => ToolMessage.isInstance(m))
+          .every((m: BaseMessage) => String(m.content).length < 9000),
+      ).toBe(true);
       expect(await store.getText((await store.listReferences("lc-1"))[0]!.artifact_id)).toBe(log120k(0));
     });
   }
 
   it("200 turns of one conversation stay inside the input budget, every request", async () => {
-    const fake = await startFakeOpenAI((raw): Move => (lastRole(raw) === "user" ? { tool: "read_log", args: { path: "test.log" } } : { text: "read it" }));
+    const fake = await startFakeOpenAI(
+      (raw): Move =>
+        lastRole(raw) === "user" ? { tool: "read_log", args: { path: "test.log" } } : { text: "read it" },
+    );
     onTestFinished(fake.close);
     const refs = createLangChainRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "lc-200" });
     let turn = 0;
@@ -89,9 +116,13 @@ describe("@artifact-refs/langchain with @langchain/core, LangGraph and ChatOpenA
 
   it("bad input: clear errors, fail closed over the budget, artifacts_get errors name a tool", async () => {
     const refs = createLangChainRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "lc-bad" });
-    expect(() => refs.fitMessages([new HumanMessage("x".repeat(500))], { maxInputChars: 100 })).toThrow(/over the budget of 100/);
+    expect(() => refs.fitMessages([new HumanMessage("x".repeat(500))], { maxInputChars: 100 })).toThrow(
+      /over the budget of 100/,
+    );
     expect(() => refs.wrapTool({} as never)).toThrow(/wrapTool takes a @langchain\/core tool/);
     expect(() => createLangChainRefs(undefined as never)).toThrow(/createLangChainRefs needs \{ store, session \}/);
-    expect(await refs.artifactsGetTool.invoke({ ref: "art:000000000000" })).toMatch(/^NOT_FOUND: .*\nhint: call artifacts_list/);
+    expect(await refs.artifactsGetTool.invoke({ ref: "art:000000000000" })).toMatch(
+      /^NOT_FOUND: .*\nhint: call artifacts_list/,
+    );
   });
 });

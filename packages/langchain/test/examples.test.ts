@@ -7,7 +7,11 @@ describe("README example runs as written against a local OpenAI server", () => {
   it("examples/graph.ts", async () => {
     const fake = await startFakeOpenAI(logScript);
     onTestFinished(fake.close);
-    const stdout = await runExampleWithEnv(new URL("../examples/graph.ts", import.meta.url), { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key", LANGCHAIN_TRACING_V2: "false" });
+    const stdout = await runExampleWithEnv(new URL("../examples/graph.ts", import.meta.url), {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: "test-key",
+      LANGCHAIN_TRACING_V2: "false",
+    });
     expectScriptedLogRun(stdout, fake.requests);
     for (const r of fake.requests) expect(r.raw.length).toBeLessThan(14_000);
   });

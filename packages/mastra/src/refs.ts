@@ -1,4 +1,11 @@
-import { artifactsGetText, modelTextOf, SessionRefs, toolArgs, type ExternalizedResult, type SessionRefsOptions } from "@artifact-refs/context";
+import {
+  artifactsGetText,
+  modelTextOf,
+  SessionRefs,
+  toolArgs,
+  type ExternalizedResult,
+  type SessionRefsOptions,
+} from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
 import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
@@ -49,7 +56,11 @@ export class MastraRefs extends SessionRefs {
 
   constructor(options: MastraRefsOptions) {
     const onResult = options?.onResult;
-    super(options, "createMastraRefs", onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })));
+    super(
+      options,
+      "createMastraRefs",
+      onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })),
+    );
   }
 
   /** artifacts_get as a Mastra tool (plain-text answers, bounded). */
@@ -65,17 +76,32 @@ export class MastraRefs extends SessionRefs {
 
   /** The same tool (id, description, input schema), whose output is stashed when over the thresholds. */
   wrapTool<T extends MastraToolLike>(original: T): T {
-    if (original === null || typeof original !== "object" || typeof original.id !== "string" || typeof original.execute !== "function") {
-      throw new ArefError("INVALID_INPUT", "wrapTool takes a Mastra tool made with createTool()", { hint: "refs.wrapTool(createTool({ id, description, inputSchema, execute }))" });
+    if (
+      original === null ||
+      typeof original !== "object" ||
+      typeof original.id !== "string" ||
+      typeof original.execute !== "function"
+    ) {
+      throw new ArefError("INVALID_INPUT", "wrapTool takes a Mastra tool made with createTool()", {
+        hint: "refs.wrapTool(createTool({ id, description, inputSchema, execute }))",
+      });
     }
     if (this.isArtifactsGet(original.id)) return original;
     const execute = async (context: { context?: unknown }, options?: { toolCallId?: string }) => {
       const callId = options?.toolCallId ?? `${original.id}-${Date.now()}`;
-      const result = await this.externalizeOutput({ name: original.id, id: callId, args: toolArgs(context?.context) }, () => original.execute!(context as never, options as never));
+      const result = await this.externalizeOutput(
+        { name: original.id, id: callId, args: toolArgs(context?.context) },
+        () => original.execute!(context as never, options as never),
+      );
       return modelTextOf(result);
     };
     // A new Tool with the same id, description and input; no outputSchema: a stored output is a ref, not the original shape.
-    return createTool({ id: original.id, description: original.description, ...(original.inputSchema ? { inputSchema: original.inputSchema as never } : {}), execute: execute as never }) as unknown as T;
+    return createTool({
+      id: original.id,
+      description: original.description,
+      ...(original.inputSchema ? { inputSchema: original.inputSchema as never } : {}),
+      execute: execute as never,
+    }) as unknown as T;
   }
 
   /** The tools record for an Agent: each tool wrapped, artifacts_get added. */

@@ -11,7 +11,13 @@ import { startFakeStreamingOpenAI } from "./fake-stream.js";
 const MIDDLE = "ok 1200 test/case-1200.test.ts";
 /** ~120 KB tool output; its middle line must never reach a request. */
 function log120k(): string {
-  const lines = Array.from({ length: 2400 }, (_, i) => (i === 1199 ? MIDDLE : (i + 1) % 600 === 0 ? `FAIL test/case-${i + 1}.test.ts` : `ok ${i + 1} test/case-${i + 1}.test.ts ${"-".repeat(20)}`));
+  const lines = Array.from({ length: 2400 }, (_, i) =>
+    i === 1199
+      ? MIDDLE
+      : (i + 1) % 600 === 0
+        ? `FAIL test/case-${i + 1}.test.ts`
+        : `ok ${i + 1} test/case-${i + 1}.test.ts ${"-".repeat(20)}`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -20,15 +26,26 @@ describe("@artifact-refs/mastra with a real Mastra Agent against a local streami
     const script = (raw: string, n: number): Move => {
       if (n === 0) return { tool: "read_log", args: { path: "test.log" } };
       const ref = /art:[0-9a-f]{12,64}/.exec(raw)?.[0];
-      if (n === 1 && ref) return { tool: "artifacts_get", args: { ref, selector: { mode: "range", start: 1, end: 2400 } } };
+      if (n === 1 && ref)
+        return { tool: "artifacts_get", args: { ref, selector: { mode: "range", start: 1, end: 2400 } } };
       return { text: "done" };
     };
     const fake = await startFakeStreamingOpenAI(script);
     onTestFinished(fake.close);
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const refs = createMastraRefs({ store, session: "mastra-1" });
-    const readLog = createTool({ id: "read_log", description: "Read the test log", inputSchema: z.object({ path: z.string() }), execute: async () => log120k() });
-    const agent = new Agent({ name: "t", instructions: "Answer.", model: createOpenAI({ baseURL: fake.url, apiKey: "k" }).chat("m"), tools: refs.withArtifacts({ read_log: readLog }) });
+    const readLog = createTool({
+      id: "read_log",
+      description: "Read the test log",
+      inputSchema: z.object({ path: z.string() }),
+      execute: async () => log120k(),
+    });
+    const agent = new Agent({
+      name: "t",
+      instructions: "Answer.",
+      model: createOpenAI({ baseURL: fake.url, apiKey: "k" }).chat("m"),
+      tools: refs.withArtifacts({ read_log: readLog }),
+    });
     const result = await agent.generate("what failed?", { maxSteps: 5 });
     expect(result.text).toBe("done");
     expect(fake.requests).toHaveLength(3);
@@ -37,7 +54,9 @@ describe("@artifact-refs/mastra with a real Mastra Agent against a local streami
       expect(r.raw.length).toBeLessThan(16_000);
     }
     expect(JSON.stringify(fake.requests[0]!.body.tools)).not.toMatch(/9007199254740991/);
-    const tools = (fake.requests[2]!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === "tool");
+    const tools = (fake.requests[2]!.body.messages as Array<{ role: string; content: string }>).filter(
+      (m) => m.role === "tool",
+    );
     expect(tools[0]!.content).toMatch(/stored as art:[0-9a-f]{12,}/);
     // The slice the model got is bounded, and starts with the log's first line.
     expect(tools[1]!.content.length).toBeLessThanOrEqual(8000 + 800);
@@ -50,7 +69,9 @@ describe("@artifact-refs/mastra with a real Mastra Agent against a local streami
     const refs = createMastraRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "m-bad" });
     expect(() => refs.wrapTool({} as never)).toThrow(/wrapTool takes a Mastra tool/);
     expect(() => createMastraRefs(undefined as never)).toThrow(/createMastraRefs needs \{ store, session \}/);
-    const answer = await (refs.artifactsGetTool as unknown as { execute: (c: unknown) => Promise<string> }).execute({ context: { ref: "art:000000000000" } });
+    const answer = await (refs.artifactsGetTool as unknown as { execute: (c: unknown) => Promise<string> }).execute({
+      context: { ref: "art:000000000000" },
+    });
     expect(answer).toMatch(/^NOT_FOUND: .*\nhint: call artifacts_list/);
   });
 });

@@ -8,7 +8,10 @@ describe("README example runs as written against a local OpenAI server", () => {
   it("examples/agent.ts", async () => {
     const fake = await startFakeOpenAI(logScript);
     onTestFinished(fake.close);
-    const stdout = await runExampleWithEnv(new URL("../examples/agent.ts", import.meta.url), { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key" });
+    const stdout = await runExampleWithEnv(new URL("../examples/agent.ts", import.meta.url), {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: "test-key",
+    });
     expectScriptedLogRun(stdout, fake.requests);
     for (const r of fake.requests) expect(r.raw.length).toBeLessThan(14_000);
   });

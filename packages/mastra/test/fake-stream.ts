@@ -5,7 +5,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Recorded, Script } from "@artifact-refs/tooling/testing/fake-openai";
 
-export async function startFakeStreamingOpenAI(script: Script): Promise<{ url: string; requests: Recorded[]; close(): Promise<void> }> {
+export async function startFakeStreamingOpenAI(
+  script: Script,
+): Promise<{ url: string; requests: Recorded[]; close(): Promise<void> }> {
   const requests: Recorded[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -13,7 +15,9 @@ export async function startFakeStreamingOpenAI(script: Script): Promise<{ url: s
     req.on("end", () => {
       const raw = Buffer.concat(chunks).toString("utf8");
       if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
         return;
       }
       const body = JSON.parse(raw) as Record<string, unknown>;
@@ -21,11 +25,32 @@ export async function startFakeStreamingOpenAI(script: Script): Promise<{ url: s
       const n = requests.length;
       const move = script(raw, n - 1);
       const base = { id: `chatcmpl-${n}`, object: "chat.completion.chunk", created: 1_700_000_000, model: body.model };
-      const delta = "tool" in move ? { role: "assistant", tool_calls: [{ index: 0, id: `call_${n}`, type: "function", function: { name: move.tool, arguments: JSON.stringify(move.args) } }] } : { role: "assistant", content: move.text };
+      const delta =
+        "tool" in move
+          ? {
+              role: "assistant",
+              tool_calls: [
+                {
+                  index: 0,
+                  id: `call_${n}`,
+                  type: "function",
+                  function: { name: move.tool, arguments: JSON.stringify(move.args) },
+                },
+              ],
+            }
+          : { role: "assistant", content: move.text };
       const events = [
         { ...base, choices: [{ index: 0, delta, finish_reason: null }] },
         { ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool" in move ? "tool_calls" : "stop" }] },
-        { ...base, choices: [], usage: { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: 10, total_tokens: Math.ceil(raw.length / 4) + 10 } },
+        {
+          ...base,
+          choices: [],
+          usage: {
+            prompt_tokens: Math.ceil(raw.length / 4),
+            completion_tokens: 10,
+            total_tokens: Math.ceil(raw.length / 4) + 10,
+          },
+        },
       ];
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       res.end(`${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("")}data: [DONE]\n\n`);
@@ -36,9 +61,10 @@ export async function startFakeStreamingOpenAI(script: Script): Promise<{ url: s
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -19,14 +19,23 @@ async function connect(args: string[]): Promise<Client> {
   await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" }));
   return client;
 }
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 const dir = mkdtempSync(join(tmpdir(), "aref-proxy-bench-"));
 const direct = await connect([FAKE]);
 const proxied = await connect([BIN, "--store", dir, "--session", "bench", "--wrap", "--", process.execPath, FAKE]);
 const times = { direct: [] as number[], proxied: [] as number[] };
 for (let i = 0; i < WARMUP + CALLS; i++) {
-  for (const [name, client] of (i % 2 === 0 ? [["direct", direct], ["proxied", proxied]] : [["proxied", proxied], ["direct", direct]]) as Array<["direct" | "proxied", Client]>) {
+  for (const [name, client] of (i % 2 === 0
+    ? [
+        ["direct", direct],
+        ["proxied", proxied],
+      ]
+    : [
+        ["proxied", proxied],
+        ["direct", direct],
+      ]) as Array<["direct" | "proxied", Client]>) {
     const t = performance.now();
     await client.callTool({ name: "small", arguments: { n: i } });
     if (i >= WARMUP) times[name].push(performance.now() - t);
@@ -41,6 +50,10 @@ console.log("| path | p50 | p90 | p99 | mean |");
 console.log("|---|---:|---:|---:|---:|");
 for (const [name, xs] of Object.entries(times)) {
   const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  console.log(`| ${name} | ${pct(xs, 50).toFixed(3)} | ${pct(xs, 90).toFixed(3)} | ${pct(xs, 99).toFixed(3)} | ${mean.toFixed(3)} |`);
+  console.log(
+    `| ${name} | ${pct(xs, 50).toFixed(3)} | ${pct(xs, 90).toFixed(3)} | ${pct(xs, 99).toFixed(3)} | ${mean.toFixed(3)} |`,
+  );
 }
-console.log(`added by the proxy at p50: ${(pct(times.proxied, 50) - pct(times.direct, 50)).toFixed(3)} ms (ratio ${(pct(times.proxied, 50) / pct(times.direct, 50)).toFixed(2)}×)`);
+console.log(
+  `added by the proxy at p50: ${(pct(times.proxied, 50) - pct(times.direct, 50)).toFixed(3)} ms (ratio ${(pct(times.proxied, 50) / pct(times.direct, 50)).toFixed(2)}×)`,
+);

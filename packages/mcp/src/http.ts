@@ -38,9 +38,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const listenHost = options.host ?? "127.0.0.1";
   if (!isLoopbackHost(listenHost.includes(":") && !listenHost.startsWith("[") ? `[${listenHost}]` : listenHost)) {
-    throw new ArefError("CONFIG_INVALID", `refusing to listen on ${listenHost}: MCP over HTTP has no authentication, anyone who can reach it could read the store`, {
-      hint: "listen on 127.0.0.1 (the default) and put an authenticating proxy in front if you need remote access",
-    });
+    throw new ArefError(
+      "CONFIG_INVALID",
+      `refusing to listen on ${listenHost}: MCP over HTTP has no authentication, anyone who can reach it could read the store`,
+      {
+        hint: "listen on 127.0.0.1 (the default) and put an authenticating proxy in front if you need remote access",
+      },
+    );
   }
   const http: Server = createServer((req, res) => {
     void (async () => {
@@ -48,18 +52,28 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       const problem = localRequestProblem({ host: req.headers.host, origin: req.headers.origin });
       if (problem !== undefined) {
         res.writeHead(403, { "content-type": "application/json" }).end(
-          JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: `forbidden: ${problem}; this server only answers local clients` }, id: null }),
+          JSON.stringify({
+            jsonrpc: "2.0",
+            error: { code: -32000, message: `forbidden: ${problem}; this server only answers local clients` },
+            id: null,
+          }),
         );
         return;
       }
       const path = (req.url ?? "/").split("?")[0];
       if (path !== "/mcp") {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not found: the MCP endpoint is /mcp" }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: "not found: the MCP endpoint is /mcp" }));
         return;
       }
       if (req.method !== "POST") {
         res.writeHead(405, { "content-type": "application/json", allow: "POST" }).end(
-          JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "method not allowed: this stateless server takes POST only" }, id: null }),
+          JSON.stringify({
+            jsonrpc: "2.0",
+            error: { code: -32000, message: "method not allowed: this stateless server takes POST only" },
+            id: null,
+          }),
         );
         return;
       }
@@ -68,7 +82,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
         body = await readJson(req, bodyLimit);
       } catch (error) {
         const status = error instanceof ArefError ? 413 : 400;
-        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: (error as Error).message }, id: null }));
+        res
+          .writeHead(status, { "content-type": "application/json" })
+          .end(
+            JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: (error as Error).message }, id: null }),
+          );
         return;
       }
       const server = createArefMcpServer(options);
@@ -92,9 +110,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const host = address.includes(":") ? `[${address}]` : address;
   return {
     url: `http://${host}:${port}/mcp`,
-    close: () => new Promise<void>((resolve) => {
-      http.closeAllConnections();
-      http.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
   };
 }

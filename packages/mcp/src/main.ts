@@ -37,15 +37,20 @@ function wholeNumber(name: string, value: string, min: number, max: number): num
 /** The upstream of --wrap/--upstream, or undefined for the plain server; usage errors throw. */
 function upstreamFrom(values: Record<string, unknown>, positionals: string[]): UpstreamSpec | undefined {
   const headers = (values["upstream-header"] as string[] | undefined) ?? [];
-  if (values.wrap && values.upstream !== undefined) throw new Error("give --wrap -- <command> or --upstream <url>, not both");
-  if ((values.wrap || values.upstream !== undefined) && values.http) throw new Error("the proxy speaks stdio to its client: drop --http");
-  if (headers.length > 0 && values.upstream === undefined) throw new Error("--upstream-header goes with --upstream <url>");
+  if (values.wrap && values.upstream !== undefined)
+    throw new Error("give --wrap -- <command> or --upstream <url>, not both");
+  if ((values.wrap || values.upstream !== undefined) && values.http)
+    throw new Error("the proxy speaks stdio to its client: drop --http");
+  if (headers.length > 0 && values.upstream === undefined)
+    throw new Error("--upstream-header goes with --upstream <url>");
   if (values.wrap) {
     const [command, ...args] = positionals;
-    if (command === undefined) throw new Error("--wrap needs the upstream server's command after --, e.g. aref-mcp --wrap -- node server.js");
+    if (command === undefined)
+      throw new Error("--wrap needs the upstream server's command after --, e.g. aref-mcp --wrap -- node server.js");
     return { command, args };
   }
-  if (positionals.length > 0) throw new Error(`unexpected argument ${JSON.stringify(positionals[0])} (a command to wrap goes after --wrap --)`);
+  if (positionals.length > 0)
+    throw new Error(`unexpected argument ${JSON.stringify(positionals[0])} (a command to wrap goes after --wrap --)`);
   if (values.upstream !== undefined) return { url: values.upstream as string, headers: parseUpstreamHeaders(headers) };
   return undefined;
 }
@@ -84,15 +89,30 @@ export async function runMcpCommand(argv: string[], env: NodeJS.ProcessEnv = pro
   }
   try {
     const session = parseSessionId((values.session as string | undefined) ?? env.AREF_SESSION ?? "default");
-    const maxChars = values["max-chars"] === undefined ? undefined : wholeNumber("--max-chars", values["max-chars"] as string, 1, 1_000_000);
-    const maxBytes = values["max-bytes"] === undefined ? undefined : wholeNumber("--max-bytes", values["max-bytes"] as string, 1, Number.MAX_SAFE_INTEGER);
-    const store = await openStore(parseStoreSpec(storeSpecFrom(values.store as string | undefined, env)), maxBytes === undefined ? {} : { maxBytes });
+    const maxChars =
+      values["max-chars"] === undefined
+        ? undefined
+        : wholeNumber("--max-chars", values["max-chars"] as string, 1, 1_000_000);
+    const maxBytes =
+      values["max-bytes"] === undefined
+        ? undefined
+        : wholeNumber("--max-bytes", values["max-bytes"] as string, 1, Number.MAX_SAFE_INTEGER);
+    const store = await openStore(
+      parseStoreSpec(storeSpecFrom(values.store as string | undefined, env)),
+      maxBytes === undefined ? {} : { maxBytes },
+    );
     const options = { store, session, ...(maxChars === undefined ? {} : { maxChars }) };
     const upstream = upstreamFrom(values, positionals);
     if (upstream !== undefined) {
-      const timeoutMs = values.timeout === undefined ? undefined : wholeNumber("--timeout", values.timeout as string, 0, 86_400_000);
+      const timeoutMs =
+        values.timeout === undefined ? undefined : wholeNumber("--timeout", values.timeout as string, 0, 86_400_000);
       process.stderr.write(`aref-mcp: proxying ${upstreamName(upstream)} over stdio (session ${session})\n`);
-      await serveProxyStdio({ ...options, upstream, ...(timeoutMs === undefined ? {} : { timeoutMs }), log: (line) => process.stderr.write(`aref-mcp: ${line}\n`) });
+      await serveProxyStdio({
+        ...options,
+        upstream,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        log: (line) => process.stderr.write(`aref-mcp: ${line}\n`),
+      });
     } else if (values.http) {
       const port = values.port === undefined ? 3333 : wholeNumber("--port", values.port as string, 0, 65_535);
       const running = await serveHttp({ ...options, port, host: (values.host as string | undefined) ?? "127.0.0.1" });
@@ -109,7 +129,9 @@ export async function runMcpCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     await store.close();
     return 0;
   } catch (error) {
-    const message = isArefError(error) ? `${error.code}: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ""}` : (error as Error).message;
+    const message = isArefError(error)
+      ? `${error.code}: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ""}`
+      : (error as Error).message;
     process.stderr.write(`aref-mcp: ${message}\n`);
     return isArefError(error) ? 1 : 2;
   }

@@ -1,4 +1,11 @@
-import { ArtifactsGetTool, modelErrorHint, Redactor, renderGetAnswerText, renderModelError, type ArtifactsGetResult } from "@artifact-refs/context";
+import {
+  ArtifactsGetTool,
+  modelErrorHint,
+  Redactor,
+  renderGetAnswerText,
+  renderModelError,
+  type ArtifactsGetResult,
+} from "@artifact-refs/context";
 import { resolveReferences, applySelector, applySelectorToChunks, type ExecutionLike } from "@artifact-refs/resolve";
 import {
   ArefError,
@@ -11,7 +18,12 @@ import {
 } from "@artifact-refs/schema";
 import { decodeUtf8, mapLimit, type ArtifactStore } from "@artifact-refs/store";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, type CallToolResult, type ReadResourceResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  type CallToolResult,
+  type ReadResourceResult,
+  type Resource,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { fallbackText, resourceLink, type ToolContent } from "./content.js";
 import { parseResourceUri, resourceUri, RESOURCE_TEMPLATE, SELECTION_TEMPLATE } from "./uri.js";
@@ -44,27 +56,45 @@ const SelectorShape = z
     head: z.number().int().min(0).max(1_000_000_000).optional().describe("headtail: lines from the start"),
     tail: z.number().int().min(0).max(1_000_000_000).optional().describe("headtail: lines from the end"),
     expr: z.string().optional().describe("jsonpath: JSONPath or JSON Pointer"),
-    maxChars: z.number().int().min(1).max(1_000_000_000).optional().describe("cap of the returned text (never above the server's cap)"),
+    maxChars: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000_000)
+      .optional()
+      .describe("cap of the returned text (never above the server's cap)"),
   })
   .describe("Which part to return (default headtail)");
 
 function errorResult(error: unknown): CallToolResult {
   if (!isArefError(error)) throw error;
   const hint = modelErrorHint(error);
-  return { isError: true, content: [{ type: "text", text: renderModelError(error) }], structuredContent: { error: { code: error.code, message: error.message, ...(hint ? { hint } : {}) } } };
+  return {
+    isError: true,
+    content: [{ type: "text", text: renderModelError(error) }],
+    structuredContent: { error: { code: error.code, message: error.message, ...(hint ? { hint } : {}) } },
+  };
 }
 
 /** A JSON-RPC error for the SDK to send: code and data kept, the message once (McpError would prefix "MCP error <code>:", and the client prefixes it again). */
 function toMcpError(error: unknown): never {
   if (!isArefError(error)) throw error;
   const hint = modelErrorHint(error);
-  throw Object.assign(new Error(`${error.code}: ${error.message}${hint ? ` (${hint})` : ""}`), { code: ErrorCode.InvalidParams, data: { code: error.code } });
+  throw Object.assign(new Error(`${error.code}: ${error.message}${hint ? ` (${hint})` : ""}`), {
+    code: ErrorCode.InvalidParams,
+    data: { code: error.code },
+  });
 }
 
 /** What the model reads from artifacts_get: the selected text as it is, then plain-text lines on what it was and how to get more. */
 function getAnswerContent(answer: ArtifactsGetResult): ToolContent[] {
   const { text, note } = renderGetAnswerText(answer);
-  return "loop_guard" in answer ? [{ type: "text", text: note }] : [{ type: "text", text }, { type: "text", text: note }];
+  return "loop_guard" in answer
+    ? [{ type: "text", text: note }]
+    : [
+        { type: "text", text },
+        { type: "text", text: note },
+      ];
 }
 
 /**
@@ -80,7 +110,8 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
     throw new ArefError("INVALID_INPUT", `maxChars must be a positive whole number, got ${String(options.maxChars)}`);
   }
   const maxStashBytes = options.maxStashBytes ?? store.maxBytes;
-  const redactor = options.redact === false ? undefined : options.redact instanceof Redactor ? options.redact : new Redactor();
+  const redactor =
+    options.redact === false ? undefined : options.redact instanceof Redactor ? options.redact : new Redactor();
   const getTool = new ArtifactsGetTool({ store, session, maxChars });
   const server = new McpServer(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
@@ -106,7 +137,10 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
   async function linkFor(id: string): Promise<{ shortRef: string; content: ToolContent[] }> {
     const record = await store.getRecord(id, { session });
     const shortRef = await store.shortRef(record.artifact_id, { session });
-    return { shortRef, content: [{ type: "text", text: fallbackText(record, shortRef, maxChars) }, resourceLink(record, shortRef)] };
+    return {
+      shortRef,
+      content: [{ type: "text", text: fallbackText(record, shortRef, maxChars) }, resourceLink(record, shortRef)],
+    };
   }
 
   server.registerTool(
@@ -158,9 +192,13 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
       try {
         const bytes = Buffer.byteLength(args.content, "utf8");
         if (bytes > maxStashBytes) {
-          throw new ArefError("TOO_LARGE", `content is ${bytes} bytes, over this server's cap of ${maxStashBytes} bytes`, {
-            hint: "stash a smaller part, or start the server with a larger cap",
-          });
+          throw new ArefError(
+            "TOO_LARGE",
+            `content is ${bytes} bytes, over this server's cap of ${maxStashBytes} bytes`,
+            {
+              hint: "stash a smaller part, or start the server with a larger cap",
+            },
+          );
         }
         const redacted = redactor?.redact(args.content);
         const put = await store.put(redacted?.text ?? args.content, {
@@ -174,11 +212,17 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
         });
         server.sendResourceListChanged();
         const link = await linkFor(put.id);
-        const note = redacted && redacted.kinds.length > 0 ? `\nredacted before storing: ${redacted.kinds.join(", ")}` : "";
+        const note =
+          redacted && redacted.kinds.length > 0 ? `\nredacted before storing: ${redacted.kinds.join(", ")}` : "";
         const text = `${link.content[0]!.type === "text" ? (link.content[0] as { text: string }).text : ""}${note}`;
         return {
           content: [{ type: "text", text }, ...link.content.slice(1)],
-          structuredContent: { artifact_reference: link.shortRef, uri: resourceUri(put.id), size_bytes: put.record.size_bytes, created: !put.deduped },
+          structuredContent: {
+            artifact_reference: link.shortRef,
+            uri: resourceUri(put.id),
+            size_bytes: put.record.size_bytes,
+            created: !put.deduped,
+          },
         };
       } catch (error) {
         return errorResult(error);
@@ -191,7 +235,9 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
     {
       title: "List the session's artifacts",
       description: "List this session's artifacts, newest last: short ref, label, size, mime and summary.",
-      inputSchema: { limit: z.number().int().min(1).max(500).optional().describe("at most this many, the newest (default 50)") },
+      inputSchema: {
+        limit: z.number().int().min(1).max(500).optional().describe("at most this many, the newest (default 50)"),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) => {
@@ -214,8 +260,19 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
         const text =
           rows.length === 0
             ? `session ${session} has no artifacts yet`
-            : [`${all.length} artifact(s) in session ${session}${shown.length < all.length ? `, newest ${shown.length} shown` : ""}:`, ...rows.map((r) => `${r.artifact_reference}  ${r.size_bytes} B  ${r.mime ?? ""}  ${r.label ?? ""}  ${r.summary ?? ""}`.replace(/\s+$/, ""))].join("\n");
-        return { content: [{ type: "text", text }], structuredContent: { session, total: all.length, artifacts: rows } };
+            : [
+                `${all.length} artifact(s) in session ${session}${shown.length < all.length ? `, newest ${shown.length} shown` : ""}:`,
+                ...rows.map((r) =>
+                  `${r.artifact_reference}  ${r.size_bytes} B  ${r.mime ?? ""}  ${r.label ?? ""}  ${r.summary ?? ""}`.replace(
+                    /\s+$/,
+                    "",
+                  ),
+                ),
+              ].join("\n");
+        return {
+          content: [{ type: "text", text }],
+          structuredContent: { session, total: all.length, artifacts: rows },
+        };
       } catch (error) {
         return errorResult(error);
       }
@@ -252,17 +309,29 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
         });
         const result = resolveReferences(args.text, executions, { limit: args.limit ?? 5 });
         const byRef = new Map(refs.map((r, i) => [executions[i]!.id, r.artifact_id]));
-        const candidates = result.candidates.map((c) => ({ artifact_reference: c.id, uri: resourceUri(byRef.get(c.id)!), score: Number(c.score.toFixed(3)), reasons: c.reasons }));
+        const candidates = result.candidates.map((c) => ({
+          artifact_reference: c.id,
+          uri: resourceUri(byRef.get(c.id)!),
+          score: Number(c.score.toFixed(3)),
+          reasons: c.reasons,
+        }));
         const text =
           candidates.length === 0
             ? `no artifact in session ${session} matches ${JSON.stringify(args.text)}`
             : [
                 ...candidates.map((c) => `${c.artifact_reference}  score ${c.score}  ${c.reasons.join("; ")}`),
-                ...(result.ambiguous ? ["ambiguous: several different artifacts fit equally well; ask the user which one"] : []),
+                ...(result.ambiguous
+                  ? ["ambiguous: several different artifacts fit equally well; ask the user which one"]
+                  : []),
                 `Read one with artifacts_get {"ref":"${candidates[0]!.artifact_reference}","selector":{"mode":"headtail"}}`,
               ].join("\n");
-        const links = await mapLimit(candidates, 4, async (c) => resourceLink(await store.getRecord(byRef.get(c.artifact_reference)!), c.artifact_reference));
-        return { content: [{ type: "text", text }, ...links], structuredContent: { candidates, ambiguous: result.ambiguous } };
+        const links = await mapLimit(candidates, 4, async (c) =>
+          resourceLink(await store.getRecord(byRef.get(c.artifact_reference)!), c.artifact_reference),
+        );
+        return {
+          content: [{ type: "text", text }, ...links],
+          structuredContent: { candidates, ambiguous: result.ambiguous },
+        };
       } catch (error) {
         return errorResult(error);
       }
@@ -276,18 +345,41 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
       const record = await store.getRecord(id, { session });
       const canonical = resourceUri(id);
       if (parsed.selector !== undefined) {
-        const selector = parsed.selector.maxChars !== undefined && parsed.selector.maxChars > maxChars ? { ...parsed.selector, maxChars } : parsed.selector;
+        const selector =
+          parsed.selector.maxChars !== undefined && parsed.selector.maxChars > maxChars
+            ? { ...parsed.selector, maxChars }
+            : parsed.selector;
         const chunked = await store.chunks(id, { session });
         const selection =
           chunked === undefined
             ? applySelector(await store.getText(id, { session }), selector, { defaultMaxChars: maxChars })
             : await applySelectorToChunks(chunked, selector, { defaultMaxChars: maxChars });
-        return { contents: [{ uri: uri.href, mimeType: "text/plain", text: selection.text, _meta: { artifact: canonical, truncated: selection.truncated, total_lines: selection.total_lines, ...(selection.omitted ? { omitted: selection.omitted } : {}) } }] };
+        return {
+          contents: [
+            {
+              uri: uri.href,
+              mimeType: "text/plain",
+              text: selection.text,
+              _meta: {
+                artifact: canonical,
+                truncated: selection.truncated,
+                total_lines: selection.total_lines,
+                ...(selection.omitted ? { omitted: selection.omitted } : {}),
+              },
+            },
+          ],
+        };
       }
       const bytes = await store.get(id, { session });
       const text = decodeUtf8(bytes);
       const mimeType = record.mime ?? (text === undefined ? "application/octet-stream" : "text/plain");
-      return { contents: [text === undefined ? { uri: canonical, mimeType, blob: Buffer.from(bytes).toString("base64") } : { uri: canonical, mimeType, text }] };
+      return {
+        contents: [
+          text === undefined
+            ? { uri: canonical, mimeType, blob: Buffer.from(bytes).toString("base64") }
+            : { uri: canonical, mimeType, text },
+        ],
+      };
     } catch (error) {
       return toMcpError(error);
     }
@@ -320,7 +412,11 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
   server.registerResource(
     "artifact-selection",
     new ResourceTemplate(SELECTION_TEMPLATE, { list: undefined }),
-    { title: "Part of an artifact", description: `A bounded part of an artifact (at most ${maxChars} chars): headtail, grep, range or jsonpath.`, mimeType: "text/plain" },
+    {
+      title: "Part of an artifact",
+      description: `A bounded part of an artifact (at most ${maxChars} chars): headtail, grep, range or jsonpath.`,
+      mimeType: "text/plain",
+    },
     (uri) => readResource(uri),
   );
   return server;

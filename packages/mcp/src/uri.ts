@@ -6,7 +6,20 @@ export const RESOURCE_URI_PREFIX = "aref://sha256/";
 /** The plain resource template (one artifact, whole content). */
 export const RESOURCE_TEMPLATE = `${RESOURCE_URI_PREFIX}{hex}`;
 /** Selector parameters a resource URI may carry (a bounded part of the artifact). */
-export const SELECTOR_QUERY_KEYS = ["mode", "pattern", "ignoreCase", "context", "maxMatches", "skip", "start", "end", "head", "tail", "expr", "maxChars"] as const;
+export const SELECTOR_QUERY_KEYS = [
+  "mode",
+  "pattern",
+  "ignoreCase",
+  "context",
+  "maxMatches",
+  "skip",
+  "start",
+  "end",
+  "head",
+  "tail",
+  "expr",
+  "maxChars",
+] as const;
 /** The selection template: `aref://sha256/{hex}{?mode,pattern,…}`. */
 export const SELECTION_TEMPLATE = `${RESOURCE_URI_PREFIX}{hex}{?${SELECTOR_QUERY_KEYS.join(",")}}`;
 
@@ -28,7 +41,9 @@ export function parseResourceUri(uri: string): ParsedResourceUri {
   try {
     url = new URL(uri);
   } catch {
-    throw new ArefError("INVALID_HANDLE", `${JSON.stringify(uri.slice(0, 80))} is not a URI`, { hint: `use ${RESOURCE_URI_PREFIX}<64 hex>` });
+    throw new ArefError("INVALID_HANDLE", `${JSON.stringify(uri.slice(0, 80))} is not a URI`, {
+      hint: `use ${RESOURCE_URI_PREFIX}<64 hex>`,
+    });
   }
   const hex = url.pathname.replace(/^\//, "");
   if (url.protocol !== "aref:" || url.host !== "sha256" || !/^[0-9a-f]{12,64}$/.test(hex)) {
@@ -41,11 +56,20 @@ export function parseResourceUri(uri: string): ParsedResourceUri {
   const raw: Record<string, unknown> = {};
   for (const [key, value] of params) {
     if (!(SELECTOR_QUERY_KEYS as readonly string[]).includes(key)) {
-      throw new ArefError("INVALID_SELECTOR", `unknown selector parameter ${JSON.stringify(key)} in ${uri.slice(0, 120)}`, {
-        hint: `use ${SELECTOR_QUERY_KEYS.join(", ")}`,
-      });
+      throw new ArefError(
+        "INVALID_SELECTOR",
+        `unknown selector parameter ${JSON.stringify(key)} in ${uri.slice(0, 120)}`,
+        {
+          hint: `use ${SELECTOR_QUERY_KEYS.join(", ")}`,
+        },
+      );
     }
-    raw[key] = NUMERIC.has(key) && /^\d+$/.test(value) ? Number(value) : key === "ignoreCase" ? value === "true" || value === "1" : value;
+    raw[key] =
+      NUMERIC.has(key) && /^\d+$/.test(value)
+        ? Number(value)
+        : key === "ignoreCase"
+          ? value === "true" || value === "1"
+          : value;
   }
   return { ref: hex, selector: parseSelector({ mode: "headtail", ...raw }) };
 }

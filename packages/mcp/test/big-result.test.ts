@@ -22,7 +22,10 @@ describe("a 5 MB tool result over MCP", () => {
       total += Buffer.byteLength(line);
     }
     const content = lines.join("");
-    const stash = (await client.callTool({ name: "artifacts_stash", arguments: { content, label: "big" } })) as CallToolResult;
+    const stash = (await client.callTool({
+      name: "artifacts_stash",
+      arguments: { content, label: "big" },
+    })) as CallToolResult;
     expect(stash.isError ?? false).toBe(false);
     const ref = /art:[0-9a-f]{12,}/.exec(JSON.stringify(stash.content))![0];
     expect((await store.getRecord(ref, { session: "s1" })).chunked).toBeDefined();

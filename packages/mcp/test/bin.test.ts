@@ -2,7 +2,12 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { BIN } from "./helpers.js";
 
-const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", input: "", env: { ...process.env, AREF_STORE: "memory:" } });
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], {
+    encoding: "utf8",
+    input: "",
+    env: { ...process.env, AREF_STORE: "memory:" },
+  });
 
 describe("aref-mcp command line", () => {
   it("prints usage on --help and on an unknown flag (exit 2), never on stdout", () => {

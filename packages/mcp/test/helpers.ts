@@ -13,7 +13,11 @@ export const COLLIDING = ["aref ambiguous prefix test 14047557\n", "aref ambiguo
 export function bigLog(): string {
   const lines: string[] = [];
   for (let i = 1; i <= 2000; i++) {
-    lines.push(i % 500 === 0 ? `FAIL test/case-${i}.test.ts > computes ${i}: expected ${i} got ${i + 1}` : `ok ${i} test/case-${i}.test.ts > computes ${i} (${(i * 7) % 13} ms) ${"·".repeat(20)}`);
+    lines.push(
+      i % 500 === 0
+        ? `FAIL test/case-${i}.test.ts > computes ${i}: expected ${i} got ${i + 1}`
+        : `ok ${i} test/case-${i}.test.ts > computes ${i} (${(i * 7) % 13} ms) ${"·".repeat(20)}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -29,15 +33,39 @@ export interface Fixture {
 export async function fixture(): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), "aref-mcp-"));
   const store = await openStore(dir);
-  const log = await store.put(bigLog(), { session: "s1", label: "npm test output", mime: "text/plain", type: "log", tool: { name: "run_tests", args: { cmd: "npm test" } } });
-  const json = await store.put(JSON.stringify({ name: "demo", version: "1.2.3", items: [{ id: 1, ok: true }, { id: 2, ok: false }] }, null, 2), {
+  const log = await store.put(bigLog(), {
     session: "s1",
-    label: "package.json",
-    mime: "application/json",
-    type: "data",
-    tool: { name: "read_file", args: { path: "package.json" } },
+    label: "npm test output",
+    mime: "text/plain",
+    type: "log",
+    tool: { name: "run_tests", args: { cmd: "npm test" } },
   });
-  const binary = await store.put(new Uint8Array([0, 1, 2, 3, 255, 254, 0, 7]), { session: "s1", label: "blob.bin", mime: "application/octet-stream" });
+  const json = await store.put(
+    JSON.stringify(
+      {
+        name: "demo",
+        version: "1.2.3",
+        items: [
+          { id: 1, ok: true },
+          { id: 2, ok: false },
+        ],
+      },
+      null,
+      2,
+    ),
+    {
+      session: "s1",
+      label: "package.json",
+      mime: "application/json",
+      type: "data",
+      tool: { name: "read_file", args: { path: "package.json" } },
+    },
+  );
+  const binary = await store.put(new Uint8Array([0, 1, 2, 3, 255, 254, 0, 7]), {
+    session: "s1",
+    label: "blob.bin",
+    mime: "application/octet-stream",
+  });
   const a = await store.put(COLLIDING[0]!, { session: "s1", label: "note a" });
   const b = await store.put(COLLIDING[1]!, { session: "s1", label: "note b" });
   const other = await store.put("only in session s2\n", { session: "s2", label: "s2 note" });

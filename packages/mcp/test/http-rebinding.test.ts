@@ -20,11 +20,18 @@ const LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", param
 
 function post(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-      let body = "";
-      res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      url,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on("error", reject);
     req.end(LIST);
   });
@@ -43,6 +50,8 @@ describe("MCP over HTTP: Host/Origin allow-list (issue 17 #9)", () => {
   });
 
   it("refuses to bind a non-loopback address (it has no auth)", async () => {
-    await expect(serveHttp({ store: fx.store, session: "s1", host: "0.0.0.0" })).rejects.toThrow(/refusing to listen on 0\.0\.0\.0/);
+    await expect(serveHttp({ store: fx.store, session: "s1", host: "0.0.0.0" })).rejects.toThrow(
+      /refusing to listen on 0\.0\.0\.0/,
+    );
   });
 });

@@ -23,8 +23,16 @@ describe("streamable HTTP (stateless) with the official client", () => {
     const client = new Client({ name: "http-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["artifacts_get", "artifacts_list", "artifacts_resolve", "artifacts_stash"]);
-    const r = (await client.callTool({ name: "artifacts_get", arguments: { ref: fx.ids.log, selector: { mode: "grep", pattern: "^FAIL", context: 0 } } })) as CallToolResult;
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "artifacts_get",
+      "artifacts_list",
+      "artifacts_resolve",
+      "artifacts_stash",
+    ]);
+    const r = (await client.callTool({
+      name: "artifacts_get",
+      arguments: { ref: fx.ids.log, selector: { mode: "grep", pattern: "^FAIL", context: 0 } },
+    })) as CallToolResult;
     const answer = { text: (r.content[0] as { text: string }).text };
     expect(answer.text.match(/FAIL/g)).toHaveLength(4);
     const { resources } = await client.listResources();
@@ -35,7 +43,11 @@ describe("streamable HTTP (stateless) with the official client", () => {
   it("answers other paths with 404 and GET with 405", async () => {
     expect((await fetch(http.url.replace("/mcp", "/other"), { method: "POST" })).status).toBe(404);
     expect((await fetch(http.url)).status).toBe(405);
-    const bad = await fetch(http.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    const bad = await fetch(http.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
     expect(bad.status).toBe(400);
   });
 });

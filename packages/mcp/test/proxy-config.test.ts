@@ -42,7 +42,13 @@ describe("serveProxyStdio reads its thresholds from the AREF_* variables", () =>
     const store = await openStore(dir.dir);
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    const serving = serveProxyStdio({ store, session: "s1", upstream: { command: process.execPath, args: [FAKE] }, stdin, stdout });
+    const serving = serveProxyStdio({
+      store,
+      session: "s1",
+      upstream: { command: process.execPath, args: [FAKE] },
+      stdin,
+      stdout,
+    });
     const client = new Client({ name: "t", version: "1" });
     await client.connect(streamTransport(stdin, stdout));
     const r = (await client.callTool({ name: "small", arguments: { n: 1 } })) as CallToolResult;

@@ -37,7 +37,9 @@ describe("aref-mcp proxy: a broken upstream never hangs the client", () => {
     await expect(client.callTool({ name: "crash", arguments: {} }, undefined, { timeout: 30_000 })).rejects.toThrow(
       /MCP error -32000: the upstream MCP server \(.*\) exited or closed the connection before answering; tools\/call \(tool crash\) got no answer/,
     );
-    await expect(client.callTool({ name: "small", arguments: {} }, undefined, { timeout: 30_000 })).rejects.toThrow(/is not running: it exited or closed the connection; tools\/call was not sent/);
+    await expect(client.callTool({ name: "small", arguments: {} }, undefined, { timeout: 30_000 })).rejects.toThrow(
+      /is not running: it exited or closed the connection; tools\/call was not sent/,
+    );
     // The proxy's own tools still answer.
     const list = (await client.callTool({ name: "artifacts_list", arguments: {} })) as CallToolResult;
     expect(texts(list)[0]).toMatch(/session s1 has no artifacts yet/);
@@ -51,10 +53,13 @@ describe("aref-mcp proxy: a broken upstream never hangs the client", () => {
   });
 
   it("bad command lines: clear usage errors, exit 2", () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, [BIN, "--store", "memory:", ...args], { encoding: "utf8", timeout: 20_000 });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [BIN, "--store", "memory:", ...args], { encoding: "utf8", timeout: 20_000 });
     expect(run("--wrap").stderr).toMatch(/--wrap needs the upstream server's command after --/);
     expect(run("--wrap", "--upstream", "http://127.0.0.1:1/mcp", "--", "x").stderr).toMatch(/not both/);
-    expect(run("--upstream", "http://127.0.0.1:1/mcp", "--upstream-header", "no colon").stderr).toMatch(/is not "Name: value"/);
+    expect(run("--upstream", "http://127.0.0.1:1/mcp", "--upstream-header", "no colon").stderr).toMatch(
+      /is not "Name: value"/,
+    );
     expect(run("--upstream-header", "A: b").stderr).toMatch(/goes with --upstream/);
     expect(run("--upstream", "ftp://x/mcp").stderr).toMatch(/must be an http\(s\) URL/);
     const missing = run("--wrap", "--", "/nonexistent/mcp-server");

@@ -11,8 +11,10 @@ import { BIN } from "./helpers.js";
 export const FAKE = fileURLToPath(new URL("./fixtures/fake-upstream.mjs", import.meta.url));
 
 type Content = CallToolResult["content"][number];
-export const texts = (r: CallToolResult) => r.content.filter((c): c is Extract<Content, { type: "text" }> => c.type === "text").map((c) => c.text);
-export const links = (r: CallToolResult) => r.content.filter((c): c is Extract<Content, { type: "resource_link" }> => c.type === "resource_link");
+export const texts = (r: CallToolResult) =>
+  r.content.filter((c): c is Extract<Content, { type: "text" }> => c.type === "text").map((c) => c.text);
+export const links = (r: CallToolResult) =>
+  r.content.filter((c): c is Extract<Content, { type: "resource_link" }> => c.type === "resource_link");
 
 export interface Connected {
   client: Client;
@@ -24,7 +26,12 @@ export interface Connected {
 
 /** The official client over stdio to `node <args…>` (the proxy's bin or the fake itself). */
 export async function connect(args: string[], env?: Record<string, string>): Promise<Connected> {
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe", ...(env ? { env } : {}) });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: "pipe",
+    ...(env ? { env } : {}),
+  });
   let stderr = "";
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: "proxy-test", version: "1.0.0" });
@@ -50,7 +57,10 @@ export function tempStore(): { dir: string; cleanup(): void } {
 export const proxyArgs = (dir: string, ...mode: string[]) => [BIN, "--store", dir, "--session", "s1", ...mode];
 
 /** Pages through an artifact with artifacts_get range selectors, following `next`; returns the concatenation and the page count. */
-export async function pageThrough(client: Client, ref: string): Promise<{ text: string; pages: number; longest: number }> {
+export async function pageThrough(
+  client: Client,
+  ref: string,
+): Promise<{ text: string; pages: number; longest: number }> {
   let selector: Record<string, unknown> | undefined = { mode: "range", start: 1 };
   let text = "";
   let pages = 0;

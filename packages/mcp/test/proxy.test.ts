@@ -6,8 +6,12 @@ import { bigText, imageBytes, serveFakeHttp } from "./fixtures/fake-upstream.mjs
 import { BIN } from "./helpers.js";
 import { connect, FAKE, links, pageThrough, proxyArgs, tempStore, texts, type Connected } from "./proxy-helpers.js";
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}, onprogress?: (p: Progress) => void) =>
-  (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : {})) as CallToolResult;
+const call = async (
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  onprogress?: (p: Progress) => void,
+) => (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : {})) as CallToolResult;
 
 /** The same acceptance run over `--wrap -- node fake` and over `--upstream <url>` of the fake on 127.0.0.1. */
 function acceptance(mode: "wrap" | "upstream") {
@@ -18,14 +22,17 @@ function acceptance(mode: "wrap" | "upstream") {
     let http: Awaited<ReturnType<typeof serveFakeHttp>> | undefined;
 
     beforeAll(async () => {
-      if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the package first (pnpm --filter @artifact-refs/mcp... build)`);
+      if (!existsSync(BIN))
+        throw new Error(`${BIN} is missing: build the package first (pnpm --filter @artifact-refs/mcp... build)`);
       store = tempStore();
       direct = await connect([FAKE]);
       if (mode === "wrap") {
         proxied = await connect(proxyArgs(store.dir, "--wrap", "--", process.execPath, FAKE));
       } else {
         http = await serveFakeHttp();
-        proxied = await connect(proxyArgs(store.dir, "--upstream", http.url, "--upstream-header", "X-Fake-Key: secret"));
+        proxied = await connect(
+          proxyArgs(store.dir, "--upstream", http.url, "--upstream-header", "X-Fake-Key: secret"),
+        );
       }
     });
     afterAll(async () => {
@@ -41,18 +48,33 @@ function acceptance(mode: "wrap" | "upstream") {
       expect(first).toEqual(directFirst);
       expect(first.nextCursor).toBe("page-2");
       const second = await proxied.client.listTools({ cursor: first.nextCursor });
-      expect(second.tools.map((t) => t.name)).toEqual(["image", "hang", "crash", "garbage", "json", "artifacts_get", "artifacts_list"]);
+      expect(second.tools.map((t) => t.name)).toEqual([
+        "image",
+        "hang",
+        "crash",
+        "garbage",
+        "json",
+        "artifacts_get",
+        "artifacts_list",
+      ]);
       const get = second.tools.find((t) => t.name === "artifacts_get")!;
       expect(JSON.stringify(get.inputSchema)).not.toMatch(/9007199254740991/);
       expect(proxied.client.getInstructions()).toMatch(/^fake upstream instructions\n\n.*artifacts_get/s);
     });
 
-    it("the 300 KB result arrives as a preview under 8,000 chars with a resource_link; artifacts_get pages concatenate to the upstream bytes", { timeout: 240_000 }, async () => {
+    it("the 300 KB result arrives as a preview under 8,000 chars with a resource_link; artifacts_get pages concatenate to the upstream bytes", {
+      timeout: 240_000,
+    }, async () => {
       const r = await call(proxied.client, "big");
       expect(r.isError).toBeFalsy();
       expect(JSON.stringify(r).length).toBeLessThan(8000);
       const [link] = links(r);
-      expect(link).toMatchObject({ type: "resource_link", uri: expect.stringMatching(/^aref:\/\/sha256\/[0-9a-f]{64}$/), name: expect.stringMatching(/^art:[0-9a-f]{12,}$/), size: Buffer.byteLength(bigText()) });
+      expect(link).toMatchObject({
+        type: "resource_link",
+        uri: expect.stringMatching(/^aref:\/\/sha256\/[0-9a-f]{64}$/),
+        name: expect.stringMatching(/^art:[0-9a-f]{12,}$/),
+        size: Buffer.byteLength(bigText()),
+      });
       const text = texts(r).join("\n");
       expect(text).toContain(`call artifacts_get with {"ref":"${link!.name}"`);
       expect(text).toMatch(/\npreview:\n[\s\S]*lorem ipsum/); // a structural preview of the content
@@ -71,13 +93,22 @@ function acceptance(mode: "wrap" | "upstream") {
     });
 
     it("a small result, an isError result and a JSON-RPC error arrive exactly as the upstream sent them", async () => {
-      for (const [name, args] of [["small", { n: 7 }], ["broken", {}]] as const) {
-        expect(JSON.stringify(await call(proxied.client, name, args))).toBe(JSON.stringify(await call(direct.client, name, args)));
+      for (const [name, args] of [
+        ["small", { n: 7 }],
+        ["broken", {}],
+      ] as const) {
+        expect(JSON.stringify(await call(proxied.client, name, args))).toBe(
+          JSON.stringify(await call(direct.client, name, args)),
+        );
       }
       const viaProxy = await call(proxied.client, "fail").catch((e: Error & { code?: number; data?: unknown }) => e);
       const straight = await call(direct.client, "fail").catch((e: Error & { code?: number; data?: unknown }) => e);
       expect(viaProxy).toBeInstanceOf(Error);
-      expect({ message: (viaProxy as Error).message, code: (viaProxy as { code?: number }).code, data: (viaProxy as { data?: unknown }).data }).toEqual({
+      expect({
+        message: (viaProxy as Error).message,
+        code: (viaProxy as { code?: number }).code,
+        data: (viaProxy as { data?: unknown }).data,
+      }).toEqual({
         message: (straight as Error).message,
         code: (straight as { code?: number }).code,
         data: (straight as { data?: unknown }).data,
@@ -89,14 +120,27 @@ function acceptance(mode: "wrap" | "upstream") {
     it("progress notifications arrive unchanged, before the result", async () => {
       // Progress params (the token is each client's own request id) and where the result came.
       const progressOf = (c: Connected, from: number): unknown[] =>
-        c.wire.slice(from).flatMap((m): unknown[] => (m.method === "notifications/progress" ? [{ ...(m.params as Record<string, unknown>), progressToken: "(the request's)" }] : "result" in m ? ["result"] : []));
+        c.wire
+          .slice(from)
+          .flatMap((m): unknown[] =>
+            m.method === "notifications/progress"
+              ? [{ ...(m.params as Record<string, unknown>), progressToken: "(the request's)" }]
+              : "result" in m
+                ? ["result"]
+                : [],
+          );
       const [p0, d0] = [proxied.wire.length, direct.wire.length];
       const r = await call(proxied.client, "slow", {}, () => undefined);
       await call(direct.client, "slow", {}, () => undefined);
       expect(texts(r)).toEqual(["slow done"]);
       const seen = progressOf(proxied, p0);
       expect(seen).toEqual(progressOf(direct, d0));
-      expect(seen.map((p) => (typeof p === "string" ? p : (p as { message: string }).message))).toEqual(["step 1", "step 2", "step 3", "result"]);
+      expect(seen.map((p) => (typeof p === "string" ? p : (p as { message: string }).message))).toEqual([
+        "step 1",
+        "step 2",
+        "step 3",
+        "result",
+      ]);
     });
 
     it("binary image content is stored as is and linked, never decoded as text", async () => {
@@ -115,9 +159,13 @@ function acceptance(mode: "wrap" | "upstream") {
     });
 
     it("resources, prompts and a resource read pass through", async () => {
-      expect(await proxied.client.readResource({ uri: "fake://readme" })).toEqual(await direct.client.readResource({ uri: "fake://readme" }));
+      expect(await proxied.client.readResource({ uri: "fake://readme" })).toEqual(
+        await direct.client.readResource({ uri: "fake://readme" }),
+      );
       expect(await proxied.client.listPrompts()).toEqual(await direct.client.listPrompts());
-      expect(await proxied.client.getPrompt({ name: "greet", arguments: { who: "ada" } })).toEqual(await direct.client.getPrompt({ name: "greet", arguments: { who: "ada" } }));
+      expect(await proxied.client.getPrompt({ name: "greet", arguments: { who: "ada" } })).toEqual(
+        await direct.client.getPrompt({ name: "greet", arguments: { who: "ada" } }),
+      );
       const straight = await direct.client.readResource({ uri: "fake://nope" }).catch((e: Error) => e.message);
       await expect(proxied.client.readResource({ uri: "fake://nope" })).rejects.toThrow(straight as string);
     });
@@ -128,8 +176,12 @@ function acceptance(mode: "wrap" | "upstream") {
       const missing = await call(proxied.client, "artifacts_get", { ref: `art:${"0".repeat(12)}` });
       expect(missing.isError).toBe(true);
       expect(texts(missing)[0]).toMatch(/^NOT_FOUND: .*\nhint: call artifacts_list/);
-      await expect(proxied.client.readResource({ uri: `aref://sha256/${"0".repeat(64)}` })).rejects.toThrow(/^MCP error -32602: NOT_FOUND: [\s\S]*artifacts_list/);
-      await expect(proxied.client.readResource({ uri: `aref://sha256/${"0".repeat(64)}` })).rejects.not.toThrow(/MCP error -32602: MCP error/);
+      await expect(proxied.client.readResource({ uri: `aref://sha256/${"0".repeat(64)}` })).rejects.toThrow(
+        /^MCP error -32602: NOT_FOUND: [\s\S]*artifacts_list/,
+      );
+      await expect(proxied.client.readResource({ uri: `aref://sha256/${"0".repeat(64)}` })).rejects.not.toThrow(
+        /MCP error -32602: MCP error/,
+      );
     });
   });
 }

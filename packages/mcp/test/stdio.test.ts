@@ -12,8 +12,10 @@ let listChanged = 0;
 let stderr = "";
 
 type Content = CallToolResult["content"][number];
-const texts = (r: CallToolResult) => r.content.filter((c): c is Extract<Content, { type: "text" }> => c.type === "text").map((c) => c.text);
-const links = (r: CallToolResult) => r.content.filter((c): c is Extract<Content, { type: "resource_link" }> => c.type === "resource_link");
+const texts = (r: CallToolResult) =>
+  r.content.filter((c): c is Extract<Content, { type: "text" }> => c.type === "text").map((c) => c.text);
+const links = (r: CallToolResult) =>
+  r.content.filter((c): c is Extract<Content, { type: "resource_link" }> => c.type === "resource_link");
 async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
@@ -29,9 +31,14 @@ function answerOf(r: CallToolResult): Record<string, unknown> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build the package first (pnpm --filter @artifact-refs/mcp... build)`);
+  if (!existsSync(BIN))
+    throw new Error(`${BIN} is missing: build the package first (pnpm --filter @artifact-refs/mcp... build)`);
   fx = await fixture();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "--store", fx.dir, "--session", "s1", "--max-chars", String(CAP), "--max-bytes", "524288"], stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "--store", fx.dir, "--session", "s1", "--max-chars", String(CAP), "--max-bytes", "524288"],
+    stderr: "pipe",
+  });
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   client = new Client({ name: "aref-mcp-test", version: "1.0.0" });
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
@@ -48,7 +55,12 @@ afterAll(async () => {
 describe("aref-mcp over stdio with the official client", () => {
   it("lists the four tools with their input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["artifacts_get", "artifacts_list", "artifacts_resolve", "artifacts_stash"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "artifacts_get",
+      "artifacts_list",
+      "artifacts_resolve",
+      "artifacts_stash",
+    ]);
     const getTool = tools.find((t) => t.name === "artifacts_get")!;
     expect(getTool.inputSchema.required).toEqual(["ref"]);
     expect(Object.keys(getTool.inputSchema.properties ?? {})).toEqual(["ref", "selector"]);
@@ -60,8 +72,16 @@ describe("aref-mcp over stdio with the official client", () => {
   it("artifacts_get: headtail by default, bounded, with a resource_link and a text fallback when more is left", async () => {
     const short = await fx.store.shortRef(fx.ids.log as never, { session: "s1" });
     const r = await call("artifacts_get", { ref: short });
-    expect(texts(r)[1]).toMatch(/^\[artifacts_get: \d+ chars of art:[0-9a-f]+ \(npm test output\).*more is left\]\nleft out: .*\nnext part: call artifacts_get with \{"ref":"art:/);
-    const answer = answerOf(r) as { text: string; truncated: boolean; selector: { mode: string }; artifact_reference: string; next?: unknown };
+    expect(texts(r)[1]).toMatch(
+      /^\[artifacts_get: \d+ chars of art:[0-9a-f]+ \(npm test output\).*more is left\]\nleft out: .*\nnext part: call artifacts_get with \{"ref":"art:/,
+    );
+    const answer = answerOf(r) as {
+      text: string;
+      truncated: boolean;
+      selector: { mode: string };
+      artifact_reference: string;
+      next?: unknown;
+    };
     expect(answer.selector.mode).toBe("headtail");
     expect(answer.artifact_reference).toBe(short);
     expect(answer.truncated).toBe(true);
@@ -69,18 +89,35 @@ describe("aref-mcp over stdio with the official client", () => {
     expect(answer.text).toContain("ok 1 test/case-1.test.ts");
     expect(answer.text).toContain("FAIL test/case-2000.test.ts");
     const [link] = links(r);
-    expect(link).toMatchObject({ type: "resource_link", uri: `aref://sha256/${fx.ids.log}`, name: short, mimeType: "text/plain", size: Buffer.byteLength(bigLog()) });
+    expect(link).toMatchObject({
+      type: "resource_link",
+      uri: `aref://sha256/${fx.ids.log}`,
+      name: short,
+      mimeType: "text/plain",
+      size: Buffer.byteLength(bigLog()),
+    });
     // Every text the model sees stays small: the 100 KB log never crosses the wire.
     expect(JSON.stringify(r).length).toBeLessThan(CAP + 2500);
   });
 
   it("artifacts_get with grep, range and jsonpath selectors", async () => {
-    const grep = await get({ ref: `art:${fx.ids.log.slice(0, 12)}`, selector: { mode: "grep", pattern: "^FAIL", context: 0 } });
+    const grep = await get({
+      ref: `art:${fx.ids.log.slice(0, 12)}`,
+      selector: { mode: "grep", pattern: "^FAIL", context: 0 },
+    });
     expect((grep.text as string).match(/FAIL/g)).toHaveLength(4);
     expect(grep.text).toContain("case-1500.test.ts");
     const range = await get({ ref: fx.ids.log, selector: { mode: "range", start: 10, end: 12 } });
-    expect((range.text as string).split("\n").filter(Boolean).map((l) => l.replace(/^\s*\d+[:|]?\s*/, "").slice(0, 5))).toEqual(["ok 10", "ok 11", "ok 12"]);
-    const json = await get({ ref: `aref:v1:sha256:${fx.ids.json}`, selector: { mode: "jsonpath", expr: "$.items[1].ok" } });
+    expect(
+      (range.text as string)
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.replace(/^\s*\d+[:|]?\s*/, "").slice(0, 5)),
+    ).toEqual(["ok 10", "ok 11", "ok 12"]);
+    const json = await get({
+      ref: `aref:v1:sha256:${fx.ids.json}`,
+      selector: { mode: "jsonpath", expr: "$.items[1].ok" },
+    });
     expect(json.text).toContain("false");
     expect(json.text).not.toContain("demo");
     const flat = await get({ ref: fx.ids.json, selector: { mode: "jsonpath", expr: "/version" } });
@@ -133,16 +170,24 @@ describe("aref-mcp over stdio with the official client", () => {
     const whole = await client.readResource({ uri: log.uri });
     expect(whole.contents[0]).toMatchObject({ uri: log.uri, mimeType: "text/plain", text: bigLog() });
     const bin = await client.readResource({ uri: `aref://sha256/${fx.ids.binary}` });
-    expect(bin.contents[0]).toMatchObject({ mimeType: "application/octet-stream", blob: Buffer.from([0, 1, 2, 3, 255, 254, 0, 7]).toString("base64") });
+    expect(bin.contents[0]).toMatchObject({
+      mimeType: "application/octet-stream",
+      blob: Buffer.from([0, 1, 2, 3, 255, 254, 0, 7]).toString("base64"),
+    });
   });
 
   it("resource templates select a bounded part", async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["aref://sha256/{hex}", expect.stringMatching(/^aref:\/\/sha256\/\{hex\}\{\?mode,pattern,.*\}$/)]);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      "aref://sha256/{hex}",
+      expect.stringMatching(/^aref:\/\/sha256\/\{hex\}\{\?mode,pattern,.*\}$/),
+    ]);
     const grep = await client.readResource({ uri: `aref://sha256/${fx.ids.log}?mode=grep&pattern=%5EFAIL&context=0` });
     const text = (grep.contents[0] as { text: string }).text;
     expect(text.match(/FAIL/g)).toHaveLength(4);
-    const range = await client.readResource({ uri: `aref://sha256/${fx.ids.log}?mode=range&start=1&end=2000&maxChars=50000` });
+    const range = await client.readResource({
+      uri: `aref://sha256/${fx.ids.log}?mode=range&start=1&end=2000&maxChars=50000`,
+    });
     expect((range.contents[0] as { text: string }).text.length).toBeLessThanOrEqual(CAP);
     expect(range.contents[0]!._meta).toMatchObject({ truncated: true, artifact: `aref://sha256/${fx.ids.log}` });
     const json = await client.readResource({ uri: `aref://sha256/${fx.ids.json}?mode=jsonpath&expr=%24.name` });
@@ -153,8 +198,12 @@ describe("aref-mcp over stdio with the official client", () => {
     await expect(client.readResource({ uri: "aref://sha256/XYZ" })).rejects.toThrow(/INVALID_HANDLE/);
     await expect(client.readResource({ uri: `aref://sha256/${"0".repeat(64)}` })).rejects.toThrow(/NOT_FOUND/);
     await expect(client.readResource({ uri: `aref://sha256/${fx.ids.other}` })).rejects.toThrow(/NOT_FOUND|EXPIRED/);
-    await expect(client.readResource({ uri: `aref://sha256/${fx.ids.log}?bogus=1` })).rejects.toThrow(/INVALID_SELECTOR: unknown selector parameter "bogus"/);
-    await expect(client.readResource({ uri: `aref://sha256/${fx.ids.log}?mode=range&start=x` })).rejects.toThrow(/INVALID_SELECTOR/);
+    await expect(client.readResource({ uri: `aref://sha256/${fx.ids.log}?bogus=1` })).rejects.toThrow(
+      /INVALID_SELECTOR: unknown selector parameter "bogus"/,
+    );
+    await expect(client.readResource({ uri: `aref://sha256/${fx.ids.log}?mode=range&start=x` })).rejects.toThrow(
+      /INVALID_SELECTOR/,
+    );
   });
 
   it("artifacts_stash stores (redacting secrets), links the new resource and notifies list changes", async () => {
@@ -186,7 +235,10 @@ describe("aref-mcp over stdio with the official client", () => {
 
   it("artifacts_list shows the session's artifacts with short refs", async () => {
     const r = await call("artifacts_list", {});
-    const listing = r.structuredContent as { total: number; artifacts: Array<{ artifact_reference: string; label?: string; size_bytes: number }> };
+    const listing = r.structuredContent as {
+      total: number;
+      artifacts: Array<{ artifact_reference: string; label?: string; size_bytes: number }>;
+    };
     expect(listing.total).toBe(6);
     expect(listing.artifacts.map((a) => a.label)).toContain("npm test output");
     expect(listing.artifacts.every((a) => /^art:[0-9a-f]{12,}$/.test(a.artifact_reference))).toBe(true);
@@ -198,12 +250,16 @@ describe("aref-mcp over stdio with the official client", () => {
 
   it("artifacts_resolve maps words to ranked candidates", async () => {
     const r = await call("artifacts_resolve", { text: "what did the test run say?" });
-    const { candidates } = r.structuredContent as { candidates: Array<{ artifact_reference: string; uri: string; reasons: string[] }> };
+    const { candidates } = r.structuredContent as {
+      candidates: Array<{ artifact_reference: string; uri: string; reasons: string[] }>;
+    };
     expect(candidates[0]!.uri).toBe(`aref://sha256/${fx.ids.log}`);
     expect(texts(r)[0]).toContain(candidates[0]!.artifact_reference);
     expect(links(r)[0]!.uri).toBe(`aref://sha256/${fx.ids.log}`);
     const pkg = await call("artifacts_resolve", { text: "summarize the package.json" });
-    expect((pkg.structuredContent as { candidates: Array<{ uri: string }> }).candidates[0]!.uri).toBe(`aref://sha256/${fx.ids.json}`);
+    expect((pkg.structuredContent as { candidates: Array<{ uri: string }> }).candidates[0]!.uri).toBe(
+      `aref://sha256/${fx.ids.json}`,
+    );
     const none = await call("artifacts_resolve", { text: "the kubernetes manifest" });
     expect((none.structuredContent as { candidates: unknown[] }).candidates).toEqual([]);
     expect(texts(none)[0]).toMatch(/^no artifact in session s1 matches/);

@@ -1,6 +1,22 @@
-import { artifactsGetText, fitTurns, modelTextOf, SessionRefs, toolArgs, type ExternalizedResult, type SessionRefsOptions, type TurnShape } from "@artifact-refs/context";
+import {
+  artifactsGetText,
+  fitTurns,
+  modelTextOf,
+  SessionRefs,
+  toolArgs,
+  type ExternalizedResult,
+  type SessionRefsOptions,
+  type TurnShape,
+} from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
-import { tool, type Agent, type AgentInputItem, type CallModelInputFilter, type FunctionTool, type Tool } from "@openai/agents";
+import {
+  tool,
+  type Agent,
+  type AgentInputItem,
+  type CallModelInputFilter,
+  type FunctionTool,
+  type Tool,
+} from "@openai/agents";
 
 export interface AgentsRefsOptions extends SessionRefsOptions {
   /** Called for every tool output that was handled (stashed or kept inline). */
@@ -40,7 +56,11 @@ export class AgentsRefs extends SessionRefs {
 
   constructor(options: AgentsRefsOptions) {
     const onResult = options?.onResult;
-    super(options, "createAgentsRefs", onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })));
+    super(
+      options,
+      "createAgentsRefs",
+      onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })),
+    );
   }
 
   /** artifacts_get as an Agents SDK function tool (answers in plain text, bounded). */
@@ -58,7 +78,9 @@ export class AgentsRefs extends SessionRefs {
   /** The same tool, whose output is stashed when it is over the thresholds (the ref goes to the model instead). */
   wrapTool<T extends AnyFunctionTool>(fn: T): T {
     if (fn === null || typeof fn !== "object" || fn.type !== "function" || typeof fn.invoke !== "function") {
-      throw new ArefError("INVALID_INPUT", "wrapTool takes a function tool made with tool() from @openai/agents", { hint: "refs.wrapTool(tool({ name, parameters, execute }))" });
+      throw new ArefError("INVALID_INPUT", "wrapTool takes a function tool made with tool() from @openai/agents", {
+        hint: "refs.wrapTool(tool({ name, parameters, execute }))",
+      });
     }
     if (this.isArtifactsGet(fn.name)) return fn;
     const invoke: AnyFunctionTool["invoke"] = async (runContext, input, details) => {
@@ -69,7 +91,9 @@ export class AgentsRefs extends SessionRefs {
         args = undefined;
       }
       const callId = (details?.toolCall as { callId?: string } | undefined)?.callId ?? `${fn.name}-${Date.now()}`;
-      const result = await this.externalizeOutput({ name: fn.name, id: callId, args }, () => fn.invoke(runContext, input, details));
+      const result = await this.externalizeOutput({ name: fn.name, id: callId, args }, () =>
+        fn.invoke(runContext, input, details),
+      );
       return modelTextOf(result);
     };
     return { ...fn, invoke };
@@ -78,7 +102,12 @@ export class AgentsRefs extends SessionRefs {
   /** A copy of the agent whose function tools are wrapped, with artifacts_get added. */
   withArtifacts<A extends AnyAgent>(agent: A): A {
     const tools = (agent.tools as Tool[]).filter((t) => !(t.type === "function" && this.isArtifactsGet(t.name)));
-    return agent.clone({ tools: [...tools.map((t) => (t.type === "function" ? this.wrapTool(t as AnyFunctionTool) : t)), this.artifactsGetTool] } as never) as A;
+    return agent.clone({
+      tools: [
+        ...tools.map((t) => (t.type === "function" ? this.wrapTool(t as AnyFunctionTool) : t)),
+        this.artifactsGetTool,
+      ],
+    } as never) as A;
   }
 
   /**

@@ -9,11 +9,18 @@ import { createAgentsRefs } from "../src/index.js";
 /** ~120 KB tool output, different for each turn; its middle line must never reach a request. */
 const MIDDLE = (turn: number) => `ok 1200 turn ${turn} test/case-1200.test.ts`;
 function log120k(turn: number): string {
-  const lines = Array.from({ length: 2400 }, (_, i) => (i === 1199 ? MIDDLE(turn) : (i + 1) % 600 === 0 ? `FAIL turn ${turn} test/case-${i + 1}.test.ts` : `ok ${i + 1} turn ${turn} test/case-${i + 1}.test.ts ${"-".repeat(12)}`));
+  const lines = Array.from({ length: 2400 }, (_, i) =>
+    i === 1199
+      ? MIDDLE(turn)
+      : (i + 1) % 600 === 0
+        ? `FAIL turn ${turn} test/case-${i + 1}.test.ts`
+        : `ok ${i + 1} turn ${turn} test/case-${i + 1}.test.ts ${"-".repeat(12)}`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
-const lastInput = (raw: string) => (JSON.parse(raw) as { input: Array<{ type?: string; role?: string }> }).input.at(-1)!;
+const lastInput = (raw: string) =>
+  (JSON.parse(raw) as { input: Array<{ type?: string; role?: string }> }).input.at(-1)!;
 
 /** A fresh store, adapter and agent whose model talks to `baseURL` (the SDK caches default clients per model name). */
 function setup(baseURL = "http://127.0.0.1:9/v1") {
@@ -21,8 +28,15 @@ function setup(baseURL = "http://127.0.0.1:9/v1") {
   const store = new ArtifactStore({ driver: new MemoryDriver() });
   const refs = createAgentsRefs({ store, session: "agents-1" });
   let turn = 0;
-  const readLog = tool({ name: "read_log", description: "Read the test log", parameters: z.object({ path: z.string() }), execute: async () => log120k(turn) });
-  const agent = refs.withArtifacts(new Agent({ name: "tester", instructions: "Answer from the test log.", model, tools: [readLog] }));
+  const readLog = tool({
+    name: "read_log",
+    description: "Read the test log",
+    parameters: z.object({ path: z.string() }),
+    execute: async () => log120k(turn),
+  });
+  const agent = refs.withArtifacts(
+    new Agent({ name: "tester", instructions: "Answer from the test log.", model, tools: [readLog] }),
+  );
   return { store, refs, agent, setTurn: (n: number) => (turn = n) };
 }
 
@@ -33,7 +47,8 @@ describe("@artifact-refs/openai-agents with the real Agents SDK against a local 
     const script = (raw: string, n: number): Move => {
       if (n === 0) return { tool: "read_log", args: { path: "test.log" } };
       const ref = /art:[0-9a-f]{12,64}/.exec(raw)?.[0];
-      if (n === 1 && ref) return { tool: "artifacts_get", args: { ref, selector: { mode: "range", start: 1, end: 2400 } } };
+      if (n === 1 && ref)
+        return { tool: "artifacts_get", args: { ref, selector: { mode: "range", start: 1, end: 2400 } } };
       return { text: "done" };
     };
     const fake = await startFakeOpenAI(script);
@@ -46,21 +61,29 @@ describe("@artifact-refs/openai-agents with the real Agents SDK against a local 
       expect(r.raw).not.toContain(MIDDLE(0));
       expect(r.raw.length).toBeLessThan(16_000);
     }
-    expect((fake.requests[0]!.body.tools as Array<{ name: string }>).map((t) => t.name)).toEqual(["read_log", "artifacts_get"]);
+    expect((fake.requests[0]!.body.tools as Array<{ name: string }>).map((t) => t.name)).toEqual([
+      "read_log",
+      "artifacts_get",
+    ]);
     // The model read a plain-text reference (not JSON in a string) and got a bounded slice.
-    const outputs = (fake.requests[2]!.body.input as Array<{ type?: string; output?: string }>).filter((i) => i.type === "function_call_output");
+    const outputs = (fake.requests[2]!.body.input as Array<{ type?: string; output?: string }>).filter(
+      (i) => i.type === "function_call_output",
+    );
     expect(outputs[0]!.output).toMatch(/^\[stored as art:[0-9a-f]{12,} \(|^\[stored as art:[0-9a-f]{12,}: /);
     expect(outputs[0]!.output).toMatch(/call artifacts_get with \{"ref":"art:/);
     const slice = outputs[1]!.output!;
     expect(slice.length).toBeLessThanOrEqual(8000 + 600);
     expect(slice).toMatch(/^ok 1 turn 0 test\/case-1\.test\.ts/);
-    expect(slice).toMatch(/\[artifacts_get: \d+ chars of art:.*more is left\]\nleft out: .*\nnext part: call artifacts_get with/);
+    expect(slice).toMatch(
+      /\[artifacts_get: \d+ chars of art:.*more is left\]\nleft out: .*\nnext part: call artifacts_get with/,
+    );
     const stored = await store.listReferences("agents-1");
     expect(await store.getText(stored[0]!.artifact_id)).toBe(log120k(0));
   });
 
   it("200 turns of one conversation stay inside the input budget, every request", async () => {
-    const script = (raw: string): Move => (lastInput(raw).role === "user" ? { tool: "read_log", args: { path: "test.log" } } : { text: "read it" });
+    const script = (raw: string): Move =>
+      lastInput(raw).role === "user" ? { tool: "read_log", args: { path: "test.log" } } : { text: "read it" };
     const fake = await startFakeOpenAI(script);
     onTestFinished(fake.close);
     const { agent, refs, setTurn } = setup(fake.url);
@@ -69,7 +92,9 @@ describe("@artifact-refs/openai-agents with the real Agents SDK against a local 
     let unfiltered = 0;
     for (let turn = 0; turn < 200; turn++) {
       setTurn(turn);
-      const result = await run(agent, [...history, { role: "user", content: `turn ${turn}: what failed?` }], { callModelInputFilter: refs.inputFilter({ maxInputChars: budget }) });
+      const result = await run(agent, [...history, { role: "user", content: `turn ${turn}: what failed?` }], {
+        callModelInputFilter: refs.inputFilter({ maxInputChars: budget }),
+      });
       history = result.history;
       unfiltered = JSON.stringify(history).length;
     }
@@ -85,7 +110,9 @@ describe("@artifact-refs/openai-agents with the real Agents SDK against a local 
   it("fails closed when the latest turn alone is over the budget; bad input gets clear errors", async () => {
     const { refs } = setup();
     const filter = refs.inputFilter({ maxInputChars: 50 });
-    expect(() => filter({ modelData: { input: [{ role: "user", content: "x".repeat(100) }], instructions: "" } } as never)).toThrow(/BUDGET_EXCEEDED|over the budget of 50/);
+    expect(() =>
+      filter({ modelData: { input: [{ role: "user", content: "x".repeat(100) }], instructions: "" } } as never),
+    ).toThrow(/BUDGET_EXCEEDED|over the budget of 50/);
     expect(() => refs.wrapTool({ type: "hosted" } as never)).toThrow(/wrapTool takes a function tool/);
     expect(() => createAgentsRefs(undefined as never)).toThrow(/createAgentsRefs needs \{ store, session \}/);
     const bad = await refs.artifactsGetTool.invoke({} as never, JSON.stringify({ ref: "art:000000000000" }));

@@ -7,7 +7,11 @@ describe("README example runs as written against a local OpenAI Responses server
   it("examples/agent.ts", async () => {
     const fake = await startFakeOpenAI(logScript);
     onTestFinished(fake.close);
-    const stdout = await runExampleWithEnv(new URL("../examples/agent.ts", import.meta.url), { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: "test-key", OPENAI_AGENTS_DISABLE_TRACING: "1" });
+    const stdout = await runExampleWithEnv(new URL("../examples/agent.ts", import.meta.url), {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: "test-key",
+      OPENAI_AGENTS_DISABLE_TRACING: "1",
+    });
     expectScriptedLogRun(stdout, fake.requests);
     expect(fake.requests.map((r) => r.path)).toEqual(["/v1/responses", "/v1/responses", "/v1/responses"]);
     for (const r of fake.requests) expect(r.raw.length).toBeLessThan(14_000);

@@ -22,7 +22,8 @@ export function toHistory(messages: readonly ChatMessage[]): HistoryMessage[] {
     const role = m.role === "developer" ? "system" : m.role;
     const h: HistoryMessage = { role, content: text(m.content) };
     if (m.tool_call_id !== undefined) h.tool_call_id = m.tool_call_id;
-    if (m.tool_calls && m.tool_calls.length > 0) h.tool_calls = m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+    if (m.tool_calls && m.tool_calls.length > 0)
+      h.tool_calls = m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
     if (role === "tool" && m.name) h.tool_name = m.name;
     return h;
   });
@@ -33,7 +34,12 @@ export function fromPrompt(messages: readonly PromptMessage[]): ChatMessage[] {
   return messages.map((m) => {
     const out: ChatMessage = { role: m.role, content: m.content };
     if (m.role === "tool") out.tool_call_id = m.tool_call_id ?? "";
-    if (m.tool_calls && m.tool_calls.length > 0) out.tool_calls = m.tool_calls.map((c) => ({ id: c.id ?? "", type: "function", function: { name: c.name, arguments: c.arguments } }));
+    if (m.tool_calls && m.tool_calls.length > 0)
+      out.tool_calls = m.tool_calls.map((c) => ({
+        id: c.id ?? "",
+        type: "function",
+        function: { name: c.name, arguments: c.arguments },
+      }));
     return out;
   });
 }

@@ -1,4 +1,11 @@
-import { SessionRefs, toolArgs, type Deadline, type ExternalizedResult, type SessionRefsOptions, type ToolOutput } from "@artifact-refs/context";
+import {
+  SessionRefs,
+  toolArgs,
+  type Deadline,
+  type ExternalizedResult,
+  type SessionRefsOptions,
+  type ToolOutput,
+} from "@artifact-refs/context";
 
 import { fromPrompt, toHistory, type ChatMessage } from "./prompt.js";
 
@@ -67,7 +74,11 @@ function parseArguments(text: string): Record<string, unknown> | undefined {
 export class OpenAIRefs extends SessionRefs {
   constructor(options: OpenAIRefsOptions) {
     const onResult = options?.onResult;
-    super(options && { provider: "openai", ...options }, "createOpenAIRefs", onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })));
+    super(
+      options && { provider: "openai", ...options },
+      "createOpenAIRefs",
+      onResult && ((result, call) => onResult(result, { name: call.name, callId: call.id })),
+    );
   }
 
   /** Chat Completions `tools` entries (add them to your own). */
@@ -86,14 +97,29 @@ export class OpenAIRefs extends SessionRefs {
    * The model-facing content for one tool call: artifacts_get is answered here (bounded);
    * any other tool's output (or the function that produces it) is externalized when large.
    */
-  async contentFor(name: string, argsText: string, callId: string, output?: ToolOutput, deadline?: Deadline): Promise<string> {
-    return this.toolContent({ name, id: callId, args: parseArguments(argsText) }, argsText, output, deadline,
-      "pass the tool's output, or a function that runs the tool: refs.toolMessage(call, () => myTool(args))");
+  async contentFor(
+    name: string,
+    argsText: string,
+    callId: string,
+    output?: ToolOutput,
+    deadline?: Deadline,
+  ): Promise<string> {
+    return this.toolContent(
+      { name, id: callId, args: parseArguments(argsText) },
+      argsText,
+      output,
+      deadline,
+      "pass the tool's output, or a function that runs the tool: refs.toolMessage(call, () => myTool(args))",
+    );
   }
 
   /** Chat Completions: the `{role: "tool"}` message for a tool call (artifacts_get needs no output). */
   async toolMessage(call: ChatToolCall, output?: ToolOutput, deadline?: Deadline): Promise<ChatToolMessage> {
-    return { role: "tool", tool_call_id: call.id, content: await this.contentFor(call.function.name, call.function.arguments, call.id, output, deadline) };
+    return {
+      role: "tool",
+      tool_call_id: call.id,
+      content: await this.contentFor(call.function.name, call.function.arguments, call.id, output, deadline),
+    };
   }
 
   /** Answers an artifacts_get call (Chat Completions); undefined for any other tool. */
@@ -102,8 +128,16 @@ export class OpenAIRefs extends SessionRefs {
   }
 
   /** Responses API: the `function_call_output` item for a function call. */
-  async functionCallOutput(call: ResponsesFunctionCall, output?: ToolOutput, deadline?: Deadline): Promise<FunctionCallOutput> {
-    return { type: "function_call_output", call_id: call.call_id, output: await this.contentFor(call.name, call.arguments, call.call_id, output, deadline) };
+  async functionCallOutput(
+    call: ResponsesFunctionCall,
+    output?: ToolOutput,
+    deadline?: Deadline,
+  ): Promise<FunctionCallOutput> {
+    return {
+      type: "function_call_output",
+      call_id: call.call_id,
+      output: await this.contentFor(call.name, call.arguments, call.call_id, output, deadline),
+    };
   }
 
   /**

@@ -2,7 +2,12 @@ import OpenAI from "openai";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createOpenAIRefs } from "../src/index.js";
-import { BIG_LOG_MIDDLE as MIDDLE, bigLog, logScript, startFakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
+import {
+  BIG_LOG_MIDDLE as MIDDLE,
+  bigLog,
+  logScript,
+  startFakeOpenAI,
+} from "@artifact-refs/tooling/testing/fake-openai";
 
 const LOG = bigLog();
 
@@ -19,10 +24,12 @@ describe("OpenAI SDK adapter against a local Chat Completions server", () => {
     const { store, refs } = newRefs();
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "which tests failed?" }];
     for (let turn = 0; turn < 5; turn++) {
-      const reply = (await client.chat.completions.create({ model: "m", messages, tools: refs.tools })).choices[0]!.message;
+      const reply = (await client.chat.completions.create({ model: "m", messages, tools: refs.tools })).choices[0]!
+        .message;
       messages.push(reply);
       if (!reply.tool_calls?.length) break;
-      for (const call of reply.tool_calls) if (call.type === "function") messages.push(await refs.toolMessage(call, () => LOG));
+      for (const call of reply.tool_calls)
+        if (call.type === "function") messages.push(await refs.toolMessage(call, () => LOG));
     }
     expect(messages.at(-1)).toMatchObject({ role: "assistant", content: "found 4 failures" });
     expect(fake.requests).toHaveLength(3);
@@ -33,7 +40,9 @@ describe("OpenAI SDK adapter against a local Chat Completions server", () => {
       expect(r.raw).not.toContain(MIDDLE);
       expect(r.raw.length).toBeLessThan(12_000);
     }
-    expect(fake.requests[0]!.body.tools).toEqual([{ type: "function", function: expect.objectContaining({ name: "artifacts_get" }) }]);
+    expect(fake.requests[0]!.body.tools).toEqual([
+      { type: "function", function: expect.objectContaining({ name: "artifacts_get" }) },
+    ]);
     // Request 2 carries the reference (not the log); request 3 carries the bounded artifacts_get answer.
     expect(fake.requests[1]!.raw).toContain(short);
     expect(fake.requests[1]!.raw).toContain("artifact_reference");
@@ -46,16 +55,33 @@ describe("OpenAI SDK adapter against a local Chat Completions server", () => {
 
   it("keeps small outputs inline and answers artifacts_get errors as tool content", async () => {
     const { refs } = newRefs();
-    const small = await refs.toolMessage({ id: "c1", type: "function", function: { name: "add", arguments: '{"a":1}' } }, { sum: 3 });
+    const small = await refs.toolMessage(
+      { id: "c1", type: "function", function: { name: "add", arguments: '{"a":1}' } },
+      { sum: 3 },
+    );
     expect(small).toMatchObject({ role: "tool", tool_call_id: "c1" });
     expect(JSON.parse(small.content)).toEqual({ sum: 3 });
-    const bad = await refs.handleToolCall({ id: "c2", type: "function", function: { name: "artifacts_get", arguments: '{"ref":"art:nothex"}' } });
+    const bad = await refs.handleToolCall({
+      id: "c2",
+      type: "function",
+      function: { name: "artifacts_get", arguments: '{"ref":"art:nothex"}' },
+    });
     expect(JSON.parse(bad!.content).error.code).toBe("INVALID_HANDLE");
-    const notJson = await refs.handleToolCall({ id: "c3", type: "function", function: { name: "artifacts_get", arguments: "{oops" } });
+    const notJson = await refs.handleToolCall({
+      id: "c3",
+      type: "function",
+      function: { name: "artifacts_get", arguments: "{oops" },
+    });
     expect(JSON.parse(notJson!.content).error.code).toBe("INVALID_INPUT");
-    expect(await refs.handleToolCall({ id: "c4", type: "function", function: { name: "other", arguments: "{}" } })).toBeUndefined();
-    await expect(refs.toolMessage({ id: "c5", function: { name: "other", arguments: "{}" } })).rejects.toThrow(/no output given for tool other/);
-    expect(() => createOpenAIRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "bad session" })).toThrow(/invalid session id/);
+    expect(
+      await refs.handleToolCall({ id: "c4", type: "function", function: { name: "other", arguments: "{}" } }),
+    ).toBeUndefined();
+    await expect(refs.toolMessage({ id: "c5", function: { name: "other", arguments: "{}" } })).rejects.toThrow(
+      /no output given for tool other/,
+    );
+    expect(() =>
+      createOpenAIRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "bad session" }),
+    ).toThrow(/invalid session id/);
     expect(() => createOpenAIRefs(undefined as never)).toThrow(/needs \{ store, session \}/);
   });
 });
@@ -81,8 +107,12 @@ describe("OpenAI SDK adapter against a local Responses server", () => {
     expect(final).toBe("found 4 failures");
     expect(fake.requests.map((r) => r.path)).toEqual(["/v1/responses", "/v1/responses", "/v1/responses"]);
     for (const r of fake.requests) expect(r.raw).not.toContain(MIDDLE);
-    expect(fake.requests[0]!.body.tools).toEqual([expect.objectContaining({ type: "function", name: "artifacts_get", strict: false })]);
-    const outputs = (fake.requests[2]!.body.input as Array<{ type?: string; output?: string }>).filter((i) => i.type === "function_call_output");
+    expect(fake.requests[0]!.body.tools).toEqual([
+      expect.objectContaining({ type: "function", name: "artifacts_get", strict: false }),
+    ]);
+    const outputs = (fake.requests[2]!.body.input as Array<{ type?: string; output?: string }>).filter(
+      (i) => i.type === "function_call_output",
+    );
     expect(outputs).toHaveLength(2);
     expect(outputs[0]!.output).toMatch(/"artifact_reference":"art:[0-9a-f]{12,}"/);
     expect(outputs[1]!.output).toContain("FAIL test/case-2000");

@@ -32,7 +32,13 @@ export function bigJson(): string {
   let i = 0;
   let text = "";
   while (true) {
-    items.push({ id: `ch_${i}`, amount: i * 37, currency: "eur", status: i % 9 === 0 ? "failed" : "succeeded", customer: { id: `cus_${i % 500}`, email: `user${i}@example.com` } });
+    items.push({
+      id: `ch_${i}`,
+      amount: i * 37,
+      currency: "eur",
+      status: i % 9 === 0 ? "failed" : "succeeded",
+      customer: { id: `cus_${i % 500}`, email: `user${i}@example.com` },
+    });
     i++;
     if (i % 200 === 0) {
       text = JSON.stringify({ data: items, has_more: true });
@@ -42,8 +48,40 @@ export function bigJson(): string {
   return text;
 }
 
-const TOOLS = ["read_file", "list_files", "grep", "run_tests", "execute_bash", "http_get", "write_file", "web_search", "sql_query", "fetch_url"];
-const WORDS = ["orders", "users", "billing", "invoice", "config", "server", "client", "auth", "cache", "queue", "worker", "report", "metrics", "deploy", "schema", "payment", "search", "session", "token", "upload"];
+const TOOLS = [
+  "read_file",
+  "list_files",
+  "grep",
+  "run_tests",
+  "execute_bash",
+  "http_get",
+  "write_file",
+  "web_search",
+  "sql_query",
+  "fetch_url",
+];
+const WORDS = [
+  "orders",
+  "users",
+  "billing",
+  "invoice",
+  "config",
+  "server",
+  "client",
+  "auth",
+  "cache",
+  "queue",
+  "worker",
+  "report",
+  "metrics",
+  "deploy",
+  "schema",
+  "payment",
+  "search",
+  "session",
+  "token",
+  "upload",
+];
 
 /** `n` execution records of a long session. */
 export function executions(n: number): Array<ExecutionLike & RecallItem> {

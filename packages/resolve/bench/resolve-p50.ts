@@ -6,7 +6,13 @@
 import { ResolutionSession, resolveReferences } from "../src/index.js";
 import { executions } from "./fixtures.js";
 
-const queries = ["summarize what I just loaded", "what did the billing query return?", "the orders3.ts file before the last one", "what went wrong with the last test run?", "write a haiku about spring"];
+const queries = [
+  "summarize what I just loaded",
+  "what did the billing query return?",
+  "the orders3.ts file before the last one",
+  "what went wrong with the last test run?",
+  "write a haiku about spring",
+];
 const sizes = (process.argv[2] ?? "1000,10000,100000").split(",").map(Number);
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -37,9 +43,14 @@ for (const n of sizes) {
   const s = measure((q) => session.resolve(q));
   figures.array![n] = a.p50;
   figures.session![n] = s.p50;
-  console.log(`${n.toLocaleString("en-US")} records, plain array:       first call ${a.first.toFixed(0)} ms, p50 ${a.p50.toFixed(2)} ms (per message: ${a.per})`);
-  console.log(`${n.toLocaleString("en-US")} records, ResolutionSession: first call ${s.first.toFixed(0)} ms, p50 ${s.p50.toFixed(2)} ms (per message: ${s.per})`);
+  console.log(
+    `${n.toLocaleString("en-US")} records, plain array:       first call ${a.first.toFixed(0)} ms, p50 ${a.p50.toFixed(2)} ms (per message: ${a.per})`,
+  );
+  console.log(
+    `${n.toLocaleString("en-US")} records, ResolutionSession: first call ${s.first.toFixed(0)} ms, p50 ${s.p50.toFixed(2)} ms (per message: ${s.per})`,
+  );
 }
 for (const [way, f] of Object.entries(figures)) {
-  if (f[1000] && f[100000]) console.log(`${way}: time(100k) / time(1k) = ${(f[100000] / f[1000]).toFixed(2)} (target ≤ 3)`);
+  if (f[1000] && f[100000])
+    console.log(`${way}: time(100k) / time(1k) = ${(f[100000] / f[1000]).toFixed(2)} (target ≤ 3)`);
 }

@@ -7,7 +7,9 @@ import { bigJson, bigLog } from "./fixtures.js";
 const log = bigLog();
 const json = bigJson();
 console.log(`machine: ${machine()}`);
-console.log(`inputs: log ${log.length.toLocaleString("en-US")} chars / ${log.split("\n").length.toLocaleString("en-US")} lines; JSON ${json.length.toLocaleString("en-US")} chars`);
+console.log(
+  `inputs: log ${log.length.toLocaleString("en-US")} chars / ${log.split("\n").length.toLocaleString("en-US")} lines; JSON ${json.length.toLocaleString("en-US")} chars`,
+);
 
 await compare({
   title: "Selectors on a 512 KiB log (8,000-char cap)",
@@ -17,7 +19,8 @@ await compare({
     "headtail (default)": () => applySelector(log),
     "range 5000:5200": () => applySelector(log, { mode: "range", start: 5_000, end: 5_200 }),
     "grep ERROR, context 2": () => applySelector(log, { mode: "grep", pattern: "ERROR", context: 2 }),
-    "grep -i 'upstream timed out'": () => applySelector(log, { mode: "grep", pattern: "upstream timed out", ignoreCase: true }),
+    "grep -i 'upstream timed out'": () =>
+      applySelector(log, { mode: "grep", pattern: "upstream timed out", ignoreCase: true }),
     "grep (a+)+$ (catastrophic for backtracking)": () => applySelector(log, { mode: "grep", pattern: "(a+)+$" }),
   },
 });
@@ -26,8 +29,10 @@ await compare({
   title: "JSONPath on a 512 KiB JSON document",
   baseline: "naive JSON.parse + filter (uncapped)",
   cases: {
-    "naive JSON.parse + filter (uncapped)": () => (JSON.parse(json) as { data: Array<{ status: string }> }).data.filter((d) => d.status === "failed"),
-    "jsonpath $.data[?@.status=='failed'].id": () => applySelector(json, { mode: "jsonpath", expr: "$.data[?@.status=='failed'].id" }),
+    "naive JSON.parse + filter (uncapped)": () =>
+      (JSON.parse(json) as { data: Array<{ status: string }> }).data.filter((d) => d.status === "failed"),
+    "jsonpath $.data[?@.status=='failed'].id": () =>
+      applySelector(json, { mode: "jsonpath", expr: "$.data[?@.status=='failed'].id" }),
     "jsonpath $.data[10]": () => applySelector(json, { mode: "jsonpath", expr: "$.data[10]" }),
     "JSON Pointer /data/10/customer": () => applySelector(json, { mode: "jsonpath", expr: "/data/10/customer" }),
   },
@@ -37,4 +42,6 @@ await compare({
 const evil = `${"a".repeat(100_000)}!`;
 const t0 = performance.now();
 applySelector(evil, { mode: "grep", pattern: "^(a+)+$" });
-console.log(`\n(a+)+$ on 100,000 'a' + '!': ${(performance.now() - t0).toFixed(1)} ms with RE2JS (a backtracking engine does not finish)`);
+console.log(
+  `\n(a+)+$ on 100,000 'a' + '!': ${(performance.now() - t0).toFixed(1)} ms with RE2JS (a backtracking engine does not finish)`,
+);

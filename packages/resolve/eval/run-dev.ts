@@ -13,12 +13,18 @@ const repo = resolve(here, "../../..");
 const argv = process.argv.slice(2);
 const verbose = argv.includes("--verbose");
 const holdAt = argv.indexOf("--hold");
-const hold = holdAt >= 0 ? (argv[holdAt + 1] === "none" ? [] : (argv[holdAt + 1] ?? "").split(",")) : ["s11", "s12", "s13", "s14"];
+const hold =
+  holdAt >= 0 ? (argv[holdAt + 1] === "none" ? [] : (argv[holdAt + 1] ?? "").split(",")) : ["s11", "s12", "s13", "s14"];
 const args = argv.filter((a, i) => a !== "--verbose" && a !== "--hold" && !(holdAt >= 0 && i === holdAt + 1));
 const shared = resolve(repo, "../shared/data/references");
 const files = args.length
   ? args
-  : [resolve(shared, "dev.json"), resolve(shared, "dev2.json"), resolve(here, "../test/fixtures/heldout.json"), resolve(here, "../test/fixtures/heldout-untuned.json")];
+  : [
+      resolve(shared, "dev.json"),
+      resolve(shared, "dev2.json"),
+      resolve(here, "../test/fixtures/heldout.json"),
+      resolve(here, "../test/fixtures/heldout-untuned.json"),
+    ];
 
 interface SetLike {
   scenarios: { id: string }[];
@@ -31,11 +37,16 @@ function report(data: SetLike, title: string, showTexts: boolean): void {
   if (wrong.length) {
     console.log("\nmisses:");
     for (const o of wrong) {
-      if (showTexts) console.log(`- ${o.id} [${o.kind}] ${JSON.stringify(o.text)} expected ${o.expected.join(",") || "nothing"}, got ${o.got.join(",") || "nothing"}${o.ambiguous ? " (ambiguous)" : ""}`);
+      if (showTexts)
+        console.log(
+          `- ${o.id} [${o.kind}] ${JSON.stringify(o.text)} expected ${o.expected.join(",") || "nothing"}, got ${o.got.join(",") || "nothing"}${o.ambiguous ? " (ambiguous)" : ""}`,
+        );
       else console.log(`- ${o.id} [${o.kind}] (text not shown: held out)`);
     }
   }
-  if (verbose && showTexts) for (const o of r.outcomes) console.log(`${o.correct ? "ok  " : "MISS"} ${o.id} ${o.kind} ${JSON.stringify(o.text)} -> ${o.got.join(",")}`);
+  if (verbose && showTexts)
+    for (const o of r.outcomes)
+      console.log(`${o.correct ? "ok  " : "MISS"} ${o.id} ${o.kind} ${JSON.stringify(o.text)} -> ${o.got.join(",")}`);
   console.log("");
 }
 
@@ -55,6 +66,14 @@ for (const file of files) {
     continue;
   }
   report(data, `${title} (all ${data.scenarios.length} scenarios)`, false);
-  report({ ...data, scenarios: data.scenarios.filter((s) => !held.includes(s.id)) }, `${title} without ${held.join(", ")} (tuned on)`, true);
-  report({ ...data, scenarios: data.scenarios.filter((s) => held.includes(s.id)) }, `${title}: ${held.join(", ")} only (held out, never tuned on)`, false);
+  report(
+    { ...data, scenarios: data.scenarios.filter((s) => !held.includes(s.id)) },
+    `${title} without ${held.join(", ")} (tuned on)`,
+    true,
+  );
+  report(
+    { ...data, scenarios: data.scenarios.filter((s) => held.includes(s.id)) },
+    `${title}: ${held.join(", ")} only (held out, never tuned on)`,
+    false,
+  );
 }

@@ -2,7 +2,9 @@
 import { applySelector, preview, recall, resolveReferences } from "@artifact-refs/resolve";
 
 // 1. Bounded selectors: never more than the cap, and the exact selector for more.
-const log = Array.from({ length: 5_000 }, (_, i) => (i % 500 === 7 ? `ERROR job ${i} failed: disk full` : `INFO job ${i} ok`)).join("\n");
+const log = Array.from({ length: 5_000 }, (_, i) =>
+  i % 500 === 7 ? `ERROR job ${i} failed: disk full` : `INFO job ${i} ok`,
+).join("\n");
 const grep = applySelector(log, { mode: "grep", pattern: "ERROR", context: 1, maxMatches: 2 });
 console.log(grep.text);
 console.log("omitted:", grep.omitted);
@@ -18,11 +20,22 @@ console.log(preview(log, { label: "jobs.log" }).summary);
 const executions = [
   { id: "e1", tool_name: "list_files", tool_args: { path: "src" }, summary: "3 files: app.ts, db.ts, routes.ts" },
   { id: "e2", tool_name: "read_file", tool_args: { path: "src/db.ts" }, summary: "Postgres pool, max 10 connections" },
-  { id: "e3", tool_name: "run_tests", tool_args: { command: "pnpm test" }, summary: "1 failed, 20 passed", result_type: "error" },
+  {
+    id: "e3",
+    tool_name: "run_tests",
+    tool_args: { command: "pnpm test" },
+    summary: "1 failed, 20 passed",
+    result_type: "error",
+  },
 ];
 console.log(JSON.stringify(resolveReferences("summarize what I just loaded", executions)));
 console.log(JSON.stringify(resolveReferences("write a haiku about spring", executions)));
 
 // 4. Top-K recall within a token budget.
 const r = recall({ items: executions, query: "why did the tests fail?", budgetTokens: 60 });
-console.log(r.items.map((i) => i.id), r.tokens, "tokens; left out:", r.omitted);
+console.log(
+  r.items.map((i) => i.id),
+  r.tokens,
+  "tokens; left out:",
+  r.omitted,
+);

@@ -7,13 +7,40 @@ export { parseJsonPointer, resolveJsonPointer, toJsonPointer, toJsonPath } from 
 export { contentAsText, isBinaryBytes, looksBinary } from "./text.js";
 export { parseSelectorFlags, type SelectorFlags } from "./selectors/flags.js";
 export { preview, summarize, type SummarizeInputLike } from "./preview/preview.js";
-export { type Preview, type PreviewKind, type PreviewOptions, SUMMARY_MAX_CHARS, DEFAULT_PREVIEW_MAX_CHARS } from "./preview/types.js";
+export {
+  type Preview,
+  type PreviewKind,
+  type PreviewOptions,
+  SUMMARY_MAX_CHARS,
+  DEFAULT_PREVIEW_MAX_CHARS,
+} from "./preview/types.js";
 export { detectKind } from "./preview/detect.js";
 export { outlineSymbols, type CodeSymbol } from "./preview/code.js";
 export { visibleText } from "./preview/html.js";
 export { testCounts, failingTests } from "./preview/test-output.js";
-export { resolveReferences, ResolutionSession, type Candidate, type Resolution, type ResolveOptions } from "./resolution/resolve.js";
+export {
+  resolveReferences,
+  ResolutionSession,
+  type Candidate,
+  type Resolution,
+  type ResolveOptions,
+} from "./resolution/resolve.js";
 export type { ExecutionLike } from "./resolution/executions.js";
 export { parseQuery, type ParsedQuery } from "./resolution/query.js";
-export { evaluateReferenceSet, formatEvaluation, ReferenceSetSchema, type EvaluationReport, type QueryOutcome, type ReferenceSet } from "./resolution/evaluate.js";
-export { recall, RecallIndex, defaultRender, type RecallItem, type RecallOptions, type RecallResult, type RecalledItem } from "./recall.js";
+export {
+  evaluateReferenceSet,
+  formatEvaluation,
+  ReferenceSetSchema,
+  type EvaluationReport,
+  type QueryOutcome,
+  type ReferenceSet,
+} from "./resolution/evaluate.js";
+export {
+  recall,
+  RecallIndex,
+  defaultRender,
+  type RecallItem,
+  type RecallOptions,
+  type RecallResult,
+  type RecalledItem,
+} from "./recall.js";

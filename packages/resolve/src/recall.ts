@@ -76,16 +76,29 @@ export class RecallIndex {
 
   add(item: RecallItem): void {
     if (item === null || typeof item !== "object" || Array.isArray(item)) {
-      throw new ArefError("INVALID_INPUT", `recall item #${this.#entries.length + 1} is not an object (got ${item === null ? "null" : Array.isArray(item) ? "an array" : typeof item})`, {
-        hint: "items are execution records: { id, tool_name, summary, … }",
-      });
+      throw new ArefError(
+        "INVALID_INPUT",
+        `recall item #${this.#entries.length + 1} is not an object (got ${item === null ? "null" : Array.isArray(item) ? "an array" : typeof item})`,
+        {
+          hint: "items are execution records: { id, tool_name, summary, … }",
+        },
+      );
     }
     const id = executionId(item, this.#entries.length);
     if (this.#byId.has(id)) {
-      throw new ArefError("CONFLICT", `recall item ${JSON.stringify(id)} was already added`, { hint: "give each item a unique id" });
+      throw new ArefError("CONFLICT", `recall item ${JSON.stringify(id)} was already added`, {
+        hint: "give each item a unique id",
+      });
     }
     const terms = new Set<string>();
-    const source = [item.label, item.artifact_title, item.summary, item.result_summary, item.tool_name, ...Object.values(item.tool_args ?? {}).filter((v) => typeof v === "string")]
+    const source = [
+      item.label,
+      item.artifact_title,
+      item.summary,
+      item.result_summary,
+      item.tool_name,
+      ...Object.values(item.tool_args ?? {}).filter((v) => typeof v === "string"),
+    ]
       .filter(Boolean)
       .join(" ");
     for (const w of words(source)) if (!STOPWORDS.has(w) && w.length > 1) terms.add(stem(w));
@@ -107,7 +120,9 @@ export class RecallIndex {
   recall(options: RecallOptions): RecallResult {
     const budget = options.budgetTokens;
     if (!Number.isInteger(budget) || budget < 0) {
-      throw new ArefError("INVALID_INPUT", `budgetTokens must be a non-negative integer, got ${String(budget)}`, { hint: "e.g. budgetTokens: 800" });
+      throw new ArefError("INVALID_INPUT", `budgetTokens must be a non-negative integer, got ${String(budget)}`, {
+        hint: "e.g. budgetTokens: 800",
+      });
     }
     const maxItems = options.maxItems ?? 10;
     if (!Number.isInteger(maxItems) || maxItems < 0) {
@@ -130,7 +145,13 @@ export class RecallIndex {
       if (e && get(e.seq).explicit === -1) get(e.seq).explicit = rank;
     });
     for (let s = n - 1; s >= Math.max(0, n - RECENCY_WINDOW); s--) get(s);
-    const qTerms = [...new Set(words(options.query ?? "").filter((w) => !STOPWORDS.has(w) && w.length > 1).map(stem))];
+    const qTerms = [
+      ...new Set(
+        words(options.query ?? "")
+          .filter((w) => !STOPWORDS.has(w) && w.length > 1)
+          .map(stem),
+      ),
+    ];
     for (const t of qTerms) {
       const list = this.#postings.get(t);
       if (!list) continue;
@@ -179,7 +200,14 @@ export class RecallIndex {
       used += tokens;
       items.push({ id: entry.id, text, tokens, score: Math.round(r.score * 1000) / 1000, reasons: r.reasons });
     }
-    return { items, text: items.map((i) => i.text).join("\n"), tokens: used, budgetTokens: budget, omitted, notConsidered: n - ranked.length };
+    return {
+      items,
+      text: items.map((i) => i.text).join("\n"),
+      tokens: used,
+      budgetTokens: budget,
+      omitted,
+      notConsidered: n - ranked.length,
+    };
   }
 }
 

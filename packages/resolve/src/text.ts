@@ -25,9 +25,13 @@ export function isBinaryBytes(bytes: Uint8Array): boolean {
  */
 export function contentAsText(content: string | Uint8Array): string {
   if (typeof content !== "string" && !(content instanceof Uint8Array)) {
-    throw new ArefError("INVALID_INPUT", `content must be a string or bytes (Uint8Array), got ${content === null ? "null" : typeof content}`, {
-      hint: "pass the artifact's text or its bytes",
-    });
+    throw new ArefError(
+      "INVALID_INPUT",
+      `content must be a string or bytes (Uint8Array), got ${content === null ? "null" : typeof content}`,
+      {
+        hint: "pass the artifact's text or its bytes",
+      },
+    );
   }
   if (typeof content === "string") {
     if (looksBinary(content)) throw binaryError(content.length);
@@ -38,10 +42,14 @@ export function contentAsText(content: string | Uint8Array): string {
 }
 
 function binaryError(size: number): ArefError {
-  return new ArefError("UNSUPPORTED", `the content is binary (${size} bytes with NUL bytes or invalid UTF-8); selectors work on text`, {
-    hint: "fetch binary artifacts whole through the store (ArtifactStore.get) instead of a selector",
-    details: { size },
-  });
+  return new ArefError(
+    "UNSUPPORTED",
+    `the content is binary (${size} bytes with NUL bytes or invalid UTF-8); selectors work on text`,
+    {
+      hint: "fetch binary artifacts whole through the store (ArtifactStore.get) instead of a selector",
+      details: { size },
+    },
+  );
 }
 
 /**

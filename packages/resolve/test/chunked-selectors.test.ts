@@ -39,7 +39,8 @@ function chunked(text: string, size: number): ChunkSource & { reads: number[] } 
 
 function logText(lines: number, trailingNewline = true): string {
   const out: string[] = [];
-  for (let i = 1; i <= lines; i++) out.push(i % 997 === 0 ? `line ${i} ERROR something failed ü€😀` : `line ${i} ok ${"x".repeat(i % 50)}`);
+  for (let i = 1; i <= lines; i++)
+    out.push(i % 997 === 0 ? `line ${i} ERROR something failed ü€😀` : `line ${i} ok ${"x".repeat(i % 50)}`);
   return out.join("\n") + (trailingNewline ? "\n" : "");
 }
 
@@ -72,7 +73,9 @@ describe("selectors over chunked content", () => {
       it(`return what the whole-text selectors return (chunks of ${size} bytes, trailing newline ${trailing})`, async () => {
         for (const selector of selectors) {
           const expected = applySelector(text, selector);
-          expect(await applySelectorToChunks(chunked(text, size), selector), JSON.stringify(selector)).toEqual(expected);
+          expect(await applySelectorToChunks(chunked(text, size), selector), JSON.stringify(selector)).toEqual(
+            expected,
+          );
         }
       });
     }
@@ -97,10 +100,25 @@ describe("selectors over chunked content", () => {
 
   it("refuses JSONPath over a chunked document above the stated size, and binary chunks", async () => {
     const big = { ...chunked('{"a": 1}', 100), size: 64 * 1024 * 1024 };
-    await expect(applySelectorToChunks(big, { mode: "jsonpath", expr: "$.a" })).rejects.toMatchObject({ code: "UNSUPPORTED" });
+    await expect(applySelectorToChunks(big, { mode: "jsonpath", expr: "$.a" })).rejects.toMatchObject({
+      code: "UNSUPPORTED",
+    });
     const small = chunked(`{"items": [${Array.from({ length: 5000 }, (_, i) => `{"id": ${i}}`).join(", ")}]}`, 4096);
-    expect(await applySelectorToChunks(small, { mode: "jsonpath", expr: "$.items[4999].id" })).toEqual(applySelector(`{"items": [${Array.from({ length: 5000 }, (_, i) => `{"id": ${i}}`).join(", ")}]}`, { mode: "jsonpath", expr: "$.items[4999].id" }));
-    const binary: ChunkSource = { size: 3, lines: 1, chars: 3, chunks: [{ newlines: 0, chars: 3, newlinesBefore: 0, charsBefore: 0 }], read: async () => new Uint8Array([0, 1, 2]) };
-    await expect(applySelectorToChunks(binary, { mode: "headtail", maxChars: 1 })).rejects.toMatchObject({ code: "UNSUPPORTED" });
+    expect(await applySelectorToChunks(small, { mode: "jsonpath", expr: "$.items[4999].id" })).toEqual(
+      applySelector(`{"items": [${Array.from({ length: 5000 }, (_, i) => `{"id": ${i}}`).join(", ")}]}`, {
+        mode: "jsonpath",
+        expr: "$.items[4999].id",
+      }),
+    );
+    const binary: ChunkSource = {
+      size: 3,
+      lines: 1,
+      chars: 3,
+      chunks: [{ newlines: 0, chars: 3, newlinesBefore: 0, charsBefore: 0 }],
+      read: async () => new Uint8Array([0, 1, 2]),
+    };
+    await expect(applySelectorToChunks(binary, { mode: "headtail", maxChars: 1 })).rejects.toMatchObject({
+      code: "UNSUPPORTED",
+    });
   });
 });

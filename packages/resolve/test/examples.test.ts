@@ -18,7 +18,18 @@ describe("README example", () => {
     ];
     for (const value of shown) expect(out).toContain(value);
     // the README's condensed copy shows the same values
-    for (const value of [shown[0]!, shown[2]!, shown[3]!, "items e3, e2, e1 (50 tokens), omitted: []", '{ candidates: [], ambiguous: false }']) expect(readme).toContain(value);
-    expect(out.startsWith("7-INFO job 6 ok\n8:ERROR job 7 failed: disk full\n9-INFO job 8 ok\n--\n507-INFO job 506 ok\n508:ERROR")).toBe(true);
+    for (const value of [
+      shown[0]!,
+      shown[2]!,
+      shown[3]!,
+      "items e3, e2, e1 (50 tokens), omitted: []",
+      "{ candidates: [], ambiguous: false }",
+    ])
+      expect(readme).toContain(value);
+    expect(
+      out.startsWith(
+        "7-INFO job 6 ok\n8:ERROR job 7 failed: disk full\n9-INFO job 8 ok\n--\n507-INFO job 506 ok\n508:ERROR",
+      ),
+    ).toBe(true);
   }, 120_000); // spawns node + tsx: slow on a loaded machine, not a speed check
 });

@@ -39,7 +39,9 @@ describe("JSONPath work budget", () => {
 
   it("still answers '..' on ordinary documents and a single '..' on a 3,000-deep one", () => {
     const doc = JSON.stringify({ items: Array.from({ length: 2_000 }, (_, i) => ({ x: i, sub: { a: { b: i } } })) });
-    expect(applySelector(doc, { mode: "jsonpath", expr: "$..a..b", maxChars: 100_000 }).stats).toMatchObject({ results: 2_000 });
+    expect(applySelector(doc, { mode: "jsonpath", expr: "$..a..b", maxChars: 100_000 }).stats).toMatchObject({
+      results: 2_000,
+    });
     expect(applySelector(deep(3_000), { mode: "jsonpath", expr: "$..x" }).stats).toMatchObject({ results: 1 });
     expect(applySelector(doc, { mode: "jsonpath", expr: "/items/3/x" }).text).toBe("3");
   });

@@ -5,7 +5,11 @@ import { SUMMARY_MAX_CHARS, preview, summarize, testCounts } from "../src/index.
 
 describe("preview by content type", () => {
   it("JSON: shape, keys, array lengths and a sample", () => {
-    const body = JSON.stringify({ data: Array.from({ length: 20 }, (_, i) => ({ id: `ch_${i}`, amount: i * 100, status: i % 7 ? "ok" : "failed" })), has_more: true, object: "list" });
+    const body = JSON.stringify({
+      data: Array.from({ length: 20 }, (_, i) => ({ id: `ch_${i}`, amount: i * 100, status: i % 7 ? "ok" : "failed" })),
+      has_more: true,
+      object: "list",
+    });
     const p = preview(body, { mime: "application/json" });
     expect(p.kind).toBe("json");
     expect(p.summary).toBe("JSON object, 3 keys: data (array[20]), has_more (boolean), object (string)");
@@ -25,7 +29,10 @@ describe("preview by content type", () => {
     const lines = [];
     for (let i = 0; i < 200; i++) {
       const t = `2024-05-01T02:${String(10 + (i % 50)).padStart(2, "0")}:07Z`;
-      if (i % 10 === 3) lines.push(`${t} [error] 1234#0: *${i} upstream timed out (110: Connection timed out) while reading response header`);
+      if (i % 10 === 3)
+        lines.push(
+          `${t} [error] 1234#0: *${i} upstream timed out (110: Connection timed out) while reading response header`,
+        );
       else if (i % 25 === 0) lines.push(`${t} [warn] client body buffered to a temporary file`);
       else lines.push(`${t} [info] GET /api/items/${i} 200`);
     }
@@ -69,7 +76,8 @@ describe("preview by content type", () => {
     expect(py.kind).toBe("test");
     expect(py.summary).toMatch(/^Test run: 2 failed, 212 passed; failing: .*tests\/test_dates.py::test_parse_date_tz/);
 
-    const go = "=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: got 1 want 2\n=== RUN   TestOK\n--- PASS: TestOK (0.00s)\nFAIL\nFAIL\texample.com/p\t0.01s\n";
+    const go =
+      "=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: got 1 want 2\n=== RUN   TestOK\n--- PASS: TestOK (0.00s)\nFAIL\nFAIL\texample.com/p\t0.01s\n";
     const g = preview(go);
     expect(g.kind).toBe("test");
     expect(g.stats).toMatchObject({ failed: 1, passed: 1 });
@@ -91,7 +99,12 @@ describe("preview by content type", () => {
       expect(p.summary).not.toMatch(/Test run/);
       expect(testCounts(log)).toEqual({});
     }
-    for (const text of [lines((i) => `step ${i} failed`), lines((i) => `ok ${i} records loaded`), lines((i) => `[ok] step ${i}`), lines((i) => `processed batch ${i} ok`)]) {
+    for (const text of [
+      lines((i) => `step ${i} failed`),
+      lines((i) => `ok ${i} records loaded`),
+      lines((i) => `[ok] step ${i}`),
+      lines((i) => `processed batch ${i} ok`),
+    ]) {
       expect(preview(text).kind, text.slice(0, 40)).not.toBe("test");
       expect(testCounts(text)).toEqual({});
     }
@@ -103,7 +116,8 @@ describe("preview by content type", () => {
     expect(preview(tap).kind).toBe("test");
     expect(preview(tap).summary).toBe("Test run: 1 failed, 2 passed; failing: subtracts");
     expect(preview("ok 1 - adds\nnot ok 2 - subtracts\n").stats).toMatchObject({ failed: 1, passed: 1 });
-    const nodeTest = "TAP version 13\n# Subtest: a\nok 1 - a\n# Subtest: b\nnot ok 2 - b\n1..2\n# tests 2\n# pass 1\n# fail 1\n";
+    const nodeTest =
+      "TAP version 13\n# Subtest: a\nok 1 - a\n# Subtest: b\nnot ok 2 - b\n1..2\n# tests 2\n# pass 1\n# fail 1\n";
     expect(preview(nodeTest).stats).toMatchObject({ failed: 1, passed: 1 });
     expect(testCounts("  46 passing (2s)\n  1 failing\n")).toEqual({ passed: 46, failed: 1 });
     expect(testCounts("==== 2 failed, 212 passed in 3.21s ====")).toEqual({ passed: 212, failed: 2 });
@@ -126,14 +140,20 @@ describe("preview by content type", () => {
     ].join("\n");
     const p = preview(ts, { label: "src/db/orderRepo.ts" });
     expect(p.kind).toBe("code");
-    expect(p.summary).toMatch(/^TypeScript source, 10 lines, \d+ symbols: interface Order, class OrderRepository, function toDto, function helper/);
+    expect(p.summary).toMatch(
+      /^TypeScript source, 10 lines, \d+ symbols: interface Order, class OrderRepository, function toDto, function helper/,
+    );
     expect(p.preview).toContain("method findById");
-    const py = preview("import os\n\nclass Invoice:\n    def total(self):\n        return 1\n\ndef parse_date(s):\n    pass\n", { label: "billing/dates.py" });
+    const py = preview(
+      "import os\n\nclass Invoice:\n    def total(self):\n        return 1\n\ndef parse_date(s):\n    pass\n",
+      { label: "billing/dates.py" },
+    );
     expect(py.summary).toMatch(/^Python source, 8 lines, 3 symbols: class Invoice, def parse_date/);
   });
 
   it("HTML: title and visible text, no scripts", () => {
-    const html = '<!doctype html><html><head><title>Charges &amp; refunds</title><style>p{color:red}</style></head><body><h1>Charges</h1><script>var secret=1</script><p>Create a charge with an <a href="/k">Idempotency-Key</a>.</p></body></html>';
+    const html =
+      '<!doctype html><html><head><title>Charges &amp; refunds</title><style>p{color:red}</style></head><body><h1>Charges</h1><script>var secret=1</script><p>Create a charge with an <a href="/k">Idempotency-Key</a>.</p></body></html>';
     const p = preview(html);
     expect(p.kind).toBe("html");
     expect(p.summary).toContain('"Charges & refunds"');
@@ -162,7 +182,9 @@ describe("preview by content type", () => {
   });
 
   it("binary and empty content", () => {
-    const p = preview(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), { mime: "image/png" });
+    const p = preview(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), {
+      mime: "image/png",
+    });
     expect(p.kind).toBe("binary");
     expect(p.summary).toBe("Binary content, 12 bytes (image/png)");
     expect(preview("  \n").kind).toBe("empty");
@@ -170,27 +192,40 @@ describe("preview by content type", () => {
 
   it("summaries stay within 500 chars and previews within maxChars for any input", () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 5_000 }), fc.constantFrom(undefined, "a.json", "a.csv", "a.ts", "a.log", "a.html"), fc.integer({ min: 1, max: 3_000 }), (text, label, maxChars) => {
-        const p = preview(text, { label, maxChars });
-        expect(p.summary.length).toBeLessThanOrEqual(SUMMARY_MAX_CHARS);
-        expect(p.preview.length).toBeLessThanOrEqual(maxChars);
-      }),
+      fc.property(
+        fc.string({ maxLength: 5_000 }),
+        fc.constantFrom(undefined, "a.json", "a.csv", "a.ts", "a.log", "a.html"),
+        fc.integer({ min: 1, max: 3_000 }),
+        (text, label, maxChars) => {
+          const p = preview(text, { label, maxChars });
+          expect(p.summary.length).toBeLessThanOrEqual(SUMMARY_MAX_CHARS);
+          expect(p.preview.length).toBeLessThanOrEqual(maxChars);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("summarize fits ArtifactStore's summarize option", () => {
     const bytes = new TextEncoder().encode('{"a":[1,2,3]}');
-    expect(summarize({ text: '{"a":[1,2,3]}', bytes, mime: "application/json" })).toBe("JSON object, 1 key: a (array[3])");
-    expect(summarize({ text: undefined, bytes: new Uint8Array([0, 1, 2]), mime: "application/octet-stream" })).toMatch(/^Binary content, 3 bytes/);
+    expect(summarize({ text: '{"a":[1,2,3]}', bytes, mime: "application/json" })).toBe(
+      "JSON object, 1 key: a (array[3])",
+    );
+    expect(summarize({ text: undefined, bytes: new Uint8Array([0, 1, 2]), mime: "application/octet-stream" })).toMatch(
+      /^Binary content, 3 bytes/,
+    );
   });
 
   it("refuses content that is neither text nor bytes, and bad options, with INVALID_INPUT (no TypeError)", () => {
     for (const content of [null, undefined, 42, { text: "x" }, ["a"]]) {
-      expect(() => preview(content as never), String(content)).toThrow(expect.objectContaining({ code: "INVALID_INPUT", message: expect.stringMatching(/string or bytes/) }));
+      expect(() => preview(content as never), String(content)).toThrow(
+        expect.objectContaining({ code: "INVALID_INPUT", message: expect.stringMatching(/string or bytes/) }),
+      );
     }
     for (const options of [{ kind: "bogus" }, { mime: 42 }, { maxChars: 1.5 }, { label: {} }]) {
-      expect(() => preview("x", options as never), JSON.stringify(options)).toThrow(expect.objectContaining({ code: "INVALID_INPUT" }));
+      expect(() => preview("x", options as never), JSON.stringify(options)).toThrow(
+        expect.objectContaining({ code: "INVALID_INPUT" }),
+      );
     }
   });
 

@@ -13,7 +13,12 @@ import { type ExecutionLike, type ResolveOptions, resolveReferences } from "../s
 import { resolveReferencesFullScan } from "./reference/full-scan.js";
 
 /** The answer, or the error code and message when the call throws. */
-function outcome(resolve: typeof resolveReferences, text: string, xs: readonly ExecutionLike[], options?: ResolveOptions): unknown {
+function outcome(
+  resolve: typeof resolveReferences,
+  text: string,
+  xs: readonly ExecutionLike[],
+  options?: ResolveOptions,
+): unknown {
   try {
     return resolve(text, xs, options);
   } catch (error) {
@@ -28,7 +33,9 @@ const seen = { candidates: 0, ambiguous: 0, none: 0, threw: 0 };
 function expectSame(text: string, xs: readonly ExecutionLike[], options?: ResolveOptions): void {
   const fast = outcome(resolveReferences, text, xs, options);
   const full = outcome(resolveReferencesFullScan, text, xs, options);
-  expect(fast, `${JSON.stringify(text)} over ${xs.length} records ${JSON.stringify(options ?? {})}`).toStrictEqual(full);
+  expect(fast, `${JSON.stringify(text)} over ${xs.length} records ${JSON.stringify(options ?? {})}`).toStrictEqual(
+    full,
+  );
   const r = full as { candidates?: unknown[]; ambiguous?: boolean };
   if (!r.candidates) seen.threw++;
   else if (r.ambiguous) seen.ambiguous++;
@@ -36,20 +43,70 @@ function expectSame(text: string, xs: readonly ExecutionLike[], options?: Resolv
   else seen.none++;
 }
 
-const WORDS = ["billing", "billng", "invoice", "invoices", "orders", "order", "config", "configuration", "server", "tests", "migration", "deploy", "users", "report", "payment", "paymnet", "disk", "storage", "rate", "limit", "errors", "readme", "package", "app", "schema", "cache", "queue", "latency"];
+const WORDS = [
+  "billing",
+  "billng",
+  "invoice",
+  "invoices",
+  "orders",
+  "order",
+  "config",
+  "configuration",
+  "server",
+  "tests",
+  "migration",
+  "deploy",
+  "users",
+  "report",
+  "payment",
+  "paymnet",
+  "disk",
+  "storage",
+  "rate",
+  "limit",
+  "errors",
+  "readme",
+  "package",
+  "app",
+  "schema",
+  "cache",
+  "queue",
+  "latency",
+];
 const EXTS = ["ts", "json", "md", "yaml", "log", "csv", "py"];
-const TOOLS = ["read_file", "mcp__fs__read_file", "write_file", "list_files", "grep", "run_tests", "bash", "execute_bash", "http_get", "fetch_url", "web_search", "sql_query", "custom_tool"];
+const TOOLS = [
+  "read_file",
+  "mcp__fs__read_file",
+  "write_file",
+  "list_files",
+  "grep",
+  "run_tests",
+  "bash",
+  "execute_bash",
+  "http_get",
+  "fetch_url",
+  "web_search",
+  "sql_query",
+  "custom_tool",
+];
 
 const word = fc.constantFrom(...WORDS);
-const path = fc.tuple(fc.array(word, { minLength: 0, maxLength: 2 }), word, fc.constantFrom(...EXTS)).map(([dirs, base, ext]) => [...dirs, `${base}.${ext}`].join("/"));
+const path = fc
+  .tuple(fc.array(word, { minLength: 0, maxLength: 2 }), word, fc.constantFrom(...EXTS))
+  .map(([dirs, base, ext]) => [...dirs, `${base}.${ext}`].join("/"));
 const summary = fc
-  .tuple(fc.array(word, { maxLength: 5 }), fc.constantFrom("", " HTTP 404", " status 500", " code: 429", " 3 passed, 1 failed"))
+  .tuple(
+    fc.array(word, { maxLength: 5 }),
+    fc.constantFrom("", " HTTP 404", " status 500", " code: 429", " 3 passed, 1 failed"),
+  )
   .map(([ws, tail]) => `${ws.join(" ")}${tail}`);
 const args = fc.oneof(
   path.map((p) => ({ path: p })),
   fc.tuple(word, word).map(([a, b]) => ({ url: `https://api.example.com/${a}/${b}` })),
   fc.tuple(word, word).map(([a, b]) => ({ query: `SELECT * FROM ${a} WHERE ${b}_id = 1` })),
-  fc.tuple(fc.constantFrom("pnpm test", "cat", "curl https://x.example.com/", "ls", "grep -rn", "node"), word).map(([c, w]) => ({ command: `${c} ${w}` })),
+  fc
+    .tuple(fc.constantFrom("pnpm test", "cat", "curl https://x.example.com/", "ls", "grep -rn", "node"), word)
+    .map(([c, w]) => ({ command: `${c} ${w}` })),
   fc.tuple(word, word).map(([a, b]) => ({ pattern: `${a}|${b}`, path: "src" })),
   fc.constant({}),
 );
@@ -66,9 +123,18 @@ const record = fc.record(
 );
 /** Sessions with ids (some missing), sometimes an explicit order, sometimes a record twice (an id twice: INVALID_INPUT on both sides). */
 const session = fc
-  .tuple(fc.array(record, { minLength: 1, maxLength: 40 }), fc.boolean(), fc.constantFrom(false, false, false, true), fc.nat())
+  .tuple(
+    fc.array(record, { minLength: 1, maxLength: 40 }),
+    fc.boolean(),
+    fc.constantFrom(false, false, false, true),
+    fc.nat(),
+  )
   .map(([records, ordered, repeat, seed]) => {
-    const xs: ExecutionLike[] = records.map((r, i) => ({ ...r, ...(i % 9 === 4 ? {} : { id: `x${i + 1}` }), ...(ordered ? { order: (i * 7919 + seed) % 1000 } : {}) }));
+    const xs: ExecutionLike[] = records.map((r, i) => ({
+      ...r,
+      ...(i % 9 === 4 ? {} : { id: `x${i + 1}` }),
+      ...(ordered ? { order: (i * 7919 + seed) % 1000 } : {}),
+    }));
     if (repeat && xs.length > 2) xs.push(xs[seed % xs.length]!);
     return xs;
   });
@@ -106,8 +172,13 @@ const TEMPLATES: Array<(a: string, b: string) => string> = [
   (a, b) => `rate limit on ${a} ${b}`,
 ];
 /** Message words: the session's, and typos with several near words in a session ("invoics": invoice, invoices). */
-const messageWord = fc.oneof(word, fc.constantFrom("invoce", "invoics", "configuraton", "migratoin", "paymnts", "latncy"));
-const query = fc.tuple(fc.nat({ max: TEMPLATES.length - 1 }), messageWord, messageWord).map(([i, a, b]) => TEMPLATES[i]!(a, b));
+const messageWord = fc.oneof(
+  word,
+  fc.constantFrom("invoce", "invoics", "configuraton", "migratoin", "paymnts", "latncy"),
+);
+const query = fc
+  .tuple(fc.nat({ max: TEMPLATES.length - 1 }), messageWord, messageWord)
+  .map(([i, a, b]) => TEMPLATES[i]!(a, b));
 
 describe("session index: same answers as the full scan", () => {
   it("generated sessions and messages (fast-check), with and without `after`", () => {
@@ -116,7 +187,10 @@ describe("session index: same answers as the full scan", () => {
         for (const text of texts) {
           expectSame(text, xs);
           const after = xs[at % xs.length]!;
-          expectSame(text, xs, { after: after.id ?? after.execution_id ?? `#${(at % xs.length) + 1}`, limit: 1 + (at % 6) });
+          expectSame(text, xs, {
+            after: after.id ?? after.execution_id ?? `#${(at % xs.length) + 1}`,
+            limit: 1 + (at % 6),
+          });
         }
       }),
       { numRuns: 300 },
@@ -153,8 +227,20 @@ describe("session index: same answers as the full scan", () => {
 
   it("a typo near several words of one record takes the first in the session's vocabulary order", () => {
     const xs: ExecutionLike[] = [
-      { id: "t1", tool_name: "read_file", tool_args: { path: "docs/notes.md" }, summary: "invoices pending", result_type: "success" },
-      { id: "t2", tool_name: "read_file", tool_args: { path: "docs/billing.md" }, summary: "invoice and invoices totals", result_type: "success" },
+      {
+        id: "t1",
+        tool_name: "read_file",
+        tool_args: { path: "docs/notes.md" },
+        summary: "invoices pending",
+        result_type: "success",
+      },
+      {
+        id: "t2",
+        tool_name: "read_file",
+        tool_args: { path: "docs/billing.md" },
+        summary: "invoice and invoices totals",
+        result_type: "success",
+      },
     ];
     const r = resolveReferences("the invoicse totals", xs);
     expect(r.candidates[0]!.id).toBe("t2");
@@ -163,43 +249,85 @@ describe("session index: same answers as the full scan", () => {
     expectSame("the invoicse totals", [...xs].reverse());
   });
 
-  itWithData("references/dev.json", "every query of the reference sets and every general message, on every scenario", () => {
-    const dir = import.meta.dirname;
-    const sets = [sharedDataPath("references/dev.json"), resolvePath(dir, "fixtures/heldout.json"), resolvePath(dir, "fixtures/heldout-untuned.json")];
-    const { messages } = JSON.parse(readFileSync(resolvePath(dir, "fixtures/general-messages.json"), "utf8")) as { messages: string[] };
-    let checked = 0;
-    for (const file of sets) {
-      const data = JSON.parse(readFileSync(file, "utf8")) as { scenarios: Array<{ executions: ExecutionLike[]; queries: Array<{ text: string; after: string }> }> };
-      for (const s of data.scenarios) {
-        for (const q of s.queries) {
-          expectSame(q.text, s.executions, { after: q.after });
-          expectSame(q.text, s.executions);
-          checked += 2;
+  itWithData(
+    "references/dev.json",
+    "every query of the reference sets and every general message, on every scenario",
+    () => {
+      const dir = import.meta.dirname;
+      const sets = [
+        sharedDataPath("references/dev.json"),
+        resolvePath(dir, "fixtures/heldout.json"),
+        resolvePath(dir, "fixtures/heldout-untuned.json"),
+      ];
+      const { messages } = JSON.parse(readFileSync(resolvePath(dir, "fixtures/general-messages.json"), "utf8")) as {
+        messages: string[];
+      };
+      let checked = 0;
+      for (const file of sets) {
+        const data = JSON.parse(readFileSync(file, "utf8")) as {
+          scenarios: Array<{ executions: ExecutionLike[]; queries: Array<{ text: string; after: string }> }>;
+        };
+        for (const s of data.scenarios) {
+          for (const q of s.queries) {
+            expectSame(q.text, s.executions, { after: q.after });
+            expectSame(q.text, s.executions);
+            checked += 2;
+          }
+          for (const m of messages.slice(0, 10)) expectSame(m, s.executions), checked++;
         }
-        for (const m of messages.slice(0, 10)) (expectSame(m, s.executions), checked++);
       }
-    }
-    expect(checked).toBeGreaterThan(200);
-  });
+      expect(checked).toBeGreaterThan(200);
+    },
+  );
 });
 
 describe("session index: a session changed between calls is seen", () => {
   const base = (): ExecutionLike[] => [
-    { id: "a1", tool_name: "read_file", tool_args: { path: "src/server.ts" }, summary: "Fastify server on port 3000", result_type: "success" },
-    { id: "a2", tool_name: "run_tests", tool_args: { command: "pnpm test" }, summary: "12 passed", result_type: "success" },
-    { id: "a3", tool_name: "read_file", tool_args: { path: "src/db.ts" }, summary: "Postgres pool", result_type: "success" },
+    {
+      id: "a1",
+      tool_name: "read_file",
+      tool_args: { path: "src/server.ts" },
+      summary: "Fastify server on port 3000",
+      result_type: "success",
+    },
+    {
+      id: "a2",
+      tool_name: "run_tests",
+      tool_args: { command: "pnpm test" },
+      summary: "12 passed",
+      result_type: "success",
+    },
+    {
+      id: "a3",
+      tool_name: "read_file",
+      tool_args: { path: "src/db.ts" },
+      summary: "Postgres pool",
+      result_type: "success",
+    },
   ];
 
   it("a record pushed onto the same array is found by the next call (and the vocabulary grows)", () => {
     const xs = base();
     expect(resolveReferences("summarize what I just loaded", xs).candidates[0]!.id).toBe("a3");
     expect(resolveReferences("the invoices report", xs).candidates).toEqual([]);
-    xs.push({ id: "a4", tool_name: "read_file", tool_args: { path: "docs/invoices.md" }, summary: "invoices report for May", result_type: "success" });
+    xs.push({
+      id: "a4",
+      tool_name: "read_file",
+      tool_args: { path: "docs/invoices.md" },
+      summary: "invoices report for May",
+      result_type: "success",
+    });
     expect(resolveReferences("summarize what I just loaded", xs).candidates[0]!.id).toBe("a4");
     // A typo of a word that only the new record holds: the typo list follows the vocabulary.
     expect(resolveReferences("the invoces report", xs).candidates[0]!.id).toBe("a4");
     expectSame("the invoces report", xs);
-    xs.push({ id: "a5", tool_name: "run_tests", tool_args: { command: "pnpm test invoices" }, summary: "1 failed", result_type: "error" });
+    xs.push({
+      id: "a5",
+      tool_name: "run_tests",
+      tool_args: { command: "pnpm test invoices" },
+      summary: "1 failed",
+      result_type: "error",
+    });
     expect(resolveReferences("what went wrong?", xs).candidates[0]!.id).toBe("a5");
     expectSame("what went wrong?", xs);
   });
@@ -207,7 +335,13 @@ describe("session index: a session changed between calls is seen", () => {
   it("a record replaced, removed or reordered in place is seen", () => {
     const xs = base();
     expect(resolveReferences("the db file", xs).candidates[0]!.id).toBe("a3");
-    xs[2] = { id: "a3", tool_name: "read_file", tool_args: { path: "src/cache.ts" }, summary: "LRU cache", result_type: "success" };
+    xs[2] = {
+      id: "a3",
+      tool_name: "read_file",
+      tool_args: { path: "src/cache.ts" },
+      summary: "LRU cache",
+      result_type: "success",
+    };
     expect(resolveReferences("the db file", xs).candidates).toEqual([]);
     expect(resolveReferences("the cache file", xs).candidates[0]!.id).toBe("a3");
     xs.splice(0, 1);

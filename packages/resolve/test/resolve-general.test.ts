@@ -9,16 +9,68 @@ const t0 = Date.parse("2025-03-04T09:00:00Z");
 const at = (minutes: number) => new Date(t0 + minutes * 60_000).toISOString();
 
 const session: ExecutionLike[] = [
-  { id: "x1", tool_name: "execute_bash", tool_args: { command: "helm lint charts/gateway" }, summary: "1 chart linted, 0 failed", result_type: "success", timestamp: at(0) },
-  { id: "x2", tool_name: "read_file", tool_args: { path: "charts/gateway/values.yaml" }, summary: "replicaCount 2, image tag 1.8.0, ingress disabled", timestamp: at(3) },
-  { id: "x3", tool_name: "read_file", tool_args: { path: "charts/billing/values.yaml" }, summary: "replicaCount 4, image tag 3.1.2, autoscaling on", timestamp: at(5) },
-  { id: "x4", tool_name: "execute_bash", tool_args: { command: "kubectl rollout status deploy/gateway" }, summary: "deployment gateway rolled out: 2 of 2 updated", timestamp: at(20) },
-  { id: "x5", tool_name: "run_tests", tool_args: { command: "pytest tests/smoke" }, summary: "3 failed, 40 passed: test_login_redirect", result_type: "error", timestamp: at(62) },
-  { id: "x6", tool_name: "read_file", tool_args: { path: "services/gateway/config/settings.py" }, summary: "SESSION_COOKIE_SECURE False, LOGIN_URL /auth/start", timestamp: at(64) },
-  { id: "x7", tool_name: "run_tests", tool_args: { command: "pytest tests/smoke" }, summary: "43 passed", result_type: "success", timestamp: at(80) },
-  { id: "x8", tool_name: "http_get", tool_args: { url: "https://status.example.net/api/incidents" }, summary: "HTTP 200 JSON: 0 open incidents", timestamp: at(84) },
+  {
+    id: "x1",
+    tool_name: "execute_bash",
+    tool_args: { command: "helm lint charts/gateway" },
+    summary: "1 chart linted, 0 failed",
+    result_type: "success",
+    timestamp: at(0),
+  },
+  {
+    id: "x2",
+    tool_name: "read_file",
+    tool_args: { path: "charts/gateway/values.yaml" },
+    summary: "replicaCount 2, image tag 1.8.0, ingress disabled",
+    timestamp: at(3),
+  },
+  {
+    id: "x3",
+    tool_name: "read_file",
+    tool_args: { path: "charts/billing/values.yaml" },
+    summary: "replicaCount 4, image tag 3.1.2, autoscaling on",
+    timestamp: at(5),
+  },
+  {
+    id: "x4",
+    tool_name: "execute_bash",
+    tool_args: { command: "kubectl rollout status deploy/gateway" },
+    summary: "deployment gateway rolled out: 2 of 2 updated",
+    timestamp: at(20),
+  },
+  {
+    id: "x5",
+    tool_name: "run_tests",
+    tool_args: { command: "pytest tests/smoke" },
+    summary: "3 failed, 40 passed: test_login_redirect",
+    result_type: "error",
+    timestamp: at(62),
+  },
+  {
+    id: "x6",
+    tool_name: "read_file",
+    tool_args: { path: "services/gateway/config/settings.py" },
+    summary: "SESSION_COOKIE_SECURE False, LOGIN_URL /auth/start",
+    timestamp: at(64),
+  },
+  {
+    id: "x7",
+    tool_name: "run_tests",
+    tool_args: { command: "pytest tests/smoke" },
+    summary: "43 passed",
+    result_type: "success",
+    timestamp: at(80),
+  },
+  {
+    id: "x8",
+    tool_name: "http_get",
+    tool_args: { url: "https://status.example.net/api/incidents" },
+    summary: "HTTP 200 JSON: 0 open incidents",
+    timestamp: at(84),
+  },
 ];
-const ids = (text: string, xs = session, options = {}) => resolveReferences(text, xs, options).candidates.map((c) => c.id);
+const ids = (text: string, xs = session, options = {}) =>
+  resolveReferences(text, xs, options).candidates.map((c) => c.id);
 
 describe("follow-ups on the previous answer", () => {
   it("'the other one' after an ambiguous answer is the candidate not taken", () => {
@@ -110,7 +162,12 @@ describe("abbreviations derived from the session's own words", () => {
   it("'the cfg' and 'the k8s rollout' find the session's config and kubectl records", () => {
     const xs: ExecutionLike[] = [
       ...session,
-      { id: "x9", tool_name: "execute_bash", tool_args: { command: "kubernetes-validate manifests/" }, summary: "12 manifests valid" },
+      {
+        id: "x9",
+        tool_name: "execute_bash",
+        tool_args: { command: "kubernetes-validate manifests/" },
+        summary: "12 manifests valid",
+      },
     ];
     expect(ids("open the cfg file again")[0]).toBe("x6");
     expect(ids("did the k8s validation pass?", xs)[0]).toBe("x9");
@@ -120,14 +177,31 @@ describe("abbreviations derived from the session's own words", () => {
 describe("stashes count", () => {
   const stashes: ExecutionLike[] = [
     { id: "s1", tool_name: "read_file", tool_args: { path: "notes/plan.md" }, summary: "release plan, 4 steps" },
-    { id: "s2", tool_name: "execute_bash", tool_args: { command: "du -sh build" }, summary: "1.2G build", result_ref: "sha256:aaaa" } as ExecutionLike,
-    { id: "s3", tool_name: "stash", tool_args: { label: "meeting-notes.txt" }, label: "meeting-notes.txt", summary: "Text, 88 lines: notes of the Tuesday sync" },
+    {
+      id: "s2",
+      tool_name: "execute_bash",
+      tool_args: { command: "du -sh build" },
+      summary: "1.2G build",
+      result_ref: "sha256:aaaa",
+    } as ExecutionLike,
+    {
+      id: "s3",
+      tool_name: "stash",
+      tool_args: { label: "meeting-notes.txt" },
+      label: "meeting-notes.txt",
+      summary: "Text, 88 lines: notes of the Tuesday sync",
+    },
     { id: "s4", tool_name: "read_file", tool_args: { path: "notes/todo.md" }, summary: "7 open items" },
   ];
 
   it("'what I just stashed' is the latest stashed artifact, a direct stash or a tool result", () => {
     expect(ids("what did I just stash?", stashes)[0]).toBe("s3");
-    expect(ids("what did I just stash?", stashes.filter((x) => x.id !== "s3"))[0]).toBe("s2");
+    expect(
+      ids(
+        "what did I just stash?",
+        stashes.filter((x) => x.id !== "s3"),
+      )[0],
+    ).toBe("s2");
     expect(ids("summarize what I saved a moment ago", stashes)[0]).toBe("s3");
   });
 });
@@ -142,7 +216,8 @@ describe("bad input: a clear INVALID_INPUT or a sensible answer, never an invent
     }
   };
   const known = new Set(session.map((x) => x.id));
-  const onlyKnown = (text: string, xs = session) => resolveReferences(text, xs).candidates.every((c) => known.has(c.id));
+  const onlyKnown = (text: string, xs = session) =>
+    resolveReferences(text, xs).candidates.every((c) => known.has(c.id));
 
   it("empty, blank or control-only text is INVALID_INPUT", () => {
     expect(code(() => resolveReferences("", session))).toBe("INVALID_INPUT");
@@ -165,16 +240,29 @@ describe("bad input: a clear INVALID_INPUT or a sensible answer, never an invent
   });
 
   it("duplicate ids, missing fields and wrong types are INVALID_INPUT", () => {
-    expect(code(() => resolveReferences("the test run", [...session, { ...session[0]!, summary: "again" }]))).toBe("INVALID_INPUT");
+    expect(code(() => resolveReferences("the test run", [...session, { ...session[0]!, summary: "again" }]))).toBe(
+      "INVALID_INPUT",
+    );
     expect(code(() => resolveReferences("the test run", [{ id: "a" } as ExecutionLike]))).toBe("INVALID_INPUT");
-    expect(code(() => resolveReferences("the test run", [{ id: 7, tool_name: "run_tests" } as unknown as ExecutionLike]))).toBe("INVALID_INPUT");
-    expect(code(() => resolveReferences("the test run", [{ id: "a", tool_name: "x", tool_args: "ls" } as unknown as ExecutionLike]))).toBe("INVALID_INPUT");
+    expect(
+      code(() => resolveReferences("the test run", [{ id: 7, tool_name: "run_tests" } as unknown as ExecutionLike])),
+    ).toBe("INVALID_INPUT");
+    expect(
+      code(() =>
+        resolveReferences("the test run", [{ id: "a", tool_name: "x", tool_args: "ls" } as unknown as ExecutionLike]),
+      ),
+    ).toBe("INVALID_INPUT");
     expect(code(() => resolveReferences("the test run", null as unknown as ExecutionLike[]))).toBe("INVALID_INPUT");
-    expect(code(() => resolveReferences("the test run", session, { previous: { nope: 1 } as never }))).toBe("INVALID_INPUT");
+    expect(code(() => resolveReferences("the test run", session, { previous: { nope: 1 } as never }))).toBe(
+      "INVALID_INPUT",
+    );
   });
 
   it("records without summary or args, and timestamps in the future, still answer", () => {
-    const bare: ExecutionLike[] = [{ id: "b1", tool_name: "run_tests" }, { id: "b2", tool_name: "read_file" }];
+    const bare: ExecutionLike[] = [
+      { id: "b1", tool_name: "run_tests" },
+      { id: "b2", tool_name: "read_file" },
+    ];
     expect(ids("the test run", bare)[0]).toBe("b1");
     const future = [...session.slice(0, 7), { ...session[7]!, timestamp: "2999-01-01T00:00:00Z" }];
     const r = ids("the test run a few minutes ago", future);

@@ -1,9 +1,16 @@
-import { DEFAULT_FETCH_MAX_CHARS, type Selection, type Selector, SelectionSchema, hasErrorCode } from "@artifact-refs/schema";
+import {
+  DEFAULT_FETCH_MAX_CHARS,
+  type Selection,
+  type Selector,
+  SelectionSchema,
+  hasErrorCode,
+} from "@artifact-refs/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applySelector, parseSelectorFlags } from "../src/index.js";
 
-const lines = (n: number, f: (i: number) => string = (i) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n");
+const lines = (n: number, f: (i: number) => string = (i) => `line ${i}`) =>
+  Array.from({ length: n }, (_, i) => f(i + 1)).join("\n");
 
 /** Follows `next` from the first selection until there is no more, returning every page. */
 function follow(content: string, first: Selector, limit = 100_000): Selection[] {
@@ -98,7 +105,9 @@ describe("grep", () => {
 
   it("prints matches with line numbers and context", () => {
     const s = applySelector(log, { mode: "grep", pattern: "ERROR", context: 1, maxMatches: 2 });
-    expect(s.text).toBe("19-info step 19\n20:ERROR step 20 failed\n21-info step 21\n--\n39-info step 39\n40:ERROR step 40 failed\n41-info step 41");
+    expect(s.text).toBe(
+      "19-info step 19\n20:ERROR step 20 failed\n21-info step 21\n--\n39-info step 39\n40:ERROR step 40 failed\n41-info step 41",
+    );
     expect(s.stats).toMatchObject({ matches: 10, shown_matches: 2 });
     expect(s.next).toEqual({ mode: "grep", pattern: "ERROR", context: 1, maxMatches: 2, skip: 2 });
     expect(s.omitted).toMatch(/matches 3-10 of 10 \(from line 60\) not shown: maxMatches 2/);
@@ -112,7 +121,12 @@ describe("grep", () => {
 
   it("following next visits every match exactly once", () => {
     const pages = follow(log, { mode: "grep", pattern: "ERROR", maxMatches: 3 });
-    const found = pages.flatMap((p) => p.text.split("\n").filter((l) => /^\d+:/.test(l)).map((l) => Number(l.split(":")[0])));
+    const found = pages.flatMap((p) =>
+      p.text
+        .split("\n")
+        .filter((l) => /^\d+:/.test(l))
+        .map((l) => Number(l.split(":")[0])),
+    );
     expect(found).toEqual([20, 40, 60, 80, 100, 120, 140, 160, 180, 200]);
   });
 
@@ -131,12 +145,24 @@ describe("grep", () => {
   });
 
   it("stops with REGEX_TIMEOUT when a scan goes over its time limit", () => {
-    expectError(() => applySelector(log, { mode: "grep", pattern: "ERROR" }, { regexTimeLimitMs: 0 }), "REGEX_TIMEOUT", /took longer than 0 ms/);
+    expectError(
+      () => applySelector(log, { mode: "grep", pattern: "ERROR" }, { regexTimeLimitMs: 0 }),
+      "REGEX_TIMEOUT",
+      /took longer than 0 ms/,
+    );
   });
 });
 
 describe("jsonpath", () => {
-  const doc = JSON.stringify({ data: [{ id: "c1", status: "ok" }, { id: "c2", status: "failed" }, { id: "c3", status: "failed" }], has_more: true, "a/b": { "~x": 1 } });
+  const doc = JSON.stringify({
+    data: [
+      { id: "c1", status: "ok" },
+      { id: "c2", status: "failed" },
+      { id: "c3", status: "failed" },
+    ],
+    has_more: true,
+    "a/b": { "~x": 1 },
+  });
 
   it("selects one value as indented JSON", () => {
     const s = applySelector(doc, { mode: "jsonpath", expr: "$.data[1]" });
@@ -166,30 +192,43 @@ describe("jsonpath", () => {
 });
 
 describe("caps hold for random inputs", () => {
-  const content = fc.oneof(
-    fc.string({ unit: "grapheme", maxLength: 3_000 }),
-    fc.array(fc.string({ maxLength: 200 }), { maxLength: 200 }).map((a) => a.join("\n")),
-    fc.array(fc.string({ maxLength: 5 }), { maxLength: 3_000 }).map((a) => a.join("\n")),
-  ).filter((s) => !s.includes("\u0000"));
+  const content = fc
+    .oneof(
+      fc.string({ unit: "grapheme", maxLength: 3_000 }),
+      fc.array(fc.string({ maxLength: 200 }), { maxLength: 200 }).map((a) => a.join("\n")),
+      fc.array(fc.string({ maxLength: 5 }), { maxLength: 3_000 }).map((a) => a.join("\n")),
+    )
+    .filter((s) => !s.includes("\u0000"));
   const cap = fc.integer({ min: 1, max: 2_000 });
 
   it("headtail never exceeds the cap, and paging rebuilds the content", () => {
     fc.assert(
-      fc.property(content, cap, fc.option(fc.nat(50), { nil: undefined }), fc.option(fc.nat(50), { nil: undefined }), (text, maxChars, head, tail) => {
-        const sel: Selector = { mode: "headtail", maxChars, ...(head === undefined ? {} : { head }), ...(tail === undefined ? {} : { tail }) };
-        const s = applySelector(text, sel);
-        expect(s.chars).toBeLessThanOrEqual(maxChars);
-        expect(s.chars).toBe(s.text.length);
-        if (!s.truncated) expect(s.text).toBe(text);
-        if (s.next) {
-          const start = s.next.mode === "range" ? s.next.start : 1;
-          const rest = follow(text, s.next);
-          for (const p of rest) expect(p.chars).toBeLessThanOrEqual(maxChars);
-          const joined = rest.map((p) => p.text).join("");
-          expect(text.endsWith(joined)).toBe(true);
-          expect(start).toBeGreaterThanOrEqual(1);
-        }
-      }),
+      fc.property(
+        content,
+        cap,
+        fc.option(fc.nat(50), { nil: undefined }),
+        fc.option(fc.nat(50), { nil: undefined }),
+        (text, maxChars, head, tail) => {
+          const sel: Selector = {
+            mode: "headtail",
+            maxChars,
+            ...(head === undefined ? {} : { head }),
+            ...(tail === undefined ? {} : { tail }),
+          };
+          const s = applySelector(text, sel);
+          expect(s.chars).toBeLessThanOrEqual(maxChars);
+          expect(s.chars).toBe(s.text.length);
+          if (!s.truncated) expect(s.text).toBe(text);
+          if (s.next) {
+            const start = s.next.mode === "range" ? s.next.start : 1;
+            const rest = follow(text, s.next);
+            for (const p of rest) expect(p.chars).toBeLessThanOrEqual(maxChars);
+            const joined = rest.map((p) => p.text).join("");
+            expect(text.endsWith(joined)).toBe(true);
+            expect(start).toBeGreaterThanOrEqual(1);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -207,30 +246,46 @@ describe("caps hold for random inputs", () => {
 
   it("grep never exceeds the cap and paging ends", () => {
     fc.assert(
-      fc.property(content, cap, fc.constantFrom("a", "[0-9]+", ".", "^$", "(a|b)+c?", "\\s"), fc.nat(3), (text, maxChars, pattern, context) => {
-        const pages = follow(text, { mode: "grep", pattern, context, maxChars, maxMatches: 7 });
-        for (const p of pages) expect(p.chars).toBeLessThanOrEqual(maxChars);
-        const shown = pages.reduce((n, p) => n + (p.stats?.shown_matches ?? 0), 0);
-        expect(shown).toBe(pages[0]!.stats?.matches);
-      }),
+      fc.property(
+        content,
+        cap,
+        fc.constantFrom("a", "[0-9]+", ".", "^$", "(a|b)+c?", "\\s"),
+        fc.nat(3),
+        (text, maxChars, pattern, context) => {
+          const pages = follow(text, { mode: "grep", pattern, context, maxChars, maxMatches: 7 });
+          for (const p of pages) expect(p.chars).toBeLessThanOrEqual(maxChars);
+          const shown = pages.reduce((n, p) => n + (p.stats?.shown_matches ?? 0), 0);
+          expect(shown).toBe(pages[0]!.stats?.matches);
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it("jsonpath never exceeds the cap", () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), cap, fc.constantFrom("$", "$..*", "$.*", "$[0]", ""), (value, maxChars, expr) => {
-        const text = JSON.stringify(value);
-        const pages = follow(text, { mode: "jsonpath", expr: expr || "/", maxChars }, 5_000);
-        for (const p of pages) expect(p.chars).toBeLessThanOrEqual(maxChars);
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        cap,
+        fc.constantFrom("$", "$..*", "$.*", "$[0]", ""),
+        (value, maxChars, expr) => {
+          const text = JSON.stringify(value);
+          const pages = follow(text, { mode: "jsonpath", expr: expr || "/", maxChars }, 5_000);
+          for (const p of pages) expect(p.chars).toBeLessThanOrEqual(maxChars);
+        },
+      ),
       { numRuns: 200 },
     );
   });
 });
 
 describe("bad input", () => {
-  it("invalid regex", () => expectError(() => applySelector("x", { mode: "grep", pattern: "a[" }), "INVALID_SELECTOR", /not a valid regular expression/));
+  it("invalid regex", () =>
+    expectError(
+      () => applySelector("x", { mode: "grep", pattern: "a[" }),
+      "INVALID_SELECTOR",
+      /not a valid regular expression/,
+    ));
   it("regex features the linear engine lacks are named", () => {
     expectError(() => applySelector("x", { mode: "grep", pattern: "(\\w)\\1" }), "INVALID_SELECTOR", /backreferences/);
     expectError(() => applySelector("x", { mode: "grep", pattern: "foo(?=bar)" }), "INVALID_SELECTOR", /lookahead/);
@@ -238,19 +293,40 @@ describe("bad input", () => {
   it("empty pattern", () => expectError(() => applySelector("x", { mode: "grep", pattern: "" }), "INVALID_SELECTOR"));
   it("invalid JSONPath", () => {
     expectError(() => applySelector("{}", { mode: "jsonpath", expr: "$.[" }), "INVALID_SELECTOR", /invalid JSONPath/);
-    expectError(() => applySelector("{}", { mode: "jsonpath", expr: "data.id" }), "INVALID_SELECTOR", /neither a JSONPath/);
+    expectError(
+      () => applySelector("{}", { mode: "jsonpath", expr: "data.id" }),
+      "INVALID_SELECTOR",
+      /neither a JSONPath/,
+    );
     expectError(() => applySelector("{}", { mode: "jsonpath", expr: "/a~2" }), "INVALID_SELECTOR", /JSON Pointer/);
   });
   it("JSONPath regex functions are refused", () =>
-    expectError(() => applySelector("[]", { mode: "jsonpath", expr: "$[?match(@.a, '(a+)+$')]" }), "UNSUPPORTED", /match\(\) is disabled/));
-  it("JSONPath on non-JSON", () => expectError(() => applySelector("hello: world", { mode: "jsonpath", expr: "$.hello" }), "UNSUPPORTED", /not JSON/));
+    expectError(
+      () => applySelector("[]", { mode: "jsonpath", expr: "$[?match(@.a, '(a+)+$')]" }),
+      "UNSUPPORTED",
+      /match\(\) is disabled/,
+    ));
+  it("JSONPath on non-JSON", () =>
+    expectError(() => applySelector("hello: world", { mode: "jsonpath", expr: "$.hello" }), "UNSUPPORTED", /not JSON/));
   it("range outside the content", () => {
-    expectError(() => applySelector(lines(10), { mode: "range", start: 11 }), "INVALID_SELECTOR", /starts at line 11 but the content has 10 lines/);
+    expectError(
+      () => applySelector(lines(10), { mode: "range", start: 11 }),
+      "INVALID_SELECTOR",
+      /starts at line 11 but the content has 10 lines/,
+    );
     expectError(() => applySelector("abc", { mode: "range", start: 1, offset: 3 }), "INVALID_SELECTOR", /offset/);
-    expectError(() => applySelector(lines(10), { mode: "range", start: 5, end: 2 }), "INVALID_SELECTOR", /end must be >= start/);
+    expectError(
+      () => applySelector(lines(10), { mode: "range", start: 5, end: 2 }),
+      "INVALID_SELECTOR",
+      /end must be >= start/,
+    );
   });
   it("binary content", () => {
-    expectError(() => applySelector(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), undefined), "UNSUPPORTED", /binary/);
+    expectError(
+      () => applySelector(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), undefined),
+      "UNSUPPORTED",
+      /binary/,
+    );
     expectError(() => applySelector("abc\u0000def"), "UNSUPPORTED", /binary/);
     expect(applySelector(new TextEncoder().encode("héllo")).text).toBe("héllo");
   });
@@ -265,7 +341,12 @@ describe("bad input", () => {
 describe("parseSelectorFlags", () => {
   it("maps CLI flags to selectors", () => {
     expect(parseSelectorFlags({})).toEqual({ mode: "headtail" });
-    expect(parseSelectorFlags({ head: "5", tail: 2, maxChars: "100" })).toEqual({ mode: "headtail", head: 5, tail: 2, maxChars: 100 });
+    expect(parseSelectorFlags({ head: "5", tail: 2, maxChars: "100" })).toEqual({
+      mode: "headtail",
+      head: 5,
+      tail: 2,
+      maxChars: 100,
+    });
     expect(parseSelectorFlags({ grep: "err", context: "2" })).toEqual({ mode: "grep", pattern: "err", context: 2 });
     expect(parseSelectorFlags({ range: "10:20" })).toEqual({ mode: "range", start: 10, end: 20 });
     expect(parseSelectorFlags({ range: "10:" })).toEqual({ mode: "range", start: 10 });

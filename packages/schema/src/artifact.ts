@@ -2,7 +2,17 @@ import { z } from "zod";
 import { ArtifactIdSchema, SessionIdSchema, ShortRefSchema } from "./ids.js";
 
 /** Semantic classification of an artifact (seed 000, plus tool_output and checkpoint). */
-export const ArtifactTypeSchema = z.enum(["repo", "doc", "code", "log", "data", "plan", "result", "tool_output", "checkpoint"]);
+export const ArtifactTypeSchema = z.enum([
+  "repo",
+  "doc",
+  "code",
+  "log",
+  "data",
+  "plan",
+  "result",
+  "tool_output",
+  "checkpoint",
+]);
 export type ArtifactType = z.infer<typeof ArtifactTypeSchema>;
 
 export const ProducerSchema = z.enum(["dispatcher", "executor", "planner", "system", "user"]);

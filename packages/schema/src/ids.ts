@@ -42,7 +42,10 @@ export function toShortRef(id: ArtifactId, length = MIN_PREFIX_LENGTH): ShortRef
 
 function assertArtifactId(id: unknown): asserts id is ArtifactId {
   if (!isArtifactId(id)) {
-    throw invalid(typeof id === "string" ? id : String(id), "a full artifact id is 64 lowercase hex characters (sha-256)");
+    throw invalid(
+      typeof id === "string" ? id : String(id),
+      "a full artifact id is 64 lowercase hex characters (sha-256)",
+    );
   }
 }
 
@@ -72,7 +75,8 @@ export function parseRef(input: unknown): ParsedRef {
   let hex: string;
   if (input.startsWith(HANDLE_PREFIX)) {
     hex = input.slice(HANDLE_PREFIX.length);
-    if (!ARTIFACT_ID_RE.test(hex)) throw invalid(input, "a handle needs exactly 64 lowercase hex characters after the prefix");
+    if (!ARTIFACT_ID_RE.test(hex))
+      throw invalid(input, "a handle needs exactly 64 lowercase hex characters after the prefix");
     return { kind: "id", id: hex, input };
   }
   if (input.startsWith(SHORT_REF_PREFIX)) hex = input.slice(SHORT_REF_PREFIX.length);
@@ -82,7 +86,8 @@ export function parseRef(input: unknown): ParsedRef {
   if (!/^[0-9a-f]+$/.test(hex)) throw invalid(input, "not hexadecimal");
   if (hex.length > 64) throw invalid(input, "more than 64 hex characters");
   if (hex.length === 64) return { kind: "id", id: hex, input };
-  if (hex.length < MIN_PREFIX_LENGTH) throw invalid(input, `a prefix needs at least ${MIN_PREFIX_LENGTH} hex characters`);
+  if (hex.length < MIN_PREFIX_LENGTH)
+    throw invalid(input, `a prefix needs at least ${MIN_PREFIX_LENGTH} hex characters`);
   return { kind: "prefix", prefix: hex, input };
 }
 
@@ -98,7 +103,10 @@ export type SessionId = z.infer<typeof SessionIdSchema>;
 export function parseSessionId(input: unknown): SessionId {
   const result = SessionIdSchema.safeParse(input);
   if (!result.success) {
-    throw new ArefError("INVALID_INPUT", `invalid session id ${JSON.stringify(input)}: ${result.error.issues[0]?.message}`);
+    throw new ArefError(
+      "INVALID_INPUT",
+      `invalid session id ${JSON.stringify(input)}: ${result.error.issues[0]?.message}`,
+    );
   }
   return result.data;
 }

@@ -23,12 +23,18 @@ export function isLoopbackHost(host: string | undefined): boolean {
  * Why a request to an unauthenticated loopback server must be refused (its Host or Origin is
  * not local, or not in `allowedHosts`), or undefined when it may go on.
  */
-export function localRequestProblem(headers: { host?: string | undefined; origin?: string | undefined }, allowedHosts: readonly string[] = []): string | undefined {
-  const allowed = (h: string | undefined) => isLoopbackHost(h) || (h !== undefined && allowedHosts.includes(hostName(h) ?? ""));
-  if (!allowed(headers.host)) return `Host ${JSON.stringify((headers.host ?? "").slice(0, 100))} is not a local address`;
+export function localRequestProblem(
+  headers: { host?: string | undefined; origin?: string | undefined },
+  allowedHosts: readonly string[] = [],
+): string | undefined {
+  const allowed = (h: string | undefined) =>
+    isLoopbackHost(h) || (h !== undefined && allowedHosts.includes(hostName(h) ?? ""));
+  if (!allowed(headers.host))
+    return `Host ${JSON.stringify((headers.host ?? "").slice(0, 100))} is not a local address`;
   if (headers.origin !== undefined) {
     const m = /^https?:\/\/([^/]+)$/i.exec(headers.origin.trim());
-    if (m === null || !allowed(m[1])) return `Origin ${JSON.stringify(headers.origin.slice(0, 100))} is not a local origin`;
+    if (m === null || !allowed(m[1]))
+      return `Origin ${JSON.stringify(headers.origin.slice(0, 100))} is not a local origin`;
   }
   return undefined;
 }

@@ -108,7 +108,17 @@ export const GcReceiptSchema = GcReportSchema.extend({ schema: z.literal(receipt
 export type GcReceipt = z.infer<typeof GcReceiptSchema>;
 
 export const VerifyProblemSchema = z.object({
-  kind: z.enum(["integrity", "corrupt_metadata", "missing_blob", "missing_metadata", "temp_file", "corrupt_reference", "unreadable", "corrupt_record", "irregular_file"]),
+  kind: z.enum([
+    "integrity",
+    "corrupt_metadata",
+    "missing_blob",
+    "missing_metadata",
+    "temp_file",
+    "corrupt_reference",
+    "unreadable",
+    "corrupt_record",
+    "irregular_file",
+  ]),
   key: z.string(),
   artifact_id: ArtifactIdSchema.optional(),
   message: z.string(),

@@ -5,7 +5,10 @@ import { ArefError, ERROR_CODES, hasErrorCode, isArefError } from "@artifact-ref
 
 describe("ArefError", () => {
   it("carries a stable code, a hint and JSON details", () => {
-    const e = new ArefError("AMBIGUOUS_REF", "ambiguous", { hint: "use more hex", details: { candidates: ["a", "b"] } });
+    const e = new ArefError("AMBIGUOUS_REF", "ambiguous", {
+      hint: "use more hex",
+      details: { candidates: ["a", "b"] },
+    });
     expect(e).toBeInstanceOf(Error);
     expect(e.code).toBe("AMBIGUOUS_REF");
     expect(JSON.parse(JSON.stringify(e))).toEqual({

@@ -48,7 +48,15 @@ describe("parseRef", () => {
 
 describe("handles and short refs", () => {
   it("toHandle and toShortRef refuse anything but a full id", () => {
-    for (const bad of ["", "abc", ID.toUpperCase(), `${ID}0`, `art:${ID.slice(0, 12)}`, `aref:v1:sha256:${ID}`, 42 as never]) {
+    for (const bad of [
+      "",
+      "abc",
+      ID.toUpperCase(),
+      `${ID}0`,
+      `art:${ID.slice(0, 12)}`,
+      `aref:v1:sha256:${ID}`,
+      42 as never,
+    ]) {
       expect(() => toHandle(bad)).toThrow(expect.objectContaining({ code: "INVALID_HANDLE" }));
       expect(() => toShortRef(bad)).toThrow(expect.objectContaining({ code: "INVALID_HANDLE" }));
     }

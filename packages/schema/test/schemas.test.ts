@@ -34,7 +34,9 @@ describe("schemas", () => {
     const hs = { session_id: "s", artifact_index: [{ artifact_id: `art:${ID.slice(0, 12)}`, type: "code" }] };
     expect(HotStateSchema.parse(hs)).toEqual(hs);
     expect(HotStateSchema.safeParse({ ...hs, prose: "free text" }).success).toBe(false);
-    expect(HotStateSchema.safeParse({ session_id: "s", artifact_index: [{ artifact_id: "nope", type: "code" }] }).success).toBe(false);
+    expect(
+      HotStateSchema.safeParse({ session_id: "s", artifact_index: [{ artifact_id: "nope", type: "code" }] }).success,
+    ).toBe(false);
   });
 
   it("parses each selector mode and rejects unknown fields and bad ranges", () => {
@@ -80,7 +82,14 @@ describe("schemas", () => {
       role: "tool",
       content: "",
       tool_name: "bash",
-      details: { artifactRef: { artifact_id: ID, handle: `aref:v1:sha256:${ID}`, short_ref: `art:${ID.slice(0, 12)}`, size_bytes: 9 } },
+      details: {
+        artifactRef: {
+          artifact_id: ID,
+          handle: `aref:v1:sha256:${ID}`,
+          short_ref: `art:${ID.slice(0, 12)}`,
+          size_bytes: 9,
+        },
+      },
     });
     expect(entry.details?.artifactRef?.payload).toBe("text");
     const exec = ExecutionRecordSchema.parse({

@@ -55,7 +55,13 @@ async function interleaved(title: string, baseline: string, cases: Cases): Promi
     const samples = latencies.get(name)!;
     const total = samples.reduce((a, b) => a + b, 0);
     const sorted = [...samples].sort((a, b) => a - b);
-    return { name, opsPerSec: (samples.length * 1000) / total, meanMs: total / samples.length, p99Ms: sorted[Math.floor(sorted.length * 0.99)]!, ratio: 0 };
+    return {
+      name,
+      opsPerSec: (samples.length * 1000) / total,
+      meanMs: total / samples.length,
+      p99Ms: sorted[Math.floor(sorted.length * 0.99)]!,
+      ratio: 0,
+    };
   });
   const base = rows.find((r) => r.name === baseline)!.opsPerSec;
   for (const row of rows) row.ratio = row.opsPerSec / base;
@@ -80,8 +86,14 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 async function main() {
   console.log("# fs store benchmark\n");
   console.log(`Machine: ${machine()}`);
-  console.log(`Load average at start: ${loadavg().map((l) => l.toFixed(1)).join(", ")} (1, 5, 15 min)`);
-  console.log(`Each case: ${TIME_MS} ms in interleaved batches of ${BATCH} after ${WARMUP} warm-up calls; ratios are to cacache in the same run.`);
+  console.log(
+    `Load average at start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(", ")} (1, 5, 15 min)`,
+  );
+  console.log(
+    `Each case: ${TIME_MS} ms in interleaved batches of ${BATCH} after ${WARMUP} warm-up calls; ratios are to cacache in the same run.`,
+  );
   const base = await mkdtemp(join(tmpdir(), "aref-bench-"));
   const summary: string[] = [];
   try {
@@ -133,16 +145,24 @@ async function main() {
         },
       });
       const ratio = (rows: Row[], name: string) => `${rows.find((r) => r.name === name)!.ratio.toFixed(2)}×`;
-      summary.push(`| ${label} | ${ratio(put, "aref fs put, fsync:false")} | ${ratio(put, "aref fs put, fsync (default)")} | ${ratio(get, "aref fs get")} |`);
+      summary.push(
+        `| ${label} | ${ratio(put, "aref fs put, fsync:false")} | ${ratio(put, "aref fs put, fsync (default)")} | ${ratio(get, "aref fs get")} |`,
+      );
       await rm(dir, { recursive: true, force: true });
     }
   } finally {
     await rm(base, { recursive: true, force: true });
   }
   console.log("\n### Summary: aref fs store ÷ cacache (same run)\n");
-  console.log("| size | put, fsync:false (like cacache) | put, fsync (default) | get (integrity-checked) |\n|---|---:|---:|---:|");
+  console.log(
+    "| size | put, fsync:false (like cacache) | put, fsync (default) | get (integrity-checked) |\n|---|---:|---:|---:|",
+  );
   for (const line of summary) console.log(line);
-  console.log(`\nLoad average at end: ${loadavg().map((l) => l.toFixed(1)).join(", ")}`);
+  console.log(
+    `\nLoad average at end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(", ")}`,
+  );
 }
 
 await main();

@@ -59,14 +59,33 @@ try {
     let id = "";
     for (const fsync of [false, true]) {
       const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-${fsync}`, fsync }) });
-      keep(`aref stash (putStream${fsync ? ", fsync" : ", fsync:false"})`, await timed(async () => (id = (await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" })).id)));
-      if (!fsync) keep("aref cat (getStream)", await timed(async () => pipeline(await store.getStream(id), createWriteStream(`${r}-out`))));
+      keep(
+        `aref stash (putStream${fsync ? ", fsync" : ", fsync:false"})`,
+        await timed(
+          async () =>
+            (id = (await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" }))
+              .id),
+        ),
+      );
+      if (!fsync)
+        keep(
+          "aref cat (getStream)",
+          await timed(async () => pipeline(await store.getStream(id), createWriteStream(`${r}-out`))),
+        );
       await rm(`${r}-store-${fsync}`, { recursive: true, force: true });
     }
     // cacache: streaming put and get (integrity-checked by ssri).
     const cache = `${r}-cacache`;
-    keep("cacache put.stream", await timed(() => pipeline(createReadStream(file, { highWaterMark: 256 * 1024 }), cacache.put.stream(cache, "big"))));
-    keep("cacache get.stream", await timed(() => pipeline(cacache.get.stream(cache, "big"), createWriteStream(`${r}-cout`))));
+    keep(
+      "cacache put.stream",
+      await timed(() =>
+        pipeline(createReadStream(file, { highWaterMark: 256 * 1024 }), cacache.put.stream(cache, "big")),
+      ),
+    );
+    keep(
+      "cacache get.stream",
+      await timed(() => pipeline(cacache.get.stream(cache, "big"), createWriteStream(`${r}-cout`))),
+    );
     await rm(cache, { recursive: true, force: true });
     for (const f of ["copy", "out", "cout"]) await rm(`${r}-${f}`, { force: true });
   }
@@ -77,9 +96,15 @@ try {
   console.log("| case | best time | MB/s | vs floor (sha256sum + cp) | vs cacache |");
   console.log("|---|---:|---:|---:|---:|");
   for (const [name, ms] of Object.entries(best)) {
-    const peer = name.startsWith("aref stash") ? best["cacache put.stream"] : name.startsWith("aref cat") ? best["cacache get.stream"] : undefined;
+    const peer = name.startsWith("aref stash")
+      ? best["cacache put.stream"]
+      : name.startsWith("aref cat")
+        ? best["cacache get.stream"]
+        : undefined;
     const vsFloor = name.startsWith("aref") || name.startsWith("cacache") ? `${(floor / ms).toFixed(2)}×` : "";
-    console.log(`| ${name} | ${(ms / 1000).toFixed(2)} s | ${mbps(ms).toFixed(0)} | ${vsFloor} | ${peer ? `${(peer / ms).toFixed(2)}×` : ""} |`);
+    console.log(
+      `| ${name} | ${(ms / 1000).toFixed(2)} s | ${mbps(ms).toFixed(0)} | ${vsFloor} | ${peer ? `${(peer / ms).toFixed(2)}×` : ""} |`,
+    );
   }
 
   // Dedupe: a 50 MB log, then the same log with one line changed in the middle.
@@ -95,7 +120,9 @@ try {
   lines[Math.floor(lines.length / 2)] = "2026-11-23T10:00:00Z ERROR the one changed line\n";
   const second = await store.put(lines.join(""), { session: "v2" });
   const added = (await count()) - before;
-  console.log(`\ndedupe: 50 MB log, one line changed in the middle: ${second.record.chunked!.chunks} chunks, ${added - 1} new chunks + 1 new manifest (${before} blobs before)`);
+  console.log(
+    `\ndedupe: 50 MB log, one line changed in the middle: ${second.record.chunked!.chunks} chunks, ${added - 1} new chunks + 1 new manifest (${before} blobs before)`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

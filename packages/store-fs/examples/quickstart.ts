@@ -15,7 +15,13 @@ console.log(`stored ${put.record.size_bytes} bytes as ${put.shortRef}`);
 
 // What is on disk: the blob (gzip-compressed), its metadata apart, the session's reference.
 const walk = async (dir: string): Promise<string[]> =>
-  (await Promise.all((await readdir(dir, { withFileTypes: true })).map(async (e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])))).flat();
+  (
+    await Promise.all(
+      (
+        await readdir(dir, { withFileTypes: true })
+      ).map(async (e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])),
+    )
+  ).flat();
 for (const file of (await walk(root)).sort()) {
   const info = await stat(file);
   console.log(`  ${(info.mode & 0o777).toString(8)} ${String(info.size).padStart(6)}  ${relative(root, file)}`);
@@ -23,5 +29,7 @@ for (const file of (await walk(root)).sort()) {
 
 // Every read is integrity-checked, and another process (here: another driver) sees the same store.
 const other = new ArtifactStore({ driver: new FsDriver({ root }) });
-console.log(`read back through a second driver, identical: ${(await other.getText(put.shortRef, { session: "demo" })) === log}`);
+console.log(
+  `read back through a second driver, identical: ${(await other.getText(put.shortRef, { session: "demo" })) === log}`,
+);
 console.log("verify:", JSON.stringify(await store.verify()));

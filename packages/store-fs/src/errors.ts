@@ -22,17 +22,25 @@ export function fsError(error: unknown, op: FsOp, path: string, root: string): E
     case "EACCES":
     case "EPERM":
       if (op === "write") {
-        return new ArefError("READ_ONLY", `cannot write ${path}: the store at ${root} is read-only for this user${who} (${errno})`, {
-          hint: `give this user write access to ${root} (check its owner and mode with \`ls -ld ${root}\`), or point --store at a directory you can write`,
+        return new ArefError(
+          "READ_ONLY",
+          `cannot write ${path}: the store at ${root} is read-only for this user${who} (${errno})`,
+          {
+            hint: `give this user write access to ${root} (check its owner and mode with \`ls -ld ${root}\`), or point --store at a directory you can write`,
+            details,
+            cause,
+          },
+        );
+      }
+      return new ArefError(
+        "PERMISSION_DENIED",
+        `cannot read ${path}: permission denied for this user${who} (${errno})`,
+        {
+          hint: `give this user read access to ${root} (check its owner and mode with \`ls -ld ${root}\`), or run as the store's owner`,
           details,
           cause,
-        });
-      }
-      return new ArefError("PERMISSION_DENIED", `cannot read ${path}: permission denied for this user${who} (${errno})`, {
-        hint: `give this user read access to ${root} (check its owner and mode with \`ls -ld ${root}\`), or run as the store's owner`,
-        details,
-        cause,
-      });
+        },
+      );
     case "EROFS":
       return new ArefError("READ_ONLY", `cannot write ${path}: the file system holding ${root} is mounted read-only`, {
         hint: "remount it read-write, or point --store at a writable directory",
@@ -41,11 +49,15 @@ export function fsError(error: unknown, op: FsOp, path: string, root: string): E
       });
     case "ENOSPC":
     case "EDQUOT":
-      return new ArefError("IO_ERROR", `cannot write ${path}: ${errno === "ENOSPC" ? "no space left on the device" : "disk quota exceeded"} holding ${root}`, {
-        hint: "free disk space (`aref gc` sweeps unreferenced blobs; `aref verify --repair` removes leftovers of interrupted writes), or move the store to a larger disk",
-        details,
-        cause,
-      });
+      return new ArefError(
+        "IO_ERROR",
+        `cannot write ${path}: ${errno === "ENOSPC" ? "no space left on the device" : "disk quota exceeded"} holding ${root}`,
+        {
+          hint: "free disk space (`aref gc` sweeps unreferenced blobs; `aref verify --repair` removes leftovers of interrupted writes), or move the store to a larger disk",
+          details,
+          cause,
+        },
+      );
     case "EISDIR":
       return new ArefError("IO_ERROR", `${path} is a directory, but the store expects a file there`, {
         hint: `something other than artifact-refs wrote into ${root}; move that directory away`,
@@ -53,11 +65,15 @@ export function fsError(error: unknown, op: FsOp, path: string, root: string): E
         cause,
       });
     case "ENOTDIR":
-      return new ArefError("IO_ERROR", `a part of the path ${path} is a file, but the store expects a directory there`, {
-        hint: `something other than artifact-refs wrote into ${root}; move that file away`,
-        details,
-        cause,
-      });
+      return new ArefError(
+        "IO_ERROR",
+        `a part of the path ${path} is a file, but the store expects a directory there`,
+        {
+          hint: `something other than artifact-refs wrote into ${root}; move that file away`,
+          details,
+          cause,
+        },
+      );
     case "ENAMETOOLONG":
       return new ArefError("INVALID_INPUT", `the path ${path} is too long for this file system`, {
         hint: "use shorter session ids, or a store root with a shorter path",

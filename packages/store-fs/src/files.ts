@@ -52,7 +52,9 @@ export class FileMaker {
     let created: boolean;
     try {
       // The root may need its own parents (mkdir -p); below it, the parent exists now.
-      created = isTop ? (await mkdir(dir, { mode: DIR_MODE, recursive: true })) !== undefined : (await mkdir(dir, { mode: DIR_MODE }), true);
+      created = isTop
+        ? (await mkdir(dir, { mode: DIR_MODE, recursive: true })) !== undefined
+        : (await mkdir(dir, { mode: DIR_MODE }), true);
     } catch (error) {
       // EEXIST: made by another process meanwhile. If it is a file, the next open in it
       // fails with ENOTDIR, which names the path.
@@ -74,7 +76,8 @@ export class FileMaker {
   async writeNewFile(path: string, data: Uint8Array, sync: boolean): Promise<void> {
     const handle = await open(path, "wx", FILE_MODE);
     try {
-      if (this.#umaskKeepsOwnerBits === undefined) this.#umaskKeepsOwnerBits = ((await handle.stat()).mode & 0o777) === FILE_MODE;
+      if (this.#umaskKeepsOwnerBits === undefined)
+        this.#umaskKeepsOwnerBits = ((await handle.stat()).mode & 0o777) === FILE_MODE;
       if (!this.#umaskKeepsOwnerBits) await handle.chmod(FILE_MODE);
       await handle.writeFile(data);
       if (sync) await handle.datasync();
@@ -125,10 +128,14 @@ export function irregularKind(stats: Stats): string {
 
 /** IO_ERROR for a store entry that is not what the store writes (a symlink, a FIFO, …): never followed or read. */
 export function irregularError(path: string, kind: string, root: string): ArefError {
-  return new ArefError("IO_ERROR", `${path} is a ${kind}, not a ${kind === "symbolic link" ? "regular file or directory the store made" : "regular file"}: refusing to follow or use it`, {
-    hint: `something other than artifact-refs wrote into ${root}; \`aref verify --repair\` removes it (then stash the content again)`,
-    details: { path, irregular: kind },
-  });
+  return new ArefError(
+    "IO_ERROR",
+    `${path} is a ${kind}, not a ${kind === "symbolic link" ? "regular file or directory the store made" : "regular file"}: refusing to follow or use it`,
+    {
+      hint: `something other than artifact-refs wrote into ${root}; \`aref verify --repair\` removes it (then stash the content again)`,
+      details: { path, irregular: kind },
+    },
+  );
 }
 
 /**

@@ -171,7 +171,12 @@ export class FsDriver implements Driver {
     let removed = false;
     let kept = false;
     for (const path of this.#forms(loc)) {
-      const outcome = since === undefined ? ((await this.#unlinkIfExists(path)) ? "deleted" : "absent") : await this.#deleteIfOlder(loc, path, since);
+      const outcome =
+        since === undefined
+          ? (await this.#unlinkIfExists(path))
+            ? "deleted"
+            : "absent"
+          : await this.#deleteIfOlder(loc, path, since);
       if (outcome === "deleted") removed = true;
       if (outcome === "kept") kept = true;
     }

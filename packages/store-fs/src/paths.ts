@@ -41,16 +41,23 @@ export function locate(root: string, key: string, gzip: boolean): Location {
   if (typeof key !== "string" || !isValidKey(key)) throw invalid(String(key), "not a well-formed key");
   const segments = key.split("/");
   const name = segments[segments.length - 1]!;
-  if (isScratchName(name)) throw invalid(key, `names starting with ${TEMP_PREFIX} or ${TRASH_PREFIX} are reserved for the driver's temp files`);
+  if (isScratchName(name))
+    throw invalid(
+      key,
+      `names starting with ${TEMP_PREFIX} or ${TRASH_PREFIX} are reserved for the driver's temp files`,
+    );
   const isBlob = key.startsWith(GZIP_KEY_PREFIX);
-  if (isBlob && name.endsWith(GZ_SUFFIX)) throw invalid(key, `blob names ending in ${GZ_SUFFIX} are reserved for compressed blobs`);
+  if (isBlob && name.endsWith(GZ_SUFFIX))
+    throw invalid(key, `blob names ending in ${GZ_SUFFIX} are reserved for compressed blobs`);
   const plain = join(root, ...segments);
   // Defence in depth: validated segments cannot climb, but never trust one check alone.
   if (!plain.startsWith(withSep(root))) throw invalid(key, `it resolves outside the store root ${root}`);
   const dir = join(root, ...segments.slice(0, -1));
   if (!isBlob) return { key, dir, path: plain, compressed: false };
   const gz = plain + GZ_SUFFIX;
-  return gzip ? { key, dir, path: gz, alt: plain, compressed: true } : { key, dir, path: plain, alt: gz, compressed: false };
+  return gzip
+    ? { key, dir, path: gz, alt: plain, compressed: true }
+    : { key, dir, path: plain, alt: gz, compressed: false };
 }
 
 /**

@@ -39,7 +39,11 @@ export async function logicalSize(path: string, stats: Stats): Promise<number> {
  * `refs/<session>/` reads one directory, `blobs/sha256/ab/cd/abcd12` one shard.
  * Temp and trash files are never reported; a blob stored in both forms is reported once.
  */
-export async function* listKeys(root: string, prefix: string, realDirs: Set<string> = new Set()): AsyncIterable<DriverEntry> {
+export async function* listKeys(
+  root: string,
+  prefix: string,
+  realDirs: Set<string> = new Set(),
+): AsyncIterable<DriverEntry> {
   const { dir, base } = listingStart(root, prefix);
   await assertRealDirs(root, dir, realDirs); // a symlinked directory on the way is refused, never listed through
   yield* walk(root, dir, base, prefix);
@@ -52,7 +56,8 @@ async function* walk(root: string, dir: string, base: string, prefix: string): A
   const seen = new Set<string>();
   for (const entry of entries) {
     if (entry.isDirectory()) {
-      if (`${base}${entry.name}/`.startsWith(prefix) || prefix.startsWith(`${base}${entry.name}/`)) subdirs.push(entry.name);
+      if (`${base}${entry.name}/`.startsWith(prefix) || prefix.startsWith(`${base}${entry.name}/`))
+        subdirs.push(entry.name);
     } else {
       // Regular files are keys; anything else (a symlink, a FIFO) is reported as irregular, never followed.
       const key = keyOfFile(base, entry.name);
@@ -67,7 +72,10 @@ async function* walk(root: string, dir: string, base: string, prefix: string): A
       files.slice(i, i + STAT_BATCH).map(async ({ path, key }) => {
         const stats = await statOrNone(path, root);
         if (!stats) return undefined;
-        if (!stats.isFile()) return stats.isDirectory() ? undefined : { key, size: 0, modifiedAt: stats.mtime, irregular: irregularKind(stats) };
+        if (!stats.isFile())
+          return stats.isDirectory()
+            ? undefined
+            : { key, size: 0, modifiedAt: stats.mtime, irregular: irregularKind(stats) };
         try {
           return { key, size: await logicalSize(path, stats), modifiedAt: stats.mtime };
         } catch (error) {

@@ -57,7 +57,9 @@ for (const gzip of [false, true]) {
       expect(error.hint).toMatch(/verify/);
       const report = await store.verify();
       expect(report.ok).toBe(false);
-      expect(report.problems).toEqual([expect.objectContaining({ kind: "integrity", artifact_id: id, key: blobKey(id), repaired: false })]);
+      expect(report.problems).toEqual([
+        expect.objectContaining({ kind: "integrity", artifact_id: id, key: blobKey(id), repaired: false }),
+      ]);
 
       const healed = await store.put(content, { session: "s" });
       expect(healed).toMatchObject({ id, created: false, healed: true });
@@ -78,12 +80,18 @@ for (const gzip of [false, true]) {
       const content = '{"rows": [1, 2, 3]}';
       const { id } = await store.put(content, { session: "s", label: "rows" });
       const original = await readFile(metaFile(id));
-      for (const damage of [original.subarray(0, original.length / 2), Buffer.alloc(0), Buffer.from([0, 159, 146, 150, 0xff, 0x7b, 0x7b])]) {
+      for (const damage of [
+        original.subarray(0, original.length / 2),
+        Buffer.alloc(0),
+        Buffer.from([0, 159, 146, 150, 0xff, 0x7b, 0x7b]),
+      ]) {
         await writeFile(metaFile(id), damage);
         const error = await expectCode(store.getRecord(id), "CORRUPT_METADATA");
         expect(error.hint).toMatch(/verify --repair/);
         expect(await store.getText(id)).toBe(content);
-        expect((await store.verify()).problems).toEqual([expect.objectContaining({ kind: "corrupt_metadata", artifact_id: id, repaired: false })]);
+        expect((await store.verify()).problems).toEqual([
+          expect.objectContaining({ kind: "corrupt_metadata", artifact_id: id, repaired: false }),
+        ]);
         expect(await store.verify({ repair: true })).toMatchObject({ ok: true, repaired: 1 });
         const record = await store.getRecord(id);
         expect(record).toMatchObject({ artifact_id: id, mime: "application/json", size_bytes: content.length });
@@ -206,7 +214,17 @@ describe("fs store: leftovers, odd files and bad input", () => {
     await writeFile(join(parent, "x"), "outside");
     const before = await snapshot(parent);
     const data = new TextEncoder().encode("escape");
-    for (const key of ["../x", "a/../../x", "blobs/../../x", "refs/../../x", "/etc/x", "a//b", "./x", "a\\..\\..\\x", "x\u0000"]) {
+    for (const key of [
+      "../x",
+      "a/../../x",
+      "blobs/../../x",
+      "refs/../../x",
+      "/etc/x",
+      "a//b",
+      "./x",
+      "a\\..\\..\\x",
+      "x\u0000",
+    ]) {
       for (const op of [
         () => driver.put(key, data),
         () => driver.putIfAbsent(key, data),
@@ -219,9 +237,15 @@ describe("fs store: leftovers, odd files and bad input", () => {
       }
     }
     for (const prefix of ["../", "a/../", "/etc", "..//"]) {
-      await expectCode((async () => { for await (const _ of driver.list(prefix)) void _; })(), "INVALID_INPUT");
+      await expectCode(
+        (async () => {
+          for await (const _ of driver.list(prefix)) void _;
+        })(),
+        "INVALID_INPUT",
+      );
     }
-    for (const session of ["../x", "..", "a/b", "../../etc"]) await expectCode(store.put("escape", { session }), "INVALID_INPUT");
+    for (const session of ["../x", "..", "a/b", "../../etc"])
+      await expectCode(store.put("escape", { session }), "INVALID_INPUT");
     expect(await snapshot(parent)).toEqual(before); // the store included: every attempt was refused before any I/O
     expect(await readFile(join(parent, "x"), "utf8")).toBe("outside");
   });
@@ -237,7 +261,14 @@ describe("fs store: leftovers, odd files and bad input", () => {
   });
 
   it("refuses bad options with CONFIG_INVALID", () => {
-    for (const options of [{ root: "" }, { root: "a\u0000b" }, { root: "x", gzp: true }, { root: "x", gzip: "yes" }, {}, { root: 5 }]) {
+    for (const options of [
+      { root: "" },
+      { root: "a\u0000b" },
+      { root: "x", gzp: true },
+      { root: "x", gzip: "yes" },
+      {},
+      { root: 5 },
+    ]) {
       let caught: unknown;
       try {
         new FsDriver(options as never);

@@ -10,7 +10,11 @@ describe("README example", () => {
     const parent = await mkdtemp(join(tmpdir(), "aref-fs-example-"));
     try {
       const file = fileURLToPath(new URL("../examples/quickstart.ts", import.meta.url));
-      const out = execFileSync(process.execPath, ["--conditions=@artifact-refs/source", "--import", "tsx", file, join(parent, "store")], { encoding: "utf8" });
+      const out = execFileSync(
+        process.execPath,
+        ["--conditions=@artifact-refs/source", "--import", "tsx", file, join(parent, "store")],
+        { encoding: "utf8" },
+      );
       expect(out).toMatch(/stored 27162 bytes as art:[0-9a-f]{12}/);
       expect(out).toMatch(/600 +\d+ +blobs\/sha256\/([0-9a-f]{2})\/([0-9a-f]{2})\/\1\2[0-9a-f]{60}\.gz/);
       expect(out).toMatch(/600 +\d+ +meta\/sha256\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.json/);

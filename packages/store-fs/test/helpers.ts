@@ -31,7 +31,8 @@ export const CHILD = fileURLToPath(new URL("./fixtures/child.mjs", import.meta.u
 export function assertBuilt(): void {
   for (const pkg of ["store-fs", "store", "schema"]) {
     const file = fileURLToPath(new URL(`../../${pkg}/dist/index.js`, import.meta.url));
-    if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm --filter @artifact-refs/store-fs... build\` first`);
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: run \`pnpm --filter @artifact-refs/store-fs... build\` first`);
   }
 }
 

@@ -39,7 +39,10 @@ describe("fs store: layout on disk", () => {
     const previous = process.umask(0o277);
     let id: string;
     try {
-      ({ id } = await new ArtifactStore({ driver: new FsDriver({ root }) }).put(content, { session: "s1", label: "doc" }));
+      ({ id } = await new ArtifactStore({ driver: new FsDriver({ root }) }).put(content, {
+        session: "s1",
+        label: "doc",
+      }));
     } finally {
       process.umask(previous);
     }
@@ -50,7 +53,11 @@ describe("fs store: layout on disk", () => {
       `meta/sha256/${shardOf(id)}/${id}.json`,
       `refs/s1/${id.slice(0, 2)}/${id}.json`,
     ]);
-    for (const node of nodes) expect({ path: node.path, mode: node.mode.toString(8) }).toEqual({ path: node.path, mode: node.dir ? "700" : "600" });
+    for (const node of nodes)
+      expect({ path: node.path, mode: node.mode.toString(8) }).toEqual({
+        path: node.path,
+        mode: node.dir ? "700" : "600",
+      });
 
     const blob = await readFile(join(root, "blobs", "sha256", id.slice(0, 2), id.slice(2, 4), id));
     expect(blob.toString()).toBe(content);
@@ -81,7 +88,9 @@ describe("fs store: layout on disk", () => {
     expect(driver.kind).toBe("fs");
     expect(driver.uri("refs/s/x.json")).toBe(pathToFileURL(join(root, "refs", "s", "x.json")).href);
     const odd = join(root, "with space #1 ?%");
-    expect(new FsDriver({ root: odd, gzip: true }).uri("blobs/sha256/ab/cd/abcd")).toBe(pathToFileURL(join(odd, "blobs", "sha256", "ab", "cd", "abcd.gz")).href);
+    expect(new FsDriver({ root: odd, gzip: true }).uri("blobs/sha256/ab/cd/abcd")).toBe(
+      pathToFileURL(join(odd, "blobs", "sha256", "ab", "cd", "abcd.gz")).href,
+    );
     expect(new FsDriver({ root: "/" }).uri("layout.json")).toBe("file:///layout.json");
   });
 });
@@ -103,7 +112,9 @@ describe("fs store: gzip", () => {
     expect(stored.byteLength).toBeLessThan(content.length / 10);
     expect(gunzipSync(stored).toString()).toBe(content);
     expect(record.content_uri).toBe(pathToFileURL(join(dir, `${id}.gz`)).href);
-    expect(JSON.parse(await readFile(join(root, "meta", "sha256", shardOf(id), `${id}.json`), "utf8")).artifact_id).toBe(id);
+    expect(
+      JSON.parse(await readFile(join(root, "meta", "sha256", shardOf(id), `${id}.json`), "utf8")).artifact_id,
+    ).toBe(id);
     const listed = [];
     for await (const entry of driver.list("blobs/")) listed.push(entry);
     expect(listed.map((e) => [e.key, e.size])).toEqual([[blobKey(id), content.length]]);

@@ -9,7 +9,17 @@ import { CHILD, assertBuilt, spawnJson } from "./helpers.js";
 // namespace (`unshare -m`, needs root, which these tests run as). The mount exists only
 // inside the child's namespace and vanishes with it, so nothing leaks onto the machine.
 async function inMountNamespace<T>(mountPoint: string, script: string, jobs: Record<string, unknown>[]): Promise<T[]> {
-  const args = ["-m", "sh", "-ec", script, "sh", mountPoint, process.execPath, CHILD, ...jobs.map((j) => JSON.stringify(j))];
+  const args = [
+    "-m",
+    "sh",
+    "-ec",
+    script,
+    "sh",
+    mountPoint,
+    process.execPath,
+    CHILD,
+    ...jobs.map((j) => JSON.stringify(j)),
+  ];
   const run = spawnJson<T>("unshare", args);
   run.go();
   const { lines, code, stderr } = await run.done;
@@ -31,11 +41,9 @@ describe("fs store on a full or read-only file system", () => {
   it("a full disk is an IO_ERROR that says so, and the failed write leaves no temp file", async () => {
     mountPoint = await mkdtemp(join(tmpdir(), "aref-full-"));
     const root = join(mountPoint, "store");
-    const [result] = await inMountNamespace<Attempt<{ stored: number; error?: { code: string; message: string; hint: string }; leftovers: string[] }>>(
-      mountPoint,
-      'mount -t tmpfs -o size=256k tmpfs "$1"; "$2" "$3" "$4"',
-      [{ job: "fill", root, size: 16 * 1024 }],
-    );
+    const [result] = await inMountNamespace<
+      Attempt<{ stored: number; error?: { code: string; message: string; hint: string }; leftovers: string[] }>
+    >(mountPoint, 'mount -t tmpfs -o size=256k tmpfs "$1"; "$2" "$3" "$4"', [{ job: "fill", root, size: 16 * 1024 }]);
     expect(result!.ok, JSON.stringify(result!.error)).toBe(true);
     const { stored, error, leftovers } = result!.value!;
     expect(stored).toBeGreaterThan(0);

@@ -38,7 +38,10 @@ describe("fs store: 4 processes writing overlapping content at once", () => {
       // fsync off: this checks who creates each blob under contention (link/rename are atomic either way), not
       // durability. With fsync on, this test once hit its 240 s timeout right after a fresh clone's heavy writes
       // (slow fsyncs are the likely cause, not confirmed).
-      spawnJson<WriterResult>(process.execPath, [CHILD, JSON.stringify({ job: "writer", root, worker, count, stride, pool, fsync: false })]),
+      spawnJson<WriterResult>(process.execPath, [
+        CHILD,
+        JSON.stringify({ job: "writer", root, worker, count, stride, pool, fsync: false }),
+      ]),
     );
     await Promise.all(runs.map((r) => r.ready));
     for (const run of runs) run.go(); // all four start writing together

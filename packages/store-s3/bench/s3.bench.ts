@@ -16,7 +16,14 @@ Object.assign(process.env, s3.env); // the SDK credential chain of the drivers
 const raw = new S3Client(s3.clientConfig());
 // "on": one conditional PUT per new key, the path taken on AWS S3, MinIO and R2. The local
 // server ignores the condition, so keys can be rotated without 412s.
-const driver = new S3Driver({ bucket, prefix: "bench", endpoint: s3.endpoint, forcePathStyle: true, region: s3.region, conditionalWrites: "on" });
+const driver = new S3Driver({
+  bucket,
+  prefix: "bench",
+  endpoint: s3.endpoint,
+  forcePathStyle: true,
+  region: s3.region,
+  conditionalWrites: "on",
+});
 const time = Number(process.env.BENCH_TIME_MS ?? 1_000);
 const ROTATE = 64;
 
@@ -47,41 +54,76 @@ async function paired(iterations: number, raw: () => Promise<unknown>, drv: () =
       await timed(raw, a);
     }
   }
-  return { medianRatio: median(b) / median(a), sumRatio: b.reduce((x, y) => x + y, 0) / a.reduce((x, y) => x + y, 0), rawMs: median(a), drvMs: median(b) };
+  return {
+    medianRatio: median(b) / median(a),
+    sumRatio: b.reduce((x, y) => x + y, 0) / a.reduce((x, y) => x + y, 0),
+    rawMs: median(a),
+    drvMs: median(b),
+  };
 }
 
 const lines: string[] = [];
-for (const [label, size, iterations] of [["4 KiB", 4 * 1024, 600], ["64 KiB", 64 * 1024, 400], ["512 KiB", 512 * 1024, 200]] as const) {
+for (const [label, size, iterations] of [
+  ["4 KiB", 4 * 1024, 600],
+  ["64 KiB", 64 * 1024, 400],
+  ["512 KiB", 512 * 1024, 200],
+] as const) {
   const data = new Uint8Array(size).map((_, i) => (i * 31) % 251);
   const tag = label.replace(" ", "");
   let n = 0;
-  const rawPut = () => raw.send(new PutObjectCommand({ Bucket: bucket, Key: `raw/put-${tag}-${n++ % ROTATE}`, Body: data }));
-  const rawPutSha = () => raw.send(new PutObjectCommand({ Bucket: bucket, Key: `raw/put-${tag}-${n++ % ROTATE}`, Body: data, ChecksumAlgorithm: "SHA256" }));
+  const rawPut = () =>
+    raw.send(new PutObjectCommand({ Bucket: bucket, Key: `raw/put-${tag}-${n++ % ROTATE}`, Body: data }));
+  const rawPutSha = () =>
+    raw.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: `raw/put-${tag}-${n++ % ROTATE}`,
+        Body: data,
+        ChecksumAlgorithm: "SHA256",
+      }),
+    );
   const drvPutIfAbsent = () => driver.putIfAbsent(`drv/put-${tag}-${n++ % ROTATE}`, data);
   const drvPut = () => driver.put(`drv/replace-${tag}-${n++ % ROTATE}`, data);
   await compare({
     title: `put ${label}`,
     time,
     baseline: "raw SDK PutObject",
-    cases: { "raw SDK PutObject": rawPut, "driver.putIfAbsent (If-None-Match, SHA-256)": drvPutIfAbsent, "driver.put (SHA-256)": drvPut },
+    cases: {
+      "raw SDK PutObject": rawPut,
+      "driver.putIfAbsent (If-None-Match, SHA-256)": drvPutIfAbsent,
+      "driver.put (SHA-256)": drvPut,
+    },
   });
   await raw.send(new PutObjectCommand({ Bucket: bucket, Key: `raw/get-${tag}`, Body: data }));
   await driver.put(`drv/get-${tag}`, data);
-  const rawGet = async () => (await raw.send(new GetObjectCommand({ Bucket: bucket, Key: `raw/get-${tag}` }))).Body!.transformToByteArray();
+  const rawGet = async () =>
+    (await raw.send(new GetObjectCommand({ Bucket: bucket, Key: `raw/get-${tag}` }))).Body!.transformToByteArray();
   const drvGet = () => driver.get(`drv/get-${tag}`);
-  await compare({ title: `get ${label}`, time, baseline: "raw SDK GetObject", cases: { "raw SDK GetObject": rawGet, "driver.get": drvGet } });
+  await compare({
+    title: `get ${label}`,
+    time,
+    baseline: "raw SDK GetObject",
+    cases: { "raw SDK GetObject": rawGet, "driver.get": drvGet },
+  });
   const results = [
     ["putIfAbsent (new key) vs PutObject", await paired(iterations, rawPut, drvPutIfAbsent)],
-    ["putIfAbsent (new key) vs PutObject with the same SHA-256 checksum", await paired(iterations, rawPutSha, drvPutIfAbsent)],
+    [
+      "putIfAbsent (new key) vs PutObject with the same SHA-256 checksum",
+      await paired(iterations, rawPutSha, drvPutIfAbsent),
+    ],
     ["put vs PutObject", await paired(iterations, rawPut, drvPut)],
     ["get vs GetObject", await paired(iterations, rawGet, drvGet)],
   ] as const;
   for (const [what, r] of results) {
-    lines.push(`| ${label} | ${what} | ${r.rawMs.toFixed(2)} | ${r.drvMs.toFixed(2)} | **${r.medianRatio.toFixed(2)}×** | ${r.sumRatio.toFixed(2)}× |`);
+    lines.push(
+      `| ${label} | ${what} | ${r.rawMs.toFixed(2)} | ${r.drvMs.toFixed(2)} | **${r.medianRatio.toFixed(2)}×** | ${r.sumRatio.toFixed(2)}× |`,
+    );
   }
 }
 console.log("\n### Driver time / raw SDK time, paired (target ≤ 1.1×)\n");
-console.log("| size | operation | raw median ms | driver median ms | ratio of medians | ratio of totals |\n|---|---|---:|---:|---:|---:|");
+console.log(
+  "| size | operation | raw median ms | driver median ms | ratio of medians | ratio of totals |\n|---|---|---:|---:|---:|---:|",
+);
 console.log(lines.join("\n"));
 
 // Requests on the wire per operation.
@@ -92,27 +134,64 @@ const count = async (fn: () => Promise<unknown>) => {
   return proxy.requests.length;
 };
 const viaProxy = (extra: Record<string, unknown> = {}) =>
-  new S3Driver({ bucket, prefix: `count-${Math.random().toString(36).slice(2)}`, endpoint: proxy.endpoint, forcePathStyle: true, region: s3.region, ...extra });
+  new S3Driver({
+    bucket,
+    prefix: `count-${Math.random().toString(36).slice(2)}`,
+    endpoint: proxy.endpoint,
+    forcePathStyle: true,
+    region: s3.region,
+    ...extra,
+  });
 const on = viaProxy();
 await on.conditionalWrites();
 const off = viaProxy({ conditionalWrites: "off" });
 const N = 50;
 const rows: Array<[string, number]> = [];
-rows.push(["driver.putIfAbsent, new key (If-None-Match)", (await count(async () => { for (let i = 0; i < N; i++) await on.putIfAbsent(`k/${i}`, new Uint8Array([i])); })) / N]);
-rows.push(["driver.putIfAbsent, existing key (412 + refresh copy)", (await count(async () => { for (let i = 0; i < N; i++) await on.putIfAbsent(`k/${i}`, new Uint8Array([i])); })) / N]);
-rows.push(["driver.putIfAbsent, new key, conditionalWrites off (HEAD + PUT)", (await count(async () => { for (let i = 0; i < N; i++) await off.putIfAbsent(`o/${i}`, new Uint8Array([i])); })) / N]);
-rows.push(["driver.get / head / put", (await count(() => on.get("k/1"))) ]);
+rows.push([
+  "driver.putIfAbsent, new key (If-None-Match)",
+  (await count(async () => {
+    for (let i = 0; i < N; i++) await on.putIfAbsent(`k/${i}`, new Uint8Array([i]));
+  })) / N,
+]);
+rows.push([
+  "driver.putIfAbsent, existing key (412 + refresh copy)",
+  (await count(async () => {
+    for (let i = 0; i < N; i++) await on.putIfAbsent(`k/${i}`, new Uint8Array([i]));
+  })) / N,
+]);
+rows.push([
+  "driver.putIfAbsent, new key, conditionalWrites off (HEAD + PUT)",
+  (await count(async () => {
+    for (let i = 0; i < N; i++) await off.putIfAbsent(`o/${i}`, new Uint8Array([i]));
+  })) / N,
+]);
+rows.push(["driver.get / head / put", await count(() => on.get("k/1"))]);
 rows.push(["driver.delete (HEAD + DELETE)", await count(() => on.delete("k/2"))]);
-rows.push(["conditional-write probe (once per driver, \"auto\")", await count(() => viaProxy().conditionalWrites())]);
+rows.push(['conditional-write probe (once per driver, "auto")', await count(() => viaProxy().conditionalWrites())]);
 
 const storeDriver = viaProxy();
 await storeDriver.conditionalWrites();
 const store = new ArtifactStore({ driver: storeDriver });
 await store.put("warm up: layout check");
 const texts = Array.from({ length: N }, (_, i) => `artifact number ${i} `.repeat(20));
-rows.push(["store.put, new content, no session", (await count(async () => { for (const t of texts) await store.put(t); })) / N]);
-rows.push(["store.put, same content again (dedupe, verify read)", (await count(async () => { for (const t of texts) await store.put(t); })) / N]);
-rows.push(["store.put, new content, with session", (await count(async () => { for (const t of texts) await store.put(`${t}!`, { session: "s" }); })) / N]);
+rows.push([
+  "store.put, new content, no session",
+  (await count(async () => {
+    for (const t of texts) await store.put(t);
+  })) / N,
+]);
+rows.push([
+  "store.put, same content again (dedupe, verify read)",
+  (await count(async () => {
+    for (const t of texts) await store.put(t);
+  })) / N,
+]);
+rows.push([
+  "store.put, new content, with session",
+  (await count(async () => {
+    for (const t of texts) await store.put(`${t}!`, { session: "s" });
+  })) / N,
+]);
 const one = await store.put("one more", { session: "s" });
 rows.push(["store.get by id", await count(() => store.get(one.id))]);
 rows.push(["store.get by short ref in a session", await count(() => store.get(one.shortRef, { session: "s" }))]);

@@ -65,11 +65,19 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 const OptionsSchema = z
   .object({
-    bucket: z.string().regex(BUCKET_RE, "must be 3-63 chars of lowercase letters, digits, '.' and '-', starting and ending with a letter or digit"),
+    bucket: z
+      .string()
+      .regex(
+        BUCKET_RE,
+        "must be 3-63 chars of lowercase letters, digits, '.' and '-', starting and ending with a letter or digit",
+      ),
     prefix: z
       .string()
       .transform((p) => p.replace(/^\/+/, "").replace(/\/+$/, ""))
-      .refine((p) => p === "" || PREFIX_RE.test(p), "may only contain letters, digits, '.', '_', ':', '-' and single '/' separators")
+      .refine(
+        (p) => p === "" || PREFIX_RE.test(p),
+        "may only contain letters, digits, '.', '_', ':', '-' and single '/' separators",
+      )
       .refine((p) => !p.split("/").some((s) => s === "." || s === ".."), "must not contain '.' or '..' segments")
       .default(""),
     endpoint: z
@@ -95,8 +103,18 @@ const OptionsSchema = z
     retryMaxDelayMs: z.number().min(0).max(300_000).default(20_000),
     requestTimeoutMs: z.number().int().min(1).max(3_600_000).default(60_000),
     connectionTimeoutMs: z.number().int().min(1).max(600_000).default(5_000),
-    multipartThresholdBytes: z.number().int().min(5 * MIB).max(5 * 1024 * MIB).default(64 * MIB),
-    multipartPartSizeBytes: z.number().int().min(5 * MIB).max(5 * 1024 * MIB).default(16 * MIB),
+    multipartThresholdBytes: z
+      .number()
+      .int()
+      .min(5 * MIB)
+      .max(5 * 1024 * MIB)
+      .default(64 * MIB),
+    multipartPartSizeBytes: z
+      .number()
+      .int()
+      .min(5 * MIB)
+      .max(5 * 1024 * MIB)
+      .default(16 * MIB),
     listPageSize: z.number().int().min(1).max(1000).default(1000),
   })
   .strict();

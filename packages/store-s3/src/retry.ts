@@ -31,7 +31,12 @@ export function isConflict(error: unknown): boolean {
 }
 
 /** Full-jitter exponential backoff: random in [0, min(max, base × 2^retry)). */
-export function backoffDelay(policy: RetryPolicy, retry: number, throttled: boolean, random: () => number = Math.random): number {
+export function backoffDelay(
+  policy: RetryPolicy,
+  retry: number,
+  throttled: boolean,
+  random: () => number = Math.random,
+): number {
   const base = throttled ? policy.throttleBaseDelayMs : policy.retryBaseDelayMs;
   return Math.floor(random() * Math.min(policy.retryMaxDelayMs, base * 2 ** retry));
 }

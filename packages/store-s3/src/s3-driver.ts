@@ -26,11 +26,17 @@ const checkListPrefix = assertValidListPrefix;
 const contentTypeOf = (key: string) => (key.endsWith(".json") ? "application/json" : "application/octet-stream");
 const isPreconditionFailed = (error: unknown) => statusOf(error) === 412 || codeOf(error) === "PreconditionFailed";
 /** Answers of servers that do not implement `If-None-Match` on PUT at all. */
-const isConditionUnsupported = (error: unknown) => statusOf(error) === 501 || ["NotImplemented", "InvalidArgument", "InvalidRequest"].includes(codeOf(error));
+const isConditionUnsupported = (error: unknown) =>
+  statusOf(error) === 501 || ["NotImplemented", "InvalidArgument", "InvalidRequest"].includes(codeOf(error));
 
 /** Builds the S3Client the driver uses when none is injected: retries, timeouts, checksums. */
 export function createS3Client(options: ResolvedOptions): S3Client {
-  const region = options.region ?? options.clientConfig?.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? (options.endpoint ? "us-east-1" : undefined);
+  const region =
+    options.region ??
+    options.clientConfig?.region ??
+    process.env.AWS_REGION ??
+    process.env.AWS_DEFAULT_REGION ??
+    (options.endpoint ? "us-east-1" : undefined);
   const config: S3ClientConfig = {
     ...(region === undefined ? {} : { region }),
     ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
@@ -182,7 +188,12 @@ export class S3Driver implements Driver {
       let page;
       try {
         page = await this.#client.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix, MaxKeys: this.#options.listPageSize, ...(token === undefined ? {} : { ContinuationToken: token }) }),
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix,
+            MaxKeys: this.#options.listPageSize,
+            ...(token === undefined ? {} : { ContinuationToken: token }),
+          }),
         );
       } catch (error) {
         throw this.#error(error, "ListObjectsV2", prefix);
@@ -217,9 +228,13 @@ export class S3Driver implements Driver {
       if (!this.#options.refreshOnDedupe || (await this.#refresh(key))) return { created: false };
       // Deleted between the 412 and the refresh (a concurrent gc): create it again.
       if (round >= this.#options.maxAttempts) {
-        throw new ArefError("CONFLICT", `s3://${this.bucket}/${this.objectKey(key)} kept disappearing between create and refresh (${round} rounds)`, {
-          hint: "another process is deleting this key while it is written; run gc with a grace period",
-        });
+        throw new ArefError(
+          "CONFLICT",
+          `s3://${this.bucket}/${this.objectKey(key)} kept disappearing between create and refresh (${round} rounds)`,
+          {
+            hint: "another process is deleting this key while it is written; run gc with a grace period",
+          },
+        );
       }
     }
   }
@@ -251,7 +266,13 @@ export class S3Driver implements Driver {
       await this.#client.send(new PutObjectCommand(params));
       return;
     }
-    const upload = new Upload({ client: this.#client, params, partSize: this.#options.multipartPartSizeBytes, queueSize: 4, leavePartsOnError: false });
+    const upload = new Upload({
+      client: this.#client,
+      params,
+      partSize: this.#options.multipartPartSizeBytes,
+      queueSize: 4,
+      leavePartsOnError: false,
+    });
     await upload.done();
   }
 
@@ -282,7 +303,9 @@ export class S3Driver implements Driver {
     try {
       for (let i = 0; i < 2; i++) {
         try {
-          await this.#client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: data, IfNoneMatch: "*" }));
+          await this.#client.send(
+            new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: data, IfNoneMatch: "*" }),
+          );
         } catch (error) {
           if (isPreconditionFailed(error)) return "on";
           if (isConditionUnsupported(error)) return "off";
@@ -291,7 +314,9 @@ export class S3Driver implements Driver {
       }
       return "off";
     } finally {
-      await this.#client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) })).catch(() => undefined);
+      await this.#client
+        .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }))
+        .catch(() => undefined);
     }
   }
 

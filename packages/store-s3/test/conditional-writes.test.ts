@@ -83,7 +83,10 @@ describe("conditional writes (If-None-Match: *)", () => {
   it("a key deleted between the 412 and the refresh is created again", async () => {
     const driver = fx.driver({ via: "proxy", conditionalWrites: "on" });
     // The 412 comes from the wire, but the key does not exist: the refresh finds it gone (404).
-    fx.proxy.inject({ match: { method: "PUT", key: "vanished", header: { "if-none-match": "*" } }, fault: { status: 412 } });
+    fx.proxy.inject({
+      match: { method: "PUT", key: "vanished", header: { "if-none-match": "*" } },
+      fault: { status: 412 },
+    });
     fx.proxy.clearLog();
     expect(await driver.putIfAbsent("vanished", bytes("v"))).toEqual({ created: true });
     expect(fx.proxy.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 412", "PUT 404", "PUT 200"]);
@@ -93,7 +96,11 @@ describe("conditional writes (If-None-Match: *)", () => {
 
   it("409 ConditionalRequestConflict is retried", async () => {
     const driver = fx.driver({ via: "proxy", conditionalWrites: "on" });
-    const rule = fx.proxy.inject({ match: { method: "PUT", key: "conflicted" }, times: 2, fault: { status: 409, code: "ConditionalRequestConflict" } });
+    const rule = fx.proxy.inject({
+      match: { method: "PUT", key: "conflicted" },
+      times: 2,
+      fault: { status: 409, code: "ConditionalRequestConflict" },
+    });
     fx.proxy.clearLog();
     expect(await driver.putIfAbsent("conflicted", bytes("c"))).toEqual({ created: true });
     expect(rule.hits).toBe(2);
@@ -103,7 +110,11 @@ describe("conditional writes (If-None-Match: *)", () => {
 
   it("409 on every attempt ends in a CONFLICT error naming the key and the attempts", async () => {
     const driver = fx.driver({ via: "proxy", conditionalWrites: "on", maxAttempts: 3 });
-    fx.proxy.inject({ match: { method: "PUT", key: "always-409" }, times: Infinity, fault: { status: 409, code: "ConditionalRequestConflict" } });
+    fx.proxy.inject({
+      match: { method: "PUT", key: "always-409" },
+      times: Infinity,
+      fault: { status: 409, code: "ConditionalRequestConflict" },
+    });
     let caught: unknown;
     try {
       await driver.putIfAbsent("always-409", bytes("c"));
@@ -112,7 +123,10 @@ describe("conditional writes (If-None-Match: *)", () => {
     }
     fx.proxy.clearFaults();
     expect(isArefError(caught)).toBe(true);
-    expect(caught).toMatchObject({ code: "CONFLICT", details: { attempts: 3, status: 409, s3_code: "ConditionalRequestConflict" } });
+    expect(caught).toMatchObject({
+      code: "CONFLICT",
+      details: { attempts: 3, status: 409, s3_code: "ConditionalRequestConflict" },
+    });
     expect((caught as Error).message).toMatch(/PutObject.*always-409.*3 attempts/);
     expect(await driver.head("always-409")).toBeUndefined();
     await driver.close();
@@ -123,15 +137,23 @@ describe("conditional writes (If-None-Match: *)", () => {
     fx.proxy.clearLog();
     expect(await driver.putIfAbsent("off/key", bytes("o"))).toEqual({ created: true });
     expect(await driver.putIfAbsent("off/key", bytes("other"))).toEqual({ created: false });
-    expect(fx.proxy.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["HEAD 404", "PUT 200", "HEAD 200", "PUT 200"]);
+    expect(fx.proxy.requests.map((r) => `${r.method} ${r.status}`)).toEqual([
+      "HEAD 404",
+      "PUT 200",
+      "HEAD 200",
+      "PUT 200",
+    ]);
     expect(fx.proxy.requests.every((r) => r.headers["if-none-match"] === undefined)).toBe(true);
     expect(new TextDecoder().decode(await driver.get("off/key"))).toBe("o");
     await driver.close();
   });
 
-  it("a server that rejects the condition (501 NotImplemented) makes \"auto\" fall back to HEAD-then-PUT", async () => {
+  it('a server that rejects the condition (501 NotImplemented) makes "auto" fall back to HEAD-then-PUT', async () => {
     const driver = fx.driver({ via: "proxy" });
-    fx.proxy.inject({ match: { method: "PUT", key: /aref-probe\//, header: { "if-none-match": "*" } }, fault: { status: 501, code: "NotImplemented" } });
+    fx.proxy.inject({
+      match: { method: "PUT", key: /aref-probe\//, header: { "if-none-match": "*" } },
+      fault: { status: 501, code: "NotImplemented" },
+    });
     expect(await driver.conditionalWrites()).toBe("off");
     await driver.close();
   });
@@ -149,7 +171,9 @@ describe("conditional writes (If-None-Match: *)", () => {
     const bucket = fx.s3.createBucket();
     const a = fx.driver({ via: "proxy", bucket, conditionalWrites: "on" });
     const b = fx.driver({ via: "proxy", bucket, conditionalWrites: "on" });
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).putIfAbsent("race", bytes(`writer ${i}`))));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).putIfAbsent("race", bytes(`writer ${i}`))),
+    );
     expect(results.filter((r) => r.created)).toHaveLength(1);
     const winner = results.findIndex((r) => r.created);
     expect(new TextDecoder().decode(await a.get("race"))).toBe(`writer ${winner}`);

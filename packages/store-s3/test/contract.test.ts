@@ -21,8 +21,16 @@ for (const via of ["direct", "proxy"] as const) {
       timePrecisionMs: 1000,
     };
   };
-  runDriverContract(`s3 (${via === "direct" ? "local server, HEAD-then-PUT" : "enforcing proxy, If-None-Match"})`, factory, { multiInstance: true });
-  runStoreContract(`s3 (${via === "direct" ? "local server, HEAD-then-PUT" : "enforcing proxy, If-None-Match"})`, factory, { multiInstance: true });
+  runDriverContract(
+    `s3 (${via === "direct" ? "local server, HEAD-then-PUT" : "enforcing proxy, If-None-Match"})`,
+    factory,
+    { multiInstance: true },
+  );
+  runStoreContract(
+    `s3 (${via === "direct" ? "local server, HEAD-then-PUT" : "enforcing proxy, If-None-Match"})`,
+    factory,
+    { multiInstance: true },
+  );
 }
 
 export type { S3Driver };

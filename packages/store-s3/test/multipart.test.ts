@@ -6,7 +6,8 @@ import { useS3 } from "./support.js";
 const fx = useS3();
 const MIB = 1024 * 1024;
 // Compared by digest: a deep equality over megabytes of elements is very slow.
-const digest = (data: Uint8Array | undefined) => (data === undefined ? "missing" : `${data.byteLength}:${createHash("sha256").update(data).digest("hex")}`);
+const digest = (data: Uint8Array | undefined) =>
+  data === undefined ? "missing" : `${data.byteLength}:${createHash("sha256").update(data).digest("hex")}`;
 const pattern = (size: number, seed: number) => {
   const out = new Uint8Array(size);
   let x = seed;
@@ -19,11 +20,18 @@ const pattern = (size: number, seed: number) => {
 
 describe("multipart uploads above the threshold", () => {
   it("a value over multipartThresholdBytes goes up in parts, with checksums, and reads back byte-exact", async () => {
-    const driver = fx.driver({ via: "proxy", conditionalWrites: "on", multipartThresholdBytes: 5 * MIB, multipartPartSizeBytes: 5 * MIB });
+    const driver = fx.driver({
+      via: "proxy",
+      conditionalWrites: "on",
+      multipartThresholdBytes: 5 * MIB,
+      multipartPartSizeBytes: 5 * MIB,
+    });
     const data = pattern(11 * MIB, 1);
     fx.proxy.clearLog();
     expect(await driver.putIfAbsent("big/one", data)).toEqual({ created: true });
-    const log = fx.proxy.requests.map((r) => `${r.method} ${/uploads(?!\w)|partNumber=\d|uploadId/.exec(r.query)?.[0] ?? ""}`);
+    const log = fx.proxy.requests.map(
+      (r) => `${r.method} ${/uploads(?!\w)|partNumber=\d|uploadId/.exec(r.query)?.[0] ?? ""}`,
+    );
     expect(log[0]).toBe("POST uploads");
     expect(log.filter((l) => l.startsWith("PUT partNumber"))).toHaveLength(3);
     expect(log.at(-1)).toBe("POST uploadId");
@@ -37,7 +45,13 @@ describe("multipart uploads above the threshold", () => {
   });
 
   it("a multipart create of an existing key is refused at completion (412) and the upload is aborted", async () => {
-    const driver = fx.driver({ via: "proxy", conditionalWrites: "on", refreshOnDedupe: false, multipartThresholdBytes: 5 * MIB, multipartPartSizeBytes: 5 * MIB });
+    const driver = fx.driver({
+      via: "proxy",
+      conditionalWrites: "on",
+      refreshOnDedupe: false,
+      multipartThresholdBytes: 5 * MIB,
+      multipartPartSizeBytes: 5 * MIB,
+    });
     const first = pattern(6 * MIB, 2);
     await driver.putIfAbsent("big/two", first);
     fx.proxy.clearLog();

@@ -63,7 +63,10 @@ describe("options and layout", () => {
     await driver.put("meta/one.json", bytes("{}"));
     await driver.putIfAbsent("blobs/two", bytes("2"));
     const raw = await driver.client.send(new ListObjectsV2Command({ Bucket: bucket }));
-    expect((raw.Contents ?? []).map((o) => o.Key).sort()).toEqual(["team/agents/blobs/two", "team/agents/meta/one.json"]);
+    expect((raw.Contents ?? []).map((o) => o.Key).sort()).toEqual([
+      "team/agents/blobs/two",
+      "team/agents/meta/one.json",
+    ]);
     await driver.close();
   });
 
@@ -118,28 +121,50 @@ describe("options and layout", () => {
         AWS_WEB_IDENTITY_TOKEN_FILE: undefined,
       },
       async () => {
-        const driver = new S3Driver({ bucket: fx.s3.createBucket(), endpoint: fx.s3.endpoint, forcePathStyle: true, maxAttempts: 1 });
-        await expect(driver.get("x")).rejects.toMatchObject({ code: "UNAUTHORIZED", hint: expect.stringContaining("AWS_ACCESS_KEY_ID") });
+        const driver = new S3Driver({
+          bucket: fx.s3.createBucket(),
+          endpoint: fx.s3.endpoint,
+          forcePathStyle: true,
+          maxAttempts: 1,
+        });
+        await expect(driver.get("x")).rejects.toMatchObject({
+          code: "UNAUTHORIZED",
+          hint: expect.stringContaining("AWS_ACCESS_KEY_ID"),
+        });
         await driver.close();
       },
     );
   });
 
   it("no region anywhere (and no endpoint): CONFIG_INVALID saying how to set one", async () => {
-    await withEnv({ AWS_REGION: undefined, AWS_DEFAULT_REGION: undefined, AWS_CONFIG_FILE: "/nonexistent/config", AWS_PROFILE: undefined }, async () => {
-      const driver = new S3Driver({ bucket: "some-bucket", maxAttempts: 1 });
-      await expect(driver.get("x")).rejects.toMatchObject({ code: "CONFIG_INVALID", hint: expect.stringContaining("AWS_REGION") });
-      await driver.close();
-    });
+    await withEnv(
+      {
+        AWS_REGION: undefined,
+        AWS_DEFAULT_REGION: undefined,
+        AWS_CONFIG_FILE: "/nonexistent/config",
+        AWS_PROFILE: undefined,
+      },
+      async () => {
+        const driver = new S3Driver({ bucket: "some-bucket", maxAttempts: 1 });
+        await expect(driver.get("x")).rejects.toMatchObject({
+          code: "CONFIG_INVALID",
+          hint: expect.stringContaining("AWS_REGION"),
+        });
+        await driver.close();
+      },
+    );
   });
 
   it("with an endpoint and no region anywhere, the region defaults to us-east-1", async () => {
-    await withEnv({ AWS_REGION: undefined, AWS_DEFAULT_REGION: undefined, AWS_CONFIG_FILE: "/nonexistent/config" }, async () => {
-      const driver = new S3Driver({ bucket: fx.s3.createBucket(), endpoint: fx.s3.endpoint, forcePathStyle: true });
-      await driver.put("r", bytes("r"));
-      expect(await driver.client.config.region()).toBe("us-east-1");
-      await driver.close();
-    });
+    await withEnv(
+      { AWS_REGION: undefined, AWS_DEFAULT_REGION: undefined, AWS_CONFIG_FILE: "/nonexistent/config" },
+      async () => {
+        const driver = new S3Driver({ bucket: fx.s3.createBucket(), endpoint: fx.s3.endpoint, forcePathStyle: true });
+        await driver.put("r", bytes("r"));
+        expect(await driver.client.config.region()).toBe("us-east-1");
+        await driver.close();
+      },
+    );
   });
 
   it("invalid keys are refused before any request", async () => {

@@ -9,7 +9,9 @@ const fx = useS3();
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array | undefined) => (data === undefined ? undefined : new TextDecoder().decode(data));
 
-async function caught(promise: Promise<unknown>): Promise<Error & { code?: string; hint?: string; details?: Record<string, unknown> }> {
+async function caught(
+  promise: Promise<unknown>,
+): Promise<Error & { code?: string; hint?: string; details?: Record<string, unknown> }> {
   try {
     await promise;
   } catch (error) {
@@ -31,7 +33,11 @@ describe("retries with backoff and jitter", () => {
 
   it("500 on a PUT is retried and the value is stored once, intact", async () => {
     const driver = fx.driver({ via: "proxy" });
-    fx.proxy.inject({ match: { method: "PUT", key: "flaky-put" }, times: 2, fault: { status: 500, code: "InternalError" } });
+    fx.proxy.inject({
+      match: { method: "PUT", key: "flaky-put" },
+      times: 2,
+      fault: { status: 500, code: "InternalError" },
+    });
     await driver.put("flaky-put", bytes("value"));
     expect(text(await driver.get("flaky-put"))).toBe("value");
     expect(fx.proxy.count({ method: "PUT", key: "flaky-put" })).toBe(3);
@@ -89,7 +95,11 @@ describe("retries with backoff and jitter", () => {
     const driver = fx.driver({ via: "proxy", listPageSize: 10 });
     const keys = Array.from({ length: 35 }, (_, i) => `many/k${String(i).padStart(2, "0")}`);
     await Promise.all(keys.map((k) => driver.put(k, bytes(k))));
-    fx.proxy.inject({ match: { method: "GET", query: /continuation-token/ }, times: 2, fault: { status: 503, code: "SlowDown" } });
+    fx.proxy.inject({
+      match: { method: "GET", query: /continuation-token/ },
+      times: 2,
+      fault: { status: 503, code: "SlowDown" },
+    });
     fx.proxy.clearLog();
     const listed = [];
     for await (const entry of driver.list("many/")) listed.push(entry.key);
@@ -100,7 +110,11 @@ describe("retries with backoff and jitter", () => {
 
   it("after the last attempt: UNAVAILABLE naming the operation, key, attempts and last status, with a hint", async () => {
     const driver = fx.driver({ via: "proxy", maxAttempts: 4, prefix: "tenant" });
-    fx.proxy.inject({ match: { method: "PUT", key: "tenant/down" }, times: Infinity, fault: { status: 503, code: "SlowDown" } });
+    fx.proxy.inject({
+      match: { method: "PUT", key: "tenant/down" },
+      times: Infinity,
+      fault: { status: 503, code: "SlowDown" },
+    });
     fx.proxy.clearLog();
     const error = await caught(driver.put("down", bytes("x")));
     fx.proxy.clearFaults();
@@ -111,7 +125,13 @@ describe("retries with backoff and jitter", () => {
     expect(error.message).toContain("4 attempts");
     expect(error.message).toContain("HTTP 503 SlowDown");
     expect(error.hint).toMatch(/throttling/);
-    expect(error.details).toMatchObject({ operation: "PutObject", key: "tenant/down", attempts: 4, status: 503, s3_code: "SlowDown" });
+    expect(error.details).toMatchObject({
+      operation: "PutObject",
+      key: "tenant/down",
+      attempts: 4,
+      status: 503,
+      s3_code: "SlowDown",
+    });
     expect(fx.proxy.count({ method: "PUT", key: "tenant/down" })).toBe(4);
     await driver.close();
   });
@@ -178,7 +198,9 @@ describe("retries with backoff and jitter", () => {
     const first = await strategy.acquireInitialRetryToken("");
     await expect(strategy.refreshRetryTokenForRetry(first, { errorType: "CLIENT_ERROR" })).rejects.toThrow(/no retry/);
     // Throttling draws from a wider window: over many draws some exceed the error base.
-    const throttled = await Promise.all(Array.from({ length: 200 }, () => strategy.refreshRetryTokenForRetry(first, { errorType: "THROTTLING" })));
+    const throttled = await Promise.all(
+      Array.from({ length: 200 }, () => strategy.refreshRetryTokenForRetry(first, { errorType: "THROTTLING" })),
+    );
     expect(Math.max(...throttled.map((t) => t.getRetryDelay()))).toBeGreaterThan(100);
     expect(Math.max(...throttled.map((t) => t.getRetryDelay()))).toBeLessThan(500);
   });

@@ -25,7 +25,12 @@ function startInstance(bucket: string, prefix: string, endpoint: string): Instan
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += String(d)));
   createInterface({ input: child.stdout }).on("line", (line) => {
-    const message = JSON.parse(line) as { id: number; ok: boolean; result?: unknown; error?: { code: string; message: string } };
+    const message = JSON.parse(line) as {
+      id: number;
+      ok: boolean;
+      result?: unknown;
+      error?: { code: string; message: string };
+    };
     const waiter = pending.get(message.id);
     pending.delete(message.id);
     if (message.ok) waiter?.resolve(message.result);
@@ -60,7 +65,8 @@ describe.each([
   beforeAll(() => {
     for (const pkg of ["schema", "store", "store-s3"]) {
       const dist = join(packageDir, "..", pkg, "dist", "index.js");
-      if (!existsSync(dist)) throw new Error(`${dist} is missing: build first (pnpm --filter @artifact-refs/store-s3... build)`);
+      if (!existsSync(dist))
+        throw new Error(`${dist} is missing: build first (pnpm --filter @artifact-refs/store-s3... build)`);
     }
     bucket = fx.s3.createBucket();
     const endpoint = via === "proxy" ? fx.proxy.endpoint : fx.s3.endpoint;
@@ -72,8 +78,14 @@ describe.each([
   });
 
   it("each process sees the other's artifacts", async () => {
-    const fromA = await a.call<{ id: string; shortRef: string }>("put", { text: "written by process A", session: "shared" });
-    const fromB = await b.call<{ id: string; shortRef: string }>("put", { text: "written by process B", session: "shared" });
+    const fromA = await a.call<{ id: string; shortRef: string }>("put", {
+      text: "written by process A",
+      session: "shared",
+    });
+    const fromB = await b.call<{ id: string; shortRef: string }>("put", {
+      text: "written by process B",
+      session: "shared",
+    });
     expect(await b.call("getText", { ref: fromA.shortRef, session: "shared" })).toBe("written by process A");
     expect(await a.call("getText", { ref: fromB.id })).toBe("written by process B");
     expect((await a.call<string[]>("list", { session: "shared" })).sort()).toEqual([fromA.id, fromB.id].sort());

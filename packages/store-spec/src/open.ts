@@ -9,7 +9,8 @@ const memoryStores = new Map<string, MemoryDriver>();
  * by name. The S3 driver is loaded only when asked for, so fs users never load the AWS SDK.
  */
 export async function openDriver(spec: string | StoreSpec): Promise<Driver> {
-  const parsed = typeof spec === "string" ? parseStoreSpec(spec) : parseWith(StoreSpecSchema, spec, "store spec", "CONFIG_INVALID");
+  const parsed =
+    typeof spec === "string" ? parseStoreSpec(spec) : parseWith(StoreSpecSchema, spec, "store spec", "CONFIG_INVALID");
   switch (parsed.kind) {
     case "memory": {
       if (parsed.name === "") return new MemoryDriver();
@@ -44,9 +45,17 @@ export async function openDriver(spec: string | StoreSpec): Promise<Driver> {
 }
 
 /** Opens an ArtifactStore on the backend a spec names (`?maxBytes=` sets its per-artifact cap). */
-export async function openStore(spec: string | StoreSpec, options: Omit<ArtifactStoreOptions, "driver"> = {}): Promise<ArtifactStore> {
-  const parsed = typeof spec === "string" ? parseStoreSpec(spec) : parseWith(StoreSpecSchema, spec, "store spec", "CONFIG_INVALID");
+export async function openStore(
+  spec: string | StoreSpec,
+  options: Omit<ArtifactStoreOptions, "driver"> = {},
+): Promise<ArtifactStore> {
+  const parsed =
+    typeof spec === "string" ? parseStoreSpec(spec) : parseWith(StoreSpecSchema, spec, "store spec", "CONFIG_INVALID");
   // The spec's ?maxBytes= is the store's cap unless the caller sets one (a --max-bytes flag).
   const maxBytes = options.maxBytes ?? (parsed.kind === "memory" ? undefined : parsed.maxBytes);
-  return new ArtifactStore({ ...options, ...(maxBytes === undefined ? {} : { maxBytes }), driver: await openDriver(parsed) });
+  return new ArtifactStore({
+    ...options,
+    ...(maxBytes === undefined ? {} : { maxBytes }),
+    driver: await openDriver(parsed),
+  });
 }

@@ -16,11 +16,19 @@ const httpUrl = z.string().refine((v) => {
 
 /** A parsed store spec; `openDriver`/`openStore` validate an object spec with it. */
 export const StoreSpecSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("memory"), name: z.string().regex(/^[A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only") }).strict(),
+  z
+    .object({
+      kind: z.literal("memory"),
+      name: z.string().regex(/^[A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only"),
+    })
+    .strict(),
   z
     .object({
       kind: z.literal("fs"),
-      root: z.string().min(1).refine((v) => !v.includes("\u0000"), "must not contain a NUL character"),
+      root: z
+        .string()
+        .min(1)
+        .refine((v) => !v.includes("\u0000"), "must not contain a NUL character"),
       gzip: z.boolean(),
       maxBytes: z.number().int().positive().optional(),
     })
@@ -28,7 +36,9 @@ export const StoreSpecSchema = z.discriminatedUnion("kind", [
   z
     .object({
       kind: z.literal("s3"),
-      bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "3-63 chars of lowercase letters, digits, '.' and '-'"),
+      bucket: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "3-63 chars of lowercase letters, digits, '.' and '-'"),
       prefix: z
         .string()
         .max(MAX_S3_PREFIX)
@@ -82,20 +92,24 @@ function maxBytesParam(spec: string, params: URLSearchParams): { maxBytes?: numb
   if (value === null) return {};
   const m = /^(\d+)(KiB|MiB|GiB)?$/.exec(value);
   const bytes = m ? Number(m[1]) * UNITS[m[2] ?? ""]! : Number.NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1) throw bad(spec, `maxBytes must be a whole number of bytes (optionally with KiB, MiB or GiB), got ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw bad(
+      spec,
+      `maxBytes must be a whole number of bytes (optionally with KiB, MiB or GiB), got ${JSON.stringify(value)}`,
+    );
   return { maxBytes: bytes };
 }
 
 function checkParams(spec: string, params: URLSearchParams, allowed: string[]): void {
   const seen = new Set<string>();
   for (const [key, value] of params) {
-    if (!allowed.includes(key)) throw bad(spec, `unknown option ${JSON.stringify(key)} (allowed: ${allowed.join(", ") || "none"})`);
+    if (!allowed.includes(key))
+      throw bad(spec, `unknown option ${JSON.stringify(key)} (allowed: ${allowed.join(", ") || "none"})`);
     if (seen.has(key)) throw bad(spec, `the option ${key} is given twice`);
     if (value.trim() === "") throw bad(spec, `the option ${key} is empty`);
     seen.add(key);
   }
 }
-
 
 /**
  * Parses a store spec: `memory:` (optionally `memory:name`), a directory path or
@@ -106,11 +120,14 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
   if (spec.includes("\u0000")) throw bad(spec, "contains a NUL character");
   if (spec === "memory:" || spec.startsWith("memory:")) {
     const name = spec.slice("memory:".length);
-    if (!/^[A-Za-z0-9._-]*$/.test(name)) throw bad(spec, "a memory store name may only contain letters, digits, '.', '_' and '-'");
+    if (!/^[A-Za-z0-9._-]*$/.test(name))
+      throw bad(spec, "a memory store name may only contain letters, digits, '.', '_' and '-'");
     return { kind: "memory", name };
   }
-  if (/^(s3|file):(?!\/\/)/i.test(spec)) throw bad(spec, "write s3://bucket/prefix or file:///abs/dir (with the two slashes)");
-  if (/^(s3|file):\/\//i.test(spec) && !/^(s3|file):\/\//.test(spec)) throw bad(spec, "write the scheme in lowercase (s3://, file://)");
+  if (/^(s3|file):(?!\/\/)/i.test(spec))
+    throw bad(spec, "write s3://bucket/prefix or file:///abs/dir (with the two slashes)");
+  if (/^(s3|file):\/\//i.test(spec) && !/^(s3|file):\/\//.test(spec))
+    throw bad(spec, "write the scheme in lowercase (s3://, file://)");
   if (/^memory:/i.test(spec)) throw bad(spec, "write the scheme in lowercase (memory:)");
   if (spec.startsWith("s3://")) {
     let url: URL;
@@ -120,9 +137,15 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
       throw bad(spec, "not a valid URL");
     }
     const bucket = url.hostname;
-    if (url.username !== "" || url.password !== "") throw bad(spec.replace(/\/\/[^/]*@/, "//***@"), "credentials do not belong in the store spec; use the AWS environment variables or profile");
-    if (url.port !== "") throw bad(spec, "the bucket cannot have a port; put host and port in ?endpoint=http://host:port");
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw bad(spec, "the bucket name must be 3-63 chars of lowercase letters, digits, '.' and '-'");
+    if (url.username !== "" || url.password !== "")
+      throw bad(
+        spec.replace(/\/\/[^/]*@/, "//***@"),
+        "credentials do not belong in the store spec; use the AWS environment variables or profile",
+      );
+    if (url.port !== "")
+      throw bad(spec, "the bucket cannot have a port; put host and port in ?endpoint=http://host:port");
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+      throw bad(spec, "the bucket name must be 3-63 chars of lowercase letters, digits, '.' and '-'");
     checkParams(spec, url.searchParams, ["endpoint", "region", "forcePathStyle", "conditionalWrites", "maxBytes"]);
     let prefix: string;
     try {
@@ -130,9 +153,12 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     } catch {
       throw bad(spec, "the key prefix has a malformed %-escape");
     }
-    if (prefix.split("/").some((s) => s === ".." || s === ".")) throw bad(spec, "the key prefix must not contain '.' or '..' segments");
-    if (prefix !== "" && !/^[A-Za-z0-9._:/-]+$/.test(prefix)) throw bad(spec, "the key prefix may only contain letters, digits, '.', '_', ':', '-' and '/'");
-    if (prefix.length > MAX_S3_PREFIX) throw bad(`${spec.slice(0, 80)}…`, `the key prefix is ${prefix.length} chars, over ${MAX_S3_PREFIX}`);
+    if (prefix.split("/").some((s) => s === ".." || s === "."))
+      throw bad(spec, "the key prefix must not contain '.' or '..' segments");
+    if (prefix !== "" && !/^[A-Za-z0-9._:/-]+$/.test(prefix))
+      throw bad(spec, "the key prefix may only contain letters, digits, '.', '_', ':', '-' and '/'");
+    if (prefix.length > MAX_S3_PREFIX)
+      throw bad(`${spec.slice(0, 80)}…`, `the key prefix is ${prefix.length} chars, over ${MAX_S3_PREFIX}`);
     const endpoint = url.searchParams.get("endpoint") ?? undefined;
     if (endpoint !== undefined) {
       try {
@@ -170,7 +196,11 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     } catch {
       throw bad(spec, "not a valid file:// URL");
     }
-    if (url.host !== "" && url.host !== "localhost") throw bad(spec, `a file:// URL must name a local path (file:///abs/dir), not the host ${JSON.stringify(url.host)}`);
+    if (url.host !== "" && url.host !== "localhost")
+      throw bad(
+        spec,
+        `a file:// URL must name a local path (file:///abs/dir), not the host ${JSON.stringify(url.host)}`,
+      );
     params = url.searchParams;
   } else if (spec.includes("?")) {
     const at = spec.indexOf("?");
@@ -182,7 +212,12 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
   if (path.trim() === "") throw bad(spec, "no directory before the options");
   // "~" is the home directory, as in a shell (a quoted AREF_STORE="~/store" is not expanded by the shell)
   if (path === "~" || path.startsWith("~/")) path = join(homedir(), path.slice(1));
-  return { kind: "fs", root: isAbsolute(path) ? path : resolve(cwd, path), gzip: flag(spec, params, "gzip") ?? false, ...maxBytesParam(spec, params) };
+  return {
+    kind: "fs",
+    root: isAbsolute(path) ? path : resolve(cwd, path),
+    gzip: flag(spec, params, "gzip") ?? false,
+    ...maxBytesParam(spec, params),
+  };
 }
 
 /** The spec written back as a string (for messages and receipts); never includes credentials. */
@@ -190,8 +225,7 @@ export function formatStoreSpec(spec: StoreSpec): string {
   switch (spec.kind) {
     case "memory":
       return `memory:${spec.name}`;
-    case "fs":
-    {
+    case "fs": {
       const params = new URLSearchParams();
       if (spec.gzip) params.set("gzip", "true");
       if (spec.maxBytes !== undefined) params.set("maxBytes", String(spec.maxBytes));

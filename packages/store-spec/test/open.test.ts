@@ -53,7 +53,10 @@ describe("openStore: memory", () => {
       null,
     ];
     for (const spec of bad) {
-      await expect(openDriver(spec as never), JSON.stringify(spec)).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringMatching(/invalid store spec/) });
+      await expect(openDriver(spec as never), JSON.stringify(spec)).rejects.toMatchObject({
+        code: "CONFIG_INVALID",
+        message: expect.stringMatching(/invalid store spec/),
+      });
     }
     const driver = await openDriver({ kind: "memory", name: "" });
     expect(driver.kind).toBe("memory");
@@ -74,7 +77,9 @@ describe("openStore: directories", () => {
     expect(store.driver.location).toBe(root);
     const { id, record } = await store.put("on disk via a spec", { session: "s" });
     expect(record.content_uri).toBe(`file://${root}/blobs/sha256/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`);
-    expect(await readFile(join(root, "blobs", "sha256", id.slice(0, 2), id.slice(2, 4), id), "utf8")).toBe("on disk via a spec");
+    expect(await readFile(join(root, "blobs", "sha256", id.slice(0, 2), id.slice(2, 4), id), "utf8")).toBe(
+      "on disk via a spec",
+    );
 
     // Another store opened from a file:// URL of the same directory sees it.
     const again = await openStore(`file://${root}`);

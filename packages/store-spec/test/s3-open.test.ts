@@ -14,7 +14,9 @@ describe("openStore: s3://", () => {
     expect(store.driver.kind).toBe("s3");
     expect(store.driver.location).toBe(`s3://${bucket}/team/agents`);
     const { id, record } = await store.put("stored in S3 via a spec", { session: "s" });
-    expect(record.content_uri).toBe(`s3://${bucket}/team/agents/blobs/sha256/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`);
+    expect(record.content_uri).toBe(
+      `s3://${bucket}/team/agents/blobs/sha256/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`,
+    );
     expect(await store.getText(id, { session: "s" })).toBe("stored in S3 via a spec");
     await store.close();
   });
@@ -43,12 +45,17 @@ describe("openStore: s3://", () => {
 
   it("a spec naming a bucket that does not exist fails on first use with CONFIG_INVALID", async () => {
     const store = await openStore(s3.storeSpec("no-such-bucket-anywhere", "p"));
-    await expect(store.put("x")).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining("no-such-bucket-anywhere") });
+    await expect(store.put("x")).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringContaining("no-such-bucket-anywhere"),
+    });
     await store.close();
   });
 
   it("a spec whose endpoint is down fails with UNAVAILABLE, not a hang", async () => {
-    const store = await openStore(`s3://some-bucket/p?endpoint=${encodeURIComponent("http://127.0.0.1:9")}&region=us-east-1&forcePathStyle=true`);
+    const store = await openStore(
+      `s3://some-bucket/p?endpoint=${encodeURIComponent("http://127.0.0.1:9")}&region=us-east-1&forcePathStyle=true`,
+    );
     await expect(store.put("x")).rejects.toMatchObject({ code: "UNAVAILABLE" });
     await store.close();
   }, 120_000);

@@ -1,5 +1,11 @@
 import { isArefError } from "@artifact-refs/schema";
-import { defaultStoreLocation, formatStoreSpec, parseStoreSpec, storeSpecFrom, type StoreSpec } from "@artifact-refs/store-spec";
+import {
+  defaultStoreLocation,
+  formatStoreSpec,
+  parseStoreSpec,
+  storeSpecFrom,
+  type StoreSpec,
+} from "@artifact-refs/store-spec";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -50,11 +56,21 @@ describe("parseStoreSpec: s3", () => {
     ["s3://bucket/team/artifacts/", { kind: "s3", bucket: "bucket", prefix: "team/artifacts" }],
     [
       "s3://bucket/p?endpoint=http://127.0.0.1:9000&region=eu-west-1&forcePathStyle=true",
-      { kind: "s3", bucket: "bucket", prefix: "p", endpoint: "http://127.0.0.1:9000", region: "eu-west-1", forcePathStyle: true },
+      {
+        kind: "s3",
+        bucket: "bucket",
+        prefix: "p",
+        endpoint: "http://127.0.0.1:9000",
+        region: "eu-west-1",
+        forcePathStyle: true,
+      },
     ],
     ["s3://bucket/p?forcePathStyle=false", { kind: "s3", bucket: "bucket", prefix: "p", forcePathStyle: false }],
     ["s3://bucket/p?conditionalWrites=on", { kind: "s3", bucket: "bucket", prefix: "p", conditionalWrites: "on" }],
-    ["s3://bucket/p?endpoint=https://r2.example.com", { kind: "s3", bucket: "bucket", prefix: "p", endpoint: "https://r2.example.com" }],
+    [
+      "s3://bucket/p?endpoint=https://r2.example.com",
+      { kind: "s3", bucket: "bucket", prefix: "p", endpoint: "https://r2.example.com" },
+    ],
   ])("%s", (spec, expected) => {
     expect(parseStoreSpec(spec)).toEqual(expected);
   });
@@ -80,7 +96,10 @@ describe("parseStoreSpec: bad specs are CONFIG_INVALID with a clear message and 
     ["s3://bucket/x?endpoint=ftp://host", /endpoint must be an http\(s\) URL/],
     ["s3://bucket/x?endpoint=not a url", /endpoint must be an http\(s\) URL/],
     ["s3://bucket/x?forcePathStyle=sometimes", /forcePathStyle must be true or false/],
-    ["s3://bucket/x?acl=public", /unknown option "acl" \(allowed: endpoint, region, forcePathStyle, conditionalWrites, maxBytes\)/],
+    [
+      "s3://bucket/x?acl=public",
+      /unknown option "acl" \(allowed: endpoint, region, forcePathStyle, conditionalWrites, maxBytes\)/,
+    ],
     ["s3://bucket/x?conditionalWrites=maybe", /conditionalWrites must be auto, on or off/],
     ["s3://bucket/a/%2E%2E%2Fb", /must not contain '\.' or '\.\.' segments/],
     ["s3://bucket/a%20b", /key prefix may only contain/],
@@ -142,7 +161,14 @@ describe("parseStoreSpec: bad specs are CONFIG_INVALID with a clear message and 
 
 describe("formatStoreSpec and where the spec comes from", () => {
   it("writes a spec back so that it parses to the same thing", () => {
-    for (const spec of ["/srv/aref", "/srv/aref?gzip=true", "memory:", "memory:x", "s3://bucket/p?endpoint=http%3A%2F%2F127.0.0.1%3A9000&region=us-east-1&forcePathStyle=true", "s3://bucket/"]) {
+    for (const spec of [
+      "/srv/aref",
+      "/srv/aref?gzip=true",
+      "memory:",
+      "memory:x",
+      "s3://bucket/p?endpoint=http%3A%2F%2F127.0.0.1%3A9000&region=us-east-1&forcePathStyle=true",
+      "s3://bucket/",
+    ]) {
       const parsed = parseStoreSpec(spec);
       expect(parseStoreSpec(formatStoreSpec(parsed))).toEqual(parsed);
     }

@@ -10,7 +10,8 @@ const stores = new Map<number, { store: ArtifactStore; refs: string[] }>();
 for (const n of SIZES) {
   const store = new ArtifactStore({ driver: new MemoryDriver() });
   const refs: string[] = [];
-  for (let i = 0; i < n; i++) refs.push((await store.put(`artifact number ${i} of ${n}`, { session: `s${i % 20}` })).shortRef);
+  for (let i = 0; i < n; i++)
+    refs.push((await store.put(`artifact number ${i} of ${n}`, { session: `s${i % 20}` })).shortRef);
   stores.set(n, { store, refs });
 }
 const label = (n: number) => `${n.toLocaleString("en-US")} artifacts`;
@@ -26,5 +27,6 @@ const rows = await compare({
   ),
   time: Number(process.env.BENCH_TIME_MS ?? 1_500),
 });
-const mean = (n: number) => (rows as Array<{ name: string; meanMs: number }>).find((r) => r.name === `reference, ${label(n)}`)!.meanMs;
+const mean = (n: number) =>
+  (rows as Array<{ name: string; meanMs: number }>).find((r) => r.name === `reference, ${label(n)}`)!.meanMs;
 console.log(`\ntime(50k) / time(1k): ${(mean(50_000) / mean(1_000)).toFixed(2)} (a listing is O(log n + matches))`);

@@ -17,4 +17,7 @@ const text = await store.getText(put.shortRef, { session: "demo" });
 console.log(`read back ${text.length} chars, identical: ${text === log}`);
 
 console.log("stats:", await store.stats());
-console.log("references of demo:", (await store.listReferences("demo")).map((r) => r.label));
+console.log(
+  "references of demo:",
+  (await store.listReferences("demo")).map((r) => r.label),
+);

@@ -16,17 +16,49 @@ import {
 } from "@artifact-refs/schema";
 import { Readable } from "node:stream";
 import { incompleteUtf8Tail } from "./chunking.js";
-import { type ChunkedArtifact, ChunkedWriter, CHUNK_PARALLELISM, SINGLE_BLOB_MAX, openChunked, tooLarge, wholeHashMismatch } from "./chunked.js";
+import {
+  type ChunkedArtifact,
+  ChunkedWriter,
+  CHUNK_PARALLELISM,
+  SINGLE_BLOB_MAX,
+  openChunked,
+  tooLarge,
+  wholeHashMismatch,
+} from "./chunked.js";
 import { collect, mapLimit } from "./concurrency.js";
 import { decodeUtf8, sha256Hex, toBytes } from "./content.js";
 import { StoreCore, encodeJson, rethrowUnlessCorrupt } from "./core.js";
 import type { Driver } from "./driver.js";
-import { LAYOUT_KEY, LAYOUT_VERSION, REF_PREFIX, blobKey, blobPrefixFor, idOfBlobKey, idOfMetaKey, metaKey, metaPrefixFor, parseRefKey, refKey, refPrefixFor, sessionPrefix } from "./layout.js";
+import {
+  LAYOUT_KEY,
+  LAYOUT_VERSION,
+  REF_PREFIX,
+  blobKey,
+  blobPrefixFor,
+  idOfBlobKey,
+  idOfMetaKey,
+  metaKey,
+  metaPrefixFor,
+  parseRefKey,
+  refKey,
+  refPrefixFor,
+  sessionPrefix,
+} from "./layout.js";
 import { runGc, runStats, runVerify } from "./maintenance.js";
 import { ReferenceCache } from "./reference-cache.js";
 import { SessionRecords } from "./session-records.js";
 import { sessionView, sharedRecord } from "./session-view.js";
-import { GcOptionsSchema, PutOptionsSchema, VerifyOptionsSchema, type ArtifactStoreOptions, type GcOptions, type PutOptions, type ReferenceReadOptions, type SessionOption, type VerifyOptions } from "./options.js";
+import {
+  GcOptionsSchema,
+  PutOptionsSchema,
+  VerifyOptionsSchema,
+  type ArtifactStoreOptions,
+  type GcOptions,
+  type PutOptions,
+  type ReferenceReadOptions,
+  type SessionOption,
+  type VerifyOptions,
+} from "./options.js";
 
 export interface PutResult {
   id: ArtifactId;
@@ -85,9 +117,13 @@ export class ArtifactStore {
   /** Stores content (bytes or UTF-8 text) and, with `session`, adds a reference from it. */
   async put(content: Uint8Array | string, putOptions: PutOptions = {}): Promise<PutResult> {
     if (typeof content !== "string" && !(content instanceof Uint8Array)) {
-      throw new ArefError("INVALID_INPUT", `put needs a string or bytes (Uint8Array), got ${content === null ? "null" : typeof content}`, {
-        hint: "serialize the value first (JSON.stringify for objects)",
-      });
+      throw new ArefError(
+        "INVALID_INPUT",
+        `put needs a string or bytes (Uint8Array), got ${content === null ? "null" : typeof content}`,
+        {
+          hint: "serialize the value first (JSON.stringify for objects)",
+        },
+      );
     }
     const options = parsePutOptions(putOptions);
     const session = options.session === undefined ? undefined : parseSessionId(options.session);
@@ -114,14 +150,17 @@ export class ArtifactStore {
     // re-store after a sweep whose record delete was still to come: ensure the record after it.
     // Its record, if gone, comes back; if there, its time is refreshed so that gc keeps it.
     const restore = async () => {
-      if ((await driver.putIfAbsent(key, bytes)).created || wrote) await driver.putIfAbsent(metaKey(id), encodeJson(ensured.stored));
+      if ((await driver.putIfAbsent(key, bytes)).created || wrote)
+        await driver.putIfAbsent(metaKey(id), encodeJson(ensured.stored));
     };
     return this.#referenceAndResult(id, session, options, ensured, before, restore, { created, healed });
   }
 
   /** With a session, its own live-or-expired reference to `id` (undefined when it has none). */
   #ownReference(session: string | undefined, id: ArtifactId): Promise<SessionReference | undefined> {
-    return session === undefined ? Promise.resolve(undefined) : this.#core.readReference(session, id).catch(() => undefined);
+    return session === undefined
+      ? Promise.resolve(undefined)
+      : this.#core.readReference(session, id).catch(() => undefined);
   }
 
   /**
@@ -148,7 +187,16 @@ export class ArtifactStore {
     }
     // With a session: whether that session already held these bytes (another session's copy is never revealed).
     const deduped = session === undefined ? !created : before !== undefined && !this.#core.isExpired(before);
-    return { id, handle: toHandle(id), shortRef, record: reference ? sessionView(record, reference) : record, created, healed, deduped, ...(reference ? { reference } : {}) };
+    return {
+      id,
+      handle: toHandle(id),
+      shortRef,
+      record: reference ? sessionView(record, reference) : record,
+      created,
+      healed,
+      deduped,
+      ...(reference ? { reference } : {}),
+    };
   }
 
   /**
@@ -159,8 +207,14 @@ export class ArtifactStore {
    * or goes over the cap (TOO_LARGE) leaves nothing live (its chunks are garbage for gc).
    */
   async putStream(source: AsyncIterable<Uint8Array | string>, putOptions: PutOptions = {}): Promise<PutResult> {
-    if (source === null || typeof source !== "object" || typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function") {
-      throw new ArefError("INVALID_INPUT", "putStream needs a readable stream or an async iterable of bytes", { hint: "use put() for a string or a Uint8Array" });
+    if (
+      source === null ||
+      typeof source !== "object" ||
+      typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function"
+    ) {
+      throw new ArefError("INVALID_INPUT", "putStream needs a readable stream or an async iterable of bytes", {
+        hint: "use put() for a string or a Uint8Array",
+      });
     }
     const options = parsePutOptions(putOptions);
     const session = options.session === undefined ? undefined : parseSessionId(options.session);
@@ -204,10 +258,14 @@ export class ArtifactStore {
     }
     const actual = sha256Hex(bytes);
     if (actual !== id) {
-      throw new ArefError("INTEGRITY", `artifact ${toShortRef(id)} failed its integrity check: the stored bytes hash to ${actual.slice(0, 12)}…`, {
-        hint: "the stored copy is corrupt; run `aref verify` to list damaged blobs, and stash the original content again to heal it",
-        details: { artifact_id: id, actual_sha256: actual, key: blobKey(id) },
-      });
+      throw new ArefError(
+        "INTEGRITY",
+        `artifact ${toShortRef(id)} failed its integrity check: the stored bytes hash to ${actual.slice(0, 12)}…`,
+        {
+          hint: "the stored copy is corrupt; run `aref verify` to list damaged blobs, and stash the original content again to heal it",
+          details: { artifact_id: id, actual_sha256: actual, key: blobKey(id) },
+        },
+      );
     }
     return bytes;
   }
@@ -281,7 +339,9 @@ export class ArtifactStore {
     const record = await this.#core.readRecord(id);
     if (record !== undefined) return view(record);
     if ((await this.#core.driver.head(blobKey(id))) === undefined) {
-      throw new ArefError("NOT_FOUND", `artifact ${toShortRef(id)} is not in the store`, { details: { artifact_id: id } });
+      throw new ArefError("NOT_FOUND", `artifact ${toShortRef(id)} is not in the store`, {
+        details: { artifact_id: id },
+      });
     }
     // Content without metadata (an interrupted put): rebuild the record from the content.
     const bytes = await this.get(id);
@@ -328,17 +388,28 @@ export class ArtifactStore {
     }
     if (session === undefined) for (const id of await this.#chunkedIdsWithPrefix(parsed.prefix)) ids.add(id);
     if (ids.size === 0) {
-      throw new ArefError("NOT_FOUND", `no artifact matches ${ref}${session === undefined ? "" : ` in session ${session}`}`, {
-        hint: session === undefined ? "check the ref with `aref list`" : `check the ref with \`aref list --session ${session}\``,
-      });
+      throw new ArefError(
+        "NOT_FOUND",
+        `no artifact matches ${ref}${session === undefined ? "" : ` in session ${session}`}`,
+        {
+          hint:
+            session === undefined
+              ? "check the ref with `aref list`"
+              : `check the ref with \`aref list --session ${session}\``,
+        },
+      );
     }
     if (ids.size > 1) {
       const candidates = [...ids].sort();
       const length = uniquePrefixLength(candidates);
-      throw new ArefError("AMBIGUOUS_REF", `${ref} matches ${candidates.length} artifacts: ${candidates.map((c) => toShortRef(c, length)).join(", ")}`, {
-        hint: "use more hex characters, the full id, or the handle",
-        details: { candidates: candidates.map((c) => toShortRef(c, length)) },
-      });
+      throw new ArefError(
+        "AMBIGUOUS_REF",
+        `${ref} matches ${candidates.length} artifacts: ${candidates.map((c) => toShortRef(c, length)).join(", ")}`,
+        {
+          hint: "use more hex characters, the full id, or the handle",
+          details: { candidates: candidates.map((c) => toShortRef(c, length)) },
+        },
+      );
     }
     return [...ids][0]!;
   }
@@ -353,7 +424,8 @@ export class ArtifactStore {
       const other = session === undefined ? idOfBlobKey(entry.key) : parseRefKey(entry.key)?.id;
       if (other !== undefined && other !== id) others.push(other);
     }
-    if (session === undefined) for (const other of await this.#chunkedIdsWithPrefix(head)) if (other !== id) others.push(other);
+    if (session === undefined)
+      for (const other of await this.#chunkedIdsWithPrefix(head)) if (other !== id) others.push(other);
     let length = MIN_PREFIX_LENGTH;
     for (const other of others) {
       let common = 0;
@@ -364,7 +436,11 @@ export class ArtifactStore {
   }
 
   /** Adds (or refreshes) a session's reference to a stored artifact. */
-  async addReference(session: string, ref: string, referenceOptions: Omit<PutOptions, "session" | "summary" | "redactions" | "producer" | "mime"> = {}): Promise<SessionReference> {
+  async addReference(
+    session: string,
+    ref: string,
+    referenceOptions: Omit<PutOptions, "session" | "summary" | "redactions" | "producer" | "mime"> = {},
+  ): Promise<SessionReference> {
     const sessionId = parseSessionId(session);
     const options = parsePutOptions(referenceOptions);
     const record = await this.getRecord(ref);
@@ -391,7 +467,10 @@ export class ArtifactStore {
       }
     });
     return refs
-      .filter((r): r is SessionReference => r !== undefined && (options.includeExpired === true || !this.#core.isExpired(r, now)))
+      .filter(
+        (r): r is SessionReference =>
+          r !== undefined && (options.includeExpired === true || !this.#core.isExpired(r, now)),
+      )
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.artifact_id.localeCompare(b.artifact_id));
   }
 
@@ -493,7 +572,12 @@ export class ArtifactStore {
   }
 
   /** Stores content over 512 KiB in chunks: chunks, then the manifest, then the record, then the reference. */
-  async #putChunked(head: Uint8Array[], rest: AsyncIterator<Uint8Array | string> | undefined, options: PutOptions, session: string | undefined): Promise<PutResult> {
+  async #putChunked(
+    head: Uint8Array[],
+    rest: AsyncIterator<Uint8Array | string> | undefined,
+    options: PutOptions,
+    session: string | undefined,
+  ): Promise<PutResult> {
     await this.#checkLayout(true);
     const { driver } = this.#core;
     const writer = new ChunkedWriter(this.#core, (id, bytes) => this.#storeBlob(id, bytes));
@@ -513,20 +597,40 @@ export class ArtifactStore {
     }
     const { id, manifest, manifestBytes, manifestId } = written;
     // The first part of the content makes the summary and the MIME sniff, as for a small artifact.
-    const first = concatBytes(head, head.reduce((n, p) => n + p.byteLength, 0)).subarray(0, SINGLE_BLOB_MAX);
-    const firstText = manifest.encoding === "binary" ? undefined : decodeUtf8(first.subarray(0, first.byteLength - incompleteUtf8Tail(first)));
-    const layout = { sizeBytes: manifest.size_bytes, manifest: manifestId, chunks: manifest.chunks.length, binary: manifest.encoding === "binary" };
+    const first = concatBytes(
+      head,
+      head.reduce((n, p) => n + p.byteLength, 0),
+    ).subarray(0, SINGLE_BLOB_MAX);
+    const firstText =
+      manifest.encoding === "binary"
+        ? undefined
+        : decodeUtf8(first.subarray(0, first.byteLength - incompleteUtf8Tail(first)));
+    const layout = {
+      sizeBytes: manifest.size_bytes,
+      manifest: manifestId,
+      chunks: manifest.chunks.length,
+      binary: manifest.encoding === "binary",
+    };
     const { created: manifestCreated } = await driver.putIfAbsent(blobKey(manifestId), manifestBytes);
     const [ensured, before] = await Promise.all([
-      this.#ensureRecord(id, (o) => this.#core.buildRecord(id, first, o, firstText, layout), options, session !== undefined),
+      this.#ensureRecord(
+        id,
+        (o) => this.#core.buildRecord(id, first, o, firstText, layout),
+        options,
+        session !== undefined,
+      ),
       this.#ownReference(session, id),
     ]);
     // As in put: after the reference, restore or refresh the manifest and the record a
     // concurrent gc may have swept (the chunks are protected by gc's grace period).
     const restore = async () => {
-      if ((await driver.putIfAbsent(blobKey(manifestId), manifestBytes)).created || manifestCreated) await driver.putIfAbsent(metaKey(id), encodeJson(ensured.stored));
+      if ((await driver.putIfAbsent(blobKey(manifestId), manifestBytes)).created || manifestCreated)
+        await driver.putIfAbsent(metaKey(id), encodeJson(ensured.stored));
     };
-    return this.#referenceAndResult(id, session, options, ensured, before, restore, { created: manifestCreated, healed: false });
+    return this.#referenceAndResult(id, session, options, ensured, before, restore, {
+      created: manifestCreated,
+      healed: false,
+    });
   }
 
   /** The chunked artifact `id`, or undefined when it is stored as one blob (or not at all). */
@@ -547,7 +651,8 @@ export class ArtifactStore {
     const ids: ArtifactId[] = [];
     for await (const entry of this.#core.driver.list(metaPrefixFor(hexPrefix))) {
       const id = idOfMetaKey(entry.key);
-      if (id === undefined || !id.startsWith(hexPrefix) || (await this.#core.driver.head(blobKey(id))) !== undefined) continue;
+      if (id === undefined || !id.startsWith(hexPrefix) || (await this.#core.driver.head(blobKey(id))) !== undefined)
+        continue;
       try {
         if ((await this.#core.readRecord(id))?.chunked !== undefined) ids.push(id);
       } catch (error) {
@@ -579,17 +684,30 @@ export class ArtifactStore {
    * Writes the content record if missing. `own` is this put's view (its label, summary, type);
    * with a session, the stored record holds only what the bytes determine (see session-view.ts).
    */
-  async #ensureRecord(id: ArtifactId, build: (options: PutOptions) => ArtifactRecord, options: PutOptions, perSession: boolean): Promise<{ stored: ArtifactRecord; own: ArtifactRecord }> {
+  async #ensureRecord(
+    id: ArtifactId,
+    build: (options: PutOptions) => ArtifactRecord,
+    options: PutOptions,
+    perSession: boolean,
+  ): Promise<{ stored: ArtifactRecord; own: ArtifactRecord }> {
     const own = build(options);
     const personal = options.summary !== undefined || options.label !== undefined;
-    const record = !perSession ? own : sharedRecord(personal ? build({ ...options, summary: undefined, label: undefined }) : own);
+    const record = !perSession
+      ? own
+      : sharedRecord(personal ? build({ ...options, summary: undefined, label: undefined }) : own);
     const key = metaKey(id);
     const { created } = await this.#core.driver.putIfAbsent(key, encodeJson(record));
     if (created) return { stored: record, own };
     try {
       const existing = await this.#core.readRecord(id);
       // A chunked record must name this manifest (a record of a failed or older layout is rewritten).
-      if (existing && (record.chunked === undefined || existing.chunked?.manifest === record.chunked.manifest || existing.chunked === undefined && (await this.#core.driver.head(blobKey(id))) !== undefined)) return { stored: existing, own };
+      if (
+        existing &&
+        (record.chunked === undefined ||
+          existing.chunked?.manifest === record.chunked.manifest ||
+          (existing.chunked === undefined && (await this.#core.driver.head(blobKey(id))) !== undefined))
+      )
+        return { stored: existing, own };
     } catch (error) {
       rethrowUnlessCorrupt(error);
     }
@@ -598,20 +716,34 @@ export class ArtifactStore {
   }
 
   /** `own` (a put's own view): the reference takes its metadata from it alone; without it (addReference) the record's fill in. */
-  async #writeReference(session: string, id: ArtifactId, record: ArtifactRecord, options: Omit<PutOptions, "session">, own?: ArtifactRecord): Promise<SessionReference> {
+  async #writeReference(
+    session: string,
+    id: ArtifactId,
+    record: ArtifactRecord,
+    options: Omit<PutOptions, "session">,
+    own?: ArtifactRecord,
+  ): Promise<SessionReference> {
     const now = this.#core.now();
-    const from = own ?? { ...record, ...(options.label === undefined ? {} : { label: options.label }), ...(options.tool === undefined ? {} : { tool: options.tool }) };
-    const reference = parseWith(SessionReferenceSchema, {
-      session_id: session,
-      artifact_id: id,
-      type: options.type ?? from.type,
-      ...(from.label ? { label: from.label } : {}),
-      ...(from.tool ? { tool: from.tool } : {}),
-      ...(own?.summary === undefined ? {} : { summary: own.summary }),
-      ...(own?.mime === undefined ? {} : { mime: own.mime }),
-      created_at: now.toISOString(),
-      ...(options.ttlMs === undefined ? {} : { expires_at: new Date(now.getTime() + options.ttlMs).toISOString() }),
-    }, "session reference");
+    const from = own ?? {
+      ...record,
+      ...(options.label === undefined ? {} : { label: options.label }),
+      ...(options.tool === undefined ? {} : { tool: options.tool }),
+    };
+    const reference = parseWith(
+      SessionReferenceSchema,
+      {
+        session_id: session,
+        artifact_id: id,
+        type: options.type ?? from.type,
+        ...(from.label ? { label: from.label } : {}),
+        ...(from.tool ? { tool: from.tool } : {}),
+        ...(own?.summary === undefined ? {} : { summary: own.summary }),
+        ...(own?.mime === undefined ? {} : { mime: own.mime }),
+        created_at: now.toISOString(),
+        ...(options.ttlMs === undefined ? {} : { expires_at: new Date(now.getTime() + options.ttlMs).toISOString() }),
+      },
+      "session reference",
+    );
     try {
       await this.#core.driver.put(refKey(session, id), encodeJson(reference));
     } finally {
@@ -634,10 +766,14 @@ export class ArtifactStore {
       });
     }
     if (this.#core.isExpired(reference)) {
-      throw new ArefError("EXPIRED", `the reference of session ${sessionId} to ${toShortRef(id)} expired at ${reference.expires_at}`, {
-        hint: "stash the content again to renew it",
-        details: { expires_at: reference.expires_at },
-      });
+      throw new ArefError(
+        "EXPIRED",
+        `the reference of session ${sessionId} to ${toShortRef(id)} expired at ${reference.expires_at}`,
+        {
+          hint: "stash the content again to renew it",
+          details: { expires_at: reference.expires_at },
+        },
+      );
     }
     return reference;
   }
@@ -662,7 +798,8 @@ export class ArtifactStore {
   async #deleteExpired(keys?: string[]): Promise<number> {
     let removed = 0;
     try {
-      for (const key of keys ?? (await this.#expiredReferenceKeys())) if (await this.#core.driver.delete(key)) removed++;
+      for (const key of keys ?? (await this.#expiredReferenceKeys()))
+        if (await this.#core.driver.delete(key)) removed++;
     } finally {
       this.#references.clear();
     }
@@ -689,14 +826,22 @@ export class ArtifactStore {
         layout = undefined;
       }
       if (typeof layout !== "number") {
-        throw new ArefError("CORRUPT_METADATA", `the store's ${LAYOUT_KEY} at ${driver.location} is damaged: expected {"layout": ${LAYOUT_VERSION}}`, {
-          hint: `if this is an artifact-refs store, rewrite it: echo '{"layout":${LAYOUT_VERSION}}' > ${LAYOUT_KEY} in the store's root; else point --store at another location`,
-        });
+        throw new ArefError(
+          "CORRUPT_METADATA",
+          `the store's ${LAYOUT_KEY} at ${driver.location} is damaged: expected {"layout": ${LAYOUT_VERSION}}`,
+          {
+            hint: `if this is an artifact-refs store, rewrite it: echo '{"layout":${LAYOUT_VERSION}}' > ${LAYOUT_KEY} in the store's root; else point --store at another location`,
+          },
+        );
       }
       if (layout !== LAYOUT_VERSION) {
-        throw new ArefError("UNSUPPORTED", `the store at ${driver.location} has layout ${JSON.stringify(layout)}, this version reads layout ${LAYOUT_VERSION}`, {
-          hint: "use the artifact-refs version that wrote it, or point --store at another location",
-        });
+        throw new ArefError(
+          "UNSUPPORTED",
+          `the store at ${driver.location} has layout ${JSON.stringify(layout)}, this version reads layout ${LAYOUT_VERSION}`,
+          {
+            hint: "use the artifact-refs version that wrote it, or point --store at another location",
+          },
+        );
       }
     })().catch((error: unknown) => {
       this.#layoutChecked = undefined;
@@ -723,7 +868,10 @@ function parsePutOptions(options: PutOptions | undefined): PutOptions {
 function toPieceBytes(piece: Uint8Array | string): Uint8Array {
   if (typeof piece === "string") return toBytes(piece);
   if (piece instanceof Uint8Array) return piece;
-  throw new ArefError("INVALID_INPUT", `putStream needs a stream of bytes or strings, got ${piece === null ? "null" : typeof piece}`);
+  throw new ArefError(
+    "INVALID_INPUT",
+    `putStream needs a stream of bytes or strings, got ${piece === null ? "null" : typeof piece}`,
+  );
 }
 
 function concatBytes(pieces: Uint8Array[], size: number): Uint8Array {

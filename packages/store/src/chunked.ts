@@ -4,7 +4,15 @@ import { CHUNKING_ALGORITHM, Chunker } from "./chunking.js";
 import { sha256Hex } from "./content.js";
 import type { StoreCore } from "./core.js";
 import { blobKey } from "./layout.js";
-import { MANIFEST_VERSION, chunkInfos, countNewlines, encodeManifest, parseManifest, type ChunkInfo, type Manifest } from "./manifest.js";
+import {
+  MANIFEST_VERSION,
+  chunkInfos,
+  countNewlines,
+  encodeManifest,
+  parseManifest,
+  type ChunkInfo,
+  type Manifest,
+} from "./manifest.js";
 
 /** Content up to this size is stored as one blob (today's layout, byte for byte); larger content is chunked. */
 export const SINGLE_BLOB_MAX = 512 * 1024;
@@ -12,10 +20,14 @@ export const SINGLE_BLOB_MAX = 512 * 1024;
 export const CHUNK_PARALLELISM = 4;
 
 export function tooLarge(size: number | string, maxBytes: number): ArefError {
-  return new ArefError("TOO_LARGE", `content is ${size} bytes, over the store's cap of ${maxBytes} bytes per artifact`, {
-    hint: "split it, select the part you need before storing, or raise the cap (maxBytes / --max-bytes)",
-    details: { max_bytes: maxBytes, ...(typeof size === "number" ? { size_bytes: size } : {}) },
-  });
+  return new ArefError(
+    "TOO_LARGE",
+    `content is ${size} bytes, over the store's cap of ${maxBytes} bytes per artifact`,
+    {
+      hint: "split it, select the part you need before storing, or raise the cap (maxBytes / --max-bytes)",
+      details: { max_bytes: maxBytes, ...(typeof size === "number" ? { size_bytes: size } : {}) },
+    },
+  );
 }
 
 export type StoreBlob = (id: ArtifactId, bytes: Uint8Array) => Promise<unknown>;
@@ -154,7 +166,8 @@ export class ChunkedArtifact {
   /** Chunk `index`, integrity-checked: INTEGRITY when it is missing or its bytes do not hash to its id. */
   async read(index: number): Promise<Uint8Array> {
     const chunk = this.chunks[index];
-    if (chunk === undefined) throw new ArefError("INVALID_INPUT", `chunk ${index} is out of range (0-${this.chunks.length - 1})`);
+    if (chunk === undefined)
+      throw new ArefError("INVALID_INPUT", `chunk ${index} is out of range (0-${this.chunks.length - 1})`);
     const key = blobKey(chunk.id);
     const bytes = await this.#core.driver.get(key);
     const where = `chunk ${index + 1} of ${this.chunks.length} of artifact ${toShortRef(this.id)}`;
@@ -166,10 +179,14 @@ export class ChunkedArtifact {
     }
     const actual = sha256Hex(bytes);
     if (actual !== chunk.id) {
-      throw new ArefError("INTEGRITY", `${where} failed its integrity check: the stored bytes hash to ${actual.slice(0, 12)}…`, {
-        hint: "stash the original content again to heal it; `aref verify` lists the damaged artifacts",
-        details: { artifact_id: this.id, chunk_id: chunk.id, actual_sha256: actual, key },
-      });
+      throw new ArefError(
+        "INTEGRITY",
+        `${where} failed its integrity check: the stored bytes hash to ${actual.slice(0, 12)}…`,
+        {
+          hint: "stash the original content again to heal it; `aref verify` lists the damaged artifacts",
+          details: { artifact_id: this.id, chunk_id: chunk.id, actual_sha256: actual, key },
+        },
+      );
     }
     return bytes;
   }
@@ -202,10 +219,14 @@ export class ChunkedArtifact {
 }
 
 export function wholeHashMismatch(id: ArtifactId, actual: string): ArefError {
-  return new ArefError("INTEGRITY", `artifact ${toShortRef(id)} failed its integrity check: its chunks hash to ${actual.slice(0, 12)}… as a whole`, {
-    hint: "the manifest does not describe this content; stash the original content again to rewrite it",
-    details: { artifact_id: id, actual_sha256: actual },
-  });
+  return new ArefError(
+    "INTEGRITY",
+    `artifact ${toShortRef(id)} failed its integrity check: its chunks hash to ${actual.slice(0, 12)}… as a whole`,
+    {
+      hint: "the manifest does not describe this content; stash the original content again to rewrite it",
+      details: { artifact_id: id, actual_sha256: actual },
+    },
+  );
 }
 
 /** Reads and checks the manifest a chunked record names. */
@@ -213,10 +234,14 @@ export async function openChunked(core: StoreCore, record: ArtifactRecord): Prom
   const manifestId = record.chunked!.manifest;
   const raw = await core.driver.get(blobKey(manifestId));
   if (raw === undefined) {
-    throw new ArefError("INTEGRITY", `the manifest of artifact ${toShortRef(record.artifact_id)} is missing from the store`, {
-      hint: "stash the original content again to restore it; `aref verify` lists the damaged artifacts",
-      details: { artifact_id: record.artifact_id, manifest_id: manifestId },
-    });
+    throw new ArefError(
+      "INTEGRITY",
+      `the manifest of artifact ${toShortRef(record.artifact_id)} is missing from the store`,
+      {
+        hint: "stash the original content again to restore it; `aref verify` lists the damaged artifacts",
+        details: { artifact_id: record.artifact_id, manifest_id: manifestId },
+      },
+    );
   }
   const manifest = parseManifest(raw, manifestId, record.artifact_id, record.size_bytes);
   return new ChunkedArtifact(core, record, manifestId, manifest);

@@ -20,7 +20,8 @@ export const CHUNKING_ALGORITHM = "fastcdc-gear32-v1";
 /** 256 fixed pseudo-random 32-bit values (from SHA-256, so they never change between versions). */
 const GEAR: Int32Array = (() => {
   const table = new Int32Array(256); // int32 (not uint32) keeps the hot loop in small integers
-  for (let i = 0; i < 256; i++) table[i] = createHash("sha256").update(`artifact-refs gear ${i}`).digest().readInt32BE(0);
+  for (let i = 0; i < 256; i++)
+    table[i] = createHash("sha256").update(`artifact-refs gear ${i}`).digest().readInt32BE(0);
   return table;
 })();
 

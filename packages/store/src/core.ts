@@ -37,7 +37,8 @@ export class StoreCore {
       throw new ArefError("CONFIG_INVALID", `maxBytes must be a positive integer, got ${String(options.maxBytes)}`);
     }
     const grace = options.gcGraceMs ?? DEFAULT_GC_GRACE_MS;
-    if (!Number.isFinite(grace) || grace < 0) throw new ArefError("CONFIG_INVALID", `gcGraceMs must be >= 0, got ${String(grace)}`);
+    if (!Number.isFinite(grace) || grace < 0)
+      throw new ArefError("CONFIG_INVALID", `gcGraceMs must be >= 0, got ${String(grace)}`);
     this.driver = options.driver;
     this.maxBytes = maxBytes;
     this.gcGraceMs = grace;
@@ -62,28 +63,38 @@ export class StoreCore {
     let summary = options.summary;
     if (summary === undefined) {
       try {
-        summary = this.#summarize({ text, bytes, mime, type, ...(options.label === undefined ? {} : { label: options.label }) });
+        summary = this.#summarize({
+          text,
+          bytes,
+          mime,
+          type,
+          ...(options.label === undefined ? {} : { label: options.label }),
+        });
       } catch {
         summary = defaultSummary(text, bytes.byteLength);
       }
       if (typeof summary !== "string") summary = defaultSummary(text, bytes.byteLength); // a summarizer that returned garbage
     }
-    return parseWith(ArtifactRecordSchema, {
-      artifact_id: id,
-      type,
-      content_uri: this.driver.uri(blobKey(chunked?.manifest ?? id)),
-      content_hash: `sha256:${id}`,
-      size_bytes: chunked?.sizeBytes ?? bytes.byteLength,
-      created_at: this.now().toISOString(),
-      ...(options.producer === undefined ? {} : { producer: options.producer }),
-      summary: summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS - 1)}…` : summary,
-      mime,
-      ...(options.label === undefined ? {} : { label: options.label }),
-      ...(options.tool === undefined ? {} : { tool: options.tool }),
-      encoding: text === undefined || chunked?.binary === true ? "binary" : "utf-8",
-      ...(options.redactions && options.redactions.length > 0 ? { redactions: options.redactions } : {}),
-      ...(chunked === undefined ? {} : { chunked: { manifest: chunked.manifest, chunks: chunked.chunks } }),
-    }, "artifact record");
+    return parseWith(
+      ArtifactRecordSchema,
+      {
+        artifact_id: id,
+        type,
+        content_uri: this.driver.uri(blobKey(chunked?.manifest ?? id)),
+        content_hash: `sha256:${id}`,
+        size_bytes: chunked?.sizeBytes ?? bytes.byteLength,
+        created_at: this.now().toISOString(),
+        ...(options.producer === undefined ? {} : { producer: options.producer }),
+        summary: summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS - 1)}…` : summary,
+        mime,
+        ...(options.label === undefined ? {} : { label: options.label }),
+        ...(options.tool === undefined ? {} : { tool: options.tool }),
+        encoding: text === undefined || chunked?.binary === true ? "binary" : "utf-8",
+        ...(options.redactions && options.redactions.length > 0 ? { redactions: options.redactions } : {}),
+        ...(chunked === undefined ? {} : { chunked: { manifest: chunked.manifest, chunks: chunked.chunks } }),
+      },
+      "artifact record",
+    );
   }
 
   /** Reads and validates a record; undefined when absent; CORRUPT_METADATA when unreadable. */
@@ -96,7 +107,12 @@ export class StoreCore {
   async readReference(session: string, id: ArtifactId): Promise<SessionReference | undefined> {
     const raw = await this.driver.get(refKey(session, id));
     if (raw === undefined) return undefined;
-    return parseStored(raw, SessionReferenceSchema, `reference ${session}/${id}`, (r) => r.artifact_id === id && r.session_id === session);
+    return parseStored(
+      raw,
+      SessionReferenceSchema,
+      `reference ${session}/${id}`,
+      (r) => r.artifact_id === id && r.session_id === session,
+    );
   }
 
   isExpired(reference: SessionReference, at?: Date): boolean {

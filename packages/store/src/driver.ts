@@ -66,15 +66,24 @@ const KEY_RE = /^[A-Za-z0-9._:-]+(\/[A-Za-z0-9._:-]+)*$/;
 
 /** True when `key` is a well-formed driver key (no empty, "." or ".." segments). */
 export function isValidKey(key: string): boolean {
-  return typeof key === "string" && KEY_RE.test(key) && key.length <= 1024 && !key.split("/").some((s) => s === "." || s === "..");
+  return (
+    typeof key === "string" &&
+    KEY_RE.test(key) &&
+    key.length <= 1024 &&
+    !key.split("/").some((s) => s === "." || s === "..")
+  );
 }
 
-const KEY_HINT = "keys are '/'-separated segments of letters, digits, '.', '_', ':' and '-' (no empty, '.' or '..' segments); ArtifactStore builds them for you";
+const KEY_HINT =
+  "keys are '/'-separated segments of letters, digits, '.', '_', ':' and '-' (no empty, '.' or '..' segments); ArtifactStore builds them for you";
 
 /** Throws INVALID_INPUT unless `key` is a well-formed driver key. Every driver calls it on every key it is given. */
 export function assertValidKey(key: string): void {
   if (!isValidKey(key)) {
-    throw new ArefError("INVALID_INPUT", `invalid storage key ${JSON.stringify(key)}`, { hint: KEY_HINT, details: { key: String(key) } });
+    throw new ArefError("INVALID_INPUT", `invalid storage key ${JSON.stringify(key)}`, {
+      hint: KEY_HINT,
+      details: { key: String(key) },
+    });
   }
 }
 
@@ -85,8 +94,18 @@ const PREFIX_RE = /^[A-Za-z0-9._:/-]*$/;
  * with '/', without '//' and without a complete '.' or '..' segment ("a/..x" may start a key, "a/../" may not).
  */
 export function isValidListPrefix(prefix: string): boolean {
-  if (typeof prefix !== "string" || prefix.length > 1024 || !PREFIX_RE.test(prefix) || prefix.startsWith("/") || prefix.includes("//")) return false;
-  return !prefix.split("/").slice(0, -1).some((s) => s === "." || s === "..");
+  if (
+    typeof prefix !== "string" ||
+    prefix.length > 1024 ||
+    !PREFIX_RE.test(prefix) ||
+    prefix.startsWith("/") ||
+    prefix.includes("//")
+  )
+    return false;
+  return !prefix
+    .split("/")
+    .slice(0, -1)
+    .some((s) => s === "." || s === "..");
 }
 
 /** Throws INVALID_INPUT unless `prefix` is a valid listing prefix (see `isValidListPrefix`). */

@@ -17,7 +17,14 @@ export {
   type BodySchema,
 } from "./session-records.js";
 export { recordKey, parseRecordKey } from "./record-keys.js";
-export { assertValidKey, assertValidListPrefix, isValidKey, isValidListPrefix, type Driver, type DriverEntry } from "./driver.js";
+export {
+  assertValidKey,
+  assertValidListPrefix,
+  isValidKey,
+  isValidListPrefix,
+  type Driver,
+  type DriverEntry,
+} from "./driver.js";
 export { sha256Hex, decodeUtf8, sniffMime, defaultSummary } from "./content.js";
 export { mapLimit } from "./concurrency.js";
 export {

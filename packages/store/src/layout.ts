@@ -22,7 +22,8 @@ export const refKey = (session: string, id: ArtifactId) => `${REF_PREFIX}${sessi
 export const sessionPrefix = (session: string) => `${REF_PREFIX}${session}/`;
 
 /** Prefix under which a session's references to ids starting with `hexPrefix` (≥ 2 hex) live. */
-export const refPrefixFor = (session: string, hexPrefix: string) => `${REF_PREFIX}${session}/${hexPrefix.slice(0, 2)}/${hexPrefix}`;
+export const refPrefixFor = (session: string, hexPrefix: string) =>
+  `${REF_PREFIX}${session}/${hexPrefix.slice(0, 2)}/${hexPrefix}`;
 
 /** Prefix under which every blob whose id starts with `hexPrefix` (≥ 4 hex) lives. */
 export const blobPrefixFor = (hexPrefix: string) => `${BLOB_PREFIX}${shard(hexPrefix)}/${hexPrefix}`;

@@ -13,7 +13,16 @@ import { collect, mapLimit } from "./concurrency.js";
 import { sha256Hex } from "./content.js";
 import { encodeJson, rethrowUnlessCorrupt, type StoreCore } from "./core.js";
 import { parseManifest } from "./manifest.js";
-import { BLOB_PREFIX, META_PREFIX, REF_PREFIX, blobKey, idOfBlobKey, idOfMetaKey, metaKey, parseRefKey } from "./layout.js";
+import {
+  BLOB_PREFIX,
+  META_PREFIX,
+  REF_PREFIX,
+  blobKey,
+  idOfBlobKey,
+  idOfMetaKey,
+  metaKey,
+  parseRefKey,
+} from "./layout.js";
 import type { GcOptions, VerifyOptions } from "./options.js";
 
 /** Ids held by live (unexpired, readable) references. A corrupt reference keeps its blob alive. */
@@ -24,10 +33,14 @@ async function markLive(core: StoreCore): Promise<Set<ArtifactId>> {
   const unknown = entries.filter((e) => parseRefKey(e.key) === undefined);
   if (unknown.length > 0) {
     // A reference gc cannot read might hold any blob: sweeping anything could lose data.
-    throw new ArefError("CORRUPT_METADATA", `gc found ${unknown.length} reference key(s) it cannot read (first: ${unknown[0]!.key}); it sweeps nothing while they exist`, {
-      hint: "run `aref verify` to list them; remove or restore them by hand (they may come from another layout version), then run gc again",
-      details: { keys: unknown.slice(0, 20).map((e) => e.key) },
-    });
+    throw new ArefError(
+      "CORRUPT_METADATA",
+      `gc found ${unknown.length} reference key(s) it cannot read (first: ${unknown[0]!.key}); it sweeps nothing while they exist`,
+      {
+        hint: "run `aref verify` to list them; remove or restore them by hand (they may come from another layout version), then run gc again",
+        details: { keys: unknown.slice(0, 20).map((e) => e.key) },
+      },
+    );
   }
   const keys = entries.map((e) => parseRefKey(e.key)).filter((k) => k !== undefined);
   await mapLimit(keys, 16, async (k) => {
@@ -47,7 +60,11 @@ async function markLive(core: StoreCore): Promise<Set<ArtifactId>> {
  * of their own can be chunked, so only their records are read. A chunked artifact whose record
  * or manifest cannot be read keeps whatever it may hold: gc then sweeps no chunk at all.
  */
-async function markParts(core: StoreCore, live: Set<ArtifactId>, blobIds: Set<ArtifactId | undefined>): Promise<{ unreadable: boolean }> {
+async function markParts(
+  core: StoreCore,
+  live: Set<ArtifactId>,
+  blobIds: Set<ArtifactId | undefined>,
+): Promise<{ unreadable: boolean }> {
   let unreadable = false;
   const chunkedCandidates = [...live].filter((id) => !blobIds.has(id));
   await mapLimit(chunkedCandidates, 8, async (id) => {
@@ -57,7 +74,8 @@ async function markParts(core: StoreCore, live: Set<ArtifactId>, blobIds: Set<Ar
       live.add(record.chunked.manifest);
       const raw = await core.driver.get(blobKey(record.chunked.manifest));
       if (raw === undefined) return; // nothing to keep; verify reports the artifact as broken
-      for (const [chunkId] of parseManifest(raw, record.chunked.manifest, id, record.size_bytes).chunks) live.add(chunkId);
+      for (const [chunkId] of parseManifest(raw, record.chunked.manifest, id, record.size_bytes).chunks)
+        live.add(chunkId);
     } catch (error) {
       if (!(isArefError(error) && (error.code === "CORRUPT_METADATA" || error.code === "INTEGRITY"))) throw error;
       unreadable = true;
@@ -129,7 +147,8 @@ export async function runGc(core: StoreCore, options: GcOptions, referencesExpir
     for (const meta of await collect(core.driver.list(META_PREFIX))) {
       const id = idOfMetaKey(meta.key);
       if (id && !present.has(id) && meta.modifiedAt < cutoff && !secondMark.has(id)) {
-        if ((await core.driver.head(blobKey(id))) === undefined) await core.driver.delete(meta.key, { ifUnmodifiedSince: cutoff });
+        if ((await core.driver.head(blobKey(id))) === undefined)
+          await core.driver.delete(meta.key, { ifUnmodifiedSince: cutoff });
       }
     }
   }
@@ -157,7 +176,12 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
     for (const entry of entries.filter((e) => e.irregular !== undefined)) {
       irregular.add(entry.key);
       if (repair) await driver.delete(entry.key);
-      problems.push({ kind: "irregular_file", key: entry.key, message: `a ${entry.irregular}, not a file the store wrote; stash the content again after removing it`, repaired: repair });
+      problems.push({
+        kind: "irregular_file",
+        key: entry.key,
+        message: `a ${entry.irregular}, not a file the store wrote; stash the content again after removing it`,
+        repaired: repair,
+      });
     }
     return entries.filter((e) => e.irregular === undefined);
   };
@@ -198,7 +222,13 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
         } catch (error) {
           rethrowUnlessCorrupt(error);
           if (repair) await driver.delete(metaKey(id));
-          problems.push({ kind: "corrupt_metadata", key: metaKey(id), artifact_id: id, message: (error as Error).message, repaired: repair });
+          problems.push({
+            kind: "corrupt_metadata",
+            key: metaKey(id),
+            artifact_id: id,
+            message: (error as Error).message,
+            repaired: repair,
+          });
         }
         return;
       }
@@ -213,10 +243,26 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
       }
       if (record === undefined) {
         if (repair) await driver.put(metaKey(id), encodeJson(core.buildRecord(id, bytes, {})));
-        problems.push({ kind: why === "missing" ? "missing_metadata" : "corrupt_metadata", key: metaKey(id), artifact_id: id, message: why === "missing" ? "content has no metadata record" : why, repaired: repair });
+        problems.push({
+          kind: why === "missing" ? "missing_metadata" : "corrupt_metadata",
+          key: metaKey(id),
+          artifact_id: id,
+          message: why === "missing" ? "content has no metadata record" : why,
+          repaired: repair,
+        });
       } else if (record.size_bytes !== bytes.byteLength) {
-        if (repair) await driver.put(metaKey(id), encodeJson(ArtifactRecordSchema.parse({ ...record, size_bytes: bytes.byteLength })));
-        problems.push({ kind: "corrupt_metadata", key: metaKey(id), artifact_id: id, message: `record says ${record.size_bytes} bytes, content has ${bytes.byteLength}`, repaired: repair });
+        if (repair)
+          await driver.put(
+            metaKey(id),
+            encodeJson(ArtifactRecordSchema.parse({ ...record, size_bytes: bytes.byteLength })),
+          );
+        problems.push({
+          kind: "corrupt_metadata",
+          key: metaKey(id),
+          artifact_id: id,
+          message: `record says ${record.size_bytes} bytes, content has ${bytes.byteLength}`,
+          repaired: repair,
+        });
       }
     } finally {
       tick();
@@ -225,12 +271,19 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
 
   for (const meta of metas) {
     const id = idOfMetaKey(meta.key);
-    if (id === undefined) problems.push({ kind: "unreadable", key: meta.key, message: "not a well-formed metadata key", repaired: false });
+    if (id === undefined)
+      problems.push({ kind: "unreadable", key: meta.key, message: "not a well-formed metadata key", repaired: false });
     else if (chunked.has(id)) {
       // checked with its manifest and chunks above
     } else if (!blobIds.has(id) && (irregular.has(blobKey(id)) || (await driver.head(blobKey(id))) === undefined)) {
       if (repair) await driver.delete(meta.key);
-      problems.push({ kind: "missing_blob", key: meta.key, artifact_id: id, message: "metadata record without content", repaired: repair });
+      problems.push({
+        kind: "missing_blob",
+        key: meta.key,
+        artifact_id: id,
+        message: "metadata record without content",
+        repaired: repair,
+      });
     }
     tick();
   }
@@ -239,7 +292,13 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
     const parsed = parseRefKey(entry.key);
     try {
       if (!parsed) {
-        problems.push({ kind: "unreadable", key: entry.key, message: "not a well-formed reference key (another layout version?); gc refuses to sweep while it exists: remove or restore it by hand", repaired: false });
+        problems.push({
+          kind: "unreadable",
+          key: entry.key,
+          message:
+            "not a well-formed reference key (another layout version?); gc refuses to sweep while it exists: remove or restore it by hand",
+          repaired: false,
+        });
         return;
       }
       try {
@@ -247,11 +306,27 @@ export async function runVerify(core: StoreCore, options: VerifyOptions): Promis
       } catch (error) {
         rethrowUnlessCorrupt(error);
         if (repair) await driver.delete(entry.key);
-        problems.push({ kind: "corrupt_reference", key: entry.key, artifact_id: parsed.id, message: (error as Error).message, repaired: repair });
+        problems.push({
+          kind: "corrupt_reference",
+          key: entry.key,
+          artifact_id: parsed.id,
+          message: (error as Error).message,
+          repaired: repair,
+        });
         return;
       }
-      if (!blobIds.has(parsed.id) && !chunked.has(parsed.id) && (irregular.has(blobKey(parsed.id)) || (await driver.head(blobKey(parsed.id))) === undefined)) {
-        problems.push({ kind: "missing_blob", key: entry.key, artifact_id: parsed.id, message: `session ${parsed.session} references content that is not stored`, repaired: false });
+      if (
+        !blobIds.has(parsed.id) &&
+        !chunked.has(parsed.id) &&
+        (irregular.has(blobKey(parsed.id)) || (await driver.head(blobKey(parsed.id))) === undefined)
+      ) {
+        problems.push({
+          kind: "missing_blob",
+          key: entry.key,
+          artifact_id: parsed.id,
+          message: `session ${parsed.session} references content that is not stored`,
+          repaired: false,
+        });
       }
     } finally {
       tick();
@@ -291,7 +366,9 @@ async function verifyChunked(
     if (!list.includes(artifact)) list.push(artifact);
     partOf.set(part, list);
   };
-  const ids = metas.map((m) => idOfMetaKey(m.key)).filter((id): id is ArtifactId => id !== undefined && !blobIds.has(id));
+  const ids = metas
+    .map((m) => idOfMetaKey(m.key))
+    .filter((id): id is ArtifactId => id !== undefined && !blobIds.has(id));
   await mapLimit(ids, 8, async (id) => {
     let record;
     try {
@@ -306,7 +383,13 @@ async function verifyChunked(
     addPart(manifestId, id);
     const raw = await core.driver.get(blobKey(manifestId));
     if (raw === undefined) {
-      problems.push({ kind: "missing_blob", key: blobKey(manifestId), artifact_id: id, message: `the manifest of chunked artifact ${toShortRef(id)} is missing: the artifact cannot be read`, repaired: false });
+      problems.push({
+        kind: "missing_blob",
+        key: blobKey(manifestId),
+        artifact_id: id,
+        message: `the manifest of chunked artifact ${toShortRef(id)} is missing: the artifact cannot be read`,
+        repaired: false,
+      });
       return;
     }
     let manifest;
@@ -314,7 +397,13 @@ async function verifyChunked(
       manifest = parseManifest(raw, manifestId, id, record.size_bytes);
     } catch (error) {
       if (!isArefError(error)) throw error;
-      problems.push({ kind: "integrity", key: blobKey(manifestId), artifact_id: id, message: error.message, repaired: false });
+      problems.push({
+        kind: "integrity",
+        key: blobKey(manifestId),
+        artifact_id: id,
+        message: error.message,
+        repaired: false,
+      });
       return;
     }
     manifest.chunks.forEach(([chunkId], i) => {

@@ -10,7 +10,12 @@ import { sha256Hex } from "./content.js";
  */
 export const MANIFEST_VERSION = 1;
 
-export const ChunkEntrySchema = z.tuple([ArtifactIdSchema, z.number().int().positive(), z.number().int().nonnegative(), z.number().int().nonnegative()]);
+export const ChunkEntrySchema = z.tuple([
+  ArtifactIdSchema,
+  z.number().int().positive(),
+  z.number().int().nonnegative(),
+  z.number().int().nonnegative(),
+]);
 
 export const ManifestSchema = z.object({
   manifest: z.literal(MANIFEST_VERSION),
@@ -49,14 +54,20 @@ export function encodeManifest(manifest: Manifest): Uint8Array {
  * to the id the record names, parse, validate, name the artifact and add up to its size.
  * Anything else is INTEGRITY (a truncated, hand-edited or foreign manifest never yields bytes).
  */
-export function parseManifest(raw: Uint8Array, manifestId: ArtifactId, artifactId: ArtifactId, sizeBytes: number): Manifest {
+export function parseManifest(
+  raw: Uint8Array,
+  manifestId: ArtifactId,
+  artifactId: ArtifactId,
+  sizeBytes: number,
+): Manifest {
   const fail = (why: string) =>
     new ArefError("INTEGRITY", `the manifest of artifact ${toShortRef(artifactId)} is damaged: ${why}`, {
       hint: "stash the original content again to rewrite it; `aref verify` lists what is damaged",
       details: { artifact_id: artifactId, manifest_id: manifestId },
     });
   const actual = sha256Hex(raw);
-  if (actual !== manifestId) throw fail(`its bytes hash to ${actual.slice(0, 12)}…, not to ${manifestId.slice(0, 12)}…`);
+  if (actual !== manifestId)
+    throw fail(`its bytes hash to ${actual.slice(0, 12)}…, not to ${manifestId.slice(0, 12)}…`);
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(raw));
@@ -68,7 +79,8 @@ export function parseManifest(raw: Uint8Array, manifestId: ArtifactId, artifactI
   const manifest = parsed.data;
   if (manifest.artifact_id !== artifactId) throw fail(`it describes ${toShortRef(manifest.artifact_id)}`);
   const total = manifest.chunks.reduce((n, c) => n + c[1], 0);
-  if (total !== manifest.size_bytes || total !== sizeBytes) throw fail(`its chunks add up to ${total} bytes, the artifact has ${sizeBytes}`);
+  if (total !== manifest.size_bytes || total !== sizeBytes)
+    throw fail(`its chunks add up to ${total} bytes, the artifact has ${sizeBytes}`);
   return manifest;
 }
 

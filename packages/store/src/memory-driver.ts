@@ -78,7 +78,11 @@ export class MemoryDriver implements Driver {
     assertValidListPrefix(prefix);
     // Snapshot first: a concurrent writer must not break iteration.
     const entries: DriverEntry[] = [];
-    for (let i = lowerBound(this.#sorted, prefix); i < this.#sorted.length && this.#sorted[i]!.startsWith(prefix); i++) {
+    for (
+      let i = lowerBound(this.#sorted, prefix);
+      i < this.#sorted.length && this.#sorted[i]!.startsWith(prefix);
+      i++
+    ) {
       const key = this.#sorted[i]!;
       const slot = this.#slots.get(key)!;
       entries.push({ key, size: slot.data.byteLength, modifiedAt: new Date(slot.modifiedAt) });

@@ -1,4 +1,10 @@
-import { ArtifactTypeSchema, ProducerSchema, ToolInfoSchema, type ArtifactType, type ToolInfo } from "@artifact-refs/schema";
+import {
+  ArtifactTypeSchema,
+  ProducerSchema,
+  ToolInfoSchema,
+  type ArtifactType,
+  type ToolInfo,
+} from "@artifact-refs/schema";
 import { z } from "zod";
 import type { Driver } from "./driver.js";
 import type { SessionRecordsOptions } from "./session-records.js";
@@ -100,7 +106,11 @@ export const PutOptionsSchema = z.object({
 
 export const GcOptionsSchema = z.object({
   dryRun: z.boolean().optional(),
-  graceMs: z.number().finite("must be finite").min(0, "must be >= 0 (a negative grace could sweep a blob being written)").optional(),
+  graceMs: z
+    .number()
+    .finite("must be finite")
+    .min(0, "must be >= 0 (a negative grace could sweep a blob being written)")
+    .optional(),
   onProgress: callback.optional(),
   onMarked: callback.optional(),
 });

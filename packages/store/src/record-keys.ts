@@ -18,11 +18,13 @@ export const RECORD_SESSION_PREFIX = "record-sessions/";
 /** Record kinds: lowercase words joined by '-', ≤ 32 chars. */
 export const RECORD_KIND_RE = /^[a-z][a-z0-9-]{0,31}$/;
 const ID_RE = /^(\d{13})-([0-9a-f]{6})-([0-9a-f]{8})$/;
-const KEY_RE = /^records\/([A-Za-z0-9._:-]+)\/([a-z][a-z0-9-]{0,31})\/(\d{6})\/(\d{2})\/(\d)\/(\d{13}-[0-9a-f]{6}-[0-9a-f]{8})\.json$/;
+const KEY_RE =
+  /^records\/([A-Za-z0-9._:-]+)\/([a-z][a-z0-9-]{0,31})\/(\d{6})\/(\d{2})\/(\d)\/(\d{13}-[0-9a-f]{6}-[0-9a-f]{8})\.json$/;
 
 export const TIME_DIGITS = 13;
 
-export const pad13 = (ms: number) => String(Math.max(0, Math.min(9_999_999_999_999, Math.floor(ms)))).padStart(TIME_DIGITS, "0");
+export const pad13 = (ms: number) =>
+  String(Math.max(0, Math.min(9_999_999_999_999, Math.floor(ms)))).padStart(TIME_DIGITS, "0");
 
 export function recordKey(session: string, kind: string, id: string): string {
   return `${RECORD_PREFIX}${session}/${kind}/${id.slice(0, 6)}/${id.slice(6, 8)}/${id.slice(8, 9)}/${id}.json`;

@@ -86,13 +86,16 @@ const EnvelopeSchema = z.object({
 });
 
 const positiveInt = (name: string, value: number) => {
-  if (!Number.isSafeInteger(value) || value < 1) throw new ArefError("CONFIG_INVALID", `${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new ArefError("CONFIG_INVALID", `${name} must be a positive integer, got ${String(value)}`);
   return value;
 };
 
 function parseKind(kind: string): string {
   if (typeof kind !== "string" || !RECORD_KIND_RE.test(kind)) {
-    throw new ArefError("INVALID_INPUT", `invalid record kind ${JSON.stringify(kind)}`, { hint: "a kind is a lowercase word (a-z, 0-9, '-'), at most 32 chars, e.g. \"execution\"" });
+    throw new ArefError("INVALID_INPUT", `invalid record kind ${JSON.stringify(kind)}`, {
+      hint: "a kind is a lowercase word (a-z, 0-9, '-'), at most 32 chars, e.g. \"execution\"",
+    });
   }
   return kind;
 }
@@ -133,20 +136,25 @@ export class SessionRecords {
     const sessionId = parseSessionId(session);
     parseKind(kind);
     const at = this.#now();
-    const id = `${pad13(at.getTime())}-${((sequence = (sequence + 1) % 0x1000000)).toString(16).padStart(6, "0")}-${randomBytes(4).toString("hex")}`;
+    const id = `${pad13(at.getTime())}-${(sequence = (sequence + 1) % 0x1000000).toString(16).padStart(6, "0")}-${randomBytes(4).toString("hex")}`;
     const record: StoredRecord<T> = { id, session: sessionId, kind, at: at.toISOString(), body };
     let bytes: Uint8Array;
     try {
       bytes = encodeJson({ record: 1, ...record });
     } catch (cause) {
-      throw new ArefError("INVALID_INPUT", `a ${kind} record must be JSON-serializable: ${(cause as Error).message}`, { cause });
+      throw new ArefError("INVALID_INPUT", `a ${kind} record must be JSON-serializable: ${(cause as Error).message}`, {
+        cause,
+      });
     }
     if (!this.#marked.has(sessionId)) {
       await this.#driver.putIfAbsent(recordSessionMarker(sessionId), encodeJson({ session: sessionId }));
       this.#marked.add(sessionId);
     }
     const { created } = await this.#driver.putIfAbsent(recordKey(sessionId, kind, id), bytes);
-    if (!created) throw new ArefError("CONFLICT", `record ${id} already exists`, { hint: "retry the write: ids are unique per writer, this means two writers drew the same random suffix" });
+    if (!created)
+      throw new ArefError("CONFLICT", `record ${id} already exists`, {
+        hint: "retry the write: ids are unique per writer, this means two writers drew the same random suffix",
+      });
     const counter = `${sessionId}/${kind}`;
     const count = (this.#appends.get(counter) ?? 0) + 1;
     this.#appends.set(counter, count);
@@ -162,15 +170,24 @@ export class SessionRecords {
    * oldest first. Records older than maxAgeMs are not listed; corrupt or hand-edited ones are
    * skipped and reported in `skipped` (and to onWarning), never thrown.
    */
-  async page<T = unknown>(session: string, kind: string, options: { limit?: number; before?: string; body?: BodySchema<T> } = {}): Promise<RecordPage<T>> {
+  async page<T = unknown>(
+    session: string,
+    kind: string,
+    options: { limit?: number; before?: string; body?: BodySchema<T> } = {},
+  ): Promise<RecordPage<T>> {
     const sessionId = parseSessionId(session);
     parseKind(kind);
     const limit = options.limit ?? 100;
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_RECORD_PAGE) {
-      throw new ArefError("INVALID_INPUT", `limit must be an integer from 1 to ${MAX_RECORD_PAGE}, got ${String(options.limit)}`);
+      throw new ArefError(
+        "INVALID_INPUT",
+        `limit must be an integer from 1 to ${MAX_RECORD_PAGE}, got ${String(options.limit)}`,
+      );
     }
     if (options.before !== undefined && !isRecordId(options.before)) {
-      throw new ArefError("INVALID_INPUT", `invalid cursor ${JSON.stringify(options.before)}`, { hint: "pass the `before` value of the previous page" });
+      throw new ArefError("INVALID_INPUT", `invalid cursor ${JSON.stringify(options.before)}`, {
+        hint: "pass the `before` value of the previous page",
+      });
     }
     const now = this.#now().getTime();
     const oldest = now - this.maxAgeMs;
@@ -197,7 +214,9 @@ export class SessionRecords {
         const from = consumed;
         const batch = candidates.slice(from, from + Math.max(8, limit - records.length));
         consumed += batch.length;
-        const got = await mapLimit(batch, 16, (c) => this.#read<T>(c.key, sessionId, kind, c.id, options.body, skipped));
+        const got = await mapLimit(batch, 16, (c) =>
+          this.#read<T>(c.key, sessionId, kind, c.id, options.body, skipped),
+        );
         for (const [j, r] of got.entries()) {
           if (records.length >= limit) break;
           used = from + j + 1;
@@ -309,7 +328,10 @@ export class SessionRecords {
     for (const keys of byKind.values()) {
       keys.sort(); // same session and kind: key order is id order
       const kept = keys.filter((k) => parseRecordKey(k)!.ms >= oldest);
-      doomed.push(...keys.filter((k) => parseRecordKey(k)!.ms < oldest), ...kept.slice(0, Math.max(0, kept.length - this.maxRecords)));
+      doomed.push(
+        ...keys.filter((k) => parseRecordKey(k)!.ms < oldest),
+        ...kept.slice(0, Math.max(0, kept.length - this.maxRecords)),
+      );
     }
     const removed = await mapLimit(doomed, 16, (k) => this.#driver.delete(k));
     return removed.filter(Boolean).length;
@@ -331,11 +353,22 @@ export class SessionRecords {
     await mapLimit(entries, 16, async (entry) => {
       const parsed = parseRecordKey(entry.key);
       if (!parsed) {
-        problems.push({ kind: "corrupt_record", key: entry.key, message: "not a well-formed record key; listings skip it: remove it by hand", repaired: false });
+        problems.push({
+          kind: "corrupt_record",
+          key: entry.key,
+          message: "not a well-formed record key; listings skip it: remove it by hand",
+          repaired: false,
+        });
         return;
       }
       const why = await this.#problem(entry.key, parsed.session, parsed.kind, parsed.id);
-      if (why !== undefined) problems.push({ kind: "corrupt_record", key: entry.key, message: `${why}; listings skip it: remove it by hand`, repaired: false });
+      if (why !== undefined)
+        problems.push({
+          kind: "corrupt_record",
+          key: entry.key,
+          message: `${why}; listings skip it: remove it by hand`,
+          repaired: false,
+        });
     });
     return problems;
   }
@@ -346,7 +379,14 @@ export class SessionRecords {
     this.#onWarning?.(warning);
   }
 
-  async #read<T>(key: string, session: string, kind: string, id: string, body: BodySchema<T> | undefined, skipped: RecordWarning[]): Promise<StoredRecord<T> | undefined> {
+  async #read<T>(
+    key: string,
+    session: string,
+    kind: string,
+    id: string,
+    body: BodySchema<T> | undefined,
+    skipped: RecordWarning[],
+  ): Promise<StoredRecord<T> | undefined> {
     const raw = await this.#driver.get(key);
     if (raw === undefined) return undefined; // pruned while we looked
     const envelope = envelopeOf(raw, session, kind, id);

@@ -19,7 +19,9 @@ const SAME_PUT_MS = 2_000;
 /** What a session sees of an artifact: the shared record with its own reference's metadata, and nothing of another session's. */
 export function sessionView(record: ArtifactRecord, reference: SessionReference): ArtifactRecord {
   const { label: _label, tool: _tool, summary: recordSummary, ...rest } = record;
-  const legacySamePut = reference.summary === undefined && Math.abs(Date.parse(reference.created_at) - Date.parse(record.created_at)) <= SAME_PUT_MS;
+  const legacySamePut =
+    reference.summary === undefined &&
+    Math.abs(Date.parse(reference.created_at) - Date.parse(record.created_at)) <= SAME_PUT_MS;
   const summary = reference.summary ?? (legacySamePut ? recordSummary : undefined);
   return {
     ...rest,

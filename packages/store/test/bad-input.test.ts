@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 
-const invalid = (message: RegExp) => expect.objectContaining({ code: "INVALID_INPUT", message: expect.stringMatching(message) });
+const invalid = (message: RegExp) =>
+  expect.objectContaining({ code: "INVALID_INPUT", message: expect.stringMatching(message) });
 
 describe("bad input to the store is INVALID_INPUT with a message, never a TypeError or a raw ZodError", () => {
   const store = new ArtifactStore({ driver: new MemoryDriver(), gcGraceMs: 0 });

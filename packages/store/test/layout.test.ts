@@ -18,10 +18,17 @@ describe("layout marker", () => {
       const driver = new MemoryDriver();
       await driver.put("layout.json", new TextEncoder().encode(damaged));
       const error = await new ArtifactStore({ driver }).put("x").catch((e: unknown) => e);
-      expect(error, damaged).toMatchObject({ code: "CORRUPT_METADATA", message: expect.stringContaining("layout.json"), hint: expect.stringContaining('{"layout":1}') });
+      expect(error, damaged).toMatchObject({
+        code: "CORRUPT_METADATA",
+        message: expect.stringContaining("layout.json"),
+        hint: expect.stringContaining('{"layout":1}'),
+      });
     }
     const driver = new MemoryDriver();
     await driver.put("layout.json", new TextEncoder().encode('{"layout":99}'));
-    await expect(new ArtifactStore({ driver }).put("x")).rejects.toMatchObject({ code: "UNSUPPORTED", message: expect.stringMatching(/layout 99/) });
+    await expect(new ArtifactStore({ driver }).put("x")).rejects.toMatchObject({
+      code: "UNSUPPORTED",
+      message: expect.stringMatching(/layout 99/),
+    });
   });
 });

@@ -5,7 +5,10 @@ import { runDriverContract, runRecordsContract, runStoreContract } from "@artifa
 
 runDriverContract("memory", async () => ({ driver: new MemoryDriver() }));
 runStoreContract("memory", async () => ({ driver: new MemoryDriver() }));
-runRecordsContract("memory", async () => { const driver = new MemoryDriver(); return { driver, reopen: async () => driver }; });
+runRecordsContract("memory", async () => {
+  const driver = new MemoryDriver();
+  return { driver, reopen: async () => driver };
+});
 
 describe("MemoryDriver listing (sorted key index)", () => {
   it("lists exactly the keys with the prefix after any mix of puts and deletes", async () => {

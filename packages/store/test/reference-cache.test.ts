@@ -56,7 +56,9 @@ describe("ArtifactStore.reference with maxAgeMs", () => {
       const { store, a } = await setup();
       await store.reference("s1", a.shortRef, { maxAgeMs: 60_000 });
       await remove(store, a.shortRef);
-      await expect(store.reference("s1", a.shortRef, { maxAgeMs: 60_000 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(store.reference("s1", a.shortRef, { maxAgeMs: 60_000 })).rejects.toMatchObject({
+        code: "NOT_FOUND",
+      });
     }
   });
 
@@ -70,7 +72,9 @@ describe("ArtifactStore.reference with maxAgeMs", () => {
     const renewed = await store.reference("s1", put.shortRef, { maxAgeMs: 3_600_000 });
     expect(renewed.expires_at).toBe("2026-11-22T10:00:01.000Z");
     clock += 2_000;
-    await expect(store.reference("s1", put.shortRef, { maxAgeMs: 3_600_000 })).rejects.toMatchObject({ code: "EXPIRED" });
+    await expect(store.reference("s1", put.shortRef, { maxAgeMs: 3_600_000 })).rejects.toMatchObject({
+      code: "EXPIRED",
+    });
   });
 
   it("changes in one session keep the others' entries", async () => {
@@ -114,7 +118,9 @@ describe("ArtifactStore.reference with maxAgeMs", () => {
     const later = await store.put("added later");
     await expect(store.reference("s1", later.id, { maxAgeMs: 60_000 })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await store.addReference("s1", later.id);
-    await expect(store.reference("s1", later.id, { maxAgeMs: 60_000 })).resolves.toMatchObject({ artifact_id: later.id });
+    await expect(store.reference("s1", later.id, { maxAgeMs: 60_000 })).resolves.toMatchObject({
+      artifact_id: later.id,
+    });
   });
 
   it("refuses a bad maxAgeMs", async () => {
@@ -126,7 +132,12 @@ describe("ArtifactStore.reference with maxAgeMs", () => {
 });
 
 describe("ReferenceCache", () => {
-  const reference = { artifact_id: "a".repeat(64), session_id: "s", type: "text", created_at: "2026-11-22T10:00:00.000Z" } as never;
+  const reference = {
+    artifact_id: "a".repeat(64),
+    session_id: "s",
+    type: "text",
+    created_at: "2026-11-22T10:00:00.000Z",
+  } as never;
 
   it("stays within maxEntries", () => {
     const cache = new ReferenceCache(3);

@@ -9,7 +9,13 @@ describe("per-session metadata (issue 17 #3)", () => {
     let now = Date.parse("2026-01-01T00:00:00Z");
     const store = new ArtifactStore({ driver: new MemoryDriver(), now: () => new Date(now) });
     const content = "npm test output\nok 1 - works\n";
-    const alice = await store.put(content, { session: "alice", label: "alice-secret-label", summary: PLANTED, type: "plan", mime: "text/x-alice" });
+    const alice = await store.put(content, {
+      session: "alice",
+      label: "alice-secret-label",
+      summary: PLANTED,
+      type: "plan",
+      mime: "text/x-alice",
+    });
     expect(alice.deduped).toBe(false);
     now += 3_600_000;
     const bob = await store.put(content, { session: "bob" });

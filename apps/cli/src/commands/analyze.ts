@@ -6,22 +6,26 @@ import type { CliContext } from "../context.js";
 import { examples } from "./shared.js";
 
 function positive(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
   return Number(value);
 }
 
 function compaction(value: string): "budget" | "cost" {
-  if (value !== "budget" && value !== "cost") throw new InvalidArgumentError(`unknown compaction rule "${value}"; use budget or cost`);
+  if (value !== "budget" && value !== "cost")
+    throw new InvalidArgumentError(`unknown compaction rule "${value}"; use budget or cost`);
   return value;
 }
 
 function priceModel(value: string): "anthropic" | "openai" | "none" {
-  if (value !== "anthropic" && value !== "openai" && value !== "none") throw new InvalidArgumentError(`unknown price model "${value}"; use anthropic, openai or none`);
+  if (value !== "anthropic" && value !== "openai" && value !== "none")
+    throw new InvalidArgumentError(`unknown price model "${value}"; use anthropic, openai or none`);
   return value;
 }
 
 function encoding(value: string): "cl100k_base" | "o200k_base" {
-  if (value !== "cl100k_base" && value !== "o200k_base") throw new InvalidArgumentError(`unknown encoding "${value}"; use cl100k_base or o200k_base`);
+  if (value !== "cl100k_base" && value !== "o200k_base")
+    throw new InvalidArgumentError(`unknown encoding "${value}"; use cl100k_base or o200k_base`);
   return value;
 }
 
@@ -39,7 +43,9 @@ interface AnalyzeOpts {
 export function register(program: Command, ctx: CliContext): void {
   program
     .command("analyze")
-    .summary("replay transcripts: naive vs artifact-refs (window, append) vs peer policies, in tokens and cache-weighted cost")
+    .summary(
+      "replay transcripts: naive vs artifact-refs (window, append) vs peer policies, in tokens and cache-weighted cost",
+    )
     .description(
       "Replays each transcript through the externalizer and the prompt assembler. A model call happens before each assistant " +
         "message. Reports, per call and in total: naive input tokens (every earlier message re-sent), tokens with artifact-refs " +
@@ -54,41 +60,65 @@ export function register(program: Command, ctx: CliContext): void {
     .option("--chart <file>", "write an SVG chart of input tokens per call")
     .option("--turns", "print the per-call table (default when one transcript is given)")
     .option("--max-prompt-tokens <n>", "prompt budget of the assembler (default 8000)", positive)
-    .option("--fetch-chars <n>", "cap of the artifacts_get fetch counted after each externalized output (default 8000)", positive)
+    .option(
+      "--fetch-chars <n>",
+      "cap of the artifacts_get fetch counted after each externalized output (default 8000)",
+      positive,
+    )
     .option("--keep-turns <n>", "turns every assembled prompt keeps (default 2, at least 2)", positive)
     .option("--encoding <name>", "tokenizer encoding: cl100k_base (default) or o200k_base", encoding)
-    .option("--append-compaction <rule>", "when append compacts: cost (default: at maxPromptTokens or earlier when a compaction costs less than the longer run, under --price-model) or budget (only at maxPromptTokens)", compaction)
-    .option("--price-model <name>", "prices of the cache-weighted cost: anthropic (default: cached 0.1x, write 1.25x), openai (0.5x, 1.0x) or none", priceModel)
+    .option(
+      "--append-compaction <rule>",
+      "when append compacts: cost (default: at maxPromptTokens or earlier when a compaction costs less than the longer run, under --price-model) or budget (only at maxPromptTokens)",
+      compaction,
+    )
+    .option(
+      "--price-model <name>",
+      "prices of the cache-weighted cost: anthropic (default: cached 0.1x, write 1.25x), openai (0.5x, 1.0x) or none",
+      priceModel,
+    )
     .addHelpText(
       "after",
       examples([
         ["aref analyze session.jsonl", "per-call and total figures of one transcript"],
-        ["aref analyze ../shared/data/trajectories --chart tokens.svg", "every transcript of a directory: a table and a chart"],
-        ["aref analyze messages.json --json | jq .strategies", "window and append totals as JSON (artifact-refs.analyze.v1)"],
+        [
+          "aref analyze ../shared/data/trajectories --chart tokens.svg",
+          "every transcript of a directory: a table and a chart",
+        ],
+        [
+          "aref analyze messages.json --json | jq .strategies",
+          "window and append totals as JSON (artifact-refs.analyze.v1)",
+        ],
         ["aref analyze run.jsonl --price-model openai", "cost under OpenAI-style cache prices (0.5x read, 1.0x write)"],
       ]),
     )
     .action(async (files: string[], opts: AnalyzeOpts, cmd: Command) => {
       if (opts.keepTurns !== undefined && opts.keepTurns < 2) {
-        throw new ArefError("INVALID_INPUT", `--keep-turns must be at least 2, got ${opts.keepTurns}`, { hint: "every prompt keeps the last two turns" });
+        throw new ArefError("INVALID_INPUT", `--keep-turns must be at least 2, got ${opts.keepTurns}`, {
+          hint: "every prompt keeps the last two turns",
+        });
       }
-      const { AnalyzeReportSchema, analyzeFiles, formatAnalyzeTable, formatSummary, formatTurnTable, renderAnalyzeSvg } = await import("@artifact-refs/context");
+      const {
+        AnalyzeReportSchema,
+        analyzeFiles,
+        formatAnalyzeTable,
+        formatSummary,
+        formatTurnTable,
+        renderAnalyzeSvg,
+      } = await import("@artifact-refs/context");
       const progress = ctx.progress("analyze");
       let report;
       try {
-        report = await analyzeFiles(
-          await transcriptFiles(files.map((f) => resolve(ctx.io.cwd, f))),
-          {
-            store: () => ctx.openStore(cmd),
-            onProgress: progress.update,
-            ...(opts.maxPromptTokens === undefined ? {} : { maxPromptTokens: opts.maxPromptTokens }),
-            ...(opts.fetchChars === undefined ? {} : { fetchChars: opts.fetchChars }),
-            ...(opts.keepTurns === undefined ? {} : { keepTurns: opts.keepTurns }),
-            ...(opts.encoding === undefined ? {} : { encoding: opts.encoding }),
-            ...(opts.appendCompaction === undefined ? {} : { appendCompaction: opts.appendCompaction }),
-            ...(opts.priceModel === undefined ? {} : { priceModel: opts.priceModel }),
-          },
-        );
+        report = await analyzeFiles(await transcriptFiles(files.map((f) => resolve(ctx.io.cwd, f))), {
+          store: () => ctx.openStore(cmd),
+          onProgress: progress.update,
+          ...(opts.maxPromptTokens === undefined ? {} : { maxPromptTokens: opts.maxPromptTokens }),
+          ...(opts.fetchChars === undefined ? {} : { fetchChars: opts.fetchChars }),
+          ...(opts.keepTurns === undefined ? {} : { keepTurns: opts.keepTurns }),
+          ...(opts.encoding === undefined ? {} : { encoding: opts.encoding }),
+          ...(opts.appendCompaction === undefined ? {} : { appendCompaction: opts.appendCompaction }),
+          ...(opts.priceModel === undefined ? {} : { priceModel: opts.priceModel }),
+        });
       } finally {
         progress.stop();
       }
@@ -97,7 +127,9 @@ export function register(program: Command, ctx: CliContext): void {
         try {
           await writeFile(path, renderAnalyzeSvg(report));
         } catch (error) {
-          throw new ArefError("IO_ERROR", `cannot write the chart to ${path}: ${(error as Error).message}`, { cause: error });
+          throw new ArefError("IO_ERROR", `cannot write the chart to ${path}: ${(error as Error).message}`, {
+            cause: error,
+          });
         }
       }
       await ctx.emit(AnalyzeReportSchema, report, async (r) => {
@@ -123,9 +155,13 @@ async function transcriptFiles(paths: string[]): Promise<string[]> {
       files.push(path); // a file, or a missing path that analyzeFiles reports
       continue;
     }
-    const inside = (await readdir(path, { withFileTypes: true })).filter((e) => e.isFile() && /\.(jsonl|json)$/i.test(e.name)).map((e) => join(path, e.name));
+    const inside = (await readdir(path, { withFileTypes: true }))
+      .filter((e) => e.isFile() && /\.(jsonl|json)$/i.test(e.name))
+      .map((e) => join(path, e.name));
     if (inside.length === 0) {
-      throw new ArefError("INVALID_INPUT", `${path} holds no transcript (.jsonl or .json file)`, { hint: "give transcript files, or a directory that holds some" });
+      throw new ArefError("INVALID_INPUT", `${path} holds no transcript (.jsonl or .json file)`, {
+        hint: "give transcript files, or a directory that holds some",
+      });
     }
     files.push(...inside.sort());
   }

@@ -1,5 +1,13 @@
 /** `aref budget check` itself: loaded (with @artifact-refs/budget) only when the command runs. */
-import { BUDGET_LIMITS, BudgetConfigSchema, PromptBudgetInputSchema, checkPromptBudget, loadBudgetConfig, resolveEncoding, type PromptBudgetInput } from "@artifact-refs/budget";
+import {
+  BUDGET_LIMITS,
+  BudgetConfigSchema,
+  PromptBudgetInputSchema,
+  checkPromptBudget,
+  loadBudgetConfig,
+  resolveEncoding,
+  type PromptBudgetInput,
+} from "@artifact-refs/budget";
 import { ArefError, BudgetViolationSchema, formatIssues, receiptName } from "@artifact-refs/schema";
 import { z } from "zod";
 import type { CliContext } from "../context.js";
@@ -35,16 +43,20 @@ export interface BudgetCheckOptions extends CountFlags {
   maxInlineArtifactChars?: string;
 }
 
-
 /** The environment with each given flag in place of its variable (same validation, flags win). */
-function withFlags(env: Record<string, string | undefined>, opts: BudgetCheckOptions): Record<string, string | undefined> {
+function withFlags(
+  env: Record<string, string | undefined>,
+  opts: BudgetCheckOptions,
+): Record<string, string | undefined> {
   const out = { ...env };
   for (const [flag, variable] of BUDGET_FLAGS) {
     const key = flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof BudgetCheckOptions;
     const value = opts[key];
     if (value === undefined) continue;
     if (typeof value !== "string" || !/^[0-9]+$/.test(value.trim())) {
-      throw new ArefError("INVALID_INPUT", `--${flag} ${JSON.stringify(value)} is not a whole number`, { hint: `e.g. --${flag} 8000` });
+      throw new ArefError("INVALID_INPUT", `--${flag} ${JSON.stringify(value)} is not a whole number`, {
+        hint: `e.g. --${flag} 8000`,
+      });
     }
     out[variable] = value.trim();
   }
@@ -83,7 +95,10 @@ async function modelPromptBudget(model: string | undefined): Promise<{ tokens: n
   if (total === undefined) return undefined;
   const answer = window.inputMax === undefined ? (window.outputMax ?? 0) : 0;
   const tokens = Math.min(BUDGET_LIMITS.maxPromptTokens, Math.max(1, total - answer));
-  return { tokens, from: `${model}'s context window (${formatCount(total)} tokens${answer > 0 ? `, less ${formatCount(answer)} for the answer` : ""})` };
+  return {
+    tokens,
+    from: `${model}'s context window (${formatCount(total)} tokens${answer > 0 ? `, less ${formatCount(answer)} for the answer` : ""})`,
+  };
 }
 
 export async function budgetCheck(ctx: CliContext, file: string, opts: BudgetCheckOptions): Promise<void> {
@@ -96,9 +111,13 @@ export async function budgetCheck(ctx: CliContext, file: string, opts: BudgetChe
   const countOptions = countOptionsOf(opts, warnings);
   resolveEncoding(countOptions);
   const input = await readTextInput(file, ctx.io, "budget check");
-  const report = checkPromptBudget(promptInput(input.text, input.source, opts.format), { ...countOptions, config: budgets });
+  const report = checkPromptBudget(promptInput(input.text, input.source, opts.format), {
+    ...countOptions,
+    config: budgets,
+  });
   const measurements: Record<string, number | null> = {};
-  for (const [key, value] of Object.entries(report.measurements)) if (key !== "reasons" && value !== undefined) measurements[key] = value as number | null;
+  for (const [key, value] of Object.entries(report.measurements))
+    if (key !== "reasons" && value !== undefined) measurements[key] = value as number | null;
   await ctx.emit(
     BudgetCheckReceiptSchema,
     {
@@ -119,10 +138,15 @@ export async function budgetCheck(ctx: CliContext, file: string, opts: BudgetChe
       const measured = Object.entries(r.measurements)
         .map(([k, v]) => `${k} ${v === null ? "unknown" : formatCount(v)}`)
         .join(", ");
-      if (r.prompt_budget_from) await ctx.err(`aref: prompt budget ${formatCount(r.budgets.maxPromptTokens)} tokens, from ${r.prompt_budget_from}\n`);
+      if (r.prompt_budget_from)
+        await ctx.err(
+          `aref: prompt budget ${formatCount(r.budgets.maxPromptTokens)} tokens, from ${r.prompt_budget_from}\n`,
+        );
       if (r.ok) await ctx.out(`within budget (${r.encoding}): ${measured}\n`);
       else {
-        await ctx.out(`${r.violations.length} budget violation${r.violations.length === 1 ? "" : "s"} (${r.encoding}):\n`);
+        await ctx.out(
+          `${r.violations.length} budget violation${r.violations.length === 1 ? "" : "s"} (${r.encoding}):\n`,
+        );
         for (const v of r.violations) await ctx.out(`  ${v.budget}: ${v.message}\n`);
       }
     },

@@ -6,7 +6,9 @@ import { addCountOptions } from "./count-options.js";
 import { examples } from "./shared.js";
 
 export function register(program: Command, ctx: CliContext): void {
-  const budget = program.command("budget").summary("check prompts against the budgets (hot state, index, prompt, RAG chunks, inline artifacts)");
+  const budget = program
+    .command("budget")
+    .summary("check prompts against the budgets (hot state, index, prompt, RAG chunks, inline artifacts)");
   const check = budget
     .command("check")
     .summary("list every budget a prompt violates; exit 6 when any is")
@@ -19,13 +21,18 @@ export function register(program: Command, ctx: CliContext): void {
     )
     .argument("<prompt-file>", "the prompt: a text file, a JSON file of its parts, or - for standard input");
   addCountOptions(check, "tokenizer implementation", [
-    new Option("--format <kind>", "how to read the file (auto: .json files are parts, others text)").choices(["auto", "text", "json"]).default("auto"),
+    new Option("--format <kind>", "how to read the file (auto: .json files are parts, others text)")
+      .choices(["auto", "text", "json"])
+      .default("auto"),
     ...BUDGET_FLAGS.map(([flag, , what]) => new Option(`--${flag} <n>`, `${what} (overrides the environment)`)),
   ])
     .addHelpText(
       "after",
       examples([
-        ["aref budget check prompt.txt --model gpt-4o", "is this prompt within gpt-4o's context window (less its longest answer)?"],
+        [
+          "aref budget check prompt.txt --model gpt-4o",
+          "is this prompt within gpt-4o's context window (less its longest answer)?",
+        ],
         ["aref budget check turn.json --json", "every violation of a structured prompt, as a receipt"],
         ["aref budget check prompt.txt --max-prompt-tokens 32000", "with a larger prompt budget"],
         ["AREF_MAX_PROMPT_TOKENS=32000 aref budget check prompt.txt", "the same from the environment"],

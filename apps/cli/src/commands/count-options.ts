@@ -34,7 +34,10 @@ export function addCountOptions(command: Command, implHelp: string, between: Opt
 }
 
 /** The countTokens / resolveEncoding options the flags ask for; warnings are collected in `warnings`. */
-export function countOptionsOf(flags: CountFlags, warnings: string[]): CountOptions & { impl: TokenizerImpl; strict: boolean } {
+export function countOptionsOf(
+  flags: CountFlags,
+  warnings: string[],
+): CountOptions & { impl: TokenizerImpl; strict: boolean } {
   return {
     ...(flags.model === undefined ? {} : { model: flags.model }),
     ...(flags.encoding === undefined ? {} : { encoding: flags.encoding }),

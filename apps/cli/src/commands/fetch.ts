@@ -32,7 +32,8 @@ interface FetchOptions {
 /** The CLI form of each selector, for the hint of a selector error (the schema's hint shows the JSON form). */
 const CLI_SELECTOR_FORM: Record<Selector["mode"], string> = {
   headtail: "--head N and/or --tail N (whole lines from each end)",
-  range: "--range A:B takes 1-based line numbers with A <= B (--range 10:12 is lines 10 to 12; --range 12: reads from line 12 to the end)",
+  range:
+    "--range A:B takes 1-based line numbers with A <= B (--range 10:12 is lines 10 to 12; --range 12: reads from line 12 to the end)",
   grep: "--grep <regex> (RE2 syntax), with --context 0-100, --max-matches N, --skip N, -i",
   jsonpath: "--jsonpath '$.items[*].id' (RFC 9535) or a JSON Pointer (/items/0/id), with --skip N",
 };
@@ -45,7 +46,12 @@ function jsonLines(text: string, pretty: boolean): string {
   const many = /^\[\n([\s\S]*)\n\]$/.exec(text);
   try {
     if (pretty) return JSON.stringify(JSON.parse(text), null, 2);
-    return many ? many[1]!.split(",\n").map((v) => JSON.stringify(JSON.parse(v))).join("\n") : JSON.stringify(JSON.parse(text));
+    return many
+      ? many[1]!
+          .split(",\n")
+          .map((v) => JSON.stringify(JSON.parse(v)))
+          .join("\n")
+      : JSON.stringify(JSON.parse(text));
   } catch {
     return text;
   }
@@ -80,7 +86,8 @@ export function selectorFlags(selector: Selector): string {
       if (selector.skip !== undefined) flags.push(`--skip ${selector.skip}`);
       break;
   }
-  if (selector.maxChars !== undefined && selector.maxChars !== DEFAULT_FETCH_MAX_CHARS) flags.push(`--max-chars ${selector.maxChars}`);
+  if (selector.maxChars !== undefined && selector.maxChars !== DEFAULT_FETCH_MAX_CHARS)
+    flags.push(`--max-chars ${selector.maxChars}`);
   return flags.join(" ");
 }
 
@@ -90,15 +97,27 @@ function withCliHint(parse: () => Selector, opts: FetchOptions): Selector {
     return parse();
   } catch (error) {
     if (!(error instanceof ArefError) || error.code !== "INVALID_SELECTOR") throw error;
-    const mode: Selector["mode"] = opts.range !== undefined ? "range" : opts.grep !== undefined ? "grep" : opts.jsonpath !== undefined ? "jsonpath" : "headtail";
-    throw new ArefError("INVALID_SELECTOR", error.message, { hint: CLI_SELECTOR_FORM[mode], ...(error.details === undefined ? {} : { details: error.details }) });
+    const mode: Selector["mode"] =
+      opts.range !== undefined
+        ? "range"
+        : opts.grep !== undefined
+          ? "grep"
+          : opts.jsonpath !== undefined
+            ? "jsonpath"
+            : "headtail";
+    throw new ArefError("INVALID_SELECTOR", error.message, {
+      hint: CLI_SELECTOR_FORM[mode],
+      ...(error.details === undefined ? {} : { details: error.details }),
+    });
   }
 }
 
 export function register(program: Command, ctx: CliContext): void {
   program
     .command("fetch")
-    .summary(`print a bounded slice of a text artifact (at most ${formatCount(DEFAULT_FETCH_MAX_CHARS)} chars by default)`)
+    .summary(
+      `print a bounded slice of a text artifact (at most ${formatCount(DEFAULT_FETCH_MAX_CHARS)} chars by default)`,
+    )
     .description(
       `Print a bounded slice of a text artifact: never more than --max-chars characters (default ${formatCount(DEFAULT_FETCH_MAX_CHARS)}, at most ${formatCount(HARD_FETCH_MAX_CHARS)}). ` +
         "Choose one selector: --head/--tail (the default: head and tail with a marker for what is left out), --grep, --range or --jsonpath. " +
@@ -106,7 +125,11 @@ export function register(program: Command, ctx: CliContext): void {
     )
     .argument("<ref>", REF_ARGUMENT_HELP)
     .option("--session <id>", "resolve the ref within this session and require its reference to be live")
-    .option("--max-chars <n>", `cap on the characters printed (1-${formatCount(HARD_FETCH_MAX_CHARS)})`, String(DEFAULT_FETCH_MAX_CHARS))
+    .option(
+      "--max-chars <n>",
+      `cap on the characters printed (1-${formatCount(HARD_FETCH_MAX_CHARS)})`,
+      String(DEFAULT_FETCH_MAX_CHARS),
+    )
     .option("--head <lines>", "headtail: the first N lines")
     .option("--tail <lines>", "headtail: the last N lines")
     .option("--grep <regex>", "lines matching a regular expression (RE2 syntax: linear time, no backreferences)")
@@ -116,7 +139,10 @@ export function register(program: Command, ctx: CliContext): void {
     .option("--skip <n>", "grep/jsonpath: skip the first N matches or results (paging)")
     .option("--range <A:B>", "lines A to B (1-based, inclusive); `A:` reads from line A on")
     .option("--offset <chars>", "range: start this many chars into the first line (pages through a very long line)")
-    .option("--jsonpath <expr>", "JSON content: a JSONPath ($.items[0].id, RFC 9535) or a JSON Pointer (/items/0/id); prints one compact JSON value per line")
+    .option(
+      "--jsonpath <expr>",
+      "JSON content: a JSONPath ($.items[0].id, RFC 9535) or a JSON Pointer (/items/0/id); prints one compact JSON value per line",
+    )
     .option("--pretty", "jsonpath: print the results as indented JSON")
     .addHelpText(
       "after",
@@ -131,20 +157,26 @@ export function register(program: Command, ctx: CliContext): void {
     )
     .action(async (ref: string, opts: FetchOptions, cmd: Command) => {
       const session = sessionOf(opts.session);
-      const { applySelector, applySelectorToChunks, isBinaryBytes, parseSelectorFlags } = await import("@artifact-refs/resolve");
-      const selector = withCliHint(() => parseSelectorFlags({
-        head: opts.head,
-        tail: opts.tail,
-        grep: opts.grep,
-        ignoreCase: opts.ignoreCase,
-        context: opts.context,
-        maxMatches: opts.maxMatches,
-        skip: opts.skip,
-        range: opts.range,
-        offset: opts.offset,
-        jsonpath: opts.jsonpath,
-        maxChars: opts.maxChars,
-      }), opts);
+      const { applySelector, applySelectorToChunks, isBinaryBytes, parseSelectorFlags } = await import(
+        "@artifact-refs/resolve"
+      );
+      const selector = withCliHint(
+        () =>
+          parseSelectorFlags({
+            head: opts.head,
+            tail: opts.tail,
+            grep: opts.grep,
+            ignoreCase: opts.ignoreCase,
+            context: opts.context,
+            maxMatches: opts.maxMatches,
+            skip: opts.skip,
+            range: opts.range,
+            offset: opts.offset,
+            jsonpath: opts.jsonpath,
+            maxChars: opts.maxChars,
+          }),
+        opts,
+      );
       const dangling = [
         ["--ignore-case", opts.ignoreCase, "grep"],
         ["--context", opts.context, "grep"],
@@ -154,9 +186,13 @@ export function register(program: Command, ctx: CliContext): void {
       ].filter(([, value, modes]) => value !== undefined && !(modes as string).split("/").includes(selector.mode));
       if (dangling.length > 0) {
         const [flag, , modes] = dangling[0]!;
-        throw new ArefError("INVALID_SELECTOR", `${flag} applies to ${String(modes).replace("/", " and ")} only, and this fetch is ${selector.mode}`, {
-          hint: `add the selector it belongs to (--${String(modes).split("/")[0]} …), or drop ${flag}`,
-        });
+        throw new ArefError(
+          "INVALID_SELECTOR",
+          `${flag} applies to ${String(modes).replace("/", " and ")} only, and this fetch is ${selector.mode}`,
+          {
+            hint: `add the selector it belongs to (--${String(modes).split("/")[0]} …), or drop ${flag}`,
+          },
+        );
       }
       const store = await ctx.openStore(cmd);
       const sessionOption = session === undefined ? {} : { session };
@@ -167,27 +203,51 @@ export function register(program: Command, ctx: CliContext): void {
       const shortRef = await ctx.shortRefOf(store, id, session);
       if (bytes === undefined ? chunked!.record.encoding === "binary" : isBinaryBytes(bytes)) {
         const size = bytes?.byteLength ?? chunked!.size;
-        throw new ArefError("UNSUPPORTED", `${shortRef} is binary content (${size} bytes), and fetch returns text only`, {
-          hint: `use \`aref cat ${shortRef} > file\` to get its bytes`,
-          details: { artifact_id: id, size_bytes: size },
-        });
+        throw new ArefError(
+          "UNSUPPORTED",
+          `${shortRef} is binary content (${size} bytes), and fetch returns text only`,
+          {
+            hint: `use \`aref cat ${shortRef} > file\` to get its bytes`,
+            details: { artifact_id: id, size_bytes: size },
+          },
+        );
       }
-      const selection = bytes === undefined ? await applySelectorToChunks(chunked!, selector) : applySelector(bytes, selector);
-      await ctx.emit(FetchReceiptSchema, { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection }, async (r) => {
-        const text = selector.mode === "jsonpath" && r.text !== "" ? jsonLines(r.text, opts.pretty === true) : r.text;
-        // Text ends with a newline, on a terminal or in a pipe (`aref cat` gives the exact bytes).
-        await ctx.out(text === "" || text.endsWith("\n") ? text : `${text}\n`);
-        if (r.omitted !== undefined || r.truncated || r.next !== undefined) {
-          const lines = [`aref: showed ${formatCount(r.chars)} of ${formatCount(r.total_chars)} chars (${formatCount(r.total_lines)} lines)`];
-          if (r.omitted) lines.push(`omitted: ${r.omitted}`);
-          if (r.next) lines.push(`next: aref fetch ${r.short_ref} ${selectorFlags(r.next)}${session ? ` --session ${session}` : ""}`);
-          await ctx.err(`${lines.join("\n")}\n`);
-        }
-      });
+      const selection =
+        bytes === undefined ? await applySelectorToChunks(chunked!, selector) : applySelector(bytes, selector);
+      await ctx.emit(
+        FetchReceiptSchema,
+        { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection },
+        async (r) => {
+          const text = selector.mode === "jsonpath" && r.text !== "" ? jsonLines(r.text, opts.pretty === true) : r.text;
+          // Text ends with a newline, on a terminal or in a pipe (`aref cat` gives the exact bytes).
+          await ctx.out(text === "" || text.endsWith("\n") ? text : `${text}\n`);
+          if (r.omitted !== undefined || r.truncated || r.next !== undefined) {
+            const lines = [
+              `aref: showed ${formatCount(r.chars)} of ${formatCount(r.total_chars)} chars (${formatCount(r.total_lines)} lines)`,
+            ];
+            if (r.omitted) lines.push(`omitted: ${r.omitted}`);
+            if (r.next)
+              lines.push(
+                `next: aref fetch ${r.short_ref} ${selectorFlags(r.next)}${session ? ` --session ${session}` : ""}`,
+              );
+            await ctx.err(`${lines.join("\n")}\n`);
+          }
+        },
+      );
       // No match is not silence: a note on stderr and exit 1, like grep.
-      const found = selector.mode === "grep" ? selection.stats?.matches : selector.mode === "jsonpath" ? selection.stats?.results : undefined;
+      const found =
+        selector.mode === "grep"
+          ? selection.stats?.matches
+          : selector.mode === "jsonpath"
+            ? selection.stats?.results
+            : undefined;
       if (found === 0) {
-        const what = selector.mode === "grep" ? `--grep ${shellQuote(selector.pattern)}` : selector.mode === "jsonpath" ? `--jsonpath ${shellQuote(selector.expr)}` : "";
+        const what =
+          selector.mode === "grep"
+            ? `--grep ${shellQuote(selector.pattern)}`
+            : selector.mode === "jsonpath"
+              ? `--jsonpath ${shellQuote(selector.expr)}`
+              : "";
         await ctx.note(`aref: no match for ${what} in ${shortRef}\n`);
         ctx.exitCode = EXIT.NO_MATCH;
       }

@@ -31,7 +31,11 @@ export function register(program: Command, ctx: CliContext): void {
       const progress = ctx.progress("gc");
       let report;
       try {
-        report = await store.gc({ dryRun: opts.dryRun === true, ...(opts.grace === undefined ? {} : { graceMs: opts.grace }), onProgress: progress.update });
+        report = await store.gc({
+          dryRun: opts.dryRun === true,
+          ...(opts.grace === undefined ? {} : { graceMs: opts.grace }),
+          onProgress: progress.update,
+        });
       } finally {
         progress.stop();
       }
@@ -40,8 +44,13 @@ export function register(program: Command, ctx: CliContext): void {
           `${r.dry_run ? "gc (dry run, nothing deleted): would sweep" : "gc: swept"} ${formatCount(r.blobs_swept)} of ${formatCount(r.blobs_scanned)} blobs ` +
             `(${formatBytes(r.bytes_freed)}), ${r.dry_run ? "would expire" : "expired"} ${formatCount(r.references_expired)} references, ` +
             `${r.dry_run ? "would remove" : "removed"} ${formatCount(r.temp_files_removed)} temp files\n` +
-            r.swept.slice(0, SHOW_SWEPT).map((id) => `  ${r.dry_run ? "would sweep" : "swept"} art:${id.slice(0, 12)}\n`).join("") +
-            (r.swept.length > SHOW_SWEPT ? `  … and ${formatCount(r.swept.length - SHOW_SWEPT)} more (--json lists them all)\n` : ""),
+            r.swept
+              .slice(0, SHOW_SWEPT)
+              .map((id) => `  ${r.dry_run ? "would sweep" : "swept"} art:${id.slice(0, 12)}\n`)
+              .join("") +
+            (r.swept.length > SHOW_SWEPT
+              ? `  … and ${formatCount(r.swept.length - SHOW_SWEPT)} more (--json lists them all)\n`
+              : ""),
         ),
       );
     });

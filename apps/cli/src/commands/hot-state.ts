@@ -28,7 +28,9 @@ interface ShowOptions {
 }
 
 export function register(program: Command, ctx: CliContext): void {
-  const hotState = program.command("hot-state").summary("show the hot state a session's artifacts give (capped, as a prompt carries it)");
+  const hotState = program
+    .command("hot-state")
+    .summary("show the hot state a session's artifacts give (capped, as a prompt carries it)");
   hotState
     .command("show")
     .summary("build and print a session's hot state: index of its artifacts within the caps, and what was cut")
@@ -52,12 +54,17 @@ export function register(program: Command, ctx: CliContext): void {
     )
     .action(async (opts: ShowOptions, cmd: Command) => {
       const session = sessionOf(opts.session) ?? DEFAULT_SESSION;
-      const [{ loadBudgetConfig }, { sessionHotState }] = await Promise.all([import("@artifact-refs/budget"), import("@artifact-refs/hot-state")]);
+      const [{ loadBudgetConfig }, { sessionHotState }] = await Promise.all([
+        import("@artifact-refs/budget"),
+        import("@artifact-refs/hot-state"),
+      ]);
       const config = loadBudgetConfig(ctx.io.env);
       const store = await ctx.openStore(cmd);
       const built = await sessionHotState(store, session, {
         config,
-        ...(opts.model === undefined ? {} : { model: opts.model, onWarning: (w: string) => void ctx.err(`aref: warning: ${w}\n`) }),
+        ...(opts.model === undefined
+          ? {}
+          : { model: opts.model, onWarning: (w: string) => void ctx.err(`aref: warning: ${w}\n`) }),
         ...(opts.objective === undefined ? {} : { state: { objective: opts.objective } }),
         ...(opts.pin === undefined ? {} : { pinned: opts.pin }),
       });
@@ -85,7 +92,8 @@ export function register(program: Command, ctx: CliContext): void {
           await ctx.out(
             `\n${formatCount(r.tokens)} of ${formatCount(r.limits.maxTokens)} tokens, ${formatBytes(r.bytes)}, ${entries} of at most ${r.limits.maxEntries} index entries${r.truncated ? "; truncated:" : ""}\n`,
           );
-          for (const cut of r.cuts) await ctx.out(`  - ${cut.what}: ${cut.reason}${cut.recover ? ` (${cut.recover})` : ""}\n`);
+          for (const cut of r.cuts)
+            await ctx.out(`  - ${cut.what}: ${cut.reason}${cut.recover ? ` (${cut.recover})` : ""}\n`);
         },
       );
     });

@@ -20,7 +20,12 @@ interface ListOptions {
 }
 
 /** One listed reference; a record that cannot be read does not stop the listing (it is flagged instead). */
-async function itemOf(ctx: CliContext, store: ArtifactStore, reference: SessionReference, warnings: string[]): Promise<ListItem> {
+async function itemOf(
+  ctx: CliContext,
+  store: ArtifactStore,
+  reference: SessionReference,
+  warnings: string[],
+): Promise<ListItem> {
   const id = reference.artifact_id;
   let record: ArtifactRecord | undefined;
   let summary: string | undefined;
@@ -86,7 +91,9 @@ export function register(program: Command, ctx: CliContext): void {
             await ctx.out("no sessions: the store is empty (stash something with `aref stash <file>`)\n");
             return;
           }
-          await ctx.out(`${table([["SESSION", "ARTIFACTS"], ...r.sessions!.map((s) => [s.session, String(s.references)])])}\n`);
+          await ctx.out(
+            `${table([["SESSION", "ARTIFACTS"], ...r.sessions!.map((s) => [s.session, String(s.references)])])}\n`,
+          );
         });
         return;
       }
@@ -106,7 +113,9 @@ export function register(program: Command, ctx: CliContext): void {
         { schema: receiptName("list"), ...(session === undefined ? {} : { session }), count: items.length, items },
         async (r) => {
           if (r.items.length === 0) {
-            await ctx.out(session === undefined ? "no artifacts\n" : `session ${session} has no live artifacts (try --expired)\n`);
+            await ctx.out(
+              session === undefined ? "no artifacts\n" : `session ${session} has no live artifacts (try --expired)\n`,
+            );
           } else {
             const now = Date.now();
             const rows = r.items.map((i) => [
@@ -117,7 +126,14 @@ export function register(program: Command, ctx: CliContext): void {
               i.created_at.slice(0, 19).replace("T", " "),
               `${i.label ? `${oneLine(i.label, 40)}: ` : ""}${oneLine(i.summary ?? "", 60)}${i.expires_at ? (Date.parse(i.expires_at) <= now ? " [expired]" : ` [expires ${i.expires_at.slice(0, 19).replace("T", " ")}]`) : ""}`,
             ]);
-            const header = ["REF", ...(session === undefined ? ["SESSION"] : []), "TYPE", "SIZE", "CREATED (UTC)", "LABEL: SUMMARY"];
+            const header = [
+              "REF",
+              ...(session === undefined ? ["SESSION"] : []),
+              "TYPE",
+              "SIZE",
+              "CREATED (UTC)",
+              "LABEL: SUMMARY",
+            ];
             await ctx.out(`${table([header, ...rows])}\n`);
           }
         },

@@ -27,7 +27,10 @@ function parseCount(value: string): number {
 
 /** The session a transcript's artifacts are referenced from, by default: its file name without extension. */
 export function sessionFromPath(path: string): string {
-  const name = basename(path).replace(/\.(jsonl?|ndjson)$/i, "").replace(/[^A-Za-z0-9._:-]/g, "-").slice(0, 128);
+  const name = basename(path)
+    .replace(/\.(jsonl?|ndjson)$/i, "")
+    .replace(/[^A-Za-z0-9._:-]/g, "-")
+    .slice(0, 128);
   return name === "" || name === "." || name === ".." ? "default" : name;
 }
 
@@ -68,11 +71,15 @@ export function register(program: Command, ctx: CliContext): void {
     .action(async (file: string, opts: MigrateOpts, cmd: Command) => {
       const path = resolve(ctx.io.cwd, file);
       const session = parseSessionId(opts.session ?? sessionFromPath(path));
-      const { Externalizer, MigrationReportSchema, loadContextConfig, migrateTranscript } = await import("@artifact-refs/context");
+      const { Externalizer, MigrationReportSchema, loadContextConfig, migrateTranscript } = await import(
+        "@artifact-refs/context"
+      );
       const config = loadContextConfig({
         ...(opts.config ? { file: resolve(ctx.io.cwd, opts.config) } : {}),
         env: ctx.io.env,
-        ...(opts.maxInlineChars === undefined ? {} : { config: { externalize: { maxInlineChars: opts.maxInlineChars } } }),
+        ...(opts.maxInlineChars === undefined
+          ? {}
+          : { config: { externalize: { maxInlineChars: opts.maxInlineChars } } }),
       });
       const store = await ctx.openStore(cmd);
       const externalizer = new Externalizer({ store, config });
@@ -98,7 +105,9 @@ export function register(program: Command, ctx: CliContext): void {
               `(${formatBytes(r.bytes_externalized)}) to the store; ${formatCount(r.already_referenced)} already referenced, ${formatCount(r.kept_inline)} stay inline\n`,
           );
         } else if (!r.changed) {
-          await ctx.out(`migrate: ${name}: nothing to do (${formatCount(r.already_referenced)} tool results already referenced, ${formatCount(r.kept_inline)} small enough to stay inline)\n`);
+          await ctx.out(
+            `migrate: ${name}: nothing to do (${formatCount(r.already_referenced)} tool results already referenced, ${formatCount(r.kept_inline)} small enough to stay inline)\n`,
+          );
         } else {
           await ctx.out(
             `migrate: ${name}: moved ${formatCount(r.migrated)} of ${formatCount(r.tool_results)} tool results to the store (session ${r.session}); ` +
@@ -106,7 +115,8 @@ export function register(program: Command, ctx: CliContext): void {
           );
         }
         const kinds = Object.entries(r.redactions);
-        if (kinds.length > 0) await ctx.out(`  redacted before storing: ${kinds.map(([k, n]) => `${k} x${n}`).join(", ")}\n`);
+        if (kinds.length > 0)
+          await ctx.out(`  redacted before storing: ${kinds.map(([k, n]) => `${k} x${n}`).join(", ")}\n`);
         for (const s of r.skipped) await ctx.err(`  kept inline, line ${s.line}: ${s.reason}\n`);
       });
     });

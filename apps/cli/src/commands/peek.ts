@@ -30,30 +30,43 @@ export function register(program: Command, ctx: CliContext): void {
       const record = await store.getRecord(id, sessionOption);
       const bytes = await store.get(id, sessionOption);
       // A structural preview within the cap: JSON shape, log errors and tail, failing tests, code outline, text head and tail.
-      const shown = structuralPreview(bytes, { maxChars: opts.chars, ...(record.mime ? { mime: record.mime } : {}), ...(record.label ? { label: record.label } : {}) });
+      const shown = structuralPreview(bytes, {
+        maxChars: opts.chars,
+        ...(record.mime ? { mime: record.mime } : {}),
+        ...(record.label ? { label: record.label } : {}),
+      });
       const preview = shown.preview;
       const references: SessionReference[] = [];
       for (const s of session === undefined ? await store.listSessions() : [session]) {
         try {
-          references.push(...(await store.listReferences(s, { includeExpired: true })).filter((r) => r.artifact_id === id));
+          references.push(
+            ...(await store.listReferences(s, { includeExpired: true })).filter((r) => r.artifact_id === id),
+          );
         } catch (error) {
           if (!hasErrorCode(error, "UNKNOWN_SESSION")) throw error; // the session emptied while we looked
         }
       }
       const shortRef = await ctx.shortRefOf(store, id, session);
-      await ctx.emit(PeekReceiptSchema, { schema: receiptName("peek"), handle: toHandle(id), short_ref: shortRef, record, preview, references }, async (r) => {
-        const now = Date.now();
-        const refs = r.references.map((x) => `${x.session_id}${x.label ? ` (${x.label})` : ""}${x.expires_at ? (Date.parse(x.expires_at) <= now ? " [expired]" : ` [expires ${x.expires_at}]`) : ""}`);
-        const lines = [
-          `${r.short_ref}  ${r.handle}`,
-          `type: ${r.record.type}   size: ${formatBytes(r.record.size_bytes)} (${formatCount(r.record.size_bytes)} bytes)   mime: ${r.record.mime ?? "?"}   encoding: ${r.record.encoding}`,
-          `created: ${r.record.created_at}${r.record.label ? `   label: ${r.record.label}` : ""}`,
-          ...(r.record.summary ? [`summary: ${r.record.summary}`] : []),
-          `references: ${refs.length > 0 ? refs.join(", ") : "none (garbage for the next gc)"}`,
-          `--- ${shown.kind} preview (${formatCount(r.preview.length)} chars; ${r.record.encoding === "binary" ? `\`aref cat ${r.short_ref} > file\` for the bytes` : `\`aref fetch ${r.short_ref}\` for more`}) ---`,
-          r.preview,
-        ];
-        await ctx.out(`${lines.join("\n")}${r.preview.endsWith("\n") ? "" : "\n"}`);
-      });
+      await ctx.emit(
+        PeekReceiptSchema,
+        { schema: receiptName("peek"), handle: toHandle(id), short_ref: shortRef, record, preview, references },
+        async (r) => {
+          const now = Date.now();
+          const refs = r.references.map(
+            (x) =>
+              `${x.session_id}${x.label ? ` (${x.label})` : ""}${x.expires_at ? (Date.parse(x.expires_at) <= now ? " [expired]" : ` [expires ${x.expires_at}]`) : ""}`,
+          );
+          const lines = [
+            `${r.short_ref}  ${r.handle}`,
+            `type: ${r.record.type}   size: ${formatBytes(r.record.size_bytes)} (${formatCount(r.record.size_bytes)} bytes)   mime: ${r.record.mime ?? "?"}   encoding: ${r.record.encoding}`,
+            `created: ${r.record.created_at}${r.record.label ? `   label: ${r.record.label}` : ""}`,
+            ...(r.record.summary ? [`summary: ${r.record.summary}`] : []),
+            `references: ${refs.length > 0 ? refs.join(", ") : "none (garbage for the next gc)"}`,
+            `--- ${shown.kind} preview (${formatCount(r.preview.length)} chars; ${r.record.encoding === "binary" ? `\`aref cat ${r.short_ref} > file\` for the bytes` : `\`aref fetch ${r.short_ref}\` for more`}) ---`,
+            r.preview,
+          ];
+          await ctx.out(`${lines.join("\n")}${r.preview.endsWith("\n") ? "" : "\n"}`);
+        },
+      );
     });
 }

@@ -30,7 +30,11 @@ export function register(program: Command, ctx: CliContext): void {
       ]),
     )
     .action(async (ref: string, opts: RmOptions, cmd: Command) => {
-      if (opts.yes && !opts.purge) throw new UsageError("--yes only confirms --purge", "drop it, or add --purge to delete the artifact everywhere");
+      if (opts.yes && !opts.purge)
+        throw new UsageError(
+          "--yes only confirms --purge",
+          "drop it, or add --purge to delete the artifact everywhere",
+        );
       if (opts.purge && !opts.yes) {
         throw new UsageError(
           "--purge deletes the artifact's content and every session's reference to it, and cannot be undone",
@@ -42,8 +46,16 @@ export function register(program: Command, ctx: CliContext): void {
         const purged = await store.purge(ref);
         await ctx.emit(
           RmReceiptSchema,
-          { schema: receiptName("rm"), artifact_id: purged.id, references_removed: purged.referencesRemoved, blob_removed: purged.blobRemoved },
-          (r) => ctx.out(`purged ${r.artifact_id.slice(0, 12)}: content ${r.blob_removed ? "deleted" : "was already gone"}, ${r.references_removed} reference(s) removed\n`),
+          {
+            schema: receiptName("rm"),
+            artifact_id: purged.id,
+            references_removed: purged.referencesRemoved,
+            blob_removed: purged.blobRemoved,
+          },
+          (r) =>
+            ctx.out(
+              `purged ${r.artifact_id.slice(0, 12)}: content ${r.blob_removed ? "deleted" : "was already gone"}, ${r.references_removed} reference(s) removed\n`,
+            ),
         );
         return;
       }
@@ -53,7 +65,13 @@ export function register(program: Command, ctx: CliContext): void {
       const removed = await store.removeReference(session, id);
       await ctx.emit(
         RmReceiptSchema,
-        { schema: receiptName("rm"), artifact_id: id, session, references_removed: removed ? 1 : 0, blob_removed: false },
+        {
+          schema: receiptName("rm"),
+          artifact_id: id,
+          session,
+          references_removed: removed ? 1 : 0,
+          blob_removed: false,
+        },
         (r) =>
           ctx.out(
             r.references_removed > 0

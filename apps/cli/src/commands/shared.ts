@@ -5,7 +5,8 @@ import type { CliContext } from "../context.js";
 /** Every command module exports one of these; commands/index.ts lists them. */
 export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 
-export const REF_ARGUMENT_HELP = "artifact: a short ref (art:<12+ hex>), a bare hex prefix (12+), a full 64-hex id, or a handle (aref:v1:sha256:<64 hex>)";
+export const REF_ARGUMENT_HELP =
+  "artifact: a short ref (art:<12+ hex>), a bare hex prefix (12+), a full 64-hex id, or a handle (aref:v1:sha256:<64 hex>)";
 export const DEFAULT_SESSION = "default";
 
 /** An "Examples:" block for `--help`; each example is [command, what it does]. */
@@ -20,7 +21,9 @@ export function sessionOf(value: string | undefined): string | undefined {
 
 export function checkLabel(label: string): string {
   if (label.length > MAX_LABEL_CHARS) {
-    throw new ArefError("INVALID_INPUT", `the label is ${label.length} characters, the limit is ${MAX_LABEL_CHARS}`, { hint: "give a shorter --label" });
+    throw new ArefError("INVALID_INPUT", `the label is ${label.length} characters, the limit is ${MAX_LABEL_CHARS}`, {
+      hint: "give a shorter --label",
+    });
   }
   return label;
 }

@@ -26,35 +26,67 @@ export function register(program: Command, ctx: CliContext): void {
         "Prints one short ref (art:<hex>) per file on stdout, or one stash receipt per file with --json.",
     )
     .argument("[files...]", "files to store; `-` or nothing reads standard input")
-    .addOption(new Option("--type <type>", "artifact type (default: from the file extension, else tool_output)").choices(ArtifactTypeSchema.options))
+    .addOption(
+      new Option("--type <type>", "artifact type (default: from the file extension, else tool_output)").choices(
+        ArtifactTypeSchema.options,
+      ),
+    )
     .option("--label <text>", "label shown in listings (default: the file's name)")
-    .option("--session <id>", "session that references the artifact (unreferenced blobs are garbage for gc)", DEFAULT_SESSION)
+    .option(
+      "--session <id>",
+      "session that references the artifact (unreferenced blobs are garbage for gc)",
+      DEFAULT_SESSION,
+    )
     .option("--ttl <duration>", "the reference expires after this long: 30s, 15m, 2h, 7d", parseDuration)
-    .option("--mime <type>", "MIME type to record (default: sniffed: application/json, text/html, text/plain or application/octet-stream)")
-    .option("--max-bytes <size>", `size cap per artifact (default: the store spec's ?maxBytes=, else ${formatBytes(DEFAULT_MAX_BYTES)}): 1048576, 2MiB`, parseSize)
+    .option(
+      "--mime <type>",
+      "MIME type to record (default: sniffed: application/json, text/html, text/plain or application/octet-stream)",
+    )
+    .option(
+      "--max-bytes <size>",
+      `size cap per artifact (default: the store spec's ?maxBytes=, else ${formatBytes(DEFAULT_MAX_BYTES)}): 1048576, 2MiB`,
+      parseSize,
+    )
     .addHelpText(
       "after",
       examples([
         ["aref stash build.log", "store a file; prints art:<12 hex>"],
         ["aref stash a.log b.log c.json", "store several files: one short ref (or receipt) each"],
-        ["npm test 2>&1 | aref stash - --type log --label 'npm test' --session s1 --ttl 2h", "store a command's output for two hours"],
+        [
+          "npm test 2>&1 | aref stash - --type log --label 'npm test' --session s1 --ttl 2h",
+          "store a command's output for two hours",
+        ],
         ["aref stash data.json --json", "print the stash receipt (handle, id, short ref, bytes, deduped, …)"],
       ]),
     )
     .action(async (files: string[], opts: StashOptions, cmd: Command) => {
       const session = sessionOf(opts.session)!;
-      if (opts.mime !== undefined && (opts.mime.length === 0 || opts.mime.length > 200 || !/^[\x21-\x7e]+$/.test(opts.mime))) {
-        throw new ArefError("INVALID_INPUT", `invalid --mime ${JSON.stringify(opts.mime)}: expected a MIME type such as text/plain (1-200 printable characters, no spaces)`);
+      if (
+        opts.mime !== undefined &&
+        (opts.mime.length === 0 || opts.mime.length > 200 || !/^[\x21-\x7e]+$/.test(opts.mime))
+      ) {
+        throw new ArefError(
+          "INVALID_INPUT",
+          `invalid --mime ${JSON.stringify(opts.mime)}: expected a MIME type such as text/plain (1-200 printable characters, no spaces)`,
+        );
       }
       const paths = files.length === 0 ? ["-"] : files;
-      if (paths.filter((f) => f === "-").length > 1) throw new ArefError("INVALID_INPUT", "standard input (`-`) can be stashed once per run");
+      if (paths.filter((f) => f === "-").length > 1)
+        throw new ArefError("INVALID_INPUT", "standard input (`-`) can be stashed once per run");
       // Structural summaries (JSON shape, log errors, test counts, code outline) instead of the first 200 chars.
       const { summarize } = await import("@artifact-refs/resolve");
       // The cap: --max-bytes, else the store spec's ?maxBytes=, else the default.
-      const store = await ctx.openStore(cmd, { ...(opts.maxBytes === undefined ? {} : { maxBytes: opts.maxBytes }), summarize });
+      const store = await ctx.openStore(cmd, {
+        ...(opts.maxBytes === undefined ? {} : { maxBytes: opts.maxBytes }),
+        summarize,
+      });
       const maxBytes = store.maxBytes;
       // Every file is checked (exists, is a file, under the cap) before any is stored.
-      const inputs = await openFileInputs(paths.filter((f) => f !== "-"), ctx.io, maxBytes);
+      const inputs = await openFileInputs(
+        paths.filter((f) => f !== "-"),
+        ctx.io,
+        maxBytes,
+      );
       for (const path of paths) {
         if (path !== "-") await stashOne(inputs.shift()!);
         else {
@@ -62,7 +94,8 @@ export function register(program: Command, ctx: CliContext): void {
             await stashOne(stdinInput(ctx.io));
           } catch (error) {
             // Say which input went over (the store knows only "content").
-            if (isArefError(error) && error.code === "TOO_LARGE") throw tooLarge(`more than ${maxBytes}`, maxBytes, "standard input");
+            if (isArefError(error) && error.code === "TOO_LARGE")
+              throw tooLarge(`more than ${maxBytes}`, maxBytes, "standard input");
             throw error;
           }
         }

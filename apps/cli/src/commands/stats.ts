@@ -8,7 +8,13 @@ export function register(program: Command, ctx: CliContext): void {
   program
     .command("stats")
     .summary("count blobs, bytes, references and sessions; the dedupe ratio")
-    .addHelpText("after", examples([["aref stats", "the store's size"], ["aref stats --json | jq .dedupe_ratio", "bytes saved by dedupe"]]))
+    .addHelpText(
+      "after",
+      examples([
+        ["aref stats", "the store's size"],
+        ["aref stats --json | jq .dedupe_ratio", "bytes saved by dedupe"],
+      ]),
+    )
     .action(async (_opts: unknown, cmd: Command) => {
       const store = await ctx.openStore(cmd);
       const stats = await store.stats();

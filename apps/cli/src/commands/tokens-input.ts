@@ -15,11 +15,18 @@ function tooLarge(what: string): ArefError {
 }
 
 /** Reads a text file (or standard input for `-`) as UTF-8; binary content is UNSUPPORTED. */
-export async function readTextInput(path: string, io: CliIo, command: string): Promise<{ text: string; bytes: number; source: string }> {
+export async function readTextInput(
+  path: string,
+  io: CliIo,
+  command: string,
+): Promise<{ text: string; bytes: number; source: string }> {
   let bytes: Uint8Array;
   if (path === "-") {
     if (io.stdin.isTTY === true) {
-      throw new UsageError("nothing to count: standard input is a terminal", `give a file (\`aref ${command} prompt.txt\`) or pipe text in (\`cat prompt.txt | aref ${command} -\`)`);
+      throw new UsageError(
+        "nothing to count: standard input is a terminal",
+        `give a file (\`aref ${command} prompt.txt\`) or pipe text in (\`cat prompt.txt | aref ${command} -\`)`,
+      );
     }
     bytes = await readStdinBytes(io, MAX_COUNT_INPUT_BYTES, () => tooLarge("standard input"));
   } else {
@@ -31,7 +38,9 @@ export async function readTextInput(path: string, io: CliIo, command: string): P
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new ArefError("UNSUPPORTED", `${path === "-" ? "standard input" : path} is not UTF-8 text`, { hint: "token counts are for text; convert it to UTF-8 first" });
+    throw new ArefError("UNSUPPORTED", `${path === "-" ? "standard input" : path} is not UTF-8 text`, {
+      hint: "token counts are for text; convert it to UTF-8 first",
+    });
   }
   return { text, bytes: bytes.byteLength, source: path };
 }

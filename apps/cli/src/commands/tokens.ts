@@ -60,7 +60,9 @@ export function register(program: Command, ctx: CliContext): void {
         },
         async (r) => {
           if (r.warning) await ctx.err(`aref: warning: ${r.warning}\n`);
-          await ctx.out(`${formatCount(r.tokens)} tokens (${r.encoding}, ${r.impl}) in ${formatCount(r.chars)} chars\n`);
+          await ctx.out(
+            `${formatCount(r.tokens)} tokens (${r.encoding}, ${r.impl}) in ${formatCount(r.chars)} chars\n`,
+          );
         },
       );
     });

@@ -37,7 +37,13 @@ export function register(program: Command, ctx: CliContext): void {
           await ctx.out(`verify: ${formatCount(r.blobs_checked)} blobs checked, no problems\n`);
           return;
         }
-        const rows = r.problems.map((p) => [p.repaired ? "repaired" : "PROBLEM", p.kind, p.artifact_id ? `art:${p.artifact_id.slice(0, 12)}` : "-", p.key, p.message]);
+        const rows = r.problems.map((p) => [
+          p.repaired ? "repaired" : "PROBLEM",
+          p.kind,
+          p.artifact_id ? `art:${p.artifact_id.slice(0, 12)}` : "-",
+          p.key,
+          p.message,
+        ]);
         await ctx.out(
           `${table(rows)}\nverify: ${formatCount(r.blobs_checked)} blobs checked, ${formatCount(r.problems.length)} problems, ${formatCount(r.repaired)} repaired, ${formatCount(unrepaired)} remaining\n`,
         );

@@ -13,19 +13,25 @@ export interface AnthropicProviderOptions {
 
 /** Maps neutral messages onto Anthropic's: system apart, tool results as user tool_result blocks. */
 export function toAnthropic(messages: ChatMessage[]): { system: string; messages: MessageParam[] } {
-  const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
+  const system = messages
+    .filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n\n");
   const out: MessageParam[] = [];
   const push = (role: "user" | "assistant", blocks: ContentBlockParam[]) => {
     const last = out[out.length - 1];
-    if (last && last.role === role && Array.isArray(last.content)) (last.content as ContentBlockParam[]).push(...blocks);
+    if (last && last.role === role && Array.isArray(last.content))
+      (last.content as ContentBlockParam[]).push(...blocks);
     else out.push({ role, content: blocks });
   };
   for (const m of messages) {
     if (m.role === "system") continue;
-    if (m.role === "tool") push("user", [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", content: m.content }]);
+    if (m.role === "tool")
+      push("user", [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", content: m.content }]);
     else if (m.role === "assistant") {
       const blocks: ContentBlockParam[] = m.content ? [{ type: "text", text: m.content }] : [];
-      for (const [i, c] of (m.tool_calls ?? []).entries()) blocks.push({ type: "tool_use", id: c.id ?? `toolu_${i}`, name: c.name, input: parseArguments(c.arguments) });
+      for (const [i, c] of (m.tool_calls ?? []).entries())
+        blocks.push({ type: "tool_use", id: c.id ?? `toolu_${i}`, name: c.name, input: parseArguments(c.arguments) });
       if (blocks.length) push("assistant", blocks);
     } else push("user", [{ type: "text", text: m.content }]);
   }
@@ -44,7 +50,13 @@ export class AnthropicProvider implements ModelProvider {
   constructor(options: AnthropicProviderOptions = {}) {
     this.#model = options.model ?? "claude-sonnet-4-5";
     this.#maxTokens = options.maxTokens ?? 2_048;
-    this.#client = options.client ?? new Anthropic({ apiKey: options.apiKey ?? null, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: 2 });
+    this.#client =
+      options.client ??
+      new Anthropic({
+        apiKey: options.apiKey ?? null,
+        ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+        maxRetries: 2,
+      });
     this.label = `Anthropic model ${this.#model}`;
   }
 
@@ -55,13 +67,24 @@ export class AnthropicProvider implements ModelProvider {
       max_tokens: this.#maxTokens,
       ...(system ? { system } : {}),
       messages: mapped,
-      ...(tools.length ? { tools: tools.map((t): Tool => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool["input_schema"] })) } : {}),
+      ...(tools.length
+        ? {
+            tools: tools.map(
+              (t): Tool => ({
+                name: t.name,
+                description: t.description,
+                input_schema: t.parameters as Tool["input_schema"],
+              }),
+            ),
+          }
+        : {}),
     });
     let text = "";
     const toolCalls = [];
     for (const block of response.content) {
       if (block.type === "text") text += block.text;
-      else if (block.type === "tool_use") toolCalls.push({ id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
+      else if (block.type === "tool_use")
+        toolCalls.push({ id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
     }
     return {
       text,
@@ -69,7 +92,9 @@ export class AnthropicProvider implements ModelProvider {
       usage: {
         inputTokens: response.usage.input_tokens,
         outputTokens: response.usage.output_tokens,
-        ...(response.usage.cache_read_input_tokens == null ? {} : { cachedInputTokens: response.usage.cache_read_input_tokens }),
+        ...(response.usage.cache_read_input_tokens == null
+          ? {}
+          : { cachedInputTokens: response.usage.cache_read_input_tokens }),
       },
     };
   }

@@ -18,7 +18,13 @@ function toOpenAI(messages: ChatMessage[]): ChatCompletionMessageParam[] {
         role: "assistant",
         content: m.content === "" && m.tool_calls?.length ? null : m.content,
         ...(m.tool_calls?.length
-          ? { tool_calls: m.tool_calls.map((c, i) => ({ id: c.id ?? `call_${i}`, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) }
+          ? {
+              tool_calls: m.tool_calls.map((c, i) => ({
+                id: c.id ?? `call_${i}`,
+                type: "function" as const,
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
           : {}),
       };
     }
@@ -43,7 +49,12 @@ export class OpenAIProvider implements ModelProvider {
     const baseURL = options.baseURL;
     this.#client =
       options.client ??
-      new OpenAI({ apiKey: options.apiKey ?? "not-needed-for-local-servers", ...(baseURL ? { baseURL } : {}), maxRetries: 2, timeout: 120_000 });
+      new OpenAI({
+        apiKey: options.apiKey ?? "not-needed-for-local-servers",
+        ...(baseURL ? { baseURL } : {}),
+        maxRetries: 2,
+        timeout: 120_000,
+      });
     this.promptCaching = baseURL === undefined || /api\.openai\.com/.test(baseURL);
     this.label = `OpenAI-compatible model ${this.#model}${baseURL ? ` at ${baseURL}` : ""}`;
   }
@@ -53,13 +64,24 @@ export class OpenAIProvider implements ModelProvider {
       model: this.#model,
       messages: toOpenAI(messages),
       ...(tools.length
-        ? { tools: tools.map((t): ChatCompletionTool => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } })) }
+        ? {
+            tools: tools.map(
+              (t): ChatCompletionTool => ({
+                type: "function",
+                function: { name: t.name, description: t.description, parameters: t.parameters },
+              }),
+            ),
+          }
         : {}),
     });
     const message = response.choices[0]?.message;
     const toolCalls = (message?.tool_calls ?? [])
       .filter((c) => c.type === "function")
-      .map((c, i) => ({ id: c.id || `call_${i}`, name: c.function.name, arguments: parseArguments(c.function.arguments) }));
+      .map((c, i) => ({
+        id: c.id || `call_${i}`,
+        name: c.function.name,
+        arguments: parseArguments(c.function.arguments),
+      }));
     const usage = response.usage;
     return {
       text: message?.content ?? "",
@@ -69,7 +91,9 @@ export class OpenAIProvider implements ModelProvider {
             usage: {
               inputTokens: usage.prompt_tokens,
               outputTokens: usage.completion_tokens,
-              ...(usage.prompt_tokens_details?.cached_tokens === undefined ? {} : { cachedInputTokens: usage.prompt_tokens_details.cached_tokens }),
+              ...(usage.prompt_tokens_details?.cached_tokens === undefined
+                ? {}
+                : { cachedInputTokens: usage.prompt_tokens_details.cached_tokens }),
             },
           }
         : {}),

@@ -82,7 +82,11 @@ export class ScriptedProvider implements ModelProvider {
     // Follow-ups that refer back to earlier results: the runtime resolved the words to
     // references and injected them; fetch a bounded slice of each, then answer from it.
     const referenced = refsIn(injected);
-    if (referenced.length > 0 && /just|earlier|before|what did|compare|summar|the two|that|again/.test(lower) && has("artifacts_get")) {
+    if (
+      referenced.length > 0 &&
+      /just|earlier|before|what did|compare|summar|the two|that|again/.test(lower) &&
+      has("artifacts_get")
+    ) {
       const wanted = /compare|two|both/.test(lower) ? referenced.slice(0, 2) : referenced.slice(0, 1);
       const next = wanted.find((ref) => !fetches.some((f) => f.args.ref === ref));
       if (next) {
@@ -108,7 +112,10 @@ export class ScriptedProvider implements ModelProvider {
       if (path && has("read_file")) return call("read_file", { path });
       const dir = /\blist\b.*?(?:in|of|under)?\s+([\w./-]+\/?)\s*$/i.exec(task.replace(/[.?!]$/, ""))?.[1];
       if (/\blist\b/.test(lower) && has("list_files")) {
-        return call("list_files", { path: dir && !/^(the|files)$/.test(dir) ? dir : ".", ...(/\b(every|all|recursive)/.test(lower) ? { recursive: true } : {}) });
+        return call("list_files", {
+          path: dir && !/^(the|files)$/.test(dir) ? dir : ".",
+          ...(/\b(every|all|recursive)/.test(lower) ? { recursive: true } : {}),
+        });
       }
       const cmd = /`([^`]+)`/.exec(task)?.[1];
       if (/\brun\b/.test(lower) && cmd && has("run_command")) return call("run_command", { command: cmd });
@@ -131,6 +138,8 @@ export class ScriptedProvider implements ModelProvider {
     const text = last.tool === "artifacts_get" ? fetchedText(last.content) : last.content;
     const lines = gist(text, /^(#{1,3} |Test Files|Tests |FAIL|\S+:\d+:)/, 6);
     const what = source ? `${source.tool}(${JSON.stringify(source.args)})` : "the tool";
-    return answer(`Done: ${what}.${stashed ? ` The full result is stored as ${stashed}.` : ""}\n${(lines.length ? lines : text.split("\n").slice(0, 4)).join("\n")}`);
+    return answer(
+      `Done: ${what}.${stashed ? ` The full result is stored as ${stashed}.` : ""}\n${(lines.length ? lines : text.split("\n").slice(0, 4)).join("\n")}`,
+    );
   }
 }

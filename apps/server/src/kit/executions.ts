@@ -1,7 +1,13 @@
 import { ExecutionContext, type ContextConfigInput, type ReferenceResolver } from "@artifact-refs/context";
 import type { ExecutionRecord } from "@artifact-refs/schema";
 import type { ArtifactStore, RecordPage } from "@artifact-refs/store";
-import { CHAT_TURN_KIND, ChatTurnSchema, EXECUTION_KIND, StoredExecutionSchema, type StoredExecution } from "./records.js";
+import {
+  CHAT_TURN_KIND,
+  ChatTurnSchema,
+  EXECUTION_KIND,
+  StoredExecutionSchema,
+  type StoredExecution,
+} from "./records.js";
 import type { ExecutionLog, NewExecution } from "./types.js";
 
 /** Pages scanned when looking an execution up by id beyond the session's context window. */
@@ -26,12 +32,19 @@ export class SessionExecutions implements ExecutionLog {
     this.#config = config;
     this.#resolver = resolver;
     // The context keeps at most this many; reading more would only be dropped again.
-    this.#maxExecutions = new ExecutionContext({ session: "probe", store, ...(config ? { config } : {}) }).config.executions.maxExecutions;
+    this.#maxExecutions = new ExecutionContext({
+      session: "probe",
+      store,
+      ...(config ? { config } : {}),
+    }).config.executions.maxExecutions;
   }
 
   /** The session's context as stored: its newest executions and its current chat turn. */
   async context(session: string): Promise<ExecutionContext> {
-    const [executions, turn] = await Promise.all([this.#page(session, Math.min(this.#maxExecutions, 1_000)), this.turn(session)]);
+    const [executions, turn] = await Promise.all([
+      this.#page(session, Math.min(this.#maxExecutions, 1_000)),
+      this.turn(session),
+    ]);
     return ExecutionContext.fromJSON(
       { session_id: session, turn, executions: executions.records.map((r) => r.body) },
       { store: this.#store, ...(this.#config ? { config: this.#config } : {}), resolveReferences: this.#resolver },
@@ -45,11 +58,16 @@ export class SessionExecutions implements ExecutionLog {
 
   /** Stores executions restored from `ExecutionContext.toJSON()` (a finished run) unless already stored. */
   async restore(state: unknown): Promise<void> {
-    const context = ExecutionContext.fromJSON(state, { store: this.#store, ...(this.#config ? { config: this.#config } : {}), resolveReferences: this.#resolver });
+    const context = ExecutionContext.fromJSON(state, {
+      store: this.#store,
+      ...(this.#config ? { config: this.#config } : {}),
+      resolveReferences: this.#resolver,
+    });
     const saved = context.toJSON();
     const stored = new Set((await this.#page(saved.session_id, 1_000)).records.map((r) => r.body.record.execution_id));
     for (const execution of saved.executions) {
-      if (!stored.has(execution.record.execution_id)) await this.#store.records.append(saved.session_id, EXECUTION_KIND, execution);
+      if (!stored.has(execution.record.execution_id))
+        await this.#store.records.append(saved.session_id, EXECUTION_KIND, execution);
     }
   }
 
@@ -78,9 +96,16 @@ export class SessionExecutions implements ExecutionLog {
   }
 
   /** A page of the session's executions (newest `limit` before the cursor, oldest first) and the cursor of the next older page. */
-  async page(session: string, options: { limit?: number; before?: string } = {}): Promise<{ executions: ExecutionRecord[]; before?: string; skipped: number }> {
+  async page(
+    session: string,
+    options: { limit?: number; before?: string } = {},
+  ): Promise<{ executions: ExecutionRecord[]; before?: string; skipped: number }> {
     const page = await this.#page(session, options.limit ?? 100, options.before);
-    return { executions: page.records.map((r) => r.body.record), ...(page.before ? { before: page.before } : {}), skipped: page.skipped.length };
+    return {
+      executions: page.records.map((r) => r.body.record),
+      ...(page.before ? { before: page.before } : {}),
+      skipped: page.skipped.length,
+    };
   }
 
   /** One execution by id, newest pages first; undefined when the session has none with that id. */
@@ -106,6 +131,10 @@ export class SessionExecutions implements ExecutionLog {
   }
 
   #page(session: string, limit: number, before?: string): Promise<RecordPage<StoredExecution>> {
-    return this.#store.records.page(session, EXECUTION_KIND, { limit, body: StoredExecutionSchema, ...(before ? { before } : {}) });
+    return this.#store.records.page(session, EXECUTION_KIND, {
+      limit,
+      body: StoredExecutionSchema,
+      ...(before ? { before } : {}),
+    });
   }
 }

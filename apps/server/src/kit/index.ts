@@ -10,7 +10,15 @@ import type { ServerKit } from "./types.js";
 
 export type * from "./types.js";
 export { SessionExecutions } from "./executions.js";
-export { CHAT_TURN_KIND, EXECUTION_KIND, METRICS_KIND, ChatTurnSchema, StoredExecutionSchema, type ChatTurn, type StoredExecution } from "./records.js";
+export {
+  CHAT_TURN_KIND,
+  EXECUTION_KIND,
+  METRICS_KIND,
+  ChatTurnSchema,
+  StoredExecutionSchema,
+  type ChatTurn,
+  type StoredExecution,
+} from "./records.js";
 
 /** Metrics events shown per session (the newest). */
 export const METRICS_PAGE = 500;
@@ -22,7 +30,11 @@ export function storeMetrics(store: ArtifactStore): ServerKit["metrics"] {
       await store.records.append(event.session, METRICS_KIND, event);
     },
     async list(session, options = {}) {
-      const page = await store.records.page(session, METRICS_KIND, { limit: options.limit ?? METRICS_PAGE, body: PromptMetricsSchema, ...(options.before ? { before: options.before } : {}) });
+      const page = await store.records.page(session, METRICS_KIND, {
+        limit: options.limit ?? METRICS_PAGE,
+        body: PromptMetricsSchema,
+        ...(options.before ? { before: options.before } : {}),
+      });
       return page.records.map((r) => r.body);
     },
   };
@@ -35,8 +47,16 @@ export function storeChatTurns(store: ArtifactStore): ServerKit["chatTurns"] {
       await store.records.append(session, CHAT_TURN_KIND, turn);
     },
     async page(session, options = {}) {
-      const page = await store.records.page(session, CHAT_TURN_KIND, { limit: options.limit ?? 100, body: ChatTurnSchema, ...(options.before ? { before: options.before } : {}) });
-      return { turns: page.records.map((r) => r.body), ...(page.before ? { before: page.before } : {}), skipped: page.skipped.length };
+      const page = await store.records.page(session, CHAT_TURN_KIND, {
+        limit: options.limit ?? 100,
+        body: ChatTurnSchema,
+        ...(options.before ? { before: options.before } : {}),
+      });
+      return {
+        turns: page.records.map((r) => r.body),
+        ...(page.before ? { before: page.before } : {}),
+        skipped: page.skipped.length,
+      };
     },
   };
 }
@@ -68,8 +88,15 @@ export const SERVER_JSONPATH_WORK_BUDGET = 2_000_000;
  * A preload is validated now and written to the store (once: a restart does not duplicate it)
  * before the first request is answered.
  */
-export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = {}, contextConfig?: ContextConfigInput, preload: SessionPreload = {}): ServerKit {
-  const sessions = new SessionExecutions(store, contextConfig, (query, executions) => resolveReferences(query, executions));
+export function createKit(
+  store: ArtifactStore,
+  overrides: Partial<ServerKit> = {},
+  contextConfig?: ContextConfigInput,
+  preload: SessionPreload = {},
+): ServerKit {
+  const sessions = new SessionExecutions(store, contextConfig, (query, executions) =>
+    resolveReferences(query, executions),
+  );
   for (const state of preload.executions ?? []) ExecutionContext.fromJSON(state, { store }); // validate now: a bad preload fails startup
   const metricsPreload = (preload.metrics ?? []).map((m) => PromptMetricsSchema.parse(m));
   const baseMetrics = storeMetrics(store);
@@ -89,10 +116,12 @@ export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = 
       ready = undefined;
     }
   };
-  const withPreload = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    await preloaded();
-    return fn(...args);
-  };
+  const withPreload =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await preloaded();
+      return fn(...args);
+    };
   const executions = overrides.executions ?? {
     record: withPreload((input) => sessions.record(input)),
     list: withPreload((session, options) => sessions.list(session, options)),
@@ -110,11 +139,18 @@ export function createKit(store: ArtifactStore, overrides: Partial<ServerKit> = 
     chatContext: withPreload(async (session, message) => {
       const context = await sessions.context(session);
       const turn = context.nextTurn();
-      if (context.executions.length === 0) return { turn, message: null, referenced: [], candidates: [], ambiguous: false };
+      if (context.executions.length === 0)
+        return { turn, message: null, referenced: [], candidates: [], ambiguous: false };
       const built = await context.buildContextMessage({ query: message, force: true });
       const previous = lastResolution.get(session);
       const resolution = resolveReferences(message, context.resolutionExecutions(), previous ? { previous } : {});
-      if (resolution.candidates.length > 0) lastResolution.set(session, resolution.ambiguous ? resolution.candidates.filter((c) => c.score >= 1).map((c) => c.id) : strongest(resolution.candidates));
+      if (resolution.candidates.length > 0)
+        lastResolution.set(
+          session,
+          resolution.ambiguous
+            ? resolution.candidates.filter((c) => c.score >= 1).map((c) => c.id)
+            : strongest(resolution.candidates),
+        );
       return {
         turn,
         message: built ? { role: "system", content: built.content } : null,

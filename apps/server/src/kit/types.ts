@@ -31,7 +31,10 @@ export interface ExecutionLog {
   /** A session's newest executions (up to `limit`, before the cursor), oldest first (empty for a session without any). */
   list(session: string, options?: { limit?: number; before?: string }): Promise<ExecutionRecord[]>;
   /** One page of executions and the cursor of the next older page (the default builds it from `list`). */
-  page?(session: string, options?: { limit?: number; before?: string }): Promise<{ executions: ExecutionRecord[]; before?: string; skipped: number }>;
+  page?(
+    session: string,
+    options?: { limit?: number; before?: string },
+  ): Promise<{ executions: ExecutionRecord[]; before?: string; skipped: number }>;
   /** One execution by id (the default searches `list`). */
   find?(session: string, executionId: string): Promise<ExecutionRecord | undefined>;
   /** The full result text of a recorded execution (inline, or read from the store). */
@@ -90,7 +93,10 @@ export interface ServerKit {
   chatTurns: {
     record(session: string, turn: ChatTurn): Promise<void>;
     /** Newest turns before the cursor, oldest first, and the cursor of the next older page. */
-    page(session: string, options?: { limit?: number; before?: string }): Promise<{ turns: ChatTurn[]; before?: string; skipped: number }>;
+    page(
+      session: string,
+      options?: { limit?: number; before?: string },
+    ): Promise<{ turns: ChatTurn[]; before?: string; skipped: number }>;
   };
   /** The session's hot state built from its references, or undefined when it holds none. */
   hotState(session: string): Promise<HotStateView | undefined>;

@@ -16,7 +16,14 @@ import {
 import { assertSession, requireSessionFor } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import { defineRoute, isJsonContentType, type RouteDef } from "../route.js";
-import { FetchQuerySchema, RefParams, SessionRefParams, StashJsonBodySchema, StashQuerySchema, selectorOf } from "../schemas.js";
+import {
+  FetchQuerySchema,
+  RefParams,
+  SessionRefParams,
+  StashJsonBodySchema,
+  StashQuerySchema,
+  selectorOf,
+} from "../schemas.js";
 import { ERROR_RESPONSES } from "./common.js";
 import { SERVER_JSONPATH_WORK_BUDGET } from "../kit/index.js";
 import { SelectionCache } from "../selection-cache.js";
@@ -45,11 +52,15 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
       let opts: z.infer<typeof StashQuerySchema> & { summary?: string };
       if (isJsonContentType(request.headers["content-type"])) {
         if (Object.keys(query).length > 0) {
-          throw new ArefError("INVALID_INPUT", "with a JSON envelope, give the options in the body, not the query", { hint: "move session, label, type, mime and ttl_ms into the JSON body" });
+          throw new ArefError("INVALID_INPUT", "with a JSON envelope, give the options in the body, not the query", {
+            hint: "move session, label, type, mime and ttl_ms into the JSON body",
+          });
         }
         const body = parseWith(StashJsonBodySchema, request.body, "stash envelope");
         if (body.encoding === "base64" && !/^[A-Za-z0-9+/]*={0,2}$/.test(body.content)) {
-          throw new ArefError("INVALID_INPUT", "content is not valid base64", { hint: "encode the bytes with standard base64, or send encoding=utf-8" });
+          throw new ArefError("INVALID_INPUT", "content is not valid base64", {
+            hint: "encode the bytes with standard base64, or send encoding=utf-8",
+          });
         }
         bytes = body.encoding === "base64" ? Buffer.from(body.content, "base64") : Buffer.from(body.content, "utf8");
         const { content: _content, encoding: _encoding, ...rest } = body;
@@ -58,10 +69,14 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         const raw = request.body;
         const declared = Number(request.headers["content-length"]);
         if (Number.isFinite(declared) && declared > store.maxBytes) {
-          throw new ArefError("TOO_LARGE", `the body is ${declared} bytes, over the store's cap of ${store.maxBytes} bytes per artifact`, {
-            hint: "send a smaller body, or raise the store's cap",
-            details: { size_bytes: declared, max_bytes: store.maxBytes },
-          });
+          throw new ArefError(
+            "TOO_LARGE",
+            `the body is ${declared} bytes, over the store's cap of ${store.maxBytes} bytes per artifact`,
+            {
+              hint: "send a smaller body, or raise the store's cap",
+              details: { size_bytes: declared, max_bytes: store.maxBytes },
+            },
+          );
         }
         bytes = Buffer.isBuffer(raw) ? raw : isAsyncIterable(raw) ? nonEmpty(raw) : Buffer.alloc(0);
         opts = query;
@@ -77,7 +92,8 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         ...(opts.ttl_ms === undefined ? {} : { ttlMs: opts.ttl_ms }),
         producer: "user" as const,
       };
-      const put = bytes instanceof Uint8Array ? await store.put(bytes, putOptions) : await store.putStream(bytes, putOptions);
+      const put =
+        bytes instanceof Uint8Array ? await store.put(bytes, putOptions) : await store.putStream(bytes, putOptions);
       const receipt: StashReceipt = {
         schema: receiptName("stash"),
         handle: put.handle,
@@ -87,7 +103,7 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         created_at: put.record.created_at,
         deduped: put.deduped,
         type: put.record.type,
-        ...(put.reference?.label ?? put.record.label ? { label: put.reference?.label ?? put.record.label } : {}),
+        ...((put.reference?.label ?? put.record.label) ? { label: put.reference?.label ?? put.record.label } : {}),
         ...(put.record.summary === undefined ? {} : { summary: put.record.summary }),
         ...(session === undefined ? {} : { session }),
         ...(put.reference?.expires_at === undefined ? {} : { expires_at: put.reference.expires_at }),
@@ -135,9 +151,17 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         const selection = await app.selections.getOrSelect(
           key,
           async () => (await store.chunks(id)) ?? (await store.getText(id)),
-          (source) => (typeof source === "string" ? kit.select(source, selector) : applySelectorToChunks(source, selector, { jsonPathWorkBudget: SERVER_JSONPATH_WORK_BUDGET })),
+          (source) =>
+            typeof source === "string"
+              ? kit.select(source, selector)
+              : applySelectorToChunks(source, selector, { jsonPathWorkBudget: SERVER_JSONPATH_WORK_BUDGET }),
         );
-        const receipt: FetchReceipt = { schema: receiptName("fetch"), handle: toHandle(id), short_ref: shortRef, ...selection };
+        const receipt: FetchReceipt = {
+          schema: receiptName("fetch"),
+          handle: toHandle(id),
+          short_ref: shortRef,
+          ...selection,
+        };
         app.receipts.set(bytesKey, (body = Buffer.from(JSON.stringify(receipt))));
       }
       reply.type("application/json; charset=utf-8");
@@ -154,7 +178,12 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
     auth: true,
     params: RefParams,
     query: z.object({ session: FetchQuerySchema.shape.session }).strict(),
-    responses: { 200: { description: "exists" }, 401: { description: "no or unknown token" }, 403: { description: "not your session" }, 404: { description: "no such artifact" } },
+    responses: {
+      200: { description: "exists" },
+      401: { description: "no or unknown token" },
+      403: { description: "not your session" },
+      404: { description: "no such artifact" },
+    },
     async handler({ params, query, principal, reply }) {
       const session = requireSessionFor(principal, query.session, "HEAD /api/artifacts/:ref");
       const scope = session === undefined ? {} : { session };
@@ -184,7 +213,13 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
       const id = await store.resolve(params.ref, { session: params.id });
       const removed = await store.removeReference(params.id, id);
       if (!removed) throw new ArefError("NOT_FOUND", `session ${params.id} holds no reference to ${params.ref}`);
-      return { schema: receiptName("rm"), artifact_id: id, session: params.id, references_removed: 1, blob_removed: false };
+      return {
+        schema: receiptName("rm"),
+        artifact_id: id,
+        session: params.id,
+        references_removed: 1,
+        blob_removed: false,
+      };
     },
   });
 
@@ -194,11 +229,17 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
 export { ListReceiptSchema };
 
 function emptyBody(): ArefError {
-  return new ArefError("INVALID_INPUT", "the body is empty: nothing to stash", { hint: "send the content as the request body" });
+  return new ArefError("INVALID_INPUT", "the body is empty: nothing to stash", {
+    hint: "send the content as the request body",
+  });
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
-  return typeof value === "object" && value !== null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function"
+  );
 }
 
 /** The request stream, refusing (before anything is stored) a body that ends without a byte. */

@@ -31,11 +31,16 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const chat = defineRoute({
     method: "POST",
     url: "/api/chat",
-    summary: "Resolve the user's message to the executions it means; return the context message to inject (and the model's answer when a provider is configured)",
+    summary:
+      "Resolve the user's message to the executions it means; return the context message to inject (and the model's answer when a provider is configured)",
     tags: ["chat"],
     auth: true,
     body: ChatBodySchema,
-    responses: { 200: { description: "the context and answer", schema: ChatReceiptSchema }, ...ERROR_RESPONSES, 503: { description: "the chat provider did not answer" } },
+    responses: {
+      200: { description: "the context and answer", schema: ChatReceiptSchema },
+      ...ERROR_RESPONSES,
+      503: { description: "the chat provider did not answer" },
+    },
     async handler({ body, principal, request }) {
       assertSession(principal, body.session_id);
       const ctx = await kit.chatContext(body.session_id, body.message);
@@ -47,7 +52,13 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
       ];
       // The turn's prompt, measured and checked by @artifact-refs/budget (fails closed), recorded as seed 000's metrics event.
       const hot = await kit.hotState(body.session_id);
-      const check = checkPromptBudget({ messages: messages.map((m) => ({ role: m.role, content: m.content })), ...(hot ? { hot_state: hot.state } : {}) }, { config: kit.budget });
+      const check = checkPromptBudget(
+        {
+          messages: messages.map((m) => ({ role: m.role, content: m.content })),
+          ...(hot ? { hot_state: hot.state } : {}),
+        },
+        { config: kit.budget },
+      );
       const executions = await kit.executions.list(body.session_id);
       const referenced = executions.filter((e) => ctx.referenced.includes(e.execution_id));
       const event = buildPromptMetrics(
@@ -74,9 +85,13 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
       try {
         // Fails closed: an over-budget prompt never reaches the provider (the turn is still recorded).
         if (provider && !event.budget_ok) {
-          throw new ArefError("BUDGET_EXCEEDED", `the prompt is over the budget (${event.est_tokens} estimated tokens); the provider was not called`, {
-            hint: "send a shorter history or message, or raise the prompt budget",
-          });
+          throw new ArefError(
+            "BUDGET_EXCEEDED",
+            `the prompt is over the budget (${event.est_tokens} estimated tokens); the provider was not called`,
+            {
+              hint: "send a shorter history or message, or raise the prompt budget",
+            },
+          );
         }
         if (provider) {
           const controller = new AbortController();

@@ -20,6 +20,9 @@ export const ERROR_RESPONSES: Record<number, ResponseDoc> = {
 export const PageQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(1_000).optional(),
-    before: z.string().regex(/^\d{13}-[0-9a-f]{6}-[0-9a-f]{8}$/, "before must be the cursor a previous page returned").optional(),
+    before: z
+      .string()
+      .regex(/^\d{13}-[0-9a-f]{6}-[0-9a-f]{8}$/, "before must be the cursor a previous page returned")
+      .optional(),
   })
   .strict();

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { ExecutionContextShapeSchema } from "@artifact-refs/context";
-import { ArefError, ExecutionRecordSchema, SelectionSchema, isArefError, toShortRef, type ExecutionRecord } from "@artifact-refs/schema";
+import {
+  ArefError,
+  ExecutionRecordSchema,
+  SelectionSchema,
+  isArefError,
+  toShortRef,
+  type ExecutionRecord,
+} from "@artifact-refs/schema";
 import { assertSession } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import { defineRoute, type RouteDef } from "../route.js";
@@ -18,7 +25,11 @@ export const ExecutionResponseSchema = z.object({
   status: z.enum(["success", "error", "partial"]),
   tool_name: z.string(),
   artifact_title: z.string(),
-  result: z.string().describe(`the result, cut at ${EXECUTE_RESULT_MAX_CHARS} chars (result_truncated says so; fetch result_ref for the rest)`),
+  result: z
+    .string()
+    .describe(
+      `the result, cut at ${EXECUTE_RESULT_MAX_CHARS} chars (result_truncated says so; fetch result_ref for the rest)`,
+    ),
   result_truncated: z.boolean(),
   result_size: z.number().int(),
   result_ref: z.string().optional(),
@@ -38,10 +49,16 @@ export const BatchResponseSchema = z.object({
 
 export const ContextViewSchema = ExecutionContextShapeSchema;
 
-export const ExecutionResultReceiptSchema = SelectionSchema.extend({ execution_id: z.string(), result_ref: z.string().optional(), short_ref: z.string().optional() });
+export const ExecutionResultReceiptSchema = SelectionSchema.extend({
+  execution_id: z.string(),
+  result_ref: z.string().optional(),
+  short_ref: z.string().optional(),
+});
 
 export const ToolsReceiptSchema = z.object({
-  tools: z.array(z.object({ name: z.string(), title: z.string(), description: z.string(), args: z.record(z.string(), z.unknown()) })),
+  tools: z.array(
+    z.object({ name: z.string(), title: z.string(), description: z.string(), args: z.record(z.string(), z.unknown()) }),
+  ),
 });
 
 function cut(text: string, max: number): { text: string; truncated: boolean } {
@@ -55,7 +72,13 @@ function cut(text: string, max: number): { text: string; truncated: boolean } {
 export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const { tools, kit, telemetry } = app;
 
-  async function runOne(session: string, userId: string | undefined, item: ExecuteItem, tool: ToolDefinition<any>, interaction: string): Promise<ExecutionResponse> {
+  async function runOne(
+    session: string,
+    userId: string | undefined,
+    item: ExecuteItem,
+    tool: ToolDefinition<any>,
+    interaction: string,
+  ): Promise<ExecutionResponse> {
     let record: ExecutionRecord;
     let display: { type: "code" | "text"; syntax?: string } = { type: "text" };
     let errorInfo: ExecutionResponse["error"];
@@ -84,10 +107,17 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
       });
     } catch (error) {
       // A tool that fails is a recorded execution with status "error" (seed 004), not a server fault.
-      const e = isArefError(error) ? error : new ArefError("IO_ERROR", `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`);
+      const e = isArefError(error)
+        ? error
+        : new ArefError("IO_ERROR", `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`);
       errorInfo = { code: e.code, message: e.message, ...(e.hint === undefined ? {} : { hint: e.hint }) };
       result = `${e.code}: ${e.message}`;
-      record = await kit.executions.record({ ...base, result, result_type: "error", summary: `${title} failed: ${e.message}`.slice(0, 500) });
+      record = await kit.executions.record({
+        ...base,
+        result,
+        result_type: "error",
+        summary: `${title} failed: ${e.message}`.slice(0, 500),
+      });
     }
     telemetry.executions.inc({ tool: tool.name, status: record.result_type });
     // Show what was recorded (after the context kit's redaction), not the raw tool output.
@@ -101,7 +131,9 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
       result: shown.text,
       result_truncated: shown.truncated,
       result_size: record.result_size,
-      ...(record.result_ref === undefined ? {} : { result_ref: record.result_ref, short_ref: toShortRef(record.result_ref) }),
+      ...(record.result_ref === undefined
+        ? {}
+        : { result_ref: record.result_ref, short_ref: toShortRef(record.result_ref) }),
       display: { ...display, content: shown.text },
       summary: record.result_summary,
       timestamp: record.timestamp,
@@ -115,12 +147,15 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
     summary: "Run a registered tool (or a batch), record each execution, return seed 004's response",
     description:
       "Single: { session_id, tool_name, tool_args, artifact_title?, artifact_type?, artifact_id? }. Batch: { session_id, batch: [ {tool_name, tool_args, …} ] }. " +
-      "Unknown tools and invalid arguments are 4xx before anything runs; a tool that fails (missing file, path outside the workspace) is a recorded execution with status \"error\".",
+      'Unknown tools and invalid arguments are 4xx before anything runs; a tool that fails (missing file, path outside the workspace) is a recorded execution with status "error".',
     tags: ["executions"],
     auth: true,
     body: ExecuteBodySchema,
     responses: {
-      200: { description: "the execution (single) or { session_id, status, executions } (batch)", schema: z.union([ExecutionResponseSchema, BatchResponseSchema]) },
+      200: {
+        description: "the execution (single) or { session_id, status, executions } (batch)",
+        schema: z.union([ExecutionResponseSchema, BatchResponseSchema]),
+      },
       ...ERROR_RESPONSES,
     },
     async handler({ body, principal }) {
@@ -131,19 +166,36 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
         const tool = tools.get(item.tool_name);
         const parsed = tool.args.safeParse(item.tool_args);
         if (!parsed.success) {
-          throw new ArefError("INVALID_INPUT", `invalid arguments for ${tool.name}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`, {
-            hint: "GET /api/tools lists each tool's arguments",
-          });
+          throw new ArefError(
+            "INVALID_INPUT",
+            `invalid arguments for ${tool.name}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`,
+            {
+              hint: "GET /api/tools lists each tool's arguments",
+            },
+          );
         }
         return { item, tool };
       });
-      if (!("batch" in body)) return runOne(body.session_id, body.user_id, resolved[0]!.item, resolved[0]!.tool, "form_submit");
+      if (!("batch" in body))
+        return runOne(body.session_id, body.user_id, resolved[0]!.item, resolved[0]!.tool, "form_submit");
       const executions: ExecutionResponse[] = [];
       for (const { item, tool } of resolved) {
-        executions.push(await runOne(body.session_id, body.user_id, { ...item, artifact_title: item.artifact_title ?? body.artifact_title }, tool, "batch_execute"));
+        executions.push(
+          await runOne(
+            body.session_id,
+            body.user_id,
+            { ...item, artifact_title: item.artifact_title ?? body.artifact_title },
+            tool,
+            "batch_execute",
+          ),
+        );
       }
       const failed = executions.filter((e) => e.status === "error").length;
-      return { session_id: body.session_id, status: failed === 0 ? "success" : failed === executions.length ? "error" : "partial", executions };
+      return {
+        session_id: body.session_id,
+        status: failed === 0 ? "success" : failed === executions.length ? "error" : "partial",
+        executions,
+      };
     },
   });
 
@@ -165,7 +217,8 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
     method: "GET",
     url: "/api/sessions/:id/executions",
     summary: "A session's newest execution records (a page), oldest first; `before` pages back",
-    description: "Read from the store on every request, so any server instance on the same store answers the same. `before` is the cursor the previous page returned.",
+    description:
+      "Read from the store on every request, so any server instance on the same store answers the same. `before` is the cursor the previous page returned.",
     tags: ["executions", "sessions"],
     auth: true,
     params: z.object({ id: ContextParams.shape.session_id }).strict(),
@@ -173,7 +226,12 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
     responses: {
       200: {
         description: "the records",
-        schema: z.object({ session: z.string(), executions: z.array(ExecutionRecordSchema), before: z.string().optional(), skipped: z.number().int().optional() }),
+        schema: z.object({
+          session: z.string(),
+          executions: z.array(ExecutionRecordSchema),
+          before: z.string().optional(),
+          skipped: z.number().int().optional(),
+        }),
       },
       ...ERROR_RESPONSES,
     },
@@ -194,7 +252,12 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
     responses: { 200: { description: "the tools", schema: ToolsReceiptSchema }, ...ERROR_RESPONSES },
     async handler() {
       return {
-        tools: tools.list().map((t) => ({ name: t.name, title: t.title, description: t.description, args: z.toJSONSchema(t.args, { io: "input", unrepresentable: "any" }) as Record<string, unknown> })),
+        tools: tools.list().map((t) => ({
+          name: t.name,
+          title: t.title,
+          description: t.description,
+          args: z.toJSONSchema(t.args, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+        })),
       };
     },
   });
@@ -202,7 +265,8 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const result = defineRoute({
     method: "GET",
     url: "/api/sessions/:id/executions/:execution_id/result",
-    summary: "Bounded fetch of an execution's full result (inline or stored), with the same selectors as GET /api/artifacts/:ref",
+    summary:
+      "Bounded fetch of an execution's full result (inline or stored), with the same selectors as GET /api/artifacts/:ref",
     tags: ["executions", "sessions"],
     auth: true,
     params: z.object({ id: ContextParams.shape.session_id, execution_id: z.string().min(1).max(200) }).strict(),
@@ -213,12 +277,17 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
       const record = kit.executions.find
         ? await kit.executions.find(params.id, params.execution_id)
         : (await kit.executions.list(params.id)).find((e) => e.execution_id === params.execution_id);
-      if (!record) throw new ArefError("NOT_FOUND", `session ${params.id} has no execution with that id`, { hint: "list them with GET /api/artifacts/context/<session>" });
+      if (!record)
+        throw new ArefError("NOT_FOUND", `session ${params.id} has no execution with that id`, {
+          hint: "list them with GET /api/artifacts/context/<session>",
+        });
       const selector = selectorOf(query);
       const text = await kit.executions.result(record);
       return {
         execution_id: record.execution_id,
-        ...(record.result_ref === undefined ? {} : { result_ref: record.result_ref, short_ref: toShortRef(record.result_ref) }),
+        ...(record.result_ref === undefined
+          ? {}
+          : { result_ref: record.result_ref, short_ref: toShortRef(record.result_ref) }),
         ...kit.select(text, selector),
       };
     },

@@ -78,7 +78,11 @@ export function sessionRoutes(app: AppContext): RouteDef<any, any, any>[] {
       const ids = new Set(await store.listSessions());
       for (const id of (await kit.executions.sessions?.()) ?? []) ids.add(id);
       const visible = [...ids].filter((id) => canSee(principal, id)).sort();
-      return { schema: receiptName("sessions"), count: visible.length, sessions: visible.map((session_id) => ({ session_id })) };
+      return {
+        schema: receiptName("sessions"),
+        count: visible.length,
+        sessions: visible.map((session_id) => ({ session_id })),
+      };
     },
   });
 
@@ -98,7 +102,8 @@ export function sessionRoutes(app: AppContext): RouteDef<any, any, any>[] {
       const items = await mapLimit(refs, 16, async (ref): Promise<ListItem> => {
         // A damaged record or blob lists without size or summary instead of failing the listing (verify reports it).
         const record = await store.getRecord(ref.artifact_id).catch((error: unknown) => {
-          if (hasErrorCode(error, "CORRUPT_METADATA") || hasErrorCode(error, "INTEGRITY")) return { size_bytes: 0, label: undefined, summary: undefined };
+          if (hasErrorCode(error, "CORRUPT_METADATA") || hasErrorCode(error, "INTEGRITY"))
+            return { size_bytes: 0, label: undefined, summary: undefined };
           throw error;
         });
         const label = ref.label ?? record.label;
@@ -127,17 +132,26 @@ export function sessionRoutes(app: AppContext): RouteDef<any, any, any>[] {
     tags: ["sessions"],
     auth: true,
     params: SessionParams,
-    responses: { 200: { description: "per-turn metrics, oldest first", schema: SessionMetricsReceiptSchema }, ...ERROR_RESPONSES },
+    responses: {
+      200: { description: "per-turn metrics, oldest first", schema: SessionMetricsReceiptSchema },
+      ...ERROR_RESPONSES,
+    },
     async handler({ params, principal }) {
       assertSession(principal, params.id);
-      return { schema: receiptName("session-metrics"), session: params.id, budget: { prompt_tokens: kit.budget.maxPromptTokens }, turns: await kit.metrics.list(params.id) };
+      return {
+        schema: receiptName("session-metrics"),
+        session: params.id,
+        budget: { prompt_tokens: kit.budget.maxPromptTokens },
+        turns: await kit.metrics.list(params.id),
+      };
     },
   });
 
   const chatTurns = defineRoute({
     method: "GET",
     url: "/api/sessions/:id/chat",
-    summary: "The session's chat turns (question, referenced executions, answer): the newest page, oldest first; `before` pages back",
+    summary:
+      "The session's chat turns (question, referenced executions, answer): the newest page, oldest first; `before` pages back",
     tags: ["sessions", "chat"],
     auth: true,
     params: SessionParams,
@@ -145,7 +159,10 @@ export function sessionRoutes(app: AppContext): RouteDef<any, any, any>[] {
     responses: { 200: { description: "the turns", schema: ChatTurnsReceiptSchema }, ...ERROR_RESPONSES },
     async handler({ params, query, principal }) {
       assertSession(principal, params.id);
-      const page = await kit.chatTurns.page(params.id, { limit: query.limit ?? 100, ...(query.before ? { before: query.before } : {}) });
+      const page = await kit.chatTurns.page(params.id, {
+        limit: query.limit ?? 100,
+        ...(query.before ? { before: query.before } : {}),
+      });
       return { schema: receiptName("chat-turns"), session: params.id, ...page };
     },
   });

@@ -14,10 +14,16 @@ export function systemRoutes(app: AppContext, openapi: () => Record<string, unkn
     summary: "Liveness: the server answers and its store is reachable",
     tags: ["system"],
     auth: false,
-    responses: { 200: { description: "healthy", schema: HealthSchema }, 503: { description: "the store is not reachable" } },
+    responses: {
+      200: { description: "healthy", schema: HealthSchema },
+      503: { description: "the store is not reachable" },
+    },
     async handler() {
       await app.store.listSessions().catch((cause: unknown) => {
-        throw new ArefError("UNAVAILABLE", "the store is not reachable", { cause, hint: "check the store spec and the backend" });
+        throw new ArefError("UNAVAILABLE", "the store is not reachable", {
+          cause,
+          hint: "check the store spec and the backend",
+        });
       });
       return { status: "ok", store: app.store.driver.kind, uptime_s: Math.round((Date.now() - started) / 1000) };
     },
@@ -28,7 +34,9 @@ export function systemRoutes(app: AppContext, openapi: () => Record<string, unkn
     summary: "Prometheus metrics: store size, artifacts, dedupe ratio, requests, latencies, budget violations",
     tags: ["system"],
     auth: true,
-    responses: { 200: { description: "Prometheus text format", contentType: "text/plain; version=0.0.4", schema: z.string() } },
+    responses: {
+      200: { description: "Prometheus text format", contentType: "text/plain; version=0.0.4", schema: z.string() },
+    },
     async handler({ reply, principal }) {
       if (principal.kind !== "admin") throw forbidden("only the admin token may read /metrics");
       reply.type(app.telemetry.registry.contentType);

@@ -13,8 +13,20 @@ const GREP_MAX_FILE_BYTES = 1024 * 1024;
 const GREP_MAX_FILES = 5_000;
 
 const SYNTAX: Record<string, string> = {
-  ".md": "markdown", ".ts": "typescript", ".tsx": "typescript", ".js": "javascript", ".mjs": "javascript", ".json": "json",
-  ".py": "python", ".yml": "yaml", ".yaml": "yaml", ".sh": "bash", ".html": "html", ".css": "css", ".txt": "text", ".log": "text",
+  ".md": "markdown",
+  ".ts": "typescript",
+  ".tsx": "typescript",
+  ".js": "javascript",
+  ".mjs": "javascript",
+  ".json": "json",
+  ".py": "python",
+  ".yml": "yaml",
+  ".yaml": "yaml",
+  ".sh": "bash",
+  ".html": "html",
+  ".css": "css",
+  ".txt": "text",
+  ".log": "text",
 };
 
 const RelPath = z.string().min(1).max(1_000);
@@ -38,17 +50,28 @@ export function readFileTool(ws: Workspace): ToolDefinition<{ path: string }> {
     async run({ path }): Promise<ToolOutput> {
       const abs = await ws.resolve(path);
       const info = await lstat(abs);
-      if (!info.isFile()) throw new ArefError("INVALID_INPUT", `${path} is not a file`, { hint: "use list_files for directories" });
+      if (!info.isFile())
+        throw new ArefError("INVALID_INPUT", `${path} is not a file`, { hint: "use list_files for directories" });
       if (info.size > READ_FILE_MAX_BYTES) {
-        throw new ArefError("TOO_LARGE", `${path} is ${info.size} bytes, over read_file's cap of ${READ_FILE_MAX_BYTES} bytes`, {
-          hint: "use grep to find the part you need",
-        });
+        throw new ArefError(
+          "TOO_LARGE",
+          `${path} is ${info.size} bytes, over read_file's cap of ${READ_FILE_MAX_BYTES} bytes`,
+          {
+            hint: "use grep to find the part you need",
+          },
+        );
       }
       const bytes = await readFile(abs);
-      if (isBinary(bytes)) throw new ArefError("UNSUPPORTED", `${path} is a binary file`, { hint: "read_file returns text files only" });
+      if (isBinary(bytes))
+        throw new ArefError("UNSUPPORTED", `${path} is a binary file`, { hint: "read_file returns text files only" });
       const text = bytes.toString("utf8");
       const syntax = SYNTAX[extname(path).toLowerCase()] ?? "text";
-      return { result: text, display: { type: "code", syntax }, summary: `Loaded ${path} (${kb(bytes.byteLength)})`, mime: syntax === "json" ? "application/json" : "text/plain" };
+      return {
+        result: text,
+        display: { type: "code", syntax },
+        summary: `Loaded ${path} (${kb(bytes.byteLength)})`,
+        mime: syntax === "json" ? "application/json" : "text/plain",
+      };
     },
   };
 }
@@ -89,17 +112,25 @@ async function* walk(ws: Workspace, start: string, recursive: boolean, signal: A
   }
 }
 
-export function listFilesTool(ws: Workspace): ToolDefinition<{ path: string; recursive: boolean; max_entries: number }> {
+export function listFilesTool(
+  ws: Workspace,
+): ToolDefinition<{ path: string; recursive: boolean; max_entries: number }> {
   return {
     name: "list_files",
     title: "List Files",
-    description: "Lists the files under a directory of the workspace (symlinks out of the workspace are shown, never followed).",
+    description:
+      "Lists the files under a directory of the workspace (symlinks out of the workspace are shown, never followed).",
     args: z
-      .object({ path: RelPath.default("."), recursive: z.boolean().default(false), max_entries: z.number().int().min(1).max(10_000).default(1_000) })
+      .object({
+        path: RelPath.default("."),
+        recursive: z.boolean().default(false),
+        max_entries: z.number().int().min(1).max(10_000).default(1_000),
+      })
       .strict(),
     async run({ path, recursive, max_entries }, { signal }): Promise<ToolOutput> {
       const abs = await ws.resolve(path);
-      if (!(await lstat(abs)).isDirectory()) throw new ArefError("INVALID_INPUT", `${path} is not a directory`, { hint: "use read_file for files" });
+      if (!(await lstat(abs)).isDirectory())
+        throw new ArefError("INVALID_INPUT", `${path} is not a directory`, { hint: "use read_file for files" });
       const lines: string[] = [];
       let more = false;
       for await (const entry of walk(ws, abs, recursive, signal)) {
@@ -107,7 +138,13 @@ export function listFilesTool(ws: Workspace): ToolDefinition<{ path: string; rec
           more = true;
           break;
         }
-        lines.push(entry.kind === "dir" ? `${entry.rel}/` : entry.kind === "link-out" ? `${entry.rel} -> (outside the workspace, not followed)` : entry.rel);
+        lines.push(
+          entry.kind === "dir"
+            ? `${entry.rel}/`
+            : entry.kind === "link-out"
+              ? `${entry.rel} -> (outside the workspace, not followed)`
+              : entry.rel,
+        );
       }
       if (more) lines.push(`… more entries (raise max_entries above ${max_entries})`);
       return {
@@ -120,7 +157,9 @@ export function listFilesTool(ws: Workspace): ToolDefinition<{ path: string; rec
   };
 }
 
-export function grepTool(ws: Workspace): ToolDefinition<{ pattern: string; path: string; ignore_case: boolean; max_matches: number }> {
+export function grepTool(
+  ws: Workspace,
+): ToolDefinition<{ pattern: string; path: string; ignore_case: boolean; max_matches: number }> {
   return {
     name: "grep",
     title: "Grep",
@@ -138,14 +177,20 @@ export function grepTool(ws: Workspace): ToolDefinition<{ pattern: string; path:
       try {
         re = RE2JS.compile(pattern, ignore_case ? RE2JS.CASE_INSENSITIVE : 0);
       } catch (cause) {
-        throw new ArefError("INVALID_INPUT", `invalid pattern ${JSON.stringify(pattern.slice(0, 100))}: ${(cause as Error).message}`, {
-          hint: "grep uses RE2 syntax (no backreferences or lookaround)",
-        });
+        throw new ArefError(
+          "INVALID_INPUT",
+          `invalid pattern ${JSON.stringify(pattern.slice(0, 100))}: ${(cause as Error).message}`,
+          {
+            hint: "grep uses RE2 syntax (no backreferences or lookaround)",
+          },
+        );
       }
       const abs = await ws.resolve(path);
       const files: string[] = [];
       if ((await lstat(abs)).isFile()) files.push(abs);
-      else for await (const entry of walk(ws, abs, true, signal)) if (entry.kind === "file" && files.push(entry.abs) >= GREP_MAX_FILES) break;
+      else
+        for await (const entry of walk(ws, abs, true, signal))
+          if (entry.kind === "file" && files.push(entry.abs) >= GREP_MAX_FILES) break;
       const out: string[] = [];
       let scanned = 0;
       let truncated = false;

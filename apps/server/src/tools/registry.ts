@@ -26,7 +26,9 @@ export class ToolRegistry {
 
   register<A>(tool: ToolDefinition<A>): this {
     if (!/^[A-Za-z][A-Za-z0-9_.-]{0,99}$/.test(tool.name)) {
-      throw new ArefError("CONFIG_INVALID", `invalid tool name ${JSON.stringify(tool.name)}`, { hint: "use letters, digits, '_', '.', '-'" });
+      throw new ArefError("CONFIG_INVALID", `invalid tool name ${JSON.stringify(tool.name)}`, {
+        hint: "use letters, digits, '_', '.', '-'",
+      });
     }
     if (this.#tools.has(tool.name)) throw new ArefError("CONFLICT", `a tool named ${tool.name} is already registered`);
     this.#tools.set(tool.name, tool);
@@ -35,7 +37,9 @@ export class ToolRegistry {
 
   /** Looks a tool up by name; "builtin.<name>" (seed 004's naming) finds the builtin "<name>". */
   get(name: string): ToolDefinition<any> {
-    const tool = this.#tools.get(name) ?? (name.startsWith("builtin.") ? this.#tools.get(name.slice("builtin.".length)) : undefined);
+    const tool =
+      this.#tools.get(name) ??
+      (name.startsWith("builtin.") ? this.#tools.get(name.slice("builtin.".length)) : undefined);
     if (!tool) {
       throw new ArefError("NOT_FOUND", `no tool named ${JSON.stringify(name.slice(0, 100))}`, {
         hint: `registered tools: ${[...this.#tools.keys()].join(", ") || "none"}`,
@@ -49,10 +53,15 @@ export class ToolRegistry {
   }
 
   /** Validates the arguments and runs the tool. */
-  async run(name: string, args: unknown, signal: AbortSignal): Promise<{ tool: ToolDefinition<any>; output: ToolOutput }> {
+  async run(
+    name: string,
+    args: unknown,
+    signal: AbortSignal,
+  ): Promise<{ tool: ToolDefinition<any>; output: ToolOutput }> {
     const tool = this.get(name);
     const parsed = tool.args.safeParse(args ?? {});
-    if (!parsed.success) throw new ArefError("INVALID_INPUT", `invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`);
+    if (!parsed.success)
+      throw new ArefError("INVALID_INPUT", `invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`);
     return { tool, output: await tool.run(parsed.data, { signal }) };
   }
 }

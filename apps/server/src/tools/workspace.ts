@@ -14,9 +14,13 @@ export class Workspace {
     try {
       real = await realpath(resolve(root));
     } catch (cause) {
-      throw new ArefError("CONFIG_INVALID", `workspace root ${root} does not exist`, { hint: "pass an existing directory to --workspace", cause });
+      throw new ArefError("CONFIG_INVALID", `workspace root ${root} does not exist`, {
+        hint: "pass an existing directory to --workspace",
+        cause,
+      });
     }
-    if (!(await lstat(real)).isDirectory()) throw new ArefError("CONFIG_INVALID", `workspace root ${root} is not a directory`);
+    if (!(await lstat(real)).isDirectory())
+      throw new ArefError("CONFIG_INVALID", `workspace root ${root} is not a directory`);
     return new Workspace(real);
   }
 
@@ -29,14 +33,17 @@ export class Workspace {
   /** Resolves a user path to a real absolute path inside the workspace, or throws PERMISSION_DENIED / NOT_FOUND. */
   async resolve(userPath: string): Promise<string> {
     if (userPath.includes("\0")) throw new ArefError("INVALID_INPUT", "path contains a NUL character");
-    if (isAbsolute(userPath)) throw this.#escape(userPath, "absolute paths are not allowed; give a path relative to the workspace");
+    if (isAbsolute(userPath))
+      throw this.#escape(userPath, "absolute paths are not allowed; give a path relative to the workspace");
     const lexical = resolve(this.root, userPath);
     if (!this.contains(lexical)) throw this.#escape(userPath, "the path leaves the workspace");
     let real: string;
     try {
       real = await realpath(lexical);
     } catch {
-      throw new ArefError("NOT_FOUND", `no such file or directory in the workspace: ${userPath}`, { hint: "list the workspace with the list_files tool" });
+      throw new ArefError("NOT_FOUND", `no such file or directory in the workspace: ${userPath}`, {
+        hint: "list the workspace with the list_files tool",
+      });
     }
     if (!this.contains(real)) throw this.#escape(userPath, "a symlink on the path points outside the workspace");
     return real;
@@ -48,8 +55,12 @@ export class Workspace {
   }
 
   #escape(userPath: string, why: string): ArefError {
-    return new ArefError("PERMISSION_DENIED", `${JSON.stringify(userPath.slice(0, 200))} is outside the workspace: ${why}`, {
-      hint: "tools can only read files under the server's --workspace directory",
-    });
+    return new ArefError(
+      "PERMISSION_DENIED",
+      `${JSON.stringify(userPath.slice(0, 200))} is outside the workspace: ${why}`,
+      {
+        hint: "tools can only read files under the server's --workspace directory",
+      },
+    );
   }
 }

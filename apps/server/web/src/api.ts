@@ -18,7 +18,12 @@ export class Api {
     const json = text ? JSON.parse(text) : undefined;
     if (!res.ok) {
       const e = json?.error ?? {};
-      const err: ApiError = { status: res.status, code: e.code ?? `HTTP_${res.status}`, message: e.message ?? res.statusText, ...(e.hint ? { hint: e.hint } : {}) };
+      const err: ApiError = {
+        status: res.status,
+        code: e.code ?? `HTTP_${res.status}`,
+        message: e.message ?? res.statusText,
+        ...(e.hint ? { hint: e.hint } : {}),
+      };
       throw err;
     }
     return json as T;
@@ -35,7 +40,10 @@ export interface ToolInfo {
   name: string;
   title: string;
   description: string;
-  args: { properties?: Record<string, { type?: string; default?: unknown; description?: string }>; required?: string[] };
+  args: {
+    properties?: Record<string, { type?: string; default?: unknown; description?: string }>;
+    required?: string[];
+  };
 }
 
 export interface ExecutionResponse {
@@ -54,7 +62,17 @@ export interface ExecutionResponse {
 
 export interface ContextView {
   session_id: string;
-  executions: Array<{ execution_id: string; timestamp: string; artifact_title: string; tool_name: string; tool_args: Record<string, unknown>; summary: string; result_type: string; result_size: number; result_ref?: string }>;
+  executions: Array<{
+    execution_id: string;
+    timestamp: string;
+    artifact_title: string;
+    tool_name: string;
+    tool_args: Record<string, unknown>;
+    summary: string;
+    result_type: string;
+    result_size: number;
+    result_ref?: string;
+  }>;
   recent_files: string[];
   recent_tools: string[];
 }
@@ -86,7 +104,16 @@ export interface FetchReceipt {
 
 export interface ListReceipt {
   count: number;
-  items: Array<{ artifact_id: string; short_ref: string; type: string; size_bytes: number; created_at: string; label?: string; summary?: string; expires_at?: string }>;
+  items: Array<{
+    artifact_id: string;
+    short_ref: string;
+    type: string;
+    size_bytes: number;
+    created_at: string;
+    label?: string;
+    summary?: string;
+    expires_at?: string;
+  }>;
 }
 
 export interface HotStateReceipt {
@@ -94,6 +121,12 @@ export interface HotStateReceipt {
 }
 
 export interface ChatTurnsReceipt {
-  turns: Array<{ turn: number; message: string; referenced_executions: string[]; context_chars: number; response: string | null }>;
+  turns: Array<{
+    turn: number;
+    message: string;
+    referenced_executions: string[];
+    context_chars: number;
+    response: string | null;
+  }>;
   before?: string;
 }

@@ -1,5 +1,17 @@
 import "./style.css";
-import { Api, describeError, type ChatReceipt, type ChatTurnsReceipt, type ContextView, type ExecutionResponse, type FetchReceipt, type HotStateReceipt, type ListReceipt, type MetricsReceipt, type ToolInfo } from "./api.js";
+import {
+  Api,
+  describeError,
+  type ChatReceipt,
+  type ChatTurnsReceipt,
+  type ContextView,
+  type ExecutionResponse,
+  type FetchReceipt,
+  type HotStateReceipt,
+  type ListReceipt,
+  type MetricsReceipt,
+  type ToolInfo,
+} from "./api.js";
 import { renderChart } from "./chart.js";
 
 // Seed 004's flow: run a tool through /api/artifacts/execute, see it in the timeline, ask a
@@ -33,7 +45,11 @@ function timeAgo(iso: string): string {
   return `${Math.floor(s / 86400)} days ago`;
 }
 
-function node<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] {
+function node<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {},
+  ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] {
   const n = Object.assign(document.createElement(tag), props);
   n.append(...children);
   return n;
@@ -41,7 +57,12 @@ function node<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTML
 
 // Text badges rather than emoji: no icon font or external asset is needed.
 const ICONS: Record<string, string> = { read_file: "FILE", list_files: "LIST", grep: "GREP" };
-const icon = (tool: string) => node("span", { className: "badge", textContent: ICONS[tool.replace(/^builtin\./, "")] ?? "TOOL", ariaHidden: "true" });
+const icon = (tool: string) =>
+  node("span", {
+    className: "badge",
+    textContent: ICONS[tool.replace(/^builtin\./, "")] ?? "TOOL",
+    ariaHidden: "true",
+  });
 
 // ---- connection -----------------------------------------------------------------------------
 
@@ -108,7 +129,10 @@ async function loadSessions(): Promise<void> {
     }),
   );
 }
-$("refresh-sessions").addEventListener("click", () => void loadSessions().catch((e) => setStatus(describeError(e), true)));
+$("refresh-sessions").addEventListener(
+  "click",
+  () => void loadSessions().catch((e) => setStatus(describeError(e), true)),
+);
 
 async function refreshSession(): Promise<void> {
   await Promise.all([loadTimeline(), loadChart(), loadArtifacts()]);
@@ -151,7 +175,8 @@ function formArgs(): Record<string, unknown> {
     if (input.dataset.type === "boolean") {
       if (input.checked) args[name] = true;
     } else if (input.value !== "") {
-      args[name] = input.dataset.type === "number" || input.dataset.type === "integer" ? Number(input.value) : input.value;
+      args[name] =
+        input.dataset.type === "number" || input.dataset.type === "integer" ? Number(input.value) : input.value;
     }
   }
   return args;
@@ -160,25 +185,37 @@ function formArgs(): Record<string, unknown> {
 function showResult(e: ExecutionResponse): void {
   $("result").hidden = false;
   $("result-title").replaceChildren(icon(e.tool_name), `${e.artifact_title} — ${e.status}`);
-  $("result-summary").textContent = e.summary + (e.result_truncated ? " (shortened here; open the full result from the timeline)" : "");
+  $("result-summary").textContent =
+    e.summary + (e.result_truncated ? " (shortened here; open the full result from the timeline)" : "");
   $("result-content").textContent = e.result;
 }
 
 function addExecutionMessage(e: ExecutionResponse): void {
   // Seed 004's chat-history entry for an execution (role "artifact_execution").
   state.titles.set(e.execution_id, e.artifact_title);
-  const li = node("li", { className: "msg execution" }, node("span", { className: "who" }, icon(e.tool_name), e.artifact_title), node("span", { textContent: ` ${e.summary}` }));
+  const li = node(
+    "li",
+    { className: "msg execution" },
+    node("span", { className: "who" }, icon(e.tool_name), e.artifact_title),
+    node("span", { textContent: ` ${e.summary}` }),
+  );
   $("messages").append(li);
 }
 
 async function execute(body: Record<string, unknown>): Promise<void> {
   setStatus("Running…");
   try {
-    const res = await api.request<ExecutionResponse | { executions: ExecutionResponse[]; status: string }>("POST", "/api/artifacts/execute", { session_id: state.session, ...body });
+    const res = await api.request<ExecutionResponse | { executions: ExecutionResponse[]; status: string }>(
+      "POST",
+      "/api/artifacts/execute",
+      { session_id: state.session, ...body },
+    );
     const list = "executions" in res ? res.executions : [res];
     for (const e of list) addExecutionMessage(e);
     showResult(list.at(-1)!);
-    if ("executions" in res) $("result-summary").textContent = `Batch of ${list.length}: ${list.map((e) => `${e.artifact_title} (${e.status})`).join(", ")}`;
+    if ("executions" in res)
+      $("result-summary").textContent =
+        `Batch of ${list.length}: ${list.map((e) => `${e.artifact_title} (${e.status})`).join(", ")}`;
     setStatus(`Ran ${list.length} tool${list.length === 1 ? "" : "s"} · session ${state.session}`);
     await Promise.all([refreshSession(), loadSessions()]);
   } catch (e) {
@@ -196,7 +233,9 @@ $("tool-form").addEventListener("submit", (ev) => {
 function renderBatch(): void {
   $("batch-count").textContent = String(state.batch.length);
   $<HTMLButtonElement>("run-batch").disabled = state.batch.length === 0;
-  $("batch-list").replaceChildren(...state.batch.map((b) => node("li", { textContent: `${b.artifact_title} ${JSON.stringify(b.tool_args)}` })));
+  $("batch-list").replaceChildren(
+    ...state.batch.map((b) => node("li", { textContent: `${b.artifact_title} ${JSON.stringify(b.tool_args)}` })),
+  );
 }
 $("add-batch").addEventListener("click", () => {
   const tool = currentTool();
@@ -222,15 +261,30 @@ async function loadTimeline(): Promise<void> {
   }
   list.replaceChildren(
     ...ctx.executions.map((e) => {
-      state.titles.set(e.execution_id, `${e.artifact_title}${typeof e.tool_args.path === "string" ? ` (${e.tool_args.path})` : ""}`);
+      state.titles.set(
+        e.execution_id,
+        `${e.artifact_title}${typeof e.tool_args.path === "string" ? ` (${e.tool_args.path})` : ""}`,
+      );
       const view = node("button", { type: "button", textContent: "View full result" });
-      view.addEventListener("click", () => void openViewer({ kind: "execution", id: e.execution_id }, `${e.artifact_title} — ${e.summary}`));
+      view.addEventListener(
+        "click",
+        () => void openViewer({ kind: "execution", id: e.execution_id }, `${e.artifact_title} — ${e.summary}`),
+      );
       return node(
         "li",
         { className: `execution-card ${e.result_type}` },
-        node("div", { className: "execution-header" }, icon(e.tool_name), node("strong", { className: "tool-name", textContent: e.artifact_title }), node("span", { className: "timestamp muted", textContent: timeAgo(e.timestamp) })),
+        node(
+          "div",
+          { className: "execution-header" },
+          icon(e.tool_name),
+          node("strong", { className: "tool-name", textContent: e.artifact_title }),
+          node("span", { className: "timestamp muted", textContent: timeAgo(e.timestamp) }),
+        ),
         node("div", { className: "execution-summary", textContent: e.summary }),
-        node("div", { className: "execution-meta muted", textContent: `${e.tool_name} ${JSON.stringify(e.tool_args)}` }),
+        node("div", {
+          className: "execution-meta muted",
+          textContent: `${e.tool_name} ${JSON.stringify(e.tool_args)}`,
+        }),
         view,
       );
     }),
@@ -251,7 +305,12 @@ $("sel-mode").addEventListener("change", showModeFields);
 function selectorFromForm(): Record<string, string> {
   const data = new FormData(selForm);
   const mode = String(data.get("mode"));
-  const keys: Record<string, string[]> = { headtail: ["head", "tail"], grep: ["pattern", "context"], range: ["start", "end"], jsonpath: ["expr"] };
+  const keys: Record<string, string[]> = {
+    headtail: ["head", "tail"],
+    grep: ["pattern", "context"],
+    range: ["start", "end"],
+    jsonpath: ["expr"],
+  };
   const out: Record<string, string> = { mode };
   for (const k of [...keys[mode]!, "maxChars"]) {
     const v = String(data.get(k) ?? "");
@@ -270,7 +329,9 @@ function renderSelection(pre: HTMLElement, text: string, selector: Record<string
   const pattern = selector.mode === "grep" && typeof selector.pattern === "string" ? selector.pattern : "";
   let re: RegExp | undefined;
   try {
-    re = pattern ? new RegExp(pattern, selector.ignoreCase === "true" || selector.ignoreCase === true ? "gi" : "g") : undefined;
+    re = pattern
+      ? new RegExp(pattern, selector.ignoreCase === "true" || selector.ignoreCase === true ? "gi" : "g")
+      : undefined;
   } catch {
     re = undefined;
   }
@@ -310,7 +371,8 @@ async function fetchSelection(selector: Record<string, unknown>): Promise<void> 
         : `/api/artifacts/${encodeURIComponent(target.ref)}?${q}`;
     const res = await api.request<FetchReceipt>("GET", path);
     renderSelection($("viewer-content"), res.text, selector);
-    $("viewer-info").textContent = `${res.short_ref ?? "inline result"} · ${res.chars.toLocaleString("en-US")} of ${res.total_chars.toLocaleString("en-US")} chars, ${res.total_lines} lines${res.omitted ? ` · left out: ${res.omitted}` : ""}`;
+    $("viewer-info").textContent =
+      `${res.short_ref ?? "inline result"} · ${res.chars.toLocaleString("en-US")} of ${res.total_chars.toLocaleString("en-US")} chars, ${res.total_lines} lines${res.omitted ? ` · left out: ${res.omitted}` : ""}`;
     state.viewerNext = res.next;
     $<HTMLButtonElement>("sel-next").disabled = !res.next;
   } catch (e) {
@@ -346,7 +408,10 @@ function formatBytes(n: number): string {
 
 async function loadArtifacts(): Promise<void> {
   const body = $("artifacts-list");
-  const empty = () => body.replaceChildren(node("tr", {}, node("td", { colSpan: 6, className: "muted", textContent: "No artifacts yet." })));
+  const empty = () =>
+    body.replaceChildren(
+      node("tr", {}, node("td", { colSpan: 6, className: "muted", textContent: "No artifacts yet." })),
+    );
   // The hot state is null exactly when the session holds no references: then there is no list to ask for (it would be a 404).
   const hot = await api.request<HotStateReceipt>("GET", `/api/sessions/${encodeURIComponent(state.session)}/hot-state`);
   if (hot.hot_state === null) return empty();
@@ -358,20 +423,46 @@ async function loadArtifacts(): Promise<void> {
     throw e;
   }
   const inHot = new Set((hot.hot_state?.artifact_index ?? []).map((e) => e.artifact_id));
-  const isHot = (id: string) => inHot.has(id) || [...inHot].some((ref) => ref.startsWith("art:") && id.startsWith(ref.slice(4)));
+  const isHot = (id: string) =>
+    inHot.has(id) || [...inHot].some((ref) => ref.startsWith("art:") && id.startsWith(ref.slice(4)));
   body.replaceChildren(
     ...[...list.items].reverse().map((item) => {
       const open = node("button", { type: "button", textContent: "Open" });
-      open.addEventListener("click", () => void openViewer({ kind: "artifact", ref: item.short_ref }, `${item.label ?? item.short_ref} — ${item.type}, ${formatBytes(item.size_bytes)}`));
-      const label = node("td", {}, node("strong", { textContent: item.label ?? item.short_ref }), node("span", { className: "summary", textContent: `${item.short_ref}${item.summary ? ` · ${item.summary.slice(0, 140)}` : ""}` }));
-      const hotCell = node("td", {}, isHot(item.artifact_id) ? node("span", { className: "badge hot", textContent: "HOT" }) : node("span", { className: "muted", textContent: "no" }));
+      open.addEventListener(
+        "click",
+        () =>
+          void openViewer(
+            { kind: "artifact", ref: item.short_ref },
+            `${item.label ?? item.short_ref} — ${item.type}, ${formatBytes(item.size_bytes)}`,
+          ),
+      );
+      const label = node(
+        "td",
+        {},
+        node("strong", { textContent: item.label ?? item.short_ref }),
+        node("span", {
+          className: "summary",
+          textContent: `${item.short_ref}${item.summary ? ` · ${item.summary.slice(0, 140)}` : ""}`,
+        }),
+      );
+      const hotCell = node(
+        "td",
+        {},
+        isHot(item.artifact_id)
+          ? node("span", { className: "badge hot", textContent: "HOT" })
+          : node("span", { className: "muted", textContent: "no" }),
+      );
       const row = node(
         "tr",
         { className: "artifact-row" },
         label,
         node("td", { textContent: item.type }),
         node("td", { className: "num", textContent: formatBytes(item.size_bytes) }),
-        node("td", { title: item.created_at }, node("time", { dateTime: item.created_at, textContent: timeAgo(item.created_at) })),
+        node(
+          "td",
+          { title: item.created_at },
+          node("time", { dateTime: item.created_at, textContent: timeAgo(item.created_at) }),
+        ),
         hotCell,
         node("td", {}, open),
       );
@@ -384,20 +475,43 @@ async function loadArtifacts(): Promise<void> {
 
 // ---- chat -----------------------------------------------------------------------------------------
 
-function chatAnswer(res: { referenced_executions: string[]; response: string | null; context: string | null; tokens?: number }): HTMLLIElement {
+function chatAnswer(res: {
+  referenced_executions: string[];
+  response: string | null;
+  context: string | null;
+  tokens?: number;
+}): HTMLLIElement {
   const li = node("li", { className: "msg assistant" });
   if (res.referenced_executions.length > 0) {
     const names = res.referenced_executions.map((id) => state.titles.get(id) ?? id);
-    li.append(node("div", { className: "referenced" }, node("span", { className: "badge link", textContent: "REF", ariaHidden: "true" }), node("span", { textContent: `Referenced: ${names.join(", ")}` })));
+    li.append(
+      node(
+        "div",
+        { className: "referenced" },
+        node("span", { className: "badge link", textContent: "REF", ariaHidden: "true" }),
+        node("span", { textContent: `Referenced: ${names.join(", ")}` }),
+      ),
+    );
   }
   li.append(
     node("div", {
       className: "message-content",
-      textContent: res.response ?? (res.context !== null ? "No model is configured: this is the context that would be injected." : "Nothing in this session matches; no context would be injected."),
+      textContent:
+        res.response ??
+        (res.context !== null
+          ? "No model is configured: this is the context that would be injected."
+          : "Nothing in this session matches; no context would be injected."),
     }),
   );
   if (res.context) {
-    const details = node("details", { className: "context" }, node("summary", { textContent: `Context message${res.tokens === undefined ? "" : ` (${res.tokens} prompt tokens)`}` }), node("pre", { textContent: res.context }));
+    const details = node(
+      "details",
+      { className: "context" },
+      node("summary", {
+        textContent: `Context message${res.tokens === undefined ? "" : ` (${res.tokens} prompt tokens)`}`,
+      }),
+      node("pre", { textContent: res.context }),
+    );
     if (!res.response) details.open = true;
     li.append(details);
   }
@@ -407,15 +521,27 @@ function chatAnswer(res: { referenced_executions: string[]; response: string | n
 /** The session's stored chat turns (newest page), so a reload or a restarted server shows the conversation. */
 async function loadChatHistory(): Promise<void> {
   const session = state.session;
-  const { turns } = await api.request<ChatTurnsReceipt>("GET", `/api/sessions/${encodeURIComponent(session)}/chat?limit=50`);
+  const { turns } = await api.request<ChatTurnsReceipt>(
+    "GET",
+    `/api/sessions/${encodeURIComponent(session)}/chat?limit=50`,
+  );
   if (session !== state.session || $("messages").childElementCount > 0) return;
   state.history = [];
   for (const t of turns) {
     state.history.push({ role: "user", content: t.message });
     if (t.response) state.history.push({ role: "assistant", content: t.response });
     $("messages").append(
-      node("li", { className: "msg user" }, node("span", { className: "who", textContent: "You" }), node("span", { textContent: ` ${t.message}` })),
-      chatAnswer({ referenced_executions: t.referenced_executions, response: t.response, context: t.context_chars > 0 ? `(${t.context_chars} chars of context were injected)` : null }),
+      node(
+        "li",
+        { className: "msg user" },
+        node("span", { className: "who", textContent: "You" }),
+        node("span", { textContent: ` ${t.message}` }),
+      ),
+      chatAnswer({
+        referenced_executions: t.referenced_executions,
+        response: t.response,
+        context: t.context_chars > 0 ? `(${t.context_chars} chars of context were injected)` : null,
+      }),
     );
   }
 }
@@ -426,13 +552,31 @@ $("chat-form").addEventListener("submit", (ev) => {
   const message = input.value.trim();
   if (!message) return;
   input.value = "";
-  $("messages").append(node("li", { className: "msg user" }, node("span", { className: "who", textContent: "You" }), node("span", { textContent: ` ${message}` })));
+  $("messages").append(
+    node(
+      "li",
+      { className: "msg user" },
+      node("span", { className: "who", textContent: "You" }),
+      node("span", { textContent: ` ${message}` }),
+    ),
+  );
   void (async () => {
     try {
-      const res = await api.request<ChatReceipt>("POST", "/api/chat", { session_id: state.session, message, history: state.history.slice(-20) });
+      const res = await api.request<ChatReceipt>("POST", "/api/chat", {
+        session_id: state.session,
+        message,
+        history: state.history.slice(-20),
+      });
       state.history.push({ role: "user", content: message });
       if (res.response) state.history.push({ role: "assistant", content: res.response });
-      $("messages").append(chatAnswer({ referenced_executions: res.referenced_executions, response: res.response, context: res.context_message?.content ?? null, tokens: res.metrics.est_tokens }));
+      $("messages").append(
+        chatAnswer({
+          referenced_executions: res.referenced_executions,
+          response: res.response,
+          context: res.context_message?.content ?? null,
+          tokens: res.metrics.est_tokens,
+        }),
+      );
       await loadChart();
     } catch (e) {
       setStatus(describeError(e), true);

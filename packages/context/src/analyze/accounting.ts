@@ -20,7 +20,11 @@ export interface CallCost {
  * Tokens of `current` that sit in a prefix byte-identical to `previous`: whole parts while they
  * are equal, then the common prefix of the first differing part (counted with `count`).
  */
-export function prefixTokens(previous: readonly CountedPart[] | undefined, current: readonly CountedPart[], count: (text: string) => number): number {
+export function prefixTokens(
+  previous: readonly CountedPart[] | undefined,
+  current: readonly CountedPart[],
+  count: (text: string) => number,
+): number {
   if (!previous) return 0;
   let tokens = 0;
   for (let i = 0; i < current.length; i++) {

@@ -17,13 +17,21 @@ export interface AnalyzeOptions extends Omit<ReplayOptions, "onCall"> {
 }
 
 /** Parses one transcript text and restores referenced payloads (project JSONL) from the store. */
-export async function loadReplayMessages(text: string, where: string, store?: ArtifactStore | (() => Promise<ArtifactStore>)): Promise<ParsedReplay> {
+export async function loadReplayMessages(
+  text: string,
+  where: string,
+  store?: ArtifactStore | (() => Promise<ArtifactStore>),
+): Promise<ParsedReplay> {
   const parsed = parseReplayTranscript(text, where);
   if (!parsed.entries?.some((e) => artifactRefOf(e) !== undefined)) return parsed;
   if (!store) {
-    throw new ArefError("INVALID_INPUT", `${where} holds artifact references instead of some tool payloads, so it cannot be replayed without its store`, {
-      hint: "pass --store with the store the transcript was written to",
-    });
+    throw new ArefError(
+      "INVALID_INPUT",
+      `${where} holds artifact references instead of some tool payloads, so it cannot be replayed without its store`,
+      {
+        hint: "pass --store with the store the transcript was written to",
+      },
+    );
   }
   const opened = typeof store === "function" ? await store() : store;
   const rehydrated = await rehydrateTranscript(parsed.entries, { store: opened, strict: true });
@@ -32,7 +40,8 @@ export async function loadReplayMessages(text: string, where: string, store?: Ar
 
 /** Replays transcript files and builds the `aref analyze` report (the `--json` shape). */
 export async function analyzeFiles(paths: readonly string[], options: AnalyzeOptions = {}): Promise<AnalyzeReport> {
-  if (paths.length === 0) throw new ArefError("INVALID_INPUT", "no transcript given", { hint: "aref analyze <transcript> [more…]" });
+  if (paths.length === 0)
+    throw new ArefError("INVALID_INPUT", "no transcript given", { hint: "aref analyze <transcript> [more…]" });
   const results: FileResult[] = [];
   // Files are named by their base name, or by the path given when two base names are the same.
   const names = paths.map((p) => basename(p));
@@ -46,7 +55,10 @@ export async function analyzeFiles(paths: readonly string[], options: AnalyzeOpt
 }
 
 /** The same for transcripts already in memory ({name, text}). */
-export async function analyzeTexts(inputs: ReadonlyArray<{ name: string; text: string }>, options: AnalyzeOptions = {}): Promise<AnalyzeReport> {
+export async function analyzeTexts(
+  inputs: ReadonlyArray<{ name: string; text: string }>,
+  options: AnalyzeOptions = {},
+): Promise<AnalyzeReport> {
   if (inputs.length === 0) throw new ArefError("INVALID_INPUT", "no transcript given");
   const results: FileResult[] = [];
   for (const input of inputs) results.push(await analyzeOne(input.name, input.text, input.name, options));
@@ -66,16 +78,12 @@ async function analyzeOne(name: string, text: string, where: string, options: An
 }
 
 function finish(results: FileResult[], options: AnalyzeOptions): AnalyzeReport {
-  return buildAnalyzeReport(
-    results,
-    totalReports(results.map((r) => r.report)),
-    {
-      maxPromptTokens: options.maxPromptTokens ?? 8_000,
-      fetchChars: options.fetchChars ?? DEFAULT_FETCH_MAX_CHARS,
-      keepTurns: options.keepTurns ?? 2,
-      encoding: options.encoding ?? "cl100k_base",
-      ...(options.appendCompaction === undefined ? {} : { appendCompaction: options.appendCompaction }),
-      ...(typeof options.priceModel === "string" ? { priceModel: options.priceModel } : {}),
-    },
-  );
+  return buildAnalyzeReport(results, totalReports(results.map((r) => r.report)), {
+    maxPromptTokens: options.maxPromptTokens ?? 8_000,
+    fetchChars: options.fetchChars ?? DEFAULT_FETCH_MAX_CHARS,
+    keepTurns: options.keepTurns ?? 2,
+    encoding: options.encoding ?? "cl100k_base",
+    ...(options.appendCompaction === undefined ? {} : { appendCompaction: options.appendCompaction }),
+    ...(typeof options.priceModel === "string" ? { priceModel: options.priceModel } : {}),
+  });
 }

@@ -6,7 +6,8 @@
  */
 
 /** Paths (a/b, ./x.py), dotted or snake_case or camelCase identifiers, names with digits, numbers of 3+ digits. */
-const TERM = /(?:[\w.-]*\/[\w./-]*\w)|(?:\b[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\b)|(?:\b[a-z]+[A-Z][A-Za-z0-9]*\b)|(?:\b[A-Za-z_]+\d+[A-Za-z0-9_]*\b)|(?:\b\d{3,}(?:\.\d+)?\b)/g;
+const TERM =
+  /(?:[\w.-]*\/[\w./-]*\w)|(?:\b[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\b)|(?:\b[a-z]+[A-Z][A-Za-z0-9]*\b)|(?:\b[A-Za-z_]+\d+[A-Za-z0-9_]*\b)|(?:\b\d{3,}(?:\.\d+)?\b)/g;
 
 /** The evidence-like terms of a text (at most 200 chars each, deduplicated). */
 export function evidenceTerms(text: string): Set<string> {

@@ -34,7 +34,10 @@ const OpenAiContent = z.union([z.string(), z.array(OpenAiTextPart), z.null()]).o
 const OpenAiToolCall = z.object({
   id: z.string().nullable().optional(),
   type: z.string().optional(),
-  function: z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional() }),
+  function: z.object({
+    name: z.string(),
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  }),
 });
 const OpenAiMessage = z
   .object({
@@ -57,11 +60,18 @@ const AnthropicBlock = z
     name: z.string().optional(),
     input: z.unknown().optional(),
     tool_use_id: z.string().optional(),
-    content: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional() }).passthrough())]).optional(),
+    content: z
+      .union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional() }).passthrough())])
+      .optional(),
   })
   .passthrough();
-const AnthropicMessage = z.object({ role: z.enum(["user", "assistant"]), content: z.union([z.string(), z.array(AnthropicBlock)]) }).passthrough();
-const AnthropicSystem = z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional() }).passthrough())]);
+const AnthropicMessage = z
+  .object({ role: z.enum(["user", "assistant"]), content: z.union([z.string(), z.array(AnthropicBlock)]) })
+  .passthrough();
+const AnthropicSystem = z.union([
+  z.string(),
+  z.array(z.object({ type: z.string(), text: z.string().optional() }).passthrough()),
+]);
 
 function partsText(content: z.infer<typeof OpenAiContent>): string {
   if (content === undefined || content === null) return "";
@@ -70,10 +80,14 @@ function partsText(content: z.infer<typeof OpenAiContent>): string {
 }
 
 function invalid(where: string, index: number, what: string, error: z.ZodError): ArefError {
-  return new ArefError("INVALID_INPUT", `${where}: message ${index + 1} is not a valid ${what} message: ${formatIssues(error)}`, {
-    hint: FORMAT_HINT,
-    details: { message: index + 1 },
-  });
+  return new ArefError(
+    "INVALID_INPUT",
+    `${where}: message ${index + 1} is not a valid ${what} message: ${formatIssues(error)}`,
+    {
+      hint: FORMAT_HINT,
+      details: { message: index + 1 },
+    },
+  );
 }
 
 function fromOpenAi(list: unknown[], where: string): ReplayMessage[] {
@@ -97,7 +111,8 @@ function fromOpenAi(list: unknown[], where: string): ReplayMessage[] {
       msg.tool_calls = m.tool_calls.map((c) => ({
         id: c.id ?? null,
         name: c.function.name,
-        arguments: typeof c.function.arguments === "string" ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}),
+        arguments:
+          typeof c.function.arguments === "string" ? c.function.arguments : JSON.stringify(c.function.arguments ?? {}),
       }));
     }
     out.push(msg);
@@ -117,7 +132,12 @@ function fromAnthropic(list: unknown[], system: unknown, where: string): ReplayM
   const out: ReplayMessage[] = [];
   if (system !== undefined) {
     const s = AnthropicSystem.safeParse(system);
-    if (!s.success) throw new ArefError("INVALID_INPUT", `${where}: "system" is not a string or text blocks: ${formatIssues(s.error)}`, { hint: FORMAT_HINT });
+    if (!s.success)
+      throw new ArefError(
+        "INVALID_INPUT",
+        `${where}: "system" is not a string or text blocks: ${formatIssues(s.error)}`,
+        { hint: FORMAT_HINT },
+      );
     const text = typeof s.data === "string" ? s.data : s.data.map((b) => b.text ?? "").join("\n");
     if (text.length > 0) out.push({ role: "system", content: text });
   }
@@ -131,7 +151,10 @@ function fromAnthropic(list: unknown[], system: unknown, where: string): ReplayM
     }
     if (m.role === "assistant") {
       // Thinking blocks of earlier turns are not part of the next request's input: left out.
-      const text = m.content.filter((b) => b.type === "text").map((b) => b.text ?? "").join("\n");
+      const text = m.content
+        .filter((b) => b.type === "text")
+        .map((b) => b.text ?? "")
+        .join("\n");
       const calls = m.content
         .filter((b) => b.type === "tool_use")
         .map((b) => ({ id: b.id ?? null, name: b.name ?? "tool", arguments: JSON.stringify(b.input ?? {}) }));
@@ -141,9 +164,15 @@ function fromAnthropic(list: unknown[], system: unknown, where: string): ReplayM
     const texts: string[] = [];
     for (const b of m.content) {
       if (b.type === "tool_result") {
-        const content = typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => c.text ?? `[${c.type}]`).join("\n");
+        const content =
+          typeof b.content === "string" ? b.content : (b.content ?? []).map((c) => c.text ?? `[${c.type}]`).join("\n");
         const call = b.tool_use_id ? findCall(out, b.tool_use_id) : undefined;
-        out.push({ role: "tool", content, tool_call_id: b.tool_use_id ?? null, ...(call ? { tool_name: call.name } : {}) });
+        out.push({
+          role: "tool",
+          content,
+          tool_call_id: b.tool_use_id ?? null,
+          ...(call ? { tool_name: call.name } : {}),
+        });
       } else texts.push(b.text ?? `[${b.type}]`);
     }
     if (texts.length > 0) out.push({ role: "user", content: texts.join("\n") });
@@ -154,7 +183,10 @@ function fromAnthropic(list: unknown[], system: unknown, where: string): ReplayM
 function isAnthropic(list: unknown[]): boolean {
   return list.some((m) => {
     const content = (m as { content?: unknown })?.content;
-    return Array.isArray(content) && content.some((b) => ["tool_use", "tool_result"].includes((b as { type?: string })?.type ?? ""));
+    return (
+      Array.isArray(content) &&
+      content.some((b) => ["tool_use", "tool_result"].includes((b as { type?: string })?.type ?? ""))
+    );
   });
 }
 
@@ -175,7 +207,11 @@ export function parseReplayTranscript(text: string, where = "transcript"): Parse
   const body = text.replace(/^\uFEFF/, "").trimStart();
   if (body.length === 0) throw new ArefError("INVALID_INPUT", `${where} is empty`, { hint: FORMAT_HINT });
   if (!body.startsWith("[") && !body.startsWith("{")) {
-    throw new ArefError("UNSUPPORTED", `unknown transcript format in ${where}: it starts with ${JSON.stringify(body.slice(0, 12))}, not JSON`, { hint: FORMAT_HINT });
+    throw new ArefError(
+      "UNSUPPORTED",
+      `unknown transcript format in ${where}: it starts with ${JSON.stringify(body.slice(0, 12))}, not JSON`,
+      { hint: FORMAT_HINT },
+    );
   }
   // One JSON document (array or object), or JSONL?
   let whole: unknown;
@@ -189,21 +225,33 @@ export function parseReplayTranscript(text: string, where = "transcript"): Parse
   if (isWhole && !(body.startsWith("{") && !body.trimEnd().includes("\n") && isMessageObject(whole))) {
     let list: unknown = whole;
     let system: unknown;
-    if (!Array.isArray(whole) && typeof whole === "object" && whole !== null && Array.isArray((whole as { messages?: unknown }).messages)) {
+    if (
+      !Array.isArray(whole) &&
+      typeof whole === "object" &&
+      whole !== null &&
+      Array.isArray((whole as { messages?: unknown }).messages)
+    ) {
       list = (whole as { messages: unknown[] }).messages;
       system = (whole as { system?: unknown }).system;
     }
     if (!Array.isArray(list)) {
-      throw new ArefError("UNSUPPORTED", `unknown transcript format in ${where}: a JSON object without a "messages" array`, { hint: FORMAT_HINT });
+      throw new ArefError(
+        "UNSUPPORTED",
+        `unknown transcript format in ${where}: a JSON object without a "messages" array`,
+        { hint: FORMAT_HINT },
+      );
     }
-    if (system !== undefined || isAnthropic(list)) return { format: "anthropic", messages: fromAnthropic(list, system, where) };
+    if (system !== undefined || isAnthropic(list))
+      return { format: "anthropic", messages: fromAnthropic(list, system, where) };
     return { format: "openai", messages: fromOpenAi(list, where) };
   }
   if (body.startsWith("[")) {
     try {
       JSON.parse(body);
     } catch (error) {
-      throw new ArefError("INVALID_INPUT", `${where} is not valid JSON: ${(error as Error).message}`, { hint: FORMAT_HINT });
+      throw new ArefError("INVALID_INPUT", `${where} is not valid JSON: ${(error as Error).message}`, {
+        hint: FORMAT_HINT,
+      });
     }
   }
   const normalized = normalizeTrajectoryLines(text, where);
@@ -258,8 +306,12 @@ function normalizeTrajectoryLines(text: string, where: string): { text: string; 
     }
     return changed ? JSON.stringify(m) : line;
   });
-  for (const [role, n] of unknown) warnings.push(`${where}: ${n} message(s) with the unknown role ${JSON.stringify(role)} replayed as ${role === "developer" ? "system" : role === "function" ? "tool" : "user"} turns`);
-  if (structured > 0) warnings.push(`${where}: ${structured} message(s) with structured content replayed as their JSON text`);
+  for (const [role, n] of unknown)
+    warnings.push(
+      `${where}: ${n} message(s) with the unknown role ${JSON.stringify(role)} replayed as ${role === "developer" ? "system" : role === "function" ? "tool" : "user"} turns`,
+    );
+  if (structured > 0)
+    warnings.push(`${where}: ${structured} message(s) with structured content replayed as their JSON text`);
   return { text: lines.join("\n"), warnings };
 }
 

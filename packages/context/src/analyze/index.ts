@@ -1,5 +1,11 @@
 export { analyzeFiles, analyzeTexts, loadReplayMessages, type AnalyzeOptions } from "./analyze.js";
-export { parseReplayTranscript, ANALYZE_FORMATS, type AnalyzeFormat, type ReplayMessage, type ParsedReplay } from "./formats.js";
+export {
+  parseReplayTranscript,
+  ANALYZE_FORMATS,
+  type AnalyzeFormat,
+  type ReplayMessage,
+  type ParsedReplay,
+} from "./formats.js";
 export {
   replayTranscript,
   totalReports,
@@ -12,7 +18,15 @@ export {
   type SeriesFigures,
   type ReplayStash,
 } from "./replay.js";
-export { callCost, prefixTokens, commonPrefixLength, CACHED_PRICE, UNCACHED_PRICE, type CountedPart, type CallCost } from "./accounting.js";
+export {
+  callCost,
+  prefixTokens,
+  commonPrefixLength,
+  CACHED_PRICE,
+  UNCACHED_PRICE,
+  type CountedPart,
+  type CallCost,
+} from "./accounting.js";
 export {
   ANALYZE_SCHEMA,
   AnalyzeReportSchema,

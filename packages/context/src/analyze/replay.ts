@@ -1,7 +1,13 @@
 import { countTokens } from "@artifact-refs/budget";
 import { buildHotState } from "@artifact-refs/hot-state";
 import { applySelector } from "@artifact-refs/resolve";
-import { ArefError, DEFAULT_FETCH_MAX_CHARS, type ArtifactRef, type HotState, type TranscriptEntry } from "@artifact-refs/schema";
+import {
+  ArefError,
+  DEFAULT_FETCH_MAX_CHARS,
+  type ArtifactRef,
+  type HotState,
+  type TranscriptEntry,
+} from "@artifact-refs/schema";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { PromptAssembler } from "../assembler/assembler.js";
 import { resolvePriceModel, type PriceModel, type PriceModelName } from "../assembler/price-model.js";
@@ -125,11 +131,15 @@ export interface ReplayStash {
  * policies. A model call happens before each assistant message; its naive prompt is every
  * message before it.
  */
-export async function replayTranscript(messages: readonly ReplayMessage[], options: ReplayOptions = {}): Promise<ReplayReport> {
+export async function replayTranscript(
+  messages: readonly ReplayMessage[],
+  options: ReplayOptions = {},
+): Promise<ReplayReport> {
   const session = options.session ?? "analyze";
   const maxPromptTokens = options.maxPromptTokens ?? 8_000;
   const fetchChars = options.fetchChars ?? DEFAULT_FETCH_MAX_CHARS;
-  if (!Number.isInteger(fetchChars) || fetchChars < 1) throw new ArefError("INVALID_INPUT", `fetchChars must be a positive integer, got ${fetchChars}`);
+  if (!Number.isInteger(fetchChars) || fetchChars < 1)
+    throw new ArefError("INVALID_INPUT", `fetchChars must be a positive integer, got ${fetchChars}`);
   const encoding = options.encoding ?? "cl100k_base";
   const prices = resolvePriceModel(options.priceModel);
   const count = memoCounter((text) => countTokens(text, { encoding }));
@@ -176,7 +186,8 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
   // results, or user turns after the task: observations some agents record as user messages).
   const seen = new FirstSeen();
   const leading = new Set([...layout.system, ...layout.task]);
-  const isObservation = (j: number) => !leading.has(j) && (messages[j]!.role === "tool" || messages[j]!.role === "user");
+  const isObservation = (j: number) =>
+    !leading.has(j) && (messages[j]!.role === "tool" || messages[j]!.role === "user");
 
   const history: HistoryMessage[] = [];
   const refsText: string[] = [];
@@ -212,7 +223,11 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
       if (m.tool_call_id !== undefined) h.tool_call_id = m.tool_call_id;
       if (result.action === "stashed" && result.artifactRef) {
         h.artifactRef = result.artifactRef;
-        const s: ReplayStash = { index: i, ref: result.artifactRef, label: `${m.tool_name ?? "tool"} #${i}: ${lastAction}`.slice(0, 80) };
+        const s: ReplayStash = {
+          index: i,
+          ref: result.artifactRef,
+          label: `${m.tool_name ?? "tool"} #${i}: ${lastAction}`.slice(0, 80),
+        };
         stashed.push(s);
         stashedAt.set(i, s);
       } else if (result.action === "fallback") {
@@ -221,7 +236,12 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
       history.push(h);
       refsText.push(renderMessage(toModel(m, result.content)));
     } else {
-      entries.push({ type: "message", role: m.role, content: m.content, ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}) });
+      entries.push({
+        type: "message",
+        role: m.role,
+        content: m.content,
+        ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}),
+      });
       history.push({ ...m });
       refsText.push(naiveText[i]!);
     }
@@ -255,18 +275,35 @@ export async function replayTranscript(messages: readonly ReplayMessage[], optio
     for (let j = 0; j < i; j++) refs.push(counted(refsText[j]!));
     refs.push(...tailParts);
 
-    const hs = replayHotState(session, objective, stashed.filter((s) => s.index < i));
+    const hs = replayHotState(
+      session,
+      objective,
+      stashed.filter((s) => s.index < i),
+    );
     const hotState = hs.state;
     const slice = history.slice(0, i);
     const window = await windowAsm.assemble({ history: slice, hotState, tail, hotStateTruncated: hs.truncated });
     const append = await appendAsm.assemble({ history: slice, hotState, tail, hotStateTruncated: hs.truncated });
-    await options.onCall?.({ call, index: i, history: slice, original: messages.slice(0, i), window, append, hotState, store, session });
+    await options.onCall?.({
+      call,
+      index: i,
+      history: slice,
+      original: messages.slice(0, i),
+      window,
+      append,
+      hotState,
+      store,
+      session,
+    });
 
     const terms = [...evidenceTerms(messageText(messages[i]!))].flatMap((t) => {
       const f = seen.first(t);
       return f !== undefined && f < i && isObservation(f) ? [{ term: t, from: f }] : [];
     });
-    const evidence: Record<string, EvidenceCounts> = { window: assembledEvidence(window, terms), append: assembledEvidence(append, terms) };
+    const evidence: Record<string, EvidenceCounts> = {
+      window: assembledEvidence(window, terms),
+      append: assembledEvidence(append, terms),
+    };
     const policies = {} as Record<PolicyName, SeriesFigures>;
     for (const policy of PEER_POLICIES) {
       const parts = policyParts(policy, i, naiveTotal);
@@ -352,7 +389,9 @@ interface EvidenceTerm {
  */
 function assembledEvidence(prompt: AssembledPrompt, terms: readonly EvidenceTerm[]): EvidenceCounts {
   const text = prompt.parts.map((p) => p.text).join("\n");
-  const byRef = new Set(prompt.parts.filter((p) => p.source !== undefined && p.ref !== undefined).map((p) => p.source!));
+  const byRef = new Set(
+    prompt.parts.filter((p) => p.source !== undefined && p.ref !== undefined).map((p) => p.source!),
+  );
   const underCheckpoint = new Set(prompt.checkpoint ? prompt.omitted : []);
   let visible = 0;
   let reachable = 0;
@@ -400,8 +439,16 @@ export function objectiveOf(task: string): string {
  * The dispatcher's hot state in a replay: the objective and the externalized outputs as index
  * candidates, built by hot-state's builder (index cap by recency, token cap, short refs).
  */
-export function replayHotState(session: string, objective: string, stashed: readonly ReplayStash[]): { state: HotState; truncated: boolean } {
-  const candidates = stashed.map((s) => ({ artifact_id: s.ref.artifact_id, type: "tool_output" as const, label: s.label }));
+export function replayHotState(
+  session: string,
+  objective: string,
+  stashed: readonly ReplayStash[],
+): { state: HotState; truncated: boolean } {
+  const candidates = stashed.map((s) => ({
+    artifact_id: s.ref.artifact_id,
+    type: "tool_output" as const,
+    label: s.label,
+  }));
   const build = buildHotState({ state: { session_id: session, ...(objective ? { objective } : {}) }, candidates });
   return { state: build.state, truncated: build.truncated };
 }
@@ -432,7 +479,8 @@ function summarize(turns: TurnReport[], messages: number, externalized: number, 
     turns,
   };
   for (const t of turns) {
-    for (const [series, c] of Object.entries(t.evidence)) report.evidence[series] = addCounts(report.evidence[series] ?? ZERO_COUNTS, c);
+    for (const [series, c] of Object.entries(t.evidence))
+      report.evidence[series] = addCounts(report.evidence[series] ?? ZERO_COUNTS, c);
     report.naive_tokens += t.naive_tokens;
     report.refs_tokens += t.refs_tokens;
     report.floor_tokens += t.floor_tokens;

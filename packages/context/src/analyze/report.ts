@@ -9,7 +9,9 @@ const Count = z.number().int().nonnegative();
 const Cost = z.number().nonnegative();
 const Share = z.number().min(0).max(1);
 const Figures = z.object({ tokens: z.number().nonnegative(), cost: Cost });
-const PolicyFigures = z.object(Object.fromEntries(POLICY_NAMES.map((n) => [n, Figures])) as Record<PolicyName, typeof Figures>);
+const PolicyFigures = z.object(
+  Object.fromEntries(POLICY_NAMES.map((n) => [n, Figures])) as Record<PolicyName, typeof Figures>,
+);
 
 /** The baselines reported for every call and every total: without and with artifact-refs, and the floor. */
 const BaselineTokens = { naive_tokens: Count, refs_tokens: Count, floor_tokens: Count };
@@ -52,7 +54,12 @@ const Totals = {
   evidence: z.record(z.string(), z.object({ terms: Count, visible: Count, reachable: Count })),
 };
 
-export const AnalyzeFileSchema = z.object({ file: z.string(), format: z.string(), warnings: z.array(z.string()).optional(), ...Totals });
+export const AnalyzeFileSchema = z.object({
+  file: z.string(),
+  format: z.string(),
+  warnings: z.array(z.string()).optional(),
+  ...Totals,
+});
 export type AnalyzeFile = z.infer<typeof AnalyzeFileSchema>;
 
 /** `aref analyze --json`: totals over every file, each file's totals, and every call. */
@@ -139,7 +146,11 @@ export interface ReportSettings {
 }
 
 /** Builds the `--json` report (validated against AnalyzeReportSchema). */
-export function buildAnalyzeReport(files: readonly FileResult[], total: ReplayReport, settings: ReportSettings): AnalyzeReport {
+export function buildAnalyzeReport(
+  files: readonly FileResult[],
+  total: ReplayReport,
+  settings: ReportSettings,
+): AnalyzeReport {
   const prices = resolvePriceModel(settings.priceModel);
   const report: AnalyzeReport = {
     schema: ANALYZE_SCHEMA,
@@ -154,7 +165,12 @@ export function buildAnalyzeReport(files: readonly FileResult[], total: ReplayRe
       uncached_price: prices.write,
     },
     ...totalsOf(total),
-    files: files.map((f) => ({ file: f.file, format: f.format, ...(f.warnings ? { warnings: f.warnings } : {}), ...totalsOf(f.report) })),
+    files: files.map((f) => ({
+      file: f.file,
+      format: f.format,
+      ...(f.warnings ? { warnings: f.warnings } : {}),
+      ...totalsOf(f.report),
+    })),
     turns: files.flatMap((f) => f.report.turns.map((t) => turnOf(f.file, t))),
   };
   return AnalyzeReportSchema.parse(report);
@@ -172,7 +188,9 @@ function int(n: number): string {
 type Row = Pick<AnalyzeReport, keyof typeof Totals>;
 
 function fileRow(name: string, r: Row): string {
-  const peers = POLICY_NAMES.map((n) => `${pct(r.policies[n].tokens, r.naive_tokens)} / ${pct(r.policies[n].cost, r.naive_cost)}`);
+  const peers = POLICY_NAMES.map(
+    (n) => `${pct(r.policies[n].tokens, r.naive_tokens)} / ${pct(r.policies[n].cost, r.naive_cost)}`,
+  );
   return (
     `| ${name} | ${r.calls} | ${int(r.naive_tokens)} | ${pct(r.floor_tokens, r.naive_tokens)} | ${pct(r.refs_tokens, r.naive_tokens)} | ` +
     `${pct(r.strategies.window.tokens, r.naive_tokens)} / ${pct(r.strategies.window.cost, r.naive_cost)} | ` +
@@ -261,8 +279,12 @@ export function renderAnalyzeSvg(report: AnalyzeReport): string {
   ];
   const max = Math.max(10, ...turns.map((t) => t.naive_tokens));
   const positive = turns.flatMap((t) => series.map((s) => Number(t[s.key]))).filter((v) => v > 0);
-  const lo = Math.min(10 ** Math.floor(Math.log10(Math.max(1, Math.min(max, ...positive)))), 10 ** Math.floor(Math.log10(max)));
-  const y = (v: number) => T + (H - T - B) * (1 - (Math.log10(Math.max(lo, v)) - Math.log10(lo)) / (Math.log10(max) - Math.log10(lo) || 1));
+  const lo = Math.min(
+    10 ** Math.floor(Math.log10(Math.max(1, Math.min(max, ...positive)))),
+    10 ** Math.floor(Math.log10(max)),
+  );
+  const y = (v: number) =>
+    T + (H - T - B) * (1 - (Math.log10(Math.max(lo, v)) - Math.log10(lo)) / (Math.log10(max) - Math.log10(lo) || 1));
   const x = (i: number) => L + ((W - L - R) * i) / Math.max(1, turns.length - 1);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
@@ -276,7 +298,8 @@ export function renderAnalyzeSvg(report: AnalyzeReport): string {
   }
   let prevFile = "";
   turns.forEach((t, i) => {
-    if (t.file !== prevFile && i > 0) out.push(`<line x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${T}" y2="${H - B}" stroke="#eee"/>`);
+    if (t.file !== prevFile && i > 0)
+      out.push(`<line x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${T}" y2="${H - B}" stroke="#eee"/>`);
     prevFile = t.file;
   });
   for (const s of series) {
@@ -285,10 +308,14 @@ export function renderAnalyzeSvg(report: AnalyzeReport): string {
   }
   series.forEach((s, k) => {
     const ly = T + 16 * k;
-    out.push(`<line x1="${W - R + 10}" x2="${W - R + 30}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="2"/>`);
+    out.push(
+      `<line x1="${W - R + 10}" x2="${W - R + 30}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="2"/>`,
+    );
     out.push(`<text x="${W - R + 35}" y="${ly + 4}">${esc(s.label)}</text>`);
   });
-  out.push(`<text x="${(L + W - R) / 2}" y="${H - 15}" text-anchor="middle">model call (files one after another)</text>`);
+  out.push(
+    `<text x="${(L + W - R) / 2}" y="${H - 15}" text-anchor="middle">model call (files one after another)</text>`,
+  );
   out.push("</svg>");
   return `${out.join("\n")}\n`;
 }

@@ -12,7 +12,12 @@ import {
 import { buildPromptMetrics, resolveBudgetConfig, type BudgetConfig, type MetricsSink } from "@artifact-refs/budget";
 import { serializeHotState } from "@artifact-refs/hot-state";
 import type { ArtifactStore } from "@artifact-refs/store";
-import { bootstrapBlock, DEFAULT_BOOTSTRAP_EXCERPT_CHARS, DEFAULT_BOOTSTRAP_THRESHOLD_CHARS, type BootstrapBlock } from "./bootstrap.js";
+import {
+  bootstrapBlock,
+  DEFAULT_BOOTSTRAP_EXCERPT_CHARS,
+  DEFAULT_BOOTSTRAP_THRESHOLD_CHARS,
+  type BootstrapBlock,
+} from "./bootstrap.js";
 import { buildCheckpointPack, writeCheckpoint } from "./checkpoint.js";
 import { callNumber, layoutHistory, type HistoryLayout } from "./layout.js";
 import { overrunReport, type OverrunReport } from "./irreducible.js";
@@ -53,7 +58,8 @@ export const PROVIDER_PROMPT_CACHING: Readonly<Record<string, boolean>> = Object
 /** `append` for providers with prompt caching, `window` otherwise (and for unknown providers). */
 export function defaultStrategy(provider: { promptCaching: boolean } | string | undefined): AssemblyStrategy {
   if (provider === undefined) return "window";
-  const caching = typeof provider === "string" ? PROVIDER_PROMPT_CACHING[provider.toLowerCase()] === true : provider.promptCaching;
+  const caching =
+    typeof provider === "string" ? PROVIDER_PROMPT_CACHING[provider.toLowerCase()] === true : provider.promptCaching;
   return caching ? "append" : "window";
 }
 
@@ -177,12 +183,24 @@ export class PromptAssembler {
     this.#options = options;
     this.#session = parseSessionId(options.session);
     this.priceModel = resolvePriceModel(options.priceModel);
-    this.strategy = options.strategy ?? (options.provider === undefined && options.priceModel !== undefined ? defaultStrategy({ promptCaching: cachePays(this.priceModel) }) : defaultStrategy(options.provider));
+    this.strategy =
+      options.strategy ??
+      (options.provider === undefined && options.priceModel !== undefined
+        ? defaultStrategy({ promptCaching: cachePays(this.priceModel) })
+        : defaultStrategy(options.provider));
     if (this.strategy !== "window" && this.strategy !== "append") {
-      throw new ArefError("CONFIG_INVALID", `unknown assembly strategy ${JSON.stringify(this.strategy)}`, { hint: 'use "window" or "append"' });
+      throw new ArefError("CONFIG_INVALID", `unknown assembly strategy ${JSON.stringify(this.strategy)}`, {
+        hint: 'use "window" or "append"',
+      });
     }
-    if (options.appendCompaction !== undefined && options.appendCompaction !== "budget" && options.appendCompaction !== "cost") {
-      throw new ArefError("CONFIG_INVALID", `unknown appendCompaction ${JSON.stringify(options.appendCompaction)}`, { hint: 'use "budget" or "cost"' });
+    if (
+      options.appendCompaction !== undefined &&
+      options.appendCompaction !== "budget" &&
+      options.appendCompaction !== "cost"
+    ) {
+      throw new ArefError("CONFIG_INVALID", `unknown appendCompaction ${JSON.stringify(options.appendCompaction)}`, {
+        hint: 'use "budget" or "cost"',
+      });
     }
     this.budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
     for (const [key, value] of Object.entries(this.budgets)) {
@@ -228,16 +246,35 @@ export class PromptAssembler {
     const hotStateTokens = counter.count(hotStateJson);
     const recallParts = this.#recallParts(input, counter, cuts);
     const tailParts = (input.tail ?? []).map((m) => this.#part("tail", m, counter));
-    const userParts = input.userMessage === undefined ? [] : [this.#part("user", { role: "user", content: input.userMessage }, counter)];
+    const userParts =
+      input.userMessage === undefined
+        ? []
+        : [this.#part("user", { role: "user", content: input.userMessage }, counter)];
 
-    const pieces: StrategyInput = { history, layout, hotState, fixed, hotPart, recallParts, tailParts, userParts, counter, cuts };
+    const pieces: StrategyInput = {
+      history,
+      layout,
+      hotState,
+      fixed,
+      hotPart,
+      recallParts,
+      tailParts,
+      userParts,
+      counter,
+      cuts,
+    };
     const result = this.strategy === "window" ? await this.#assembleWindow(pieces) : await this.#assembleAppend(pieces);
 
     const tokens = sum(result.parts);
     let overrun: OverrunReport | undefined;
     if (tokens > this.budgets.maxPromptTokens) {
       overrun = overrunReport(result.parts, this.budgets.maxPromptTokens);
-      violations.push({ budget: "maxPromptTokens", limit: this.budgets.maxPromptTokens, actual: tokens, message: overrun.message });
+      violations.push({
+        budget: "maxPromptTokens",
+        limit: this.budgets.maxPromptTokens,
+        actual: tokens,
+        message: overrun.message,
+      });
     }
     if (hotStateTokens > this.budgets.maxHotStateTokens) {
       violations.push({
@@ -265,17 +302,37 @@ export class PromptAssembler {
     const lost = omitted.filter((i) => !covers.has(i));
     if (lost.length > 0) {
       // Cannot happen by construction; refuse rather than send a prompt that lost messages.
-      throw new ArefError("INTERNAL", `assembler left out messages ${lost.join(", ")} without a checkpoint reaching them`);
+      throw new ArefError(
+        "INTERNAL",
+        `assembler left out messages ${lost.join(", ")} without a checkpoint reaching them`,
+      );
     }
 
-    const metrics = this.#metrics(history, hotState, { tokens: hotStateTokens, bytes: Buffer.byteLength(hotStateJson, "utf8") }, result.parts, tokens, violations, cuts, input.hotStateTruncated === true);
+    const metrics = this.#metrics(
+      history,
+      hotState,
+      { tokens: hotStateTokens, bytes: Buffer.byteLength(hotStateJson, "utf8") },
+      result.parts,
+      tokens,
+      violations,
+      cuts,
+      input.hotStateTruncated === true,
+    );
     this.#options.onMetrics?.(metrics);
     for (const sink of this.#options.metricsSinks ?? []) await sink.write(metrics);
     if (violations.length > 0 && this.#options.failClosed !== false) {
-      throw new ArefError("BUDGET_EXCEEDED", `prompt violates ${violations.map((v) => v.budget).join(", ")}: ${violations[0]!.message}`, {
-        hint: "raise maxPromptTokens, shorten the system prompt or task (large ones become bootstrap ArtifactRefs), or shrink the hot state",
-        details: { violations, tokens, ...(overrun ? { part: overrun.part, over: overrun.over, parts: overrun.parts } : {}) },
-      });
+      throw new ArefError(
+        "BUDGET_EXCEEDED",
+        `prompt violates ${violations.map((v) => v.budget).join(", ")}: ${violations[0]!.message}`,
+        {
+          hint: "raise maxPromptTokens, shorten the system prompt or task (large ones become bootstrap ArtifactRefs), or shrink the hot state",
+          details: {
+            violations,
+            tokens,
+            ...(overrun ? { part: overrun.part, over: overrun.over, parts: overrun.parts } : {}),
+          },
+        },
+      );
     }
     return {
       strategy: this.strategy,
@@ -299,12 +356,19 @@ export class PromptAssembler {
   async #assembleWindow(p: StrategyInput): Promise<StrategyResult> {
     const turns = p.layout.turns;
     // The checkpoint the omitted turns need: the current one's text, or a guess before the first.
-    const checkpointTokens = (keep: number) => (turns.length > keep ? (this.#checkpoint ? p.counter.count(this.#checkpoint.text) + 40 : 200) : 0);
+    const checkpointTokens = (keep: number) =>
+      turns.length > keep ? (this.#checkpoint ? p.counter.count(this.#checkpoint.text) + 40 : 200) : 0;
     const { keep, kept, recall } = await this.#cutToFit(p, checkpointTokens, true);
-    const ckptPart = await this.#checkpointFor(p.history, turns.slice(0, turns.length - keep).flat(), p.hotState, p.counter);
+    const ckptPart = await this.#checkpointFor(
+      p.history,
+      turns.slice(0, turns.length - keep).flat(),
+      p.hotState,
+      p.counter,
+    );
     const parts = [...p.fixed, p.hotPart, ...ckptPart, ...recall, ...kept, ...p.tailParts, ...p.userParts];
     const verbatim = await this.#verbatimParts(p);
-    if (verbatim && sum(verbatim.stable) + sum(verbatim.volatile) <= sum(parts)) return { parts: [...verbatim.stable, ...verbatim.volatile], compacted: false, verbatim: true };
+    if (verbatim && sum(verbatim.stable) + sum(verbatim.volatile) <= sum(parts))
+      return { parts: [...verbatim.stable, ...verbatim.volatile], compacted: false, verbatim: true };
     return { parts, compacted: false };
   }
 
@@ -317,7 +381,10 @@ export class PromptAssembler {
       // Only when the hot state is left out: a changing state is sent as updates by the runs below.
       const whole = await this.#verbatimParts(p);
       const verbatim = whole && !whole.stable.some((x) => x.kind === "hot_state") ? whole : undefined;
-      const compactNow = verbatim && run?.verbatim ? await this.#cheaperToCompact(run, verbatim.stable, history, layout, counter) : false;
+      const compactNow =
+        verbatim && run?.verbatim
+          ? await this.#cheaperToCompact(run, verbatim.stable, history, layout, counter)
+          : false;
       if (verbatim && !compactNow) {
         const extended = run !== undefined && extendsParts(run.parts, verbatim.stable);
         this.#run = {
@@ -333,14 +400,35 @@ export class PromptAssembler {
       }
     }
     const firstTurn = layout.turns[0]?.[0] ?? history.length;
-    if (run && !run.verbatim && run.next <= history.length && run.next >= firstTurn && run.last === lastText(history, run.next)) {
+    if (
+      run &&
+      !run.verbatim &&
+      run.next <= history.length &&
+      run.next >= firstTurn &&
+      run.last === lastText(history, run.next)
+    ) {
       const added = await this.#turnParts(history, range(run.next, history.length), counter);
       const delta = hotStateDelta(run.hotState, hotState);
-      const hsParts = delta ? [this.#part("hot_state", { role: "system", content: `${HOT_STATE_UPDATE_PREFIX}${stableJson(delta)}` }, counter)] : [];
+      const hsParts = delta
+        ? [
+            this.#part(
+              "hot_state",
+              { role: "system", content: `${HOT_STATE_UPDATE_PREFIX}${stableJson(delta)}` },
+              counter,
+            ),
+          ]
+        : [];
       const stable = [...run.parts, ...added, ...hsParts];
       const fits = sum(stable) + sum(volatile) <= this.budgets.maxPromptTokens;
       if (fits && !(await this.#cheaperToCompact(run, stable, history, layout, counter))) {
-        this.#run = { ...run, parts: stable, next: history.length, hotState, calls: run.calls + 1, last: lastText(history, history.length) };
+        this.#run = {
+          ...run,
+          parts: stable,
+          next: history.length,
+          hotState,
+          calls: run.calls + 1,
+          last: lastText(history, history.length),
+        };
         return { parts: [...stable, ...volatile], compacted: false };
       }
     }
@@ -358,7 +446,14 @@ export class PromptAssembler {
       });
     }
     const stable = [...p.fixed, ...ckptPart, p.hotPart, ...kept];
-    this.#run = { parts: stable, next: history.length, hotState, startTokens: sum(stable), calls: 0, last: lastText(history, history.length) };
+    this.#run = {
+      parts: stable,
+      next: history.length,
+      hotState,
+      startTokens: sum(stable),
+      calls: 0,
+      last: lastText(history, history.length),
+    };
     return { parts: [...stable, ...recall, ...p.tailParts, ...p.userParts], compacted: run !== undefined };
   }
 
@@ -382,12 +477,24 @@ export class PromptAssembler {
     const recall = [...p.recallParts];
     let kept = await this.#keptTurnParts(history, layout, keep, counter);
     for (;;) {
-      const total = sum(p.fixed) + p.hotPart.tokens + checkpointTokens(keep) + sum(recall) + sum(kept) + sum(tailParts) + sum(p.userParts);
+      const total =
+        sum(p.fixed) +
+        p.hotPart.tokens +
+        checkpointTokens(keep) +
+        sum(recall) +
+        sum(kept) +
+        sum(tailParts) +
+        sum(p.userParts);
       if (total <= this.budgets.maxPromptTokens) break;
       if (keep > 2) {
         if (turnCuts) {
           const moved = turns[turns.length - keep]!;
-          cuts.push({ what: `turn at message #${moved[0]}`, reason: "maxPromptTokens", tokens: sum(kept.filter((k) => moved.includes(k.source!))), recover: "checkpoint" });
+          cuts.push({
+            what: `turn at message #${moved[0]}`,
+            reason: "maxPromptTokens",
+            tokens: sum(kept.filter((k) => moved.includes(k.source!))),
+            recover: "checkpoint",
+          });
         }
         keep--;
         kept = await this.#keptTurnParts(history, layout, keep, counter);
@@ -395,7 +502,12 @@ export class PromptAssembler {
       }
       if (recall.length > 0) {
         const dropped = recall.pop()!;
-        cuts.push({ what: "recall item", reason: "maxPromptTokens", tokens: dropped.tokens, recover: dropped.ref ?? "recall" });
+        cuts.push({
+          what: "recall item",
+          reason: "maxPromptTokens",
+          tokens: dropped.tokens,
+          recover: dropped.ref ?? "recall",
+        });
         continue;
       }
       if (await this.#stashLargestInline(history, kept, counter, cuts)) {
@@ -408,13 +520,23 @@ export class PromptAssembler {
         this.#level++;
         const before = sum(kept);
         kept = await this.#keptTurnParts(history, layout, keep, counter);
-        cuts.push({ what: this.#level === 1 ? "previews shortened" : "previews dropped (references only)", reason: "maxPromptTokens", tokens: Math.max(0, before - sum(kept)), recover: "artifacts_get" });
+        cuts.push({
+          what: this.#level === 1 ? "previews shortened" : "previews dropped (references only)",
+          reason: "maxPromptTokens",
+          tokens: Math.max(0, before - sum(kept)),
+          recover: "artifacts_get",
+        });
         continue;
       }
       if (keep > 0) {
         // Older turns into the checkpoint, down to the user's request alone.
         const moved = turns[turns.length - keep]!;
-        cuts.push({ what: `turn at message #${moved[0]}`, reason: "maxPromptTokens", tokens: sum(kept.filter((k) => moved.includes(k.source!))), recover: "checkpoint" });
+        cuts.push({
+          what: `turn at message #${moved[0]}`,
+          reason: "maxPromptTokens",
+          tokens: sum(kept.filter((k) => moved.includes(k.source!))),
+          recover: "checkpoint",
+        });
         keep--;
         kept = await this.#keptTurnParts(history, layout, keep, counter);
         continue;
@@ -425,7 +547,12 @@ export class PromptAssembler {
   }
 
   /** The parts of the last `keep` turns, with the user's current request. */
-  async #keptTurnParts(history: readonly HistoryMessage[], layout: HistoryLayout, keep: number, counter: TokenCounter): Promise<PromptPart[]> {
+  async #keptTurnParts(
+    history: readonly HistoryMessage[],
+    layout: HistoryLayout,
+    keep: number,
+    counter: TokenCounter,
+  ): Promise<PromptPart[]> {
     const turns = layout.turns;
     return this.#turnParts(history, withRequest(history, layout, turns.slice(turns.length - keep).flat()), counter);
   }
@@ -437,12 +564,19 @@ export class PromptAssembler {
    * the uncached price: the average cost per call is lowest for runs of sqrt(2·1.25·C / (0.1·g))
    * calls.
    */
-  async #cheaperToCompact(run: AppendRun, stable: PromptPart[], history: readonly HistoryMessage[], layout: HistoryLayout, counter: TokenCounter): Promise<boolean> {
+  async #cheaperToCompact(
+    run: AppendRun,
+    stable: PromptPart[],
+    history: readonly HistoryMessage[],
+    layout: HistoryLayout,
+    counter: TokenCounter,
+  ): Promise<boolean> {
     if ((this.#options.appendCompaction ?? "cost") !== "cost" || run.calls < 1) return false;
     const growth = (sum(stable) - run.startTokens) / (run.calls + 1);
     if (growth <= 0) return false;
     const kept = await this.#keptTurnParts(history, layout, Math.min(this.keepTurns, layout.turns.length), counter);
-    const rewrite = sum(kept) + 250 + sum(this.#fixedOf(stable)) + sum(stable.filter((p) => p.kind === "hot_state").slice(0, 1));
+    const rewrite =
+      sum(kept) + 250 + sum(this.#fixedOf(stable)) + sum(stable.filter((p) => p.kind === "hot_state").slice(0, 1));
     return compactionPays(this.priceModel, run.calls, growth, rewrite);
   }
 
@@ -519,7 +653,11 @@ export class PromptAssembler {
 
   // ---- parts ----
 
-  async #fixedParts(history: readonly HistoryMessage[], layout: HistoryLayout, counter: TokenCounter): Promise<PromptPart[]> {
+  async #fixedParts(
+    history: readonly HistoryMessage[],
+    layout: HistoryLayout,
+    counter: TokenCounter,
+  ): Promise<PromptPart[]> {
     const parts: PromptPart[] = [];
     for (const i of layout.system) {
       const block = await this.#block(`system prompt #${i}`, history[i]!.content, "text/plain");
@@ -527,7 +665,15 @@ export class PromptAssembler {
     }
     for (const file of this.#options.bootstrapFiles ?? []) {
       const block = await this.#block(file.name, file.content, file.mime ?? "text/markdown");
-      parts.push(this.#part("bootstrap", { role: "system", content: `Workspace file ${file.name}:\n${block.text}` }, counter, undefined, block.artifactId));
+      parts.push(
+        this.#part(
+          "bootstrap",
+          { role: "system", content: `Workspace file ${file.name}:\n${block.text}` },
+          counter,
+          undefined,
+          block.artifactId,
+        ),
+      );
     }
     for (const i of layout.task) {
       const m = history[i]!;
@@ -556,7 +702,11 @@ export class PromptAssembler {
     return block;
   }
 
-  async #turnParts(history: readonly HistoryMessage[], indexes: readonly number[], counter: TokenCounter): Promise<PromptPart[]> {
+  async #turnParts(
+    history: readonly HistoryMessage[],
+    indexes: readonly number[],
+    counter: TokenCounter,
+  ): Promise<PromptPart[]> {
     const parts: PromptPart[] = [];
     for (const i of indexes) {
       const m = history[i]!;
@@ -573,7 +723,13 @@ export class PromptAssembler {
           message.tool_calls = m.tool_calls.map((c) =>
             c.arguments.length <= ARGUMENTS_EXCERPT_CHARS
               ? c
-              : { ...c, arguments: JSON.stringify({ stored_as: ref.short_ref, excerpt: headTailExcerpt(c.arguments, ARGUMENTS_EXCERPT_CHARS) }) },
+              : {
+                  ...c,
+                  arguments: JSON.stringify({
+                    stored_as: ref.short_ref,
+                    excerpt: headTailExcerpt(c.arguments, ARGUMENTS_EXCERPT_CHARS),
+                  }),
+                },
           );
         }
         parts.push(this.#part("turn", message, counter, i, ref.artifact_id));
@@ -581,7 +737,11 @@ export class PromptAssembler {
       }
       // An externalized result shows what the externalizer gave the model; a bare transcript
       // reference (content "") or one the assembler stashed itself shows the standard hint.
-      const content = ref ? (m.artifactRef && m.content.length > 0 && this.#level < 2 ? m.content : refContent(ref)) : m.content;
+      const content = ref
+        ? m.artifactRef && m.content.length > 0 && this.#level < 2
+          ? m.content
+          : refContent(ref)
+        : m.content;
       const message: ModelMessage = { role: m.role, content };
       if (m.tool_call_id) message.tool_call_id = m.tool_call_id;
       if (m.tool_calls && m.tool_calls.length > 0) message.tool_calls = m.tool_calls;
@@ -616,7 +776,12 @@ export class PromptAssembler {
   }
 
   /** Puts the largest inline message of the kept turns behind a reference. False when none is left. */
-  async #stashLargestInline(history: readonly HistoryMessage[], kept: PromptPart[], counter: TokenCounter, cuts: Cut[]): Promise<boolean> {
+  async #stashLargestInline(
+    history: readonly HistoryMessage[],
+    kept: PromptPart[],
+    counter: TokenCounter,
+    cuts: Cut[],
+  ): Promise<boolean> {
     const candidates = kept
       .filter((p) => p.ref === undefined && p.source !== undefined && !this.#noGain.has(`${p.source}:${this.#level}`))
       .filter((p) => p.message.role === "tool" || messageChars(history[p.source!]!) > 2 * this.#excerptChars)
@@ -633,12 +798,16 @@ export class PromptAssembler {
         this.#noGain.add(`${i}:${this.#level}`);
         continue;
       }
-      cuts.push({ what: `message #${i} shown by reference`, reason: "maxPromptTokens", tokens: saved, recover: ref.short_ref });
+      cuts.push({
+        what: `message #${i} shown by reference`,
+        reason: "maxPromptTokens",
+        tokens: saved,
+        recover: ref.short_ref,
+      });
       return true;
     }
     return false;
   }
-
 
   /**
    * Last resort before a violation: cut the largest injected tail message (an artifacts_get
@@ -655,12 +824,23 @@ export class PromptAssembler {
     if (keepChars >= content.length) return false;
     const message: ModelMessage = { ...part.message, content: headTailExcerpt(content, keepChars) };
     const shrunk = this.#part("tail", message, counter, part.source, part.ref);
-    cuts.push({ what: "injected tail message shortened", reason: "maxPromptTokens", tokens: Math.max(0, part.tokens - shrunk.tokens), chars: content.length - message.content.length, recover: "artifacts_get with a range or grep selector" });
+    cuts.push({
+      what: "injected tail message shortened",
+      reason: "maxPromptTokens",
+      tokens: Math.max(0, part.tokens - shrunk.tokens),
+      chars: content.length - message.content.length,
+      recover: "artifacts_get with a range or grep selector",
+    });
     tail[best] = shrunk;
     return true;
   }
 
-  async #checkpointFor(history: readonly HistoryMessage[], omitted: readonly number[], hotState: HotState, counter: TokenCounter): Promise<PromptPart[]> {
+  async #checkpointFor(
+    history: readonly HistoryMessage[],
+    omitted: readonly number[],
+    hotState: HotState,
+    counter: TokenCounter,
+  ): Promise<PromptPart[]> {
     if (omitted.length === 0) return [];
     const covered = new Set(this.#checkpoint?.covers ?? []);
     const fresh = omitted.filter((i) => !covered.has(i));
@@ -670,11 +850,23 @@ export class PromptAssembler {
         const stashed = this.#stashed.get(String(index));
         if (!stashed || message.artifactRef) return { index, message };
         // Stashed by the assembler: the pack holds the reference (and an assistant message's text).
-        return { index, message: { ...message, artifactRef: stashed, ...(message.role === "tool" ? { content: "" } : {}) } };
+        return {
+          index,
+          message: { ...message, artifactRef: stashed, ...(message.role === "tool" ? { content: "" } : {}) },
+        };
       });
-      const pack = buildCheckpointPack({ session: this.#session, call: callNumber(history), previous: this.#checkpoint, hotState, messages });
+      const pack = buildCheckpointPack({
+        session: this.#session,
+        call: callNumber(history),
+        previous: this.#checkpoint,
+        hotState,
+        messages,
+      });
       const summaryLines = this.#options.checkpointSummaryLines ?? 3;
-      this.#checkpoint = await writeCheckpoint(this.#options.store, pack, this.#checkpoint, { summaryLines, earlier: this.#summaryTail });
+      this.#checkpoint = await writeCheckpoint(this.#options.store, pack, this.#checkpoint, {
+        summaryLines,
+        earlier: this.#summaryTail,
+      });
       this.#summaryTail = [...this.#summaryTail, ...pack.summary].slice(-summaryLines);
     }
     const ckpt = this.#checkpoint!;
@@ -683,13 +875,31 @@ export class PromptAssembler {
 
   #recallParts(input: AssembleInput, counter: TokenCounter, cuts: Cut[]): PromptPart[] {
     const given = input.recall ?? [];
-    const items: readonly RecallItem[] = "items" in given ? given.items.map((i) => ({ ref: i.id, text: i.text })) : given;
+    const items: readonly RecallItem[] =
+      "items" in given ? given.items.map((i) => ({ ref: i.id, text: i.text })) : given;
     const used = items.slice(0, this.budgets.maxRagChunks);
-    if (items.length > used.length) cuts.push({ what: `${items.length - used.length} recall items`, reason: "maxRagChunks", recover: "recall" });
-    return used.map((item) => this.#part("recall", { role: "system", content: `Recall ${item.ref}: ${item.text}` }, counter, undefined, undefined, item.ref));
+    if (items.length > used.length)
+      cuts.push({ what: `${items.length - used.length} recall items`, reason: "maxRagChunks", recover: "recall" });
+    return used.map((item) =>
+      this.#part(
+        "recall",
+        { role: "system", content: `Recall ${item.ref}: ${item.text}` },
+        counter,
+        undefined,
+        undefined,
+        item.ref,
+      ),
+    );
   }
 
-  #part(kind: PartKind, message: ModelMessage, counter: TokenCounter, source?: number, ref?: string, refLabel?: string): PromptPart {
+  #part(
+    kind: PartKind,
+    message: ModelMessage,
+    counter: TokenCounter,
+    source?: number,
+    ref?: string,
+    refLabel?: string,
+  ): PromptPart {
     const text = renderMessage(message);
     const part: PromptPart = { kind, message, text, tokens: counter.count(text) };
     if (source !== undefined) part.source = source;
@@ -708,7 +918,12 @@ export class PromptAssembler {
           if (!Number.isFinite(n) || n < 0) throw new Error(`counter returned ${n}`);
           return n;
         } catch (error) {
-          violations.push({ budget: "token_count", limit: 0, actual: null, message: `token count failed: ${(error as Error).message}` });
+          violations.push({
+            budget: "token_count",
+            limit: 0,
+            actual: null,
+            message: `token count failed: ${(error as Error).message}`,
+          });
           return text.length;
         }
       },
@@ -739,7 +954,9 @@ export class PromptAssembler {
         sys_chars: parts.filter((p) => p.message.role === "system").reduce((n, p) => n + p.message.content.length, 0),
         user_chars: parts.filter((p) => p.message.role === "user").reduce((n, p) => n + p.message.content.length, 0),
         est_tokens: tokens,
-        ref_files: parts.filter((p) => (p.kind === "bootstrap" || p.kind === "system" || p.kind === "task") && p.ref !== undefined).length,
+        ref_files: parts.filter(
+          (p) => (p.kind === "bootstrap" || p.kind === "system" || p.kind === "task") && p.ref !== undefined,
+        ).length,
         violations,
         cuts,
       },

@@ -29,10 +29,21 @@ export interface BootstrapOptions {
  *     Summary (head/tail excerpt):
  *     [head … tail]
  */
-export async function bootstrapBlock(name: string, content: string, mime: string, options: BootstrapOptions): Promise<BootstrapBlock> {
+export async function bootstrapBlock(
+  name: string,
+  content: string,
+  mime: string,
+  options: BootstrapOptions,
+): Promise<BootstrapBlock> {
   const threshold = options.thresholdChars ?? DEFAULT_BOOTSTRAP_THRESHOLD_CHARS;
   if (content.length < threshold) return { text: content };
-  const put = await options.store.put(content, { type: "doc", mime, label: name, producer: "system", session: options.session });
+  const put = await options.store.put(content, {
+    type: "doc",
+    mime,
+    label: name,
+    producer: "system",
+    session: options.session,
+  });
   const record = put.record;
   const shortRef = put.shortRef;
   const excerpt = headTailExcerpt(content, options.excerptChars ?? DEFAULT_BOOTSTRAP_EXCERPT_CHARS);

@@ -1,4 +1,13 @@
-import { ArefError, ArtifactIndexEntrySchema, HotStateSchema, ToolCallSchema, parseWith, toHandle, type ArtifactIndexEntry, type HotState } from "@artifact-refs/schema";
+import {
+  ArefError,
+  ArtifactIndexEntrySchema,
+  HotStateSchema,
+  ToolCallSchema,
+  parseWith,
+  toHandle,
+  type ArtifactIndexEntry,
+  type HotState,
+} from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { z } from "zod";
 import { actionLine } from "./render.js";
@@ -15,7 +24,11 @@ export const CheckpointMessageSchema = z.object({
   tool_call_id: z.string().nullable().optional(),
   tool_calls: z.array(ToolCallSchema).optional(),
   artifact_ref: z
-    .object({ artifact_id: z.string().regex(/^[0-9a-f]{64}$/), short_ref: z.string(), size_bytes: z.number().int().nonnegative() })
+    .object({
+      artifact_id: z.string().regex(/^[0-9a-f]{64}$/),
+      short_ref: z.string(),
+      size_bytes: z.number().int().nonnegative(),
+    })
     .optional(),
 });
 export type CheckpointMessage = z.infer<typeof CheckpointMessageSchema>;
@@ -53,7 +66,8 @@ export interface BuildCheckpointInput {
 
 /** Builds the pack (deterministic for the same input). */
 export function buildCheckpointPack(input: BuildCheckpointInput): CheckpointPack {
-  if (input.messages.length === 0) throw new ArefError("INVALID_INPUT", "a checkpoint needs at least one message to compact");
+  if (input.messages.length === 0)
+    throw new ArefError("INVALID_INPUT", "a checkpoint needs at least one message to compact");
   // The pack's index: the hot state's entries, then every reference of the compacted messages
   // (uncapped: compaction never drops a reference).
   const index: ArtifactIndexEntry[] = [...(input.hotState.artifact_index ?? [])];
@@ -62,7 +76,11 @@ export function buildCheckpointPack(input: BuildCheckpointInput): CheckpointPack
     const ref = m.artifactRef;
     if (!ref || known.has(ref.short_ref) || known.has(ref.artifact_id)) continue;
     known.add(ref.short_ref);
-    index.push({ artifact_id: ref.short_ref, type: m.role === "tool" ? "tool_output" : "result", label: `${m.tool_name ?? m.role} result, message #${i}`.slice(0, 300) });
+    index.push({
+      artifact_id: ref.short_ref,
+      type: m.role === "tool" ? "tool_output" : "result",
+      label: `${m.tool_name ?? m.role} result, message #${i}`.slice(0, 300),
+    });
   }
   const summary: string[] = [];
   const messages: CheckpointMessage[] = input.messages.map(({ index: i, message: m }) => {
@@ -77,7 +95,13 @@ export function buildCheckpointPack(input: BuildCheckpointInput): CheckpointPack
       ...(m.tool_call_id === undefined ? {} : { tool_call_id: m.tool_call_id }),
       ...(m.tool_calls === undefined ? {} : { tool_calls: m.tool_calls }),
       ...(m.artifactRef
-        ? { artifact_ref: { artifact_id: m.artifactRef.artifact_id, short_ref: m.artifactRef.short_ref, size_bytes: m.artifactRef.size_bytes } }
+        ? {
+            artifact_ref: {
+              artifact_id: m.artifactRef.artifact_id,
+              short_ref: m.artifactRef.short_ref,
+              size_bytes: m.artifactRef.size_bytes,
+            },
+          }
         : {}),
     };
   });
@@ -100,7 +124,10 @@ export async function writeCheckpoint(
   store: ArtifactStore,
   pack: CheckpointPack,
   previous: CheckpointInfo | undefined,
-  options: { summaryLines?: number; /** Summary lines of earlier packs, oldest first (shown before this pack's). */ earlier?: readonly string[] } = {},
+  options: {
+    summaryLines?: number /** Summary lines of earlier packs, oldest first (shown before this pack's). */;
+    earlier?: readonly string[];
+  } = {},
 ): Promise<CheckpointInfo> {
   const body = JSON.stringify(pack);
   const put = await store.put(body, {
@@ -112,7 +139,13 @@ export async function writeCheckpoint(
     summary: `checkpoint: messages ${pack.first_index}-${pack.last_index}, ${pack.index.length} index entries`,
   });
   const covers = [...(previous?.covers ?? []), ...pack.messages.map((m) => m.index)];
-  const info: CheckpointInfo = { artifactId: put.id, shortRef: put.shortRef, handle: toHandle(put.id), covers, text: "" };
+  const info: CheckpointInfo = {
+    artifactId: put.id,
+    shortRef: put.shortRef,
+    handle: toHandle(put.id),
+    covers,
+    text: "",
+  };
   info.text = checkpointText(info, pack, options.summaryLines ?? 3, options.earlier ?? []);
   return info;
 }
@@ -121,7 +154,12 @@ export async function writeCheckpoint(
  * The text injected after compaction (seed 003's bundle text + retrieval hints): which
  * messages the checkpoint holds, how to fetch them, and the last few compacted actions.
  */
-export function checkpointText(info: CheckpointInfo, pack: CheckpointPack, summaryLines: number, earlier: readonly string[] = []): string {
+export function checkpointText(
+  info: CheckpointInfo,
+  pack: CheckpointPack,
+  summaryLines: number,
+  earlier: readonly string[] = [],
+): string {
   const first = Math.min(...info.covers);
   const last = pack.last_index;
   const lines = [
@@ -141,7 +179,10 @@ export async function readCheckpoint(store: ArtifactStore, ref: string, session?
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new ArefError("CORRUPT_METADATA", `checkpoint ${ref} is not valid JSON`, { cause, hint: "the artifact is not a checkpoint pack" });
+    throw new ArefError("CORRUPT_METADATA", `checkpoint ${ref} is not valid JSON`, {
+      cause,
+      hint: "the artifact is not a checkpoint pack",
+    });
   }
   return parseWith(CheckpointPackSchema, json, `checkpoint ${ref}`, "CORRUPT_METADATA");
 }
@@ -150,7 +191,11 @@ export async function readCheckpoint(store: ArtifactStore, ref: string, session?
  * Every history index reachable from a checkpoint by following `previous` links, with the
  * messages themselves (tests use it to prove that nothing left out of a prompt is lost).
  */
-export async function reachableFromCheckpoint(store: ArtifactStore, ref: string, session?: string): Promise<Map<number, CheckpointMessage>> {
+export async function reachableFromCheckpoint(
+  store: ArtifactStore,
+  ref: string,
+  session?: string,
+): Promise<Map<number, CheckpointMessage>> {
   const out = new Map<number, CheckpointMessage>();
   const seen = new Set<string>();
   let next: string | null = ref;

@@ -32,7 +32,9 @@ export function hotStateDelta(prev: HotState, next: HotState): HotStateDelta | u
   // Order matters in the index: when kept entries moved, send the whole index instead.
   const keptOrderBefore = before.filter((e) => afterKeys.has(stableJson(e))).map((e) => stableJson(e));
   const keptOrderAfter = after.filter((e) => beforeKeys.has(stableJson(e))).map((e) => stableJson(e));
-  const appendOnly = keptOrderBefore.join("\n") === keptOrderAfter.join("\n") && after.slice(after.length - added.length).every((e) => !beforeKeys.has(stableJson(e)));
+  const appendOnly =
+    keptOrderBefore.join("\n") === keptOrderAfter.join("\n") &&
+    after.slice(after.length - added.length).every((e) => !beforeKeys.has(stableJson(e)));
   if (!appendOnly) {
     if (stableJson(before) !== stableJson(after)) (delta.set ??= {}).artifact_index = after;
   } else {
@@ -49,7 +51,9 @@ export function applyHotStateDelta(base: HotState, delta: HotStateDelta): HotSta
   for (const [key, value] of Object.entries(delta.set ?? {})) out[key] = value;
   if (delta.artifact_index_added || delta.artifact_index_removed) {
     const removed = new Set(delta.artifact_index_removed ?? []);
-    const index = ((out.artifact_index as ArtifactIndexEntry[] | undefined) ?? []).filter((e) => !removed.has(e.artifact_id));
+    const index = ((out.artifact_index as ArtifactIndexEntry[] | undefined) ?? []).filter(
+      (e) => !removed.has(e.artifact_id),
+    );
     index.push(...(delta.artifact_index_added ?? []));
     if (index.length > 0) out.artifact_index = index;
     else delete out.artifact_index;

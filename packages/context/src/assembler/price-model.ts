@@ -27,11 +27,21 @@ export function resolvePriceModel(model: PriceModelName | string | Partial<Price
   if (model === undefined) return DEFAULT_PRICE_MODEL;
   if (typeof model === "string") {
     const preset = (PRICE_MODELS as Record<string, PriceModel>)[model.toLowerCase()];
-    if (!preset) throw new ArefError("CONFIG_INVALID", `unknown price model ${JSON.stringify(model)}`, { hint: `use one of ${Object.keys(PRICE_MODELS).join(", ")} or {cachedRead, write}` });
+    if (!preset)
+      throw new ArefError("CONFIG_INVALID", `unknown price model ${JSON.stringify(model)}`, {
+        hint: `use one of ${Object.keys(PRICE_MODELS).join(", ")} or {cachedRead, write}`,
+      });
     return preset;
   }
   const { cachedRead, write } = model;
-  if (typeof cachedRead !== "number" || typeof write !== "number" || !(cachedRead > 0) || !(write > 0) || cachedRead > write || !Number.isFinite(write)) {
+  if (
+    typeof cachedRead !== "number" ||
+    typeof write !== "number" ||
+    !(cachedRead > 0) ||
+    !(write > 0) ||
+    cachedRead > write ||
+    !Number.isFinite(write)
+  ) {
     throw new ArefError("CONFIG_INVALID", `price model needs 0 < cachedRead ≤ write, got ${JSON.stringify(model)}`);
   }
   return { name: model.name ?? "custom", cachedRead, write };

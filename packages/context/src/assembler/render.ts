@@ -43,7 +43,11 @@ export function headTailExcerpt(text: string, maxChars: number): string {
 }
 
 /** The action an assistant message takes, in one short line (for checkpoint summaries). */
-export function actionLine(content: string, toolCalls: readonly { name: string; arguments: string }[] | undefined, maxChars: number): string {
+export function actionLine(
+  content: string,
+  toolCalls: readonly { name: string; arguments: string }[] | undefined,
+  maxChars: number,
+): string {
   let line: string;
   const call = toolCalls?.[0];
   if (call) line = `${call.name} ${call.arguments}`;

@@ -24,7 +24,8 @@ export interface ParsedTranscript {
 }
 
 export function checkFormat(format: unknown): TranscriptFormat {
-  if (typeof format === "string" && (TRANSCRIPT_FORMATS as readonly string[]).includes(format)) return format as TranscriptFormat;
+  if (typeof format === "string" && (TRANSCRIPT_FORMATS as readonly string[]).includes(format))
+    return format as TranscriptFormat;
   throw new ArefError("UNSUPPORTED", `unknown transcript format ${JSON.stringify(format)}`, {
     hint: `use one of ${TRANSCRIPT_FORMATS.join(", ")}`,
   });
@@ -46,17 +47,25 @@ export function detectFormat(text: string, where = "transcript"): "jsonl" | "jso
     const obj = first as Record<string, unknown>;
     return Array.isArray(obj.messages) && obj.role === undefined ? "json" : "jsonl";
   }
-  throw new ArefError("UNSUPPORTED", `unknown format of ${where}: it is neither JSONL (one JSON object per line) nor a JSON array of messages`, {
-    hint: "a transcript is JSONL with one {role, content, …} object per line, or a JSON array of such objects",
-    details: { starts_with: body.slice(0, 20) },
-  });
+  throw new ArefError(
+    "UNSUPPORTED",
+    `unknown format of ${where}: it is neither JSONL (one JSON object per line) nor a JSON array of messages`,
+    {
+      hint: "a transcript is JSONL with one {role, content, …} object per line, or a JSON array of such objects",
+      details: { starts_with: body.slice(0, 20) },
+    },
+  );
 }
 
 function validate(raw: unknown, line: number, where: string): ParsedLine {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw new ArefError("INVALID_INPUT", `${where}:${line}: expected a JSON object, got ${Array.isArray(raw) ? "an array" : typeof raw}`, {
-      details: { line },
-    });
+    throw new ArefError(
+      "INVALID_INPUT",
+      `${where}:${line}: expected a JSON object, got ${Array.isArray(raw) ? "an array" : typeof raw}`,
+      {
+        details: { line },
+      },
+    );
   }
   // OpenAI-style assistant messages that only call tools carry `content: null`: read it as "".
   // The raw object (and so the line's bytes) is left as it was.
@@ -86,7 +95,10 @@ function validate(raw: unknown, line: number, where: string): ParsedLine {
  * Parses a transcript. Errors name the file and the 1-based line number of the problem.
  * Blank lines in JSONL are skipped.
  */
-export function parseTranscript(text: string, options: { format?: TranscriptFormat; where?: string } = {}): ParsedTranscript {
+export function parseTranscript(
+  text: string,
+  options: { format?: TranscriptFormat; where?: string } = {},
+): ParsedTranscript {
   const where = options.where ?? "transcript";
   const format = checkFormat(options.format ?? "auto");
   const actual = format === "auto" ? detectFormat(text, where) : format;
@@ -96,11 +108,18 @@ export function parseTranscript(text: string, options: { format?: TranscriptForm
     try {
       value = JSON.parse(clean);
     } catch (error) {
-      throw new ArefError("INVALID_INPUT", `${where} is not valid JSON: ${(error as Error).message}`, { hint: "fix the file or pass the right format" });
+      throw new ArefError("INVALID_INPUT", `${where} is not valid JSON: ${(error as Error).message}`, {
+        hint: "fix the file or pass the right format",
+      });
     }
     let wrapperKey: string | undefined;
     let list: unknown = value;
-    if (!Array.isArray(value) && typeof value === "object" && value !== null && Array.isArray((value as { messages?: unknown }).messages)) {
+    if (
+      !Array.isArray(value) &&
+      typeof value === "object" &&
+      value !== null &&
+      Array.isArray((value as { messages?: unknown }).messages)
+    ) {
       wrapperKey = "messages";
       list = (value as { messages: unknown[] }).messages;
     }

@@ -104,13 +104,18 @@ export function editEntryObject(text: string, start: number, details: Record<str
   const existing = [...members].reverse().find((m) => m.key === "details");
   if (existing !== undefined && text[existing.valueStart] === "{") {
     const inner = objectMembers(text, existing.valueStart);
-    edits.push({ at: inner.close, end: inner.close, insert: `${inner.members.length > 0 ? "," : ""}${added.join(",")}` });
+    edits.push({
+      at: inner.close,
+      end: inner.close,
+      insert: `${inner.members.length > 0 ? "," : ""}${added.join(",")}`,
+    });
   } else if (existing !== undefined) {
     edits.push({ at: existing.valueStart, end: existing.valueEnd, insert: JSON.stringify(details) });
   } else {
     edits.push({ at: close, end: close, insert: `${members.length > 0 ? "," : ""}"details":{${added.join(",")}}` });
   }
   let out = text.slice(start, close + 1);
-  for (const e of edits.sort((a, b) => b.at - a.at)) out = out.slice(0, e.at - start) + e.insert + out.slice(e.end - start);
+  for (const e of edits.sort((a, b) => b.at - a.at))
+    out = out.slice(0, e.at - start) + e.insert + out.slice(e.end - start);
   return out;
 }

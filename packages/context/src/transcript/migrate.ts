@@ -1,6 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, copyFile, link, open, readFile, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
+import {
+  appendFile,
+  copyFile,
+  link,
+  open,
+  readFile,
+  readdir,
+  rename,
+  rm,
+  stat,
+  type FileHandle,
+} from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ArefError, isArefError, parseSessionId } from "@artifact-refs/schema";
 import { z } from "zod";
@@ -125,7 +136,12 @@ async function writeAtomic(path: string, text: Uint8Array, mode: number): Promis
 
 function isCandidate(line: ParsedLine): boolean {
   const { entry } = line;
-  return entry.role === "tool" && entry.details?.artifactRef === undefined && entry.details?.injected !== true && !isInjected(entry.content);
+  return (
+    entry.role === "tool" &&
+    entry.details?.artifactRef === undefined &&
+    entry.details?.injected !== true &&
+    !isInjected(entry.content)
+  );
 }
 
 /**
@@ -175,7 +191,9 @@ async function acquireLock(path: string): Promise<() => Promise<void>> {
       await rm(lock, { force: true }); // stale: its process is gone
     }
   }
-  throw new ArefError("CONFLICT", `cannot take the migration lock of ${path}`, { hint: `remove ${path}.aref-migrate.lock and retry` });
+  throw new ArefError("CONFLICT", `cannot take the migration lock of ${path}`, {
+    hint: `remove ${path}.aref-migrate.lock and retry`,
+  });
 }
 
 async function migrateLocked(path: string, options: MigrateOptions): Promise<MigrationReport> {
@@ -198,7 +216,9 @@ async function migrateLocked(path: string, options: MigrateOptions): Promise<Mig
   const parsed = parseTranscript(text, { format: options.format ?? "auto", where: path });
   const byteLines = parsed.format === "jsonl" ? splitLines(bytes) : [];
   if (parsed.format === "json" && !isUtf8(bytes)) {
-    throw new ArefError("INVALID_INPUT", `${path} is not valid UTF-8; nothing was migrated`, { hint: "fix the file's encoding first" });
+    throw new ArefError("INVALID_INPUT", `${path} is not valid UTF-8; nothing was migrated`, {
+      hint: "fix the file's encoding first",
+    });
   }
   const edits = new Map<ParsedLine, Record<string, unknown>>();
   if (!dryRun) await sweepTemps(path);
@@ -248,7 +268,8 @@ async function migrateLocked(path: string, options: MigrateOptions): Promise<Mig
           for (const kind of prepared.redactions) report.redactions[kind] = (report.redactions[kind] ?? 0) + 1;
         } catch (error) {
           // Too large for the store: keep it inline (nothing is lost) and say so.
-          if (isArefError(error) && error.code === "TOO_LARGE") report.skipped.push({ line: line.line, reason: error.message });
+          if (isArefError(error) && error.code === "TOO_LARGE")
+            report.skipped.push({ line: line.line, reason: error.message });
           else throw error;
         }
       }
@@ -311,7 +332,10 @@ function editJsonl(lines: Buffer[], edits: Map<ParsedLine, Record<string, unknow
     const body = cr ? raw.slice(0, -1) : raw;
     const start = skipWs(body, 0);
     const end = body.length - (body.length - body.trimEnd().length);
-    out[line.line - 1] = Buffer.from(`${body.slice(0, start)}${editEntryObject(body, start, details)}${body.slice(end)}${cr}`, "utf8");
+    out[line.line - 1] = Buffer.from(
+      `${body.slice(0, start)}${editEntryObject(body, start, details)}${body.slice(end)}${cr}`,
+      "utf8",
+    );
   }
   const joined: Buffer[] = [];
   out.forEach((l, i) => {
@@ -326,14 +350,20 @@ function editJson(text: string, parsed: ParsedTranscript, edits: Map<ParsedLine,
   const top = skipWs(text, 0);
   let arrayAt = top;
   if (text[top] === "{") {
-    const messages = [...objectMembers(text, top).members].reverse().find((m) => m.key === (parsed.wrapperKey ?? "messages"));
+    const messages = [...objectMembers(text, top).members]
+      .reverse()
+      .find((m) => m.key === (parsed.wrapperKey ?? "messages"));
     if (messages === undefined) throw new ArefError("INTERNAL", "the messages array moved while migrating");
     arrayAt = messages.valueStart;
   }
   const spans = arrayElements(text, arrayAt);
   let out = text;
-  const ordered = parsed.lines.map((line, i) => ({ line, span: spans[i]! })).filter((x) => edits.has(x.line)).reverse();
-  for (const { line, span } of ordered) out = out.slice(0, span.start) + editEntryObject(text, span.start, edits.get(line)!) + out.slice(span.end);
+  const ordered = parsed.lines
+    .map((line, i) => ({ line, span: spans[i]! }))
+    .filter((x) => edits.has(x.line))
+    .reverse();
+  for (const { line, span } of ordered)
+    out = out.slice(0, span.start) + editEntryObject(text, span.start, edits.get(line)!) + out.slice(span.end);
   return Buffer.from(out, "utf8");
 }
 
@@ -385,7 +415,11 @@ export async function waitWhileMigrating(path: string, maxWaitMs = 120_000): Pro
     const holder = Number((await readFile(lock, "utf8").catch(() => "")).trim());
     if (!(Number.isInteger(holder) && holder > 0) || holder === process.pid || !processAlive(holder)) return;
     if (Date.now() - started > maxWaitMs) {
-      throw new ArefError("CONFLICT", `${path} is being migrated by process ${holder}; gave up waiting after ${maxWaitMs} ms`, { hint: "retry once the migration is done" });
+      throw new ArefError(
+        "CONFLICT",
+        `${path} is being migrated by process ${holder}; gave up waiting after ${maxWaitMs} ms`,
+        { hint: "retry once the migration is done" },
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -21,7 +21,10 @@ export function renderReferenceIndex(refs: readonly ArtifactRef[], summaryChars 
     const summary = (r.summary ?? "").replace(/\s+/g, " ").trim();
     return `- ${r.short_ref} (${r.size_bytes} bytes)${summary ? `: ${summary.length > summaryChars ? `${summary.slice(0, summaryChars - 1)}…` : summary}` : ""}`;
   });
-  return [`Earlier tool outputs (pruned from the conversation, still fetchable with ${ARTIFACTS_GET_TOOL_NAME}):`, ...lines].join("\n");
+  return [
+    `Earlier tool outputs (pruned from the conversation, still fetchable with ${ARTIFACTS_GET_TOOL_NAME}):`,
+    ...lines,
+  ].join("\n");
 }
 
 export interface PruneOptions {
@@ -49,7 +52,8 @@ export function pruneTranscript(entries: readonly TranscriptEntry[], options: Pr
     throw new ArefError("INVALID_INPUT", `keepLast must be a non-negative integer, got ${options.keepLast}`);
   }
   let head = 0;
-  if (options.keepSystem !== false) while (head < entries.length && entries[head]!.role === "system" && !entries[head]!.details?.carriedRefs) head++;
+  if (options.keepSystem !== false)
+    while (head < entries.length && entries[head]!.role === "system" && !entries[head]!.details?.carriedRefs) head++;
   let start = Math.max(head, entries.length - options.keepLast);
   // Do not start on a tool result whose call would be dropped.
   while (start > head && entries[start]?.role === "tool") start--;

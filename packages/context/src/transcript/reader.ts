@@ -31,10 +31,17 @@ export async function readTranscriptText(path: string): Promise<string> {
 /** The error for a transcript file that could not be read: NOT_FOUND when missing, else IO_ERROR. */
 export function transcriptReadError(path: string, error: unknown): ArefError {
   const code = (error as NodeJS.ErrnoException).code;
-  return new ArefError(code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR", `cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
+  return new ArefError(
+    code === "ENOENT" ? "NOT_FOUND" : "IO_ERROR",
+    `cannot read transcript ${path}: ${(error as Error).message}`,
+    { cause: error },
+  );
 }
 
-export function parseTranscriptText(text: string, options: { format?: TranscriptFormat; where?: string } = {}): Transcript {
+export function parseTranscriptText(
+  text: string,
+  options: { format?: TranscriptFormat; where?: string } = {},
+): Transcript {
   const parsed = parseTranscript(text, options);
   return { ...parsed, entries: parsed.lines.map((l) => l.entry) };
 }
@@ -73,9 +80,13 @@ export function artifactRefOf(entry: { details?: Record<string, unknown> | undef
 export async function loadPayloadText(store: ArtifactStore, ref: ArtifactRef): Promise<string> {
   const text = await store.getText(ref.artifact_id);
   if (utf8Length(text) !== ref.size_bytes) {
-    throw new ArefError("INTEGRITY", `artifact ${ref.short_ref} is ${utf8Length(text)} bytes, the transcript says ${ref.size_bytes}`, {
-      details: { artifact_id: ref.artifact_id },
-    });
+    throw new ArefError(
+      "INTEGRITY",
+      `artifact ${ref.short_ref} is ${utf8Length(text)} bytes, the transcript says ${ref.size_bytes}`,
+      {
+        details: { artifact_id: ref.artifact_id },
+      },
+    );
   }
   return text;
 }
@@ -129,7 +140,11 @@ export async function rehydrateTranscript(
     } catch (error) {
       const code = isArefError(error) ? error.code : "INTERNAL";
       const message = `entry ${index + 1}${Array.isArray(input) ? "" : ` (line ${line})`}: cannot rehydrate ${ref.short_ref}: ${(error as Error).message}`;
-      if (options.strict) throw new ArefError(isArefError(error) ? error.code : "INTERNAL", message, { cause: error, details: { line, ref: ref.short_ref } });
+      if (options.strict)
+        throw new ArefError(isArefError(error) ? error.code : "INTERNAL", message, {
+          cause: error,
+          details: { line, ref: ref.short_ref },
+        });
       errors.push({ index, line, ref: ref.short_ref, code, message });
       const rehydrationError = { code, message };
       entries.push({ ...entry, details: { ...entry.details, rehydrationError } });

@@ -1,6 +1,12 @@
 import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { ArefError, TranscriptEntrySchema, formatIssues, parseSessionId, type TranscriptEntry } from "@artifact-refs/schema";
+import {
+  ArefError,
+  TranscriptEntrySchema,
+  formatIssues,
+  parseSessionId,
+  type TranscriptEntry,
+} from "@artifact-refs/schema";
 import type { z } from "zod";
 import type { ExternalizedResult, Externalizer, ToolResultInput } from "../externalizer.js";
 import { tagInjected } from "../injected.js";
@@ -77,7 +83,8 @@ export class TranscriptWriter {
     const run = this.#queue.then(async () => {
       const value = await pending;
       const parsed = TranscriptEntrySchema.safeParse(entryOf(value));
-      if (!parsed.success) throw new ArefError("INVALID_INPUT", `invalid transcript entry: ${formatIssues(parsed.error)}`);
+      if (!parsed.success)
+        throw new ArefError("INVALID_INPUT", `invalid transcript entry: ${formatIssues(parsed.error)}`);
       this.#ready ??= mkdir(dirname(this.path), { recursive: true, mode: 0o700 }).then(() => undefined);
       await this.#ready;
       await waitWhileMigrating(this.path); // a migration of another process holds the file: append after it
@@ -89,7 +96,11 @@ export class TranscriptWriter {
   }
 
   /** Appends a user/assistant/system message. */
-  appendMessage(role: "system" | "user" | "assistant", content: string, extra: Partial<TranscriptEntryInput> = {}): Promise<TranscriptEntry> {
+  appendMessage(
+    role: "system" | "user" | "assistant",
+    content: string,
+    extra: Partial<TranscriptEntryInput> = {},
+  ): Promise<TranscriptEntry> {
     return this.append({ ...extra, role, content });
   }
 

@@ -80,10 +80,19 @@ export class McpProxy {
     this.#fetchMaxChars = options.maxChars ?? DEFAULT_FETCH_MAX_CHARS;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
     this.#refs = new SessionRefs(
-      { store: options.store, session: options.session, maxChars: this.#fetchMaxChars, ...(options.config ? { config: options.config } : {}) },
+      {
+        store: options.store,
+        session: options.session,
+        maxChars: this.#fetchMaxChars,
+        ...(options.config ? { config: options.config } : {}),
+      },
       "new McpProxy",
     );
-    this.#localServer = createArefMcpServer({ store: options.store, session: options.session, maxChars: this.#fetchMaxChars });
+    this.#localServer = createArefMcpServer({
+      store: options.store,
+      session: options.session,
+      maxChars: this.#fetchMaxChars,
+    });
     this.#local = new Client({ name: "artifact-refs-proxy", version: "0.1.0" });
     this.closed = new Promise((resolve) => (this.#closedResolve = resolve));
   }
@@ -93,7 +102,9 @@ export class McpProxy {
     const [a, b] = InMemoryTransport.createLinkedPair();
     await this.#localServer.connect(a);
     await this.#local.connect(b);
-    this.#localTools = (await this.#local.listTools()).tools.filter((t) => (PROXY_TOOLS as readonly string[]).includes(t.name));
+    this.#localTools = (await this.#local.listTools()).tools.filter((t) =>
+      (PROXY_TOOLS as readonly string[]).includes(t.name),
+    );
     const { upstream, downstream } = this.#o;
     upstream.onmessage = (m) => this.#fromUpstream(m as unknown as Msg);
     upstream.onerror = (e) => this.#upstreamError(e);
@@ -123,7 +134,9 @@ export class McpProxy {
   }
 
   #toClient(message: Msg): void {
-    this.#o.downstream.send(message as unknown as JSONRPCMessage).catch((e: unknown) => this.#log(`sending to the client failed: ${(e as Error).message}`));
+    this.#o.downstream
+      .send(message as unknown as JSONRPCMessage)
+      .catch((e: unknown) => this.#log(`sending to the client failed: ${(e as Error).message}`));
   }
 
   #reply(id: Id, result: unknown): void {
@@ -139,7 +152,8 @@ export class McpProxy {
     work().then(
       (result) => this.#reply(id, result),
       (error: unknown) => {
-        if (error instanceof McpError) this.#fail(id, error.code, error.message.replace(/^MCP error -?\d+: /, ""), error.data);
+        if (error instanceof McpError)
+          this.#fail(id, error.code, error.message.replace(/^MCP error -?\d+: /, ""), error.data);
         else this.#fail(id, ErrorCode.InternalError, (error as Error).message ?? String(error));
       },
     );
@@ -148,7 +162,8 @@ export class McpProxy {
   #fromClient(msg: Msg): void {
     const method = typeof msg.method === "string" ? msg.method : undefined;
     const id = msg.id as Id | undefined;
-    if (method !== undefined && id !== undefined) return this.#clientRequest(id, method, isObject(msg.params) ? msg.params : {}, msg);
+    if (method !== undefined && id !== undefined)
+      return this.#clientRequest(id, method, isObject(msg.params) ? msg.params : {}, msg);
     if (method === "notifications/cancelled" && isObject(msg.params)) {
       const pending = this.#pending.get(msg.params.requestId as Id);
       if (pending) {
@@ -163,24 +178,34 @@ export class McpProxy {
   #clientRequest(id: Id, method: string, params: Msg, msg: Msg): void {
     const local = this.#local;
     if (method === "tools/call" && (PROXY_TOOLS as readonly string[]).includes(params.name as string)) {
-      return this.#answerLocally(id, () => local.callTool(params as { name: string; arguments?: Record<string, unknown> }));
+      return this.#answerLocally(id, () =>
+        local.callTool(params as { name: string; arguments?: Record<string, unknown> }),
+      );
     }
     if (method === "resources/read" && typeof params.uri === "string" && params.uri.startsWith(RESOURCE_URI_PREFIX)) {
       return this.#answerLocally(id, () => local.readResource(params as { uri: string }));
     }
     if (this.#gone !== undefined) {
-      return this.#fail(id, ErrorCode.ConnectionClosed, `the upstream MCP server (${this.#o.upstreamName}) is not running: ${this.#gone}; ${method} was not sent`);
+      return this.#fail(
+        id,
+        ErrorCode.ConnectionClosed,
+        `the upstream MCP server (${this.#o.upstreamName}) is not running: ${this.#gone}; ${method} was not sent`,
+      );
     }
     // What the upstream does not serve at all is answered here.
-    if (method === "resources/list" && !this.#upstreamCaps.resources) return this.#answerLocally(id, () => local.listResources());
-    if (method === "resources/templates/list" && !this.#upstreamCaps.resources) return this.#answerLocally(id, () => local.listResourceTemplates());
-    if (method === "tools/list" && "initialized" in this.#upstreamCaps && !this.#upstreamCaps.tools) return this.#reply(id, { tools: this.#localTools });
+    if (method === "resources/list" && !this.#upstreamCaps.resources)
+      return this.#answerLocally(id, () => local.listResources());
+    if (method === "resources/templates/list" && !this.#upstreamCaps.resources)
+      return this.#answerLocally(id, () => local.listResourceTemplates());
+    if (method === "tools/list" && "initialized" in this.#upstreamCaps && !this.#upstreamCaps.tools)
+      return this.#reply(id, { tools: this.#localTools });
     const pending: Pending = { method, kind: KINDS.has(method) ? (method as Kind) : "plain" };
     if (method === "tools/call") {
       pending.tool = String(params.name);
       if (isObject(params.arguments)) pending.args = params.arguments;
     }
-    if (isObject(params._meta) && params._meta.progressToken !== undefined) pending.progressToken = params._meta.progressToken;
+    if (isObject(params._meta) && params._meta.progressToken !== undefined)
+      pending.progressToken = params._meta.progressToken;
     this.#pending.set(id, pending);
     this.#arm(id, pending);
     this.#toUpstream(msg, id);
@@ -193,8 +218,17 @@ export class McpProxy {
       if (this.#pending.get(id) !== pending) return;
       this.#pending.delete(id);
       const what = pending.tool === undefined ? pending.method : `${pending.method} (tool ${pending.tool})`;
-      this.#fail(id, ErrorCode.RequestTimeout, `the upstream MCP server (${this.#o.upstreamName}) did not answer ${what} within ${this.#timeoutMs} ms; the request was cancelled`, { timeoutMs: this.#timeoutMs });
-      this.#toUpstream({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: `no answer within ${this.#timeoutMs} ms (proxy timeout)` } });
+      this.#fail(
+        id,
+        ErrorCode.RequestTimeout,
+        `the upstream MCP server (${this.#o.upstreamName}) did not answer ${what} within ${this.#timeoutMs} ms; the request was cancelled`,
+        { timeoutMs: this.#timeoutMs },
+      );
+      this.#toUpstream({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: id, reason: `no answer within ${this.#timeoutMs} ms (proxy timeout)` },
+      });
     }, this.#timeoutMs);
     pending.timer.unref?.();
   }
@@ -206,7 +240,11 @@ export class McpProxy {
       const pending = this.#pending.get(requestId)!;
       clearTimeout(pending.timer);
       this.#pending.delete(requestId);
-      this.#fail(requestId, ErrorCode.ConnectionClosed, `the upstream MCP server (${this.#o.upstreamName}) could not take ${pending.method}: ${(e as Error).message}`);
+      this.#fail(
+        requestId,
+        ErrorCode.ConnectionClosed,
+        `the upstream MCP server (${this.#o.upstreamName}) could not take ${pending.method}: ${(e as Error).message}`,
+      );
     });
   }
 
@@ -214,7 +252,10 @@ export class McpProxy {
     this.#log(`upstream: ${error.message}`);
     // A line that is not JSON-RPC: whichever request it answered will never get its answer.
     if (error instanceof SyntaxError || error.name === "ZodError" || /JSON/.test(error.message)) {
-      this.#failAll(ErrorCode.InternalError, `the upstream MCP server (${this.#o.upstreamName}) sent a malformed JSON-RPC message (${error.message.slice(0, 200)})`);
+      this.#failAll(
+        ErrorCode.InternalError,
+        `the upstream MCP server (${this.#o.upstreamName}) sent a malformed JSON-RPC message (${error.message.slice(0, 200)})`,
+      );
     }
   }
 
@@ -222,13 +263,20 @@ export class McpProxy {
     if (this.#closing) return;
     this.#gone = "it exited or closed the connection";
     this.#log(`upstream closed: ${this.#o.upstreamName}`);
-    this.#failAll(ErrorCode.ConnectionClosed, `the upstream MCP server (${this.#o.upstreamName}) exited or closed the connection before answering`);
+    this.#failAll(
+      ErrorCode.ConnectionClosed,
+      `the upstream MCP server (${this.#o.upstreamName}) exited or closed the connection before answering`,
+    );
   }
 
   #failAll(code: number, message: string): void {
     for (const [id, pending] of this.#pending) {
       clearTimeout(pending.timer);
-      this.#fail(id, code, `${message}; ${pending.tool === undefined ? pending.method : `${pending.method} (tool ${pending.tool})`} got no answer`);
+      this.#fail(
+        id,
+        code,
+        `${message}; ${pending.tool === undefined ? pending.method : `${pending.method} (tool ${pending.tool})`} got no answer`,
+      );
     }
     this.#pending.clear();
   }
@@ -238,12 +286,14 @@ export class McpProxy {
     if (typeof msg.method === "string" || id === undefined) {
       // A notification or a server-to-client request (sampling, elicitation, roots, ping).
       if (msg.method === "notifications/progress" && isObject(msg.params)) {
-        for (const [pid, p] of this.#pending) if (p.progressToken !== undefined && p.progressToken === msg.params.progressToken) this.#arm(pid, p);
+        for (const [pid, p] of this.#pending)
+          if (p.progressToken !== undefined && p.progressToken === msg.params.progressToken) this.#arm(pid, p);
       }
       return this.#toClient(msg);
     }
     const pending = this.#pending.get(id);
-    if (pending === undefined) return this.#log(`dropped an upstream answer to request ${String(id)} (cancelled, timed out or unknown)`);
+    if (pending === undefined)
+      return this.#log(`dropped an upstream answer to request ${String(id)} (cancelled, timed out or unknown)`);
     clearTimeout(pending.timer);
     this.#pending.delete(id);
     if (!isObject(msg.result) || pending.kind === "plain") return this.#toClient(msg);
@@ -258,11 +308,25 @@ export class McpProxy {
         if (result.nextCursor !== undefined) return this.#toClient(msg);
         return this.#answerLocally(id, async () => {
           const key = pending.kind === "resources/list" ? "resources" : "resourceTemplates";
-          const mine = pending.kind === "resources/list" ? (await this.#local.listResources()).resources : (await this.#local.listResourceTemplates()).resourceTemplates;
+          const mine =
+            pending.kind === "resources/list"
+              ? (await this.#local.listResources()).resources
+              : (await this.#local.listResourceTemplates()).resourceTemplates;
           return { ...result, [key]: [...(Array.isArray(result[key]) ? (result[key] as unknown[]) : []), ...mine] };
         });
       case "tools/call":
-        return this.#answerLocally(id, async () => (await shrinkToolResult(result, { tool: pending.tool!, args: pending.args, callId: String(id) }, this.#refs, this.#fetchMaxChars)).result);
+        return this.#answerLocally(
+          id,
+          async () =>
+            (
+              await shrinkToolResult(
+                result,
+                { tool: pending.tool!, args: pending.args, callId: String(id) },
+                this.#refs,
+                this.#fetchMaxChars,
+              )
+            ).result,
+        );
     }
   }
 
@@ -276,8 +340,15 @@ export class McpProxy {
       `call artifacts_get with the ref and a selector (range, grep, jsonpath, headtail) to read a bounded part, artifacts_list to see them all.`;
     return {
       ...result,
-      capabilities: { ...caps, tools: isObject(caps.tools) ? caps.tools : {}, resources: isObject(caps.resources) ? caps.resources : {} },
-      instructions: typeof result.instructions === "string" && result.instructions.length > 0 ? `${result.instructions}\n\n${note}` : note,
+      capabilities: {
+        ...caps,
+        tools: isObject(caps.tools) ? caps.tools : {},
+        resources: isObject(caps.resources) ? caps.resources : {},
+      },
+      instructions:
+        typeof result.instructions === "string" && result.instructions.length > 0
+          ? `${result.instructions}\n\n${note}`
+          : note,
     };
   }
 

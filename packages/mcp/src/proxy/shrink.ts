@@ -25,7 +25,14 @@ export interface ShrinkOutcome {
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 /** The plain-text line(s) that go with a stored item: what it was, where it is, how to read more. */
-function linkText(call: ShrinkCall, what: string, record: ArtifactRecord, shortRef: string, fetchMaxChars: number, text: boolean): string {
+function linkText(
+  call: ShrinkCall,
+  what: string,
+  record: ArtifactRecord,
+  shortRef: string,
+  fetchMaxChars: number,
+  text: boolean,
+): string {
   const uri = resourceUri(record.artifact_id);
   const head = `[artifact-refs] ${what} from ${call.tool} was ${fmt(record.size_bytes)} bytes${record.mime ? ` (${record.mime})` : ""}: stored as ${shortRef} (${uri}), not shown here.`;
   if (!text) return `${head}\nIt is binary: read the resource ${uri} to get its bytes.`;
@@ -43,7 +50,12 @@ function linkText(call: ShrinkCall, what: string, record: ArtifactRecord, shortR
  * Error results (`isError`) and results with nothing over the thresholds come back as the
  * very same object, so they reach the client byte for byte.
  */
-export async function shrinkToolResult(result: Record<string, unknown>, call: ShrinkCall, refs: SessionRefs, fetchMaxChars: number): Promise<ShrinkOutcome> {
+export async function shrinkToolResult(
+  result: Record<string, unknown>,
+  call: ShrinkCall,
+  refs: SessionRefs,
+  fetchMaxChars: number,
+): Promise<ShrinkOutcome> {
   if (result.isError === true || !Array.isArray(result.content)) return { result, stored: 0 };
   const externalizer = refs.externalizer;
   const maxInline = externalizer.maxInlineChars(call.tool);
@@ -57,14 +69,24 @@ export async function shrinkToolResult(result: Record<string, unknown>, call: Sh
       producer: "executor",
       label,
       ...(mime ? { mime } : {}),
-      tool: { name: call.tool, ...(call.args ? { args: externalizer.redactValue(call.args).value as Record<string, unknown> } : {}) },
+      tool: {
+        name: call.tool,
+        ...(call.args ? { args: externalizer.redactValue(call.args).value as Record<string, unknown> } : {}),
+      },
     });
     stored++;
     return { record: put.record, shortRef: put.shortRef };
   };
 
   const storeText = async (text: string, mime: string | undefined, what: string): Promise<Item[] | undefined> => {
-    const prepared = externalizer.prepare({ session: refs.session, tool: call.tool, result: text, callId: call.callId, ...(call.args ? { args: call.args } : {}), ...(mime ? { mime } : {}) });
+    const prepared = externalizer.prepare({
+      session: refs.session,
+      tool: call.tool,
+      result: text,
+      callId: call.callId,
+      ...(call.args ? { args: call.args } : {}),
+      ...(mime ? { mime } : {}),
+    });
     if (!prepared.decision.externalize) return undefined;
     const stashed = await externalizer.stash(prepared);
     stored++;
@@ -78,7 +100,10 @@ export async function shrinkToolResult(result: Record<string, unknown>, call: Sh
 
   const storeBase64 = async (data: string, mime: string | undefined, what: string): Promise<Item[]> => {
     const { record, shortRef } = await storeBytes(Buffer.from(data, "base64"), mime, `${call.tool} ${what}`);
-    return [{ type: "text", text: linkText(call, what, record, shortRef, fetchMaxChars, false) }, { ...resourceLink(record, shortRef) }];
+    return [
+      { type: "text", text: linkText(call, what, record, shortRef, fetchMaxChars, false) },
+      { ...resourceLink(record, shortRef) },
+    ];
   };
 
   const out: Item[] = [];
@@ -87,14 +112,23 @@ export async function shrinkToolResult(result: Record<string, unknown>, call: Sh
     let replaced: Item[] | undefined;
     if (item.type === "text" && typeof item.text === "string") {
       replaced = await storeText(item.text, undefined, what);
-    } else if ((item.type === "image" || item.type === "audio") && typeof item.data === "string" && item.data.length > maxInline) {
-      replaced = await storeBase64(item.data, typeof item.mimeType === "string" ? item.mimeType : undefined, `${what} (${item.type})`);
+    } else if (
+      (item.type === "image" || item.type === "audio") &&
+      typeof item.data === "string" &&
+      item.data.length > maxInline
+    ) {
+      replaced = await storeBase64(
+        item.data,
+        typeof item.mimeType === "string" ? item.mimeType : undefined,
+        `${what} (${item.type})`,
+      );
     } else if (item.type === "resource" && item.resource !== null && typeof item.resource === "object") {
       const resource = item.resource as Record<string, unknown>;
       const mime = typeof resource.mimeType === "string" ? resource.mimeType : undefined;
       const label = `${what} (resource ${String(resource.uri)})`;
       if (typeof resource.text === "string") replaced = await storeText(resource.text, mime, label);
-      else if (typeof resource.blob === "string" && resource.blob.length > maxInline) replaced = await storeBase64(resource.blob, mime, label);
+      else if (typeof resource.blob === "string" && resource.blob.length > maxInline)
+        replaced = await storeBase64(resource.blob, mime, label);
     }
     out.push(...(replaced ?? [item]));
   }
@@ -103,12 +137,22 @@ export async function shrinkToolResult(result: Record<string, unknown>, call: Sh
   if (structured !== undefined) {
     const json = JSON.stringify(structured);
     if (json.length > maxInline) {
-      const { record, shortRef } = await storeBytes(new TextEncoder().encode(json), "application/json", `${call.tool} structuredContent`);
-      out.push({ type: "text", text: linkText(call, "the structured content", record, shortRef, fetchMaxChars, true) }, { ...resourceLink(record, shortRef) });
+      const { record, shortRef } = await storeBytes(
+        new TextEncoder().encode(json),
+        "application/json",
+        `${call.tool} structuredContent`,
+      );
+      out.push(
+        { type: "text", text: linkText(call, "the structured content", record, shortRef, fetchMaxChars, true) },
+        { ...resourceLink(record, shortRef) },
+      );
       structured = undefined;
     }
   }
   if (stored === 0) return { result, stored: 0 };
   const { structuredContent: _dropped, ...rest } = result;
-  return { result: { ...rest, content: out, ...(structured === undefined ? {} : { structuredContent: structured }) }, stored };
+  return {
+    result: { ...rest, content: out, ...(structured === undefined ? {} : { structuredContent: structured }) },
+    stored,
+  };
 }

@@ -14,7 +14,11 @@ export function parseUpstreamHeaders(lines: readonly string[]): Record<string, s
   for (const line of lines) {
     const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(line);
     if (!match || /[\r\n]/.test(match[2]!)) {
-      throw new ArefError("INVALID_INPUT", `--upstream-header ${JSON.stringify(line.slice(0, 80))} is not "Name: value"`, { hint: 'e.g. --upstream-header "Authorization: Bearer $TOKEN"' });
+      throw new ArefError(
+        "INVALID_INPUT",
+        `--upstream-header ${JSON.stringify(line.slice(0, 80))} is not "Name: value"`,
+        { hint: 'e.g. --upstream-header "Authorization: Bearer $TOKEN"' },
+      );
     }
     headers[match[1]!] = match[2]!;
   }
@@ -42,14 +46,29 @@ export function upstreamTransport(spec: UpstreamSpec): Transport {
     try {
       url = new URL(spec.url);
     } catch {
-      throw new ArefError("INVALID_INPUT", `--upstream ${JSON.stringify(spec.url.slice(0, 200))} is not a URL`, { hint: "e.g. --upstream http://127.0.0.1:8080/mcp" });
+      throw new ArefError("INVALID_INPUT", `--upstream ${JSON.stringify(spec.url.slice(0, 200))} is not a URL`, {
+        hint: "e.g. --upstream http://127.0.0.1:8080/mcp",
+      });
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new ArefError("INVALID_INPUT", `--upstream must be an http(s) URL, got ${url.protocol}`, { hint: "e.g. --upstream https://mcp.example.com/mcp" });
+      throw new ArefError("INVALID_INPUT", `--upstream must be an http(s) URL, got ${url.protocol}`, {
+        hint: "e.g. --upstream https://mcp.example.com/mcp",
+      });
     }
     return new StreamableHTTPClientTransport(url, { requestInit: { headers: spec.headers ?? {} } });
   }
-  if (spec.command.length === 0) throw new ArefError("INVALID_INPUT", "--wrap needs the upstream server's command after --", { hint: "e.g. aref mcp --wrap -- npx -y @modelcontextprotocol/server-filesystem /tmp" });
-  const env = Object.fromEntries(Object.entries({ ...process.env, ...spec.env }).filter((e): e is [string, string] => typeof e[1] === "string"));
-  return new StdioClientTransport({ command: spec.command, args: spec.args ?? [], env, stderr: "inherit", ...(spec.cwd ? { cwd: spec.cwd } : {}) });
+  if (spec.command.length === 0)
+    throw new ArefError("INVALID_INPUT", "--wrap needs the upstream server's command after --", {
+      hint: "e.g. aref mcp --wrap -- npx -y @modelcontextprotocol/server-filesystem /tmp",
+    });
+  const env = Object.fromEntries(
+    Object.entries({ ...process.env, ...spec.env }).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
+  return new StdioClientTransport({
+    command: spec.command,
+    args: spec.args ?? [],
+    env,
+    stderr: "inherit",
+    ...(spec.cwd ? { cwd: spec.cwd } : {}),
+  });
 }

@@ -15,9 +15,15 @@ const RULES: Record<string, SymbolRule[]> = {
     { re: /^\s*(?:export\s+)?interface\s+([A-Za-z_$][\w$]*)/, kind: "interface" },
     { re: /^\s*(?:export\s+)?type\s+([A-Za-z_$][\w$]*)\s*(?:<[^=]*>)?\s*=/, kind: "type" },
     { re: /^\s*(?:export\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)/, kind: "enum" },
-    { re: /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=>/, kind: "function" },
+    {
+      re: /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=>/,
+      kind: "function",
+    },
     { re: /^\s*(?:export\s+)(?:const|let|var)\s+([A-Za-z_$][\w$]*)/, kind: "const" },
-    { re: /^\s+(?:public\s+|private\s+|protected\s+|static\s+|readonly\s+|async\s+|override\s+)*(?!if\b|for\b|while\b|switch\b|catch\b|return\b|function\b)([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^{]+)?\{\s*$/, kind: "method" },
+    {
+      re: /^\s+(?:public\s+|private\s+|protected\s+|static\s+|readonly\s+|async\s+|override\s+)*(?!if\b|for\b|while\b|switch\b|catch\b|return\b|function\b)([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^{]+)?\{\s*$/,
+      kind: "method",
+    },
     { re: /^\s*(?:router|app)\.(get|post|put|patch|delete)\(\s*['"`]([^'"`]+)/, kind: "route" },
   ],
   py: [
@@ -34,15 +40,24 @@ const RULES: Record<string, SymbolRule[]> = {
     { re: /^\s*impl(?:<[^>]*>)?\s+([A-Za-z_][\w:<>, ]*)/, kind: "impl" },
   ],
   java: [
-    { re: /^\s*(?:public|private|protected)?\s*(?:abstract\s+|final\s+|static\s+)*(?:class|interface|enum|record)\s+([A-Za-z_]\w*)/, kind: "class" },
-    { re: /^\s+(?:public|private|protected)\s+(?:static\s+|final\s+|abstract\s+|synchronized\s+)*[\w<>[\],\s]+\s+([A-Za-z_]\w*)\s*\(/, kind: "method" },
+    {
+      re: /^\s*(?:public|private|protected)?\s*(?:abstract\s+|final\s+|static\s+)*(?:class|interface|enum|record)\s+([A-Za-z_]\w*)/,
+      kind: "class",
+    },
+    {
+      re: /^\s+(?:public|private|protected)\s+(?:static\s+|final\s+|abstract\s+|synchronized\s+)*[\w<>[\],\s]+\s+([A-Za-z_]\w*)\s*\(/,
+      kind: "method",
+    },
   ],
   rb: [
     { re: /^\s*(?:class|module)\s+([A-Z]\w*(?:::\w+)*)/, kind: "class" },
     { re: /^\s*def\s+(?:self\.)?([a-z_]\w*[?!=]?)/, kind: "def" },
   ],
   c: [
-    { re: /^(?:static\s+|inline\s+|extern\s+)*[A-Za-z_][\w\s*]*?\b([A-Za-z_]\w*)\s*\([^;]*\)\s*\{?\s*$/, kind: "function" },
+    {
+      re: /^(?:static\s+|inline\s+|extern\s+)*[A-Za-z_][\w\s*]*?\b([A-Za-z_]\w*)\s*\([^;]*\)\s*\{?\s*$/,
+      kind: "function",
+    },
     { re: /^\s*(?:typedef\s+)?(struct|class|enum)\s+([A-Za-z_]\w*)/, kind: "type" },
   ],
   sh: [{ re: /^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{/, kind: "function" }],
@@ -75,10 +90,12 @@ const FAMILY: Record<string, { rules: string; language: string }> = {
 };
 
 function guessFamily(text: string): { rules: string; language: string } {
-  if (/^\s*(def |class \w+.*:\s*$|import \w+\s*$|from \S+ import )/m.test(text)) return { rules: "py", language: "Python" };
+  if (/^\s*(def |class \w+.*:\s*$|import \w+\s*$|from \S+ import )/m.test(text))
+    return { rules: "py", language: "Python" };
   if (/^package \w+\s*$/m.test(text) && /^func /m.test(text)) return { rules: "go", language: "Go" };
   if (/^\s*(pub )?fn \w+/m.test(text)) return { rules: "rs", language: "Rust" };
-  if (/:\s*(string|number|boolean)\b|^\s*(export )?(interface|type) \w+/m.test(text)) return { rules: "js", language: "TypeScript" };
+  if (/:\s*(string|number|boolean)\b|^\s*(export )?(interface|type) \w+/m.test(text))
+    return { rules: "js", language: "TypeScript" };
   return { rules: "js", language: "JavaScript" };
 }
 
@@ -123,5 +140,9 @@ export function previewCode(text: string, maxChars: number, label?: string): Raw
   const outline = symbols.map((s) => `${String(s.line).padStart(5)}  ${"  ".repeat(s.depth)}${s.kind} ${s.name}`);
   const head = text.split("\n").slice(0, 8).join("\n");
   const preview = symbols.length ? `outline:\n${outline.join("\n")}` : `head:\n${head}`;
-  return { summary, preview: clip(preview, maxChars), stats: { lines, symbols: symbols.length, imports, chars: text.length } };
+  return {
+    summary,
+    preview: clip(preview, maxChars),
+    stats: { lines, symbols: symbols.length, imports, chars: text.length },
+  };
 }

@@ -13,6 +13,12 @@ export function previewCsv(text: string, maxChars: number): RawPreview {
   const summary = `${name}, ${fmtInt(rows)} rows x ${fmtInt(cols)} columns: ${clip(header.join(", "), 380)}`;
   const sample = lines.slice(1, 6).map((l) => clip(l, 300));
   const tail = rows > 8 ? lines.slice(-2).map((l) => clip(l, 300)) : [];
-  const preview = [`header: ${header.join(" | ")}`, `rows: ${fmtInt(rows)}`, "first rows:", ...sample, ...(tail.length ? ["…", "last rows:", ...tail] : [])].join("\n");
+  const preview = [
+    `header: ${header.join(" | ")}`,
+    `rows: ${fmtInt(rows)}`,
+    "first rows:",
+    ...sample,
+    ...(tail.length ? ["…", "last rows:", ...tail] : []),
+  ].join("\n");
   return { summary, preview: clip(preview, maxChars), stats: { rows, columns: cols, chars: text.length } };
 }

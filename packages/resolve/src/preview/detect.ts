@@ -2,9 +2,49 @@ import { isTap, summaryCounts } from "./test-output.js";
 import type { PreviewKind } from "./types.js";
 
 const CODE_EXT = new Set([
-  "ts", "tsx", "js", "jsx", "mjs", "cjs", "py", "go", "rs", "java", "kt", "c", "h", "cc", "cpp", "hpp", "cs", "rb", "php", "swift", "scala", "sh", "bash", "lua", "dart", "vue", "svelte",
+  "ts",
+  "tsx",
+  "js",
+  "jsx",
+  "mjs",
+  "cjs",
+  "py",
+  "go",
+  "rs",
+  "java",
+  "kt",
+  "c",
+  "h",
+  "cc",
+  "cpp",
+  "hpp",
+  "cs",
+  "rb",
+  "php",
+  "swift",
+  "scala",
+  "sh",
+  "bash",
+  "lua",
+  "dart",
+  "vue",
+  "svelte",
 ]);
-const TEXT_EXT = new Set(["md", "txt", "rst", "adoc", "yaml", "yml", "toml", "ini", "conf", "cfg", "env", "xml", "sql"]);
+const TEXT_EXT = new Set([
+  "md",
+  "txt",
+  "rst",
+  "adoc",
+  "yaml",
+  "yml",
+  "toml",
+  "ini",
+  "conf",
+  "cfg",
+  "env",
+  "xml",
+  "sql",
+]);
 
 export function extensionOf(label: string | undefined): string | undefined {
   if (!label) return undefined;
@@ -32,14 +72,21 @@ const TEST_RE = [
 function looksLikeTestRun(text: string, label: string): boolean {
   const tail = text.slice(-8_192);
   const tap = isTap(text);
-  const shape = tap || TEST_RE.some((re) => re.test(tail)) || tail.split("\n").some((line) => summaryCounts(line) !== undefined);
+  const shape =
+    tap || TEST_RE.some((re) => re.test(tail)) || tail.split("\n").some((line) => summaryCounts(line) !== undefined);
   if (!shape) return false;
-  return tap || /\b(test|tests|spec|pytest|vitest|jest|passed|failed|passing|failing)\b/i.test(tail + label) || /^(--- (FAIL|PASS):|=== RUN)/m.test(text);
+  return (
+    tap ||
+    /\b(test|tests|spec|pytest|vitest|jest|passed|failed|passing|failing)\b/i.test(tail + label) ||
+    /^(--- (FAIL|PASS):|=== RUN)/m.test(text)
+  );
 }
 
-const LOG_LINE = /^(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{4}\/\d\d\/\d\d \d\d:|\[?(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]|.{0,40}?\[?\b(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\b\]?[\s:])/;
+const LOG_LINE =
+  /^(\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{4}\/\d\d\/\d\d \d\d:|\[?(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]|.{0,40}?\[?\b(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\b\]?[\s:])/;
 
-const CODE_LINE = /^\s*(import\s|export\s|from\s+\S+\s+import|def\s+\w+|class\s+\w+|function\s+\w+|func\s+\w+|fn\s+\w+|pub\s+|package\s+\w+|#include\s|const\s+\w+\s*=|let\s+\w+|interface\s+\w+|type\s+\w+\s*=|struct\s+\w+|impl\s|public\s+|private\s+|return\b|if\s*\(|for\s*\()/;
+const CODE_LINE =
+  /^\s*(import\s|export\s|from\s+\S+\s+import|def\s+\w+|class\s+\w+|function\s+\w+|func\s+\w+|fn\s+\w+|pub\s+|package\s+\w+|#include\s|const\s+\w+\s*=|let\s+\w+|interface\s+\w+|type\s+\w+\s*=|struct\s+\w+|impl\s|public\s+|private\s+|return\b|if\s*\(|for\s*\()/;
 
 /** Picks the preview kind from the MIME type, then the label's extension, then the content. */
 export function detectKind(text: string, mime?: string, label?: string): PreviewKind {
@@ -64,7 +111,10 @@ export function detectKind(text: string, mime?: string, label?: string): Preview
   if (/^<(!doctype html|html|head|body)\b/i.test(trimmed)) return "html";
   if (ext && TEXT_EXT.has(ext)) return "text";
 
-  const lines = head.split("\n").slice(0, 60).filter((x) => x.trim().length > 0);
+  const lines = head
+    .split("\n")
+    .slice(0, 60)
+    .filter((x) => x.trim().length > 0);
   if (lines.length >= 3) {
     const logLike = lines.filter((x) => LOG_LINE.test(x)).length;
     if (logLike / lines.length >= 0.5) return "log";

@@ -10,7 +10,10 @@ export function previewJson(text: string, maxChars: number): RawPreview {
     const shape = describeShape(first, 2);
     return {
       summary: `JSON Lines, ${fmtInt(rows.length)} records; first: ${shape}`,
-      preview: clip(`${fmtInt(rows.length)} records, each like:\n${shapeOutline(first, maxChars)}\n\nfirst record:\n${JSON.stringify(first)}`, maxChars),
+      preview: clip(
+        `${fmtInt(rows.length)} records, each like:\n${shapeOutline(first, maxChars)}\n\nfirst record:\n${JSON.stringify(first)}`,
+        maxChars,
+      ),
       stats: { records: rows.length, chars: text.length },
     };
   }
@@ -100,6 +103,9 @@ function sampleOf(v: unknown, max: number): string {
 function depthOf(v: unknown, level: number): number {
   if (level > 64) return level;
   if (Array.isArray(v)) return v.slice(0, 100).reduce<number>((m, x) => Math.max(m, depthOf(x, level + 1)), level + 1);
-  if (isObject(v)) return Object.values(v).slice(0, 100).reduce<number>((m, x) => Math.max(m, depthOf(x, level + 1)), level + 1);
+  if (isObject(v))
+    return Object.values(v)
+      .slice(0, 100)
+      .reduce<number>((m, x) => Math.max(m, depthOf(x, level + 1)), level + 1);
   return level;
 }

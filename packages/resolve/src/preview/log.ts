@@ -2,7 +2,8 @@ import { clip, fmtInt, fold } from "../text.js";
 import { withNumberedTail } from "./tail.js";
 import type { RawPreview } from "./types.js";
 
-const ERROR_RE = /\b(error|errors|err|fatal|panic|exception|traceback|critical|crit|emerg|alert|failed|failure|segfault|refused|denied|timed out|timeout)\b|\bE\d{4}\b|\bERR!/i;
+const ERROR_RE =
+  /\b(error|errors|err|fatal|panic|exception|traceback|critical|crit|emerg|alert|failed|failure|segfault|refused|denied|timed out|timeout)\b|\bE\d{4}\b|\bERR!/i;
 const WARN_RE = /\b(warn|warning|warnings|deprecated|deprecation)\b/i;
 const NOT_ERROR_RE = /\b(0 errors?|no errors?|errors?: 0|0 failed|without errors?)\b/i;
 
@@ -35,7 +36,11 @@ export function previewLog(text: string, maxChars: number): RawPreview {
   const firstError = errors.length ? fold(lines[errors[0]!]!) : undefined;
   const summary = [
     `Log, ${fmtInt(lines.length)} lines: ${fmtInt(errors.length)} error${errors.length === 1 ? "" : "s"}, ${fmtInt(warnings.length)} warning${warnings.length === 1 ? "" : "s"}`,
-    top && top.n > 1 ? `most frequent (${fmtInt(top.n)}x): ${clip(fold(top.sample), 160)}` : firstError ? `first error: ${clip(firstError, 180)}` : undefined,
+    top && top.n > 1
+      ? `most frequent (${fmtInt(top.n)}x): ${clip(fold(top.sample), 160)}`
+      : firstError
+        ? `first error: ${clip(firstError, 180)}`
+        : undefined,
   ]
     .filter(Boolean)
     .join("; ");
@@ -52,7 +57,11 @@ export function previewLog(text: string, maxChars: number): RawPreview {
   }
   const head = parts.join("\n");
   const preview = withNumberedTail(head, lines, budget, 15, 240);
-  return { summary, preview, stats: { lines: lines.length, errors: errors.length, warnings: warnings.length, chars: text.length } };
+  return {
+    summary,
+    preview,
+    stats: { lines: lines.length, errors: errors.length, warnings: warnings.length, chars: text.length },
+  };
 }
 
 function normalizeMessage(line: string): string {

@@ -7,9 +7,13 @@ export function previewText(text: string, maxChars: number): RawPreview {
   if (lines.at(-1) === "") lines.pop();
   const words = (text.match(/\S+/g) ?? []).length;
   const first = lines.find((l) => l.trim().length > 0) ?? "";
-  const headings = lines.filter((l) => /^#{1,3}\s+\S/.test(l)).slice(0, 8).map((l) => fold(l.replace(/^#+\s*/, "")));
+  const headings = lines
+    .filter((l) => /^#{1,3}\s+\S/.test(l))
+    .slice(0, 8)
+    .map((l) => fold(l.replace(/^#+\s*/, "")));
   const summary = `Text, ${fmtInt(lines.length)} lines, ${fmtInt(words)} words: ${clip(fold(first), 200)}${headings.length > 1 ? `; sections: ${clip(headings.slice(1).join(", "), 200)}` : ""}`;
-  if (text.length <= maxChars) return { summary, preview: text, stats: { lines: lines.length, words, chars: text.length } };
+  if (text.length <= maxChars)
+    return { summary, preview: text, stats: { lines: lines.length, words, chars: text.length } };
   const half = Math.floor((maxChars - 40) / 2);
   const head: string[] = [];
   let used = 0;

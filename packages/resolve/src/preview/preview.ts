@@ -9,11 +9,28 @@ import { previewJson } from "./json.js";
 import { previewLog } from "./log.js";
 import { previewText } from "./plain.js";
 import { previewTestOutput } from "./test-output.js";
-import { DEFAULT_PREVIEW_MAX_CHARS, type Preview, type PreviewKind, type PreviewOptions, type RawPreview, SUMMARY_MAX_CHARS } from "./types.js";
+import {
+  DEFAULT_PREVIEW_MAX_CHARS,
+  type Preview,
+  type PreviewKind,
+  type PreviewOptions,
+  type RawPreview,
+  SUMMARY_MAX_CHARS,
+} from "./types.js";
 
 const decoder = new TextDecoder("utf-8");
 
-const PREVIEW_KINDS = ["json", "log", "test", "code", "html", "csv", "text", "binary", "empty"] as const satisfies readonly PreviewKind[];
+const PREVIEW_KINDS = [
+  "json",
+  "log",
+  "test",
+  "code",
+  "html",
+  "csv",
+  "text",
+  "binary",
+  "empty",
+] as const satisfies readonly PreviewKind[];
 const PreviewOptionsSchema = z.object({
   mime: z.string().optional(),
   label: z.string().optional(),
@@ -29,14 +46,20 @@ const PreviewOptionsSchema = z.object({
  */
 export function preview(content: string | Uint8Array, options: PreviewOptions = {}): Preview {
   if (typeof content !== "string" && !(content instanceof Uint8Array)) {
-    throw new ArefError("INVALID_INPUT", `preview needs a string or bytes (Uint8Array), got ${content === null ? "null" : typeof content}`, {
-      hint: "pass the artifact's text or its bytes",
-    });
+    throw new ArefError(
+      "INVALID_INPUT",
+      `preview needs a string or bytes (Uint8Array), got ${content === null ? "null" : typeof content}`,
+      {
+        hint: "pass the artifact's text or its bytes",
+      },
+    );
   }
   const opts = parseWith(PreviewOptionsSchema, options ?? {}, "preview options");
   const maxChars = opts.maxChars ?? DEFAULT_PREVIEW_MAX_CHARS;
   if (!Number.isInteger(maxChars) || maxChars < 1) {
-    throw new ArefError("INVALID_INPUT", `preview maxChars must be a positive integer, got ${maxChars}`, { hint: "e.g. maxChars: 2000" });
+    throw new ArefError("INVALID_INPUT", `preview maxChars must be a positive integer, got ${maxChars}`, {
+      hint: "e.g. maxChars: 2000",
+    });
   }
   options = opts;
   const size = typeof content === "string" ? content.length : content.length;
@@ -46,7 +69,10 @@ export function preview(content: string | Uint8Array, options: PreviewOptions = 
     const magic = [...bytes.subarray(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join(" ");
     return {
       kind: "binary",
-      summary: clip(`Binary content, ${fmtInt(bytes.length)} bytes${options.mime ? ` (${options.mime})` : ""}`, SUMMARY_MAX_CHARS),
+      summary: clip(
+        `Binary content, ${fmtInt(bytes.length)} bytes${options.mime ? ` (${options.mime})` : ""}`,
+        SUMMARY_MAX_CHARS,
+      ),
       preview: clip(`first bytes: ${magic}`, maxChars),
       stats: { bytes: bytes.length },
     };
@@ -106,7 +132,10 @@ export interface SummarizeInputLike {
  */
 export function summarize(input: SummarizeInputLike): string {
   if (input === null || typeof input !== "object") {
-    throw new ArefError("INVALID_INPUT", "summarize needs { text, bytes, mime, label? } (ArtifactStore's SummarizeInput)");
+    throw new ArefError(
+      "INVALID_INPUT",
+      "summarize needs { text, bytes, mime, label? } (ArtifactStore's SummarizeInput)",
+    );
   }
   return preview(input.text ?? input.bytes, { mime: input.mime, label: input.label }).summary;
 }

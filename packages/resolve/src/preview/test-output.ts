@@ -61,7 +61,13 @@ export function testCounts(text: string): Counts {
     const next: Counts = {};
     for (const m of found) {
       const word = m[2]!.toLowerCase();
-      const key: keyof Counts = word.startsWith("pass") ? "passed" : word.startsWith("fail") ? "failed" : word.startsWith("error") ? "errors" : "skipped";
+      const key: keyof Counts = word.startsWith("pass")
+        ? "passed"
+        : word.startsWith("fail")
+          ? "failed"
+          : word.startsWith("error")
+            ? "errors"
+            : "skipped";
       if (word === "xfailed" || word === "xpassed") continue;
       next[key] = Number(m[1]!.replace(/,/g, ""));
     }
@@ -74,10 +80,12 @@ export function testCounts(text: string): Counts {
     if (pass || fail) Object.assign(counts, { passed: pass, failed: fail });
     if (!pass && !fail && isTap(text)) {
       // TAP: the "# pass N" / "# fail N" footer of node:test and tape, else the test lines
-      const footer = (word: "pass" | "fail") => [...tail.matchAll(new RegExp(String.raw`^# ${word}\s+(\d+)\s*$`, "gm"))].at(-1)?.[1];
+      const footer = (word: "pass" | "fail") =>
+        [...tail.matchAll(new RegExp(String.raw`^# ${word}\s+(\d+)\s*$`, "gm"))].at(-1)?.[1];
       const passFooter = footer("pass");
       const failFooter = footer("fail");
-      if (passFooter !== undefined || failFooter !== undefined) Object.assign(counts, { passed: Number(passFooter ?? 0), failed: Number(failFooter ?? 0) });
+      if (passFooter !== undefined || failFooter !== undefined)
+        Object.assign(counts, { passed: Number(passFooter ?? 0), failed: Number(failFooter ?? 0) });
       else {
         const ok = (tail.match(/^ok \d+/gm) ?? []).length;
         const notOk = (tail.match(/^not ok \d+/gm) ?? []).length;
@@ -95,7 +103,8 @@ export function failingTests(text: string): string[] {
       const m = re.exec(line);
       if (m?.[1]) {
         const name = fold(m[1]);
-        if (name.length > 0 && name.length < 300 && !names.includes(name) && !/^\d+ (passed|failed)/.test(name)) names.push(name);
+        if (name.length > 0 && name.length < 300 && !names.includes(name) && !/^\d+ (passed|failed)/.test(name))
+          names.push(name);
         break;
       }
     }
@@ -117,17 +126,22 @@ export function previewTestOutput(text: string, maxChars: number): RawPreview {
   const failed = counts.failed ?? (failing.length || 0);
   const summary = [
     `Test run${countText ? `: ${countText}` : `, ${fmtInt(lines.length)} lines`}`,
-    failing.length ? `failing: ${clip(failing.slice(0, 5).join("; "), 300)}${failing.length > 5 ? ` (+${failing.length - 5} more)` : ""}` : undefined,
+    failing.length
+      ? `failing: ${clip(failing.slice(0, 5).join("; "), 300)}${failing.length > 5 ? ` (+${failing.length - 5} more)` : ""}`
+      : undefined,
   ]
     .filter(Boolean)
     .join("; ");
   const assertion: { l: string; i: number }[] = [];
   for (let i = 0; i < lines.length && assertion.length < 10; i++) {
-    if (/\b(AssertionError|assert|Expected|expected|Received|received|Error:|E\s{2,})/.test(lines[i]!)) assertion.push({ l: lines[i]!, i });
+    if (/\b(AssertionError|assert|Expected|expected|Received|received|Error:|E\s{2,})/.test(lines[i]!))
+      assertion.push({ l: lines[i]!, i });
   }
   const parts: string[] = [];
-  if (failing.length) parts.push(`failing tests (${fmtInt(failing.length)}):`, ...failing.slice(0, 15).map((n) => `  ${clip(n, 200)}`));
-  if (assertion.length) parts.push("first assertion lines:", ...assertion.map(({ l, i }) => `${i + 1}: ${clip(l, 200)}`));
+  if (failing.length)
+    parts.push(`failing tests (${fmtInt(failing.length)}):`, ...failing.slice(0, 15).map((n) => `  ${clip(n, 200)}`));
+  if (assertion.length)
+    parts.push("first assertion lines:", ...assertion.map(({ l, i }) => `${i + 1}: ${clip(l, 200)}`));
   const head = parts.join("\n");
   return {
     summary,

@@ -55,16 +55,33 @@ export interface EvaluationReport {
 }
 
 /** Scores the resolver on a reference set with the data set's own rules. */
-export function evaluateReferenceSet(data: unknown, resolve: (text: string, executions: ReturnType<typeof ResolutionExecutionSchema.parse>[]) => Resolution = resolveReferences): EvaluationReport {
+export function evaluateReferenceSet(
+  data: unknown,
+  resolve: (
+    text: string,
+    executions: ReturnType<typeof ResolutionExecutionSchema.parse>[],
+  ) => Resolution = resolveReferences,
+): EvaluationReport {
   const parsed = ReferenceSetSchema.safeParse(data);
   if (!parsed.success) {
-    throw new ArefError("INVALID_INPUT", `not a reference set: ${parsed.error.issues[0]?.message ?? "invalid"}`, { hint: "see shared/data/references/README.md for the format" });
+    throw new ArefError("INVALID_INPUT", `not a reference set: ${parsed.error.issues[0]?.message ?? "invalid"}`, {
+      hint: "see shared/data/references/README.md for the format",
+    });
   }
-  const report: EvaluationReport = { top1: z0(), none: z0(), ambiguous: z0(), byKind: {}, plural: z0(), invented: 0, outcomes: [] };
+  const report: EvaluationReport = {
+    top1: z0(),
+    none: z0(),
+    ambiguous: z0(),
+    byKind: {},
+    plural: z0(),
+    invented: 0,
+    outcomes: [],
+  };
   for (const scenario of parsed.data.scenarios) {
     for (const q of scenario.queries) {
       const at = scenario.executions.findIndex((e) => e.id === q.after);
-      if (at === -1) throw new ArefError("INVALID_INPUT", `query ${q.id}: no execution ${q.after} in scenario ${scenario.id}`);
+      if (at === -1)
+        throw new ArefError("INVALID_INPUT", `query ${q.id}: no execution ${q.after} in scenario ${scenario.id}`);
       const r = resolve(q.text, scenario.executions.slice(0, at + 1));
       const got = r.candidates.map((c) => c.id);
       let correct: boolean;
@@ -79,7 +96,15 @@ export function evaluateReferenceSet(data: unknown, resolve: (text: string, exec
         correct = got[0] === q.expected[0];
         bump(report.top1, correct);
       }
-      const outcome: QueryOutcome = { id: q.id, kind: q.kind, text: q.text, expected: q.expected, got, ambiguous: r.ambiguous, correct };
+      const outcome: QueryOutcome = {
+        id: q.id,
+        kind: q.kind,
+        text: q.text,
+        expected: q.expected,
+        got,
+        ambiguous: r.ambiguous,
+        correct,
+      };
       if (q.expected.length > 1 && q.kind !== "ambiguous") {
         outcome.pluralAll = q.expected.every((id) => got.slice(0, q.expected.length).includes(id));
         bump(report.plural, outcome.pluralAll);

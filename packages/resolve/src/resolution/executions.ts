@@ -64,7 +64,20 @@ export interface IndexedExecution {
   segments: Set<string>;
 }
 
-const PATH_KEYS = ["path", "file", "file_path", "filepath", "filename", "dir", "directory", "cwd", "target", "source", "dest", "destination"];
+const PATH_KEYS = [
+  "path",
+  "file",
+  "file_path",
+  "filepath",
+  "filename",
+  "dir",
+  "directory",
+  "cwd",
+  "target",
+  "source",
+  "dest",
+  "destination",
+];
 const URL_KEYS = ["url", "uri", "href", "endpoint", "link"];
 const QUERY_KEYS = ["query", "q", "sql", "statement", "search", "pattern", "regex", "term"];
 const COMMAND_KEYS = ["command", "cmd", "script", "code"];
@@ -77,7 +90,8 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   const args = e.tool_args ?? {};
   const tool = normalizeToolName(e.tool_name);
   const classes = toolClasses(e.tool_name, args);
-  if (e.stashed === true || typeof e.result_ref === "string" || typeof e.artifact_ref === "string") classes.set("stash", Math.max(classes.get("stash") ?? 0, 0.9));
+  if (e.stashed === true || typeof e.result_ref === "string" || typeof e.artifact_ref === "string")
+    classes.set("stash", Math.max(classes.get("stash") ?? 0, 0.9));
   const tokens = new Map<string, Field>();
   const stems = new Map<string, Field>();
   const sequences: IndexedExecution["sequences"] = [];
@@ -100,7 +114,10 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   };
   const addText = (text: string, field: Field) => {
     for (const w of words(text)) add(w, field);
-    sequences.push({ field, words: (text.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase().replace(/s$/, "")) });
+    sequences.push({
+      field,
+      words: (text.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase().replace(/s$/, "")),
+    });
   };
   const addPath = (p: string) => {
     const clean = p.trim();
@@ -124,10 +141,11 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
       url = undefined;
     }
     if (!url) return addPath(u);
-    for (const part of url.hostname.split(".")) if (part !== "www" && part !== "com" && part !== "org") (addText(part, "base"), segment(part));
+    for (const part of url.hostname.split("."))
+      if (part !== "www" && part !== "com" && part !== "org") addText(part, "base"), segment(part);
     const segs = url.pathname.split("/").filter(Boolean);
     const last = segs.pop();
-    for (const seg of segs) (addText(decodeSafe(seg), "path"), segment(decodeSafe(seg)));
+    for (const seg of segs) addText(decodeSafe(seg), "path"), segment(decodeSafe(seg));
     if (last) {
       segment(decodeSafe(last));
       basenames.push(decodeSafe(last).toLowerCase());
@@ -156,7 +174,7 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
       target ||= value;
     } else if (QUERY_KEYS.includes(k)) {
       addText(value, classes.has("search") && !classes.has("sql") ? "query" : "args");
-      for (const table of sqlTables(value)) (addText(table, "base"), segment(table));
+      for (const table of sqlTables(value)) addText(table, "base"), segment(table);
       target = target ? `${value} @ ${target}` : value;
     } else addText(value, "args");
   }
@@ -177,7 +195,9 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
     target: `${tool}:${normTarget}`,
     group: isFile && normTarget ? `file:${normTarget}` : `${tool}:${normTarget}`,
     isError: /^(error|failed|failure)$/i.test(e.result_type ?? ""),
-    statusCodes: [...summary.matchAll(/\b(?:HTTP\/?[\d.]*\s*|status(?: code)?[:=\s]+|code[:=\s]+)([1-5]\d\d)\b/gi)].map((m) => m[1]!),
+    statusCodes: [...summary.matchAll(/\b(?:HTTP\/?[\d.]*\s*|status(?: code)?[:=\s]+|code[:=\s]+)([1-5]\d\d)\b/gi)].map(
+      (m) => m[1]!,
+    ),
     tokens,
     stems,
     sequences,
@@ -217,4 +237,3 @@ export function sqlTables(sql: string): string[] {
   out.delete("information_schema.columns");
   return [...out];
 }
-

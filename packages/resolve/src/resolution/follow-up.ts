@@ -12,7 +12,12 @@ export interface FollowUpAnswer {
  * that", "both of them", "show it again"), decided against the previous answer's ids. Returns
  * undefined when the message is no follow-up or none of the previous ids is in the session.
  */
-export function resolveFollowUp(query: ParsedQuery, list: IndexedExecution[], previous: readonly string[], score: (q: ParsedQuery) => Scored[]): FollowUpAnswer | undefined {
+export function resolveFollowUp(
+  query: ParsedQuery,
+  list: IndexedExecution[],
+  previous: readonly string[],
+  score: (q: ParsedQuery) => Scored[],
+): FollowUpAnswer | undefined {
   if (!query.followUp) return undefined;
   const byId = new Map(list.map((x) => [x.id, x]));
   const prev = [...new Set(previous)].map((id) => byId.get(id)).filter((x): x is IndexedExecution => x !== undefined);
@@ -33,7 +38,10 @@ export function resolveFollowUp(query: ParsedQuery, list: IndexedExecution[], pr
     case "before":
     case "after": {
       const kind = kindOf(query, first, list, score);
-      const side = query.followUp === "before" ? kind.filter((x) => x.index < first.index) : kind.filter((x) => x.index > first.index);
+      const side =
+        query.followUp === "before"
+          ? kind.filter((x) => x.index < first.index)
+          : kind.filter((x) => x.index > first.index);
       const pick = query.followUp === "before" ? side.at(-1) : side[0];
       return pick ? { ids: [pick.id], reasons: [why(`the ${pick.tool} ${query.followUp} ${first.id}`)] } : undefined;
     }
@@ -41,8 +49,17 @@ export function resolveFollowUp(query: ParsedQuery, list: IndexedExecution[], pr
 }
 
 /** The records "of the kind in question": those the message's own words pick, else the same tool as the previous answer. */
-function kindOf(query: ParsedQuery, anchor: IndexedExecution, list: IndexedExecution[], score: (q: ParsedQuery) => Scored[]): IndexedExecution[] {
-  if (query.terms.some((t) => t.weight >= 1) || query.names.length > 0 || [...query.hints.keys()].some((k) => k !== "file")) {
+function kindOf(
+  query: ParsedQuery,
+  anchor: IndexedExecution,
+  list: IndexedExecution[],
+  score: (q: ParsedQuery) => Scored[],
+): IndexedExecution[] {
+  if (
+    query.terms.some((t) => t.weight >= 1) ||
+    query.names.length > 0 ||
+    [...query.hints.keys()].some((k) => k !== "file")
+  ) {
     const scored = score(query);
     let max = 0;
     for (const s of scored) if (s.total > max) max = s.total;
@@ -52,7 +69,11 @@ function kindOf(query: ParsedQuery, anchor: IndexedExecution, list: IndexedExecu
 }
 
 /** The most recent other thing like `x`: the same basename elsewhere, else the same tool on another target. */
-function similarOther(x: IndexedExecution, list: IndexedExecution[], exclude: IndexedExecution[]): IndexedExecution | undefined {
+function similarOther(
+  x: IndexedExecution,
+  list: IndexedExecution[],
+  exclude: IndexedExecution[],
+): IndexedExecution | undefined {
   const others = list.filter((y) => !exclude.includes(y) && y.group !== x.group);
   const sameBase = others.filter((y) => y.tool === x.tool && y.basenames.some((b) => x.basenames.includes(b)));
   return sameBase.at(-1) ?? others.filter((y) => y.tool === x.tool).at(-1);

@@ -4,7 +4,20 @@
  * questions that refer to no execution.
  */
 
-export const TOOL_CLASSES = ["read", "write", "list", "grep", "search", "test", "exec", "http", "fetch", "sql", "log", "stash"] as const;
+export const TOOL_CLASSES = [
+  "read",
+  "write",
+  "list",
+  "grep",
+  "search",
+  "test",
+  "exec",
+  "http",
+  "fetch",
+  "sql",
+  "log",
+  "stash",
+] as const;
 export type ToolClass = (typeof TOOL_CLASSES)[number];
 
 export interface HintRule {
@@ -19,21 +32,157 @@ export interface HintRule {
 
 /** Verbs and nouns that point at kinds of tools. Weights are on a 0-3 scale. */
 export const HINT_RULES: HintRule[] = [
-  { re: /\b(loaded|opened|viewed|catted|looked at|checked out|inspected|examined|skimmed|was reading|were reading|been reading|(i|you|we)\s+(just\s+)?(read|load|open))\b/, hints: { read: 3, fetch: 1.5 }, consumes: ["loaded", "opened", "viewed", "reading", "read", "load", "open", "looked", "inspected", "examined", "skimmed"], what: "a file read" },
-  { re: /\b(listed|listing|listings|directory|directories|folder|folders|ls)\b|\blist of files\b/, hints: { list: 3 }, consumes: ["listed", "listing", "listings", "directory", "directories", "folder", "folders", "ls"], what: "a listing" },
-  { re: /\b(grep|grepped|greps|call sites?|usages?|occurrences?|called from|used (in|by)|uses|references to|referenced|defined|where else)\b|\bfiles? (that )?(use|call|import|mention|contain)/, hints: { grep: 2.5 }, consumes: ["grep", "grepped", "greps", "usage", "usages", "occurrence", "occurrences", "called", "uses", "use", "defined", "call", "site", "sites"], what: "a code search" },
-  { re: /\b(search|searches|searched|googled|looked up|search results?)\b/, hints: { search: 3, grep: 1 }, consumes: ["search", "searches", "searched", "googled"], what: "a search" },
-  { re: /\b(tests?|test runs?|testing|pytest|vitest|jest|specs?|test suite|suite)\b/, hints: { test: 3 }, consumes: ["test", "tests", "run", "runs", "testing", "pytest", "vitest", "jest", "spec", "specs", "suite"], what: "a test run" },
-  { re: /\b(commands?|ran|executed|shell|terminal|script|bash|cli)\b/, hints: { exec: 3 }, consumes: ["command", "commands", "ran", "executed", "shell", "terminal", "script", "bash", "cli"], what: "a command" },
-  { re: /\b(api calls?|calls?|requests?|endpoints?|http|curl|responses?|status code|get request|post request)\b/, hints: { http: 3, fetch: 1 }, consumes: ["api", "call", "calls", "request", "requests", "endpoint", "endpoints", "http", "curl", "response", "responses"], what: "an HTTP call" },
-  { re: /\b(fetch|fetches|fetched|downloaded|scraped|web ?pages?|pages?|links?|urls?|sites?|websites?|articles?|blog posts?)\b/, hints: { fetch: 2.5, http: 1 }, consumes: ["fetch", "fetches", "fetched", "downloaded", "scraped", "webpage", "page", "pages", "link", "links", "url", "urls", "site", "website", "article", "blog"], what: "a fetched page" },
-  { re: /\b(wrote|written|saved|edited|my edits?|my changes?|(i|you|we) (changed|updated|fixed)|(the|my|your|our) (fix|patch|edit|change)|patched|modified|overwrote|write)\b/, hints: { write: 3 }, consumes: ["wrote", "written", "saved", "edited", "edit", "edits", "patched", "modified", "overwrote", "write", "changed", "updated", "fix", "patch", "change"], what: "a file write" },
-  { re: /\b(stash|stashed|stashes|stashing|artifacts?|put away|stored|store)\b/, hints: { stash: 3 }, consumes: ["stash", "stashed", "stashes", "stashing", "artifact", "artifacts", "stored", "store"], what: "a stashed artifact" },
+  {
+    re: /\b(loaded|opened|viewed|catted|looked at|checked out|inspected|examined|skimmed|was reading|were reading|been reading|(i|you|we)\s+(just\s+)?(read|load|open))\b/,
+    hints: { read: 3, fetch: 1.5 },
+    consumes: [
+      "loaded",
+      "opened",
+      "viewed",
+      "reading",
+      "read",
+      "load",
+      "open",
+      "looked",
+      "inspected",
+      "examined",
+      "skimmed",
+    ],
+    what: "a file read",
+  },
+  {
+    re: /\b(listed|listing|listings|directory|directories|folder|folders|ls)\b|\blist of files\b/,
+    hints: { list: 3 },
+    consumes: ["listed", "listing", "listings", "directory", "directories", "folder", "folders", "ls"],
+    what: "a listing",
+  },
+  {
+    re: /\b(grep|grepped|greps|call sites?|usages?|occurrences?|called from|used (in|by)|uses|references to|referenced|defined|where else)\b|\bfiles? (that )?(use|call|import|mention|contain)/,
+    hints: { grep: 2.5 },
+    consumes: [
+      "grep",
+      "grepped",
+      "greps",
+      "usage",
+      "usages",
+      "occurrence",
+      "occurrences",
+      "called",
+      "uses",
+      "use",
+      "defined",
+      "call",
+      "site",
+      "sites",
+    ],
+    what: "a code search",
+  },
+  {
+    re: /\b(search|searches|searched|googled|looked up|search results?)\b/,
+    hints: { search: 3, grep: 1 },
+    consumes: ["search", "searches", "searched", "googled"],
+    what: "a search",
+  },
+  {
+    re: /\b(tests?|test runs?|testing|pytest|vitest|jest|specs?|test suite|suite)\b/,
+    hints: { test: 3 },
+    consumes: ["test", "tests", "run", "runs", "testing", "pytest", "vitest", "jest", "spec", "specs", "suite"],
+    what: "a test run",
+  },
+  {
+    re: /\b(commands?|ran|executed|shell|terminal|script|bash|cli)\b/,
+    hints: { exec: 3 },
+    consumes: ["command", "commands", "ran", "executed", "shell", "terminal", "script", "bash", "cli"],
+    what: "a command",
+  },
+  {
+    re: /\b(api calls?|calls?|requests?|endpoints?|http|curl|responses?|status code|get request|post request)\b/,
+    hints: { http: 3, fetch: 1 },
+    consumes: [
+      "api",
+      "call",
+      "calls",
+      "request",
+      "requests",
+      "endpoint",
+      "endpoints",
+      "http",
+      "curl",
+      "response",
+      "responses",
+    ],
+    what: "an HTTP call",
+  },
+  {
+    re: /\b(fetch|fetches|fetched|downloaded|scraped|web ?pages?|pages?|links?|urls?|sites?|websites?|articles?|blog posts?)\b/,
+    hints: { fetch: 2.5, http: 1 },
+    consumes: [
+      "fetch",
+      "fetches",
+      "fetched",
+      "downloaded",
+      "scraped",
+      "webpage",
+      "page",
+      "pages",
+      "link",
+      "links",
+      "url",
+      "urls",
+      "site",
+      "website",
+      "article",
+      "blog",
+    ],
+    what: "a fetched page",
+  },
+  {
+    re: /\b(wrote|written|saved|edited|my edits?|my changes?|(i|you|we) (changed|updated|fixed)|(the|my|your|our) (fix|patch|edit|change)|patched|modified|overwrote|write)\b/,
+    hints: { write: 3 },
+    consumes: [
+      "wrote",
+      "written",
+      "saved",
+      "edited",
+      "edit",
+      "edits",
+      "patched",
+      "modified",
+      "overwrote",
+      "write",
+      "changed",
+      "updated",
+      "fix",
+      "patch",
+      "change",
+    ],
+    what: "a file write",
+  },
+  {
+    re: /\b(stash|stashed|stashes|stashing|artifacts?|put away|stored|store)\b/,
+    hints: { stash: 3 },
+    consumes: ["stash", "stashed", "stashes", "stashing", "artifact", "artifacts", "stored", "store"],
+    what: "a stashed artifact",
+  },
   { re: /\b(saved|save)\b/, hints: { stash: 3, write: 2.4 }, consumes: ["saved", "save"], what: "something saved" },
-  { re: /\b(query|queries|queried|sql|select statement)\b/, hints: { sql: 3 }, consumes: ["query", "queries", "queried", "sql"], what: "a query" },
-  { re: /\b(the|that|this|last|latest|first|previous|earlier|a)\s+(build|builds|compile|compilation|install|\w+ runs?)\b|\bbuild (ran|run|failed|worked|passed)\b/, hints: { exec: 2.5 }, consumes: ["build", "builds", "compile", "compilation", "install"], what: "a command" },
+  {
+    re: /\b(query|queries|queried|sql|select statement)\b/,
+    hints: { sql: 3 },
+    consumes: ["query", "queries", "queried", "sql"],
+    what: "a query",
+  },
+  {
+    re: /\b(the|that|this|last|latest|first|previous|earlier|a)\s+(build|builds|compile|compilation|install|\w+ runs?)\b|\bbuild (ran|run|failed|worked|passed)\b/,
+    hints: { exec: 2.5 },
+    consumes: ["build", "builds", "compile", "compilation", "install"],
+    what: "a command",
+  },
   { re: /\b(logs?|logged|logging)\b/, hints: { log: 2 }, what: "a log" },
-  { re: /\b(chart|plot|graph|visuali[sz]e|tabulate|the data|dataset)\b/, hints: { data: 1.5 }, what: "data to work with" },
+  {
+    re: /\b(chart|plot|graph|visuali[sz]e|tabulate|the data|dataset)\b/,
+    hints: { data: 1.5 },
+    what: "data to work with",
+  },
   { re: /\b(files?)\b/, hints: { file: 1 }, what: "a file" },
 ];
 
@@ -54,7 +203,9 @@ export function toolClasses(toolName: string, args: Record<string, unknown>): Ma
   if (/sql|query|database|db_|postgres|mysql|sqlite|bigquery/.test(name)) set("sql", 1);
   const command = typeof args.command === "string" ? args.command : typeof args.cmd === "string" ? args.cmd : undefined;
   if (command) for (const [c, w] of commandClasses(command)) set(c, w);
-  const path = [args.path, args.file, args.file_path, args.filename].find((v) => typeof v === "string") as string | undefined;
+  const path = [args.path, args.file, args.file_path, args.filename].find((v) => typeof v === "string") as
+    | string
+    | undefined;
   if (path && /\.log(\.\d+)?(\.gz)?$|(^|\/)logs?\//i.test(path) && (m.has("read") || m.has("grep"))) set("log", 1);
   if (/(^|_)(stash|store_artifact|put_artifact|save_artifact|artifacts_put)(_|$)/.test(name)) set("stash", 1);
   if (m.size === 0) set("exec", 0.5);
@@ -65,8 +216,18 @@ export function toolClasses(toolName: string, args: Record<string, unknown>): Ma
 export function commandClasses(command: string): Array<[ToolClass, number]> {
   const c = command.trim().replace(/^(sudo|env\s+\S+=\S+|time|nice)\s+/g, "");
   const out: Array<[ToolClass, number]> = [];
-  if (/\b(pytest|jest|vitest|mocha|rspec|phpunit|go test|cargo test|npm (run )?test|pnpm (-\S+ \S+ )?(run )?test|yarn test|tox|nox|unittest|ctest|mvn test|gradle test|(\S+ )?test\s*$)/.test(c)) out.push(["test", 0.9]);
-  if (/^(ls|tree|find|fd|du)\b|\b(get|list|ls|ps)\s+(pods?|deployments?|services?|nodes?|jobs?|containers?|images?|files?|buckets?|namespaces?)\b|^docker (ps|images)|^git (ls-files|branch)|^kubectl( -n \S+)? get\b/.test(c)) out.push(["list", 0.7]);
+  if (
+    /\b(pytest|jest|vitest|mocha|rspec|phpunit|go test|cargo test|npm (run )?test|pnpm (-\S+ \S+ )?(run )?test|yarn test|tox|nox|unittest|ctest|mvn test|gradle test|(\S+ )?test\s*$)/.test(
+      c,
+    )
+  )
+    out.push(["test", 0.9]);
+  if (
+    /^(ls|tree|find|fd|du)\b|\b(get|list|ls|ps)\s+(pods?|deployments?|services?|nodes?|jobs?|containers?|images?|files?|buckets?|namespaces?)\b|^docker (ps|images)|^git (ls-files|branch)|^kubectl( -n \S+)? get\b/.test(
+      c,
+    )
+  )
+    out.push(["list", 0.7]);
   if (/^(cat|less|more|head|tail|bat|nl)\b/.test(c)) out.push(["read", 0.7]);
   if (/^(curl|wget|http|httpie|xh)\b/.test(c)) out.push(["http", 0.9]);
   if (/^(grep|rg|ag|ack|git grep)\b/.test(c)) out.push(["grep", 0.9]);
@@ -76,8 +237,15 @@ export function commandClasses(command: string): Array<[ToolClass, number]> {
 }
 
 export function normalizeToolName(toolName: string): string {
-  const last = toolName.split(/[./:]|__/).filter(Boolean).pop() ?? toolName;
-  return last.replace(/([a-z])([A-Z])/g, "$1_$2").replace(/-/g, "_").toLowerCase();
+  const last =
+    toolName
+      .split(/[./:]|__/)
+      .filter(Boolean)
+      .pop() ?? toolName;
+  return last
+    .replace(/([a-z])([A-Z])/g, "$1_$2")
+    .replace(/-/g, "_")
+    .toLowerCase();
 }
 
 /**
@@ -85,11 +253,43 @@ export function normalizeToolName(toolName: string): string {
  * counts less than matching the word itself.
  */
 export const CONCEPTS: string[][] = [
-  ["config", "configuration", "conf", "cfg", "ini", "toml", "yaml", "yml", "configmap", "settings", "setting", "rc", "properties", "dotenv"],
+  [
+    "config",
+    "configuration",
+    "conf",
+    "cfg",
+    "ini",
+    "toml",
+    "yaml",
+    "yml",
+    "configmap",
+    "settings",
+    "setting",
+    "rc",
+    "properties",
+    "dotenv",
+  ],
   ["disk", "df", "du", "storage", "filesystem", "volume", "space", "mount", "partition"],
   ["forum", "reddit", "thread", "comments", "discussion", "discourse", "stackoverflow", "community"],
   ["docs", "documentation", "doc", "reference", "manual", "guide", "spec", "specification"],
-  ["died", "die", "dead", "crash", "crashed", "crashing", "panic", "panicked", "exit", "exited", "terminated", "killed", "oom", "oomkilled", "segfault", "crashloopbackoff"],
+  [
+    "died",
+    "die",
+    "dead",
+    "crash",
+    "crashed",
+    "crashing",
+    "panic",
+    "panicked",
+    "exit",
+    "exited",
+    "terminated",
+    "killed",
+    "oom",
+    "oomkilled",
+    "segfault",
+    "crashloopbackoff",
+  ],
   ["backend", "server", "api", "service"],
   ["frontend", "web", "ui", "client", "browser"],
   ["count", "how many", "number of", "total"],
@@ -99,7 +299,22 @@ export const CONCEPTS: string[][] = [
   ["database", "db", "postgres", "postgresql", "mysql", "sqlite", "table", "schema"],
   ["migration", "migrations", "migrate", "alembic", "flyway", "liquibase", "upgrade"],
   ["dependencies", "dependency", "deps", "packages", "requirements"],
-  ["secret", "secrets", "password", "passwords", "token", "tokens", "credential", "credentials", "apikey", "key", "keys", "leak", "leaks", "leaked"],
+  [
+    "secret",
+    "secrets",
+    "password",
+    "passwords",
+    "token",
+    "tokens",
+    "credential",
+    "credentials",
+    "apikey",
+    "key",
+    "keys",
+    "leak",
+    "leaks",
+    "leaked",
+  ],
   ["log", "logs", "journal", "journalctl", "stderr", "stdout", "syslog"],
   ["container", "containers", "pod", "pods", "docker"],
   ["image", "images", "registry", "tag"],

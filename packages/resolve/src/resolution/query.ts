@@ -4,7 +4,11 @@ import { GENERIC_NOUNS, camelParts, isStopword, stem } from "./tokens.js";
 
 export type TemporalOp =
   | { kind: "latest"; why: string }
-  | { kind: "previous"; why: string; /** "before this/it": before the current execution, not the latest of the kind. */ demonstrative?: boolean }
+  | {
+      kind: "previous";
+      why: string /** "before this/it": before the current execution, not the latest of the kind. */;
+      demonstrative?: boolean;
+    }
   | { kind: "first"; why: string }
   | { kind: "nth"; n: number; why: string }
   | { kind: "event"; side: "before" | "after"; phrase: string; why: string }
@@ -62,8 +66,24 @@ const NAME_RE = /(?:https?:\/\/[^\s'"`<>()]+)|(?:[~.]?[\w@-]*[\\/][\w@.\-\\/*]+)
 
 /** Chat shorthand for function words ("u", "wat", "b4"): written out before anything is read. */
 const SHORTHAND: Record<string, string> = {
-  u: "you", ya: "you", ur: "your", wat: "what", wut: "what", wht: "what", pls: "please", plz: "please", b4: "before",
-  teh: "the", hte: "the", thx: "thanks", abt: "about", cuz: "because", coz: "because", rn: "right now", lemme: "let me", gimme: "give me",
+  u: "you",
+  ya: "you",
+  ur: "your",
+  wat: "what",
+  wut: "what",
+  wht: "what",
+  pls: "please",
+  plz: "please",
+  b4: "before",
+  teh: "the",
+  hte: "the",
+  thx: "thanks",
+  abt: "about",
+  cuz: "because",
+  coz: "because",
+  rn: "right now",
+  lemme: "let me",
+  gimme: "give me",
 };
 
 /** Writes out chat shorthand and turns dashes between clauses into commas. */
@@ -86,18 +106,31 @@ export function parseQuery(input: string): ParsedQuery {
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/g, " ")
     .trim();
   if (text.length === 0) {
-    throw new ArefError("INVALID_INPUT", "the message to resolve is empty", { hint: 'pass the user\'s words, e.g. "summarize what I just loaded"' });
+    throw new ArefError("INVALID_INPUT", "the message to resolve is empty", {
+      hint: 'pass the user\'s words, e.g. "summarize what I just loaded"',
+    });
   }
   // Quoted phrases that are not names ("translate 'heat pump'") are the object of a task, not a reference.
   const negation = splitNegation(normalizeMessage(text));
-  const body = negation.positive.replace(/(["'`‘“])([^"'`’”]{1,200})(["'`’”])/g, (_whole, _a: string, inner: string) => (/[./\\]/.test(inner) ? inner : " "));
-  const names = [...new Set((body.match(NAME_RE) ?? []).map((n) => n.replace(/[?!,;:]+$/, "")).filter((n) => !/^\d+(\.\d+)*$/.test(n) && !/^(e\.g|i\.e|etc)\b/i.test(n)))];
+  const body = negation.positive.replace(/(["'`‘“])([^"'`’”]{1,200})(["'`’”])/g, (_whole, _a: string, inner: string) =>
+    /[./\\]/.test(inner) ? inner : " ",
+  );
+  const names = [
+    ...new Set(
+      (body.match(NAME_RE) ?? [])
+        .map((n) => n.replace(/[?!,;:]+$/, ""))
+        .filter((n) => !/^\d+(\.\d+)*$/.test(n) && !/^(e\.g|i\.e|etc)\b/i.test(n)),
+    ),
+  ];
   const lower = body.toLowerCase().replace(/[’‘]/g, "'");
   // Hints are read from the words around names, not inside them ("tests/test_dates.py").
   let hintText = lower;
   for (const n of names) hintText = hintText.split(n.toLowerCase()).join(" ");
   // What the thing itself does ("what does it write out?", "which tables does it query") is no tool of the session.
-  hintText = hintText.replace(/\b(?:does|did|do|will|would|can)\s+(?:it|they|this|that)\s+\w+|\b(?:it|they)\s+(?:\w+s|wrote|read|ran|called|fetched|listed|searched|queried)\b/g, " ");
+  hintText = hintText.replace(
+    /\b(?:does|did|do|will|would|can)\s+(?:it|they|this|that)\s+\w+|\b(?:it|they)\s+(?:\w+s|wrote|read|ran|called|fetched|listed|searched|queried)\b/g,
+    " ",
+  );
 
   const hints: ParsedQuery["hints"] = new Map();
   const consumed = new Set<string>();
@@ -110,7 +143,11 @@ export function parseQuery(input: string): ParsedQuery {
     for (const c of rule.consumes ?? []) consumed.add(c);
   }
   // "the page I opened" is a fetched page, "the file I opened" a file read.
-  if (hints.has("fetch") && /\b(page|link|url|site|website|article|docs?)\b/.test(hintText) && hints.get("read")?.what === "a file read") {
+  if (
+    hints.has("fetch") &&
+    /\b(page|link|url|site|website|article|docs?)\b/.test(hintText) &&
+    hints.get("read")?.what === "a file read"
+  ) {
     hints.set("fetch", { weight: 3, what: "a fetched page" });
     hints.set("read", { weight: 1, what: "a file read" });
   }
@@ -130,22 +167,34 @@ export function parseQuery(input: string): ParsedQuery {
   }
   const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
   const failureWords =
-    /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(lower) ||
-    /\b(went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked)\b/.test(lower) ||
+    /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(
+      lower,
+    ) ||
+    /\b(went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked)\b/.test(
+      lower,
+    ) ||
     /\bthe\s+[1-5]\d\d\b/.test(lower) ||
     /\b[1-5]\d\d'?d\b/.test(lower) ||
     /\berror\s*[?.!]*\s*$/.test(lower);
   // "ok now or still broken?": the outcome is the question, not a description of the execution.
-  const outcomeAsked = /\bor\b/.test(lower) && /\b(ok|okay|fine|green|pass|passed|passing|passes|works?|worked|working|succeed|succeeded|success|successful|fixed)\b/.test(lower);
+  const outcomeAsked =
+    /\bor\b/.test(lower) &&
+    /\b(ok|okay|fine|green|pass|passed|passing|passes|works?|worked|working|succeed|succeeded|success|successful|fixed)\b/.test(
+      lower,
+    );
   const wantsError = failureWords && !outcomeAsked;
 
   // Content terms.
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
-  const termText = body.replace(/\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/gi, " ");
+  const termText = body.replace(
+    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/gi,
+    " ",
+  );
   const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu) ?? [];
   for (const raw of rawWords) {
-    const pieces = raw.includes(".") && !/^\d/.test(raw) ? [raw, ...raw.split(/[.-]/)] : raw.includes("-") ? raw.split("-") : [raw];
+    const pieces =
+      raw.includes(".") && !/^\d/.test(raw) ? [raw, ...raw.split(/[.-]/)] : raw.includes("-") ? raw.split("-") : [raw];
     for (const piece of pieces) {
       const word = piece.toLowerCase();
       if (!word || seen.has(word)) continue;
@@ -154,7 +203,10 @@ export function parseQuery(input: string): ParsedQuery {
       // "open" at the start of a request means "show"; elsewhere ("tickets that are open") it is a word.
       if (word === "open" && /^\s*(please\s+|can you\s+|could you\s+|now\s+|and\s+)?(re)?open\b/.test(lower)) continue;
       if (numberWord(word) !== undefined) continue;
-      const nameLike = /[._\d]/.test(piece) || camelParts(piece).length > 1 || (piece.length >= 2 && piece === piece.toUpperCase() && /[A-Z]/.test(piece));
+      const nameLike =
+        /[._\d]/.test(piece) ||
+        camelParts(piece).length > 1 ||
+        (piece.length >= 2 && piece === piece.toUpperCase() && /[A-Z]/.test(piece));
       const related = relatedWords(word, lower);
       terms.push({
         word,
@@ -173,8 +225,17 @@ export function parseQuery(input: string): ParsedQuery {
     for (const phrase of group) {
       if (!phrase.includes(" ") || !new RegExp(`\\b${phrase}\\b`).test(lower) || seen.has(phrase)) continue;
       seen.add(phrase);
-      const related = group.filter((g) => g !== phrase).flatMap((g) => (g.includes(" ") ? [g.replace(/ /g, "-"), g.replace(/ /g, "")] : [g]));
-      terms.push({ word: phrase, stem: phrase, weight: 0.5, related, relatedStems: related.map(stem), nameLike: false });
+      const related = group
+        .filter((g) => g !== phrase)
+        .flatMap((g) => (g.includes(" ") ? [g.replace(/ /g, "-"), g.replace(/ /g, "")] : [g]));
+      terms.push({
+        word: phrase,
+        stem: phrase,
+        weight: 0.5,
+        related,
+        relatedStems: related.map(stem),
+        nameLike: false,
+      });
     }
   }
 
@@ -184,9 +245,13 @@ export function parseQuery(input: string): ParsedQuery {
   let parts: string[] | undefined;
   let partsNamed = false;
   const cut = (p: string) => p.split(/[,;?!]|\.(?:\s|$)/)[0]!.trim();
-  const strip = (p: string) => p.replace(/^\s*(?:please\s+)?(?:compare|diff|contrast|differences? between)\s+/, "").trim();
+  const strip = (p: string) =>
+    p.replace(/^\s*(?:please\s+)?(?:compare|diff|contrast|differences? between)\s+/, "").trim();
   const beforeAfter = /^(.*?)\s*\bbefore and after\s+(.+)$/.exec(lower);
-  const cmp = /\b(?:compare|diff|contrast|differences? between)\s+(.+?)\s+(?:with|and|to|against|vs\.?|versus)\s+(.+)$/.exec(lower);
+  const cmp =
+    /\b(?:compare|diff|contrast|differences? between)\s+(.+?)\s+(?:with|and|to|against|vs\.?|versus)\s+(.+)$/.exec(
+      lower,
+    );
   const versus = /(?:^|[,;:.!?]\s*)([^,;:.!?]+?)\s+(?:vs\.?|versus)\s+(.+)$/.exec(lower);
   if (beforeAfter && beforeAfter[1]!.trim()) {
     // "the profile before and after the fix": the one before the event, then the one after it.
@@ -202,7 +267,10 @@ export function parseQuery(input: string): ParsedQuery {
     parts = [versus[1]!.trim(), cut(versus[2]!)];
     count = Math.max(count ?? 0, 2);
   } else if (/\b(compare|side[- ]by[- ]side)\b/.test(lower)) count = Math.max(count ?? 0, 2);
-  if (parts) partsNamed = parts.every((p) => (p.match(/[\p{L}\p{N}_]+(?:[.\-/][\p{L}\p{N}_]+)*/gu) ?? []).some((w) => /[._\d/]/.test(w)));
+  if (parts)
+    partsNamed = parts.every((p) =>
+      (p.match(/[\p{L}\p{N}_]+(?:[.\-/][\p{L}\p{N}_]+)*/gu) ?? []).some((w) => /[._\d/]/.test(w)),
+    );
 
   // Adjacent content words written apart that a record holds as one word ("crunchy data" → "crunchydata").
   const compounds: ParsedQuery["compounds"] = [];
@@ -212,23 +280,48 @@ export function parseQuery(input: string): ParsedQuery {
     const b = plain[i + 1]!;
     const ta = terms.find((t) => t.word === a);
     const tb = terms.find((t) => t.word === b);
-    if (ta && tb && a.length >= 2 && b.length >= 2 && !/^\d+$/.test(a + b)) compounds.push({ word: a + b, parts: [a, b] });
+    if (ta && tb && a.length >= 2 && b.length >= 2 && !/^\d+$/.test(a + b))
+      compounds.push({ word: a + b, parts: [a, b] });
   }
 
   const general = GENERAL_QUESTION.some((re) => re.test(lower));
   const referring =
     temporal !== undefined ||
-    /\b(that|this|those|these|my|your|our)\s+(\w+\s+)?(\w+)\b/.test(lower) && hasExecutionNounAfterDemonstrative(lower) ||
-    /\b(i|you|we)\s+(just\s+|had\s+|have\s+|'ve\s+)?(\w+ed|read|ran|got|did|saw|made|wrote|found|sent|put|tried)\b/.test(lower) ||
+    (/\b(that|this|those|these|my|your|our)\s+(\w+\s+)?(\w+)\b/.test(lower) &&
+      hasExecutionNounAfterDemonstrative(lower)) ||
+    /\b(i|you|we)\s+(just\s+|had\s+|have\s+|'ve\s+)?(\w+ed|read|ran|got|did|saw|made|wrote|found|sent|put|tried)\b/.test(
+      lower,
+    ) ||
     /\bthe\s+[\w.-]+\s+(i|you|we)\b/.test(lower) ||
     /\b(again|once more)\b/.test(lower) ||
     definiteExecutionNoun(lower) ||
     names.length > 0;
 
   const demonstrative = hasExecutionNounAfterDemonstrative(lower);
-  const definiteWords = [...lower.matchAll(/\b(?:the|that|this|my)\s+([\w.-]+)(?:\s+([\w.-]+))?(?:\s+([\w.-]+))?/g)].flatMap((m) => [m[1], m[2], m[3]].filter((w): w is string => !!w));
+  const definiteWords = [
+    ...lower.matchAll(/\b(?:the|that|this|my)\s+([\w.-]+)(?:\s+([\w.-]+))?(?:\s+([\w.-]+))?/g),
+  ].flatMap((m) => [m[1], m[2], m[3]].filter((w): w is string => !!w));
   const followUp = parseFollowUp(lower);
-  return { text, terms, names, hints, temporal, wantsError, statusCodes, count, parts, partsNamed, general, referring, demonstrative, definiteWords, sequence, compounds, negated: negation.words, followUp };
+  return {
+    text,
+    terms,
+    names,
+    hints,
+    temporal,
+    wantsError,
+    statusCodes,
+    count,
+    parts,
+    partsNamed,
+    general,
+    referring,
+    demonstrative,
+    definiteWords,
+    sequence,
+    compounds,
+    negated: negation.words,
+    followUp,
+  };
 }
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
@@ -267,11 +360,32 @@ export function splitNegation(text: string): { positive: string; words: string[]
 export type FollowUp = "other" | "before" | "after" | "both" | "same";
 
 export function parseFollowUp(lower: string): FollowUp | undefined {
-  if (/\b(both of (them|those|these)|all of (them|those|these)|both (ones|results)|the two of them|each of them)\b|^\s*(and\s+)?both\s*[?.!]*\s*$/.test(lower)) return "both";
-  if (/\b(the other (one|ones|file|result|run|page)?|the other\s*[?.!]*$|another one|the rest)\b/.test(lower)) return "other";
-  if (/\b(the one|the (file|run|page|result|query|call|search|command)|one|the thing) (just |right )?before (that|it|this|those)( one)?\b|\bbefore (that|it) one\b/.test(lower)) return "before";
-  if (/\b(the one|the (file|run|page|result|query|call|search|command)|one|the thing) (just |right )?after (that|it|this|those)( one)?\b|\bafter (that|it) one\b|\bthe next one\b/.test(lower)) return "after";
-  if (/^\s*(and\s+|so\s+|ok\s+|okay\s+)?(what about|how about|show|open|summari[sz]e|explain|more on|more about|tell me more about|go on with|expand on)?\s*(it|that|that one|this one|the same one|same one)(\s+again)?\s*[?.!]*\s*$/.test(lower)) return "same";
+  if (
+    /\b(both of (them|those|these)|all of (them|those|these)|both (ones|results)|the two of them|each of them)\b|^\s*(and\s+)?both\s*[?.!]*\s*$/.test(
+      lower,
+    )
+  )
+    return "both";
+  if (/\b(the other (one|ones|file|result|run|page)?|the other\s*[?.!]*$|another one|the rest)\b/.test(lower))
+    return "other";
+  if (
+    /\b(the one|the (file|run|page|result|query|call|search|command)|one|the thing) (just |right )?before (that|it|this|those)( one)?\b|\bbefore (that|it) one\b/.test(
+      lower,
+    )
+  )
+    return "before";
+  if (
+    /\b(the one|the (file|run|page|result|query|call|search|command)|one|the thing) (just |right )?after (that|it|this|those)( one)?\b|\bafter (that|it) one\b|\bthe next one\b/.test(
+      lower,
+    )
+  )
+    return "after";
+  if (
+    /^\s*(and\s+|so\s+|ok\s+|okay\s+)?(what about|how about|show|open|summari[sz]e|explain|more on|more about|tell me more about|go on with|expand on)?\s*(it|that|that one|this one|the same one|same one)(\s+again)?\s*[?.!]*\s*$/.test(
+      lower,
+    )
+  )
+    return "same";
   return undefined;
 }
 
@@ -295,11 +409,14 @@ function relatedWords(word: string, lower: string): string[] {
   const out = new Set<string>();
   const s = stem(word);
   for (const group of CONCEPTS) {
-    if (group.some((g) => g === word || stem(g) === s)) for (const g of group) if (g !== word && !g.includes(" ")) out.add(g);
+    if (group.some((g) => g === word || stem(g) === s))
+      for (const g of group) if (g !== word && !g.includes(" ")) out.add(g);
   }
   // Multi-word concepts ("how many") come from the message itself.
   for (const group of CONCEPTS) {
-    for (const g of group) if (g.includes(" ") && lower.includes(g) && g.split(" ").includes(word)) for (const x of group) if (!x.includes(" ")) out.add(x);
+    for (const g of group)
+      if (g.includes(" ") && lower.includes(g) && g.split(" ").includes(word))
+        for (const x of group) if (!x.includes(" ")) out.add(x);
   }
   return [...out];
 }
@@ -308,7 +425,11 @@ function relatedWords(word: string, lower: string): string[] {
 export function parseTemporal(lower: string): TemporalOp | undefined {
   const nounAfter = (re: RegExp) => {
     for (const m of lower.matchAll(re)) {
-      const after = lower.slice(m.index! + m[0].length).trim().split(/[^\w'-]+/).slice(0, 3);
+      const after = lower
+        .slice(m.index! + m[0].length)
+        .trim()
+        .split(/[^\w'-]+/)
+        .slice(0, 3);
       if (after.length === 0 || after[0] === "") return true;
       if (after.some((w) => EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, "")))) return true;
       // "the first file I opened": a noun then a person and a verb
@@ -319,21 +440,41 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
 
   // Before/after an event ("before the migration ran", "after my edit"), unless the event is
   // the referent itself ("before it died").
-  const ev = /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:my|the|i|you|we|our)\b[^?.!,;]*)/.exec(lower);
+  const ev =
+    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:my|the|i|you|we|our)\b[^?.!,;]*)/.exec(
+      lower,
+    );
   if (ev && !/^(it|this|that|they)\b/.test(ev[2]!)) {
-    return { kind: "event", side: ev[1] as "before" | "after", phrase: ev[2]!.trim(), why: `"${ev[1]} ${ev[2]!.trim()}"` };
+    return {
+      kind: "event",
+      side: ev[1] as "before" | "after",
+      phrase: ev[2]!.trim(),
+      why: `"${ev[1]} ${ev[2]!.trim()}"`,
+    };
   }
 
   const clock = parseClock(lower);
   if (clock) return clock;
-  if (/\b(second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\b/.test(lower)) return { kind: "previous", why: "second to last" };
-  if (/\b(just |right |immediately )?before (it|this|that)( one)?\s*([?.!,]|$)/.test(lower) && !/\bbefore (it|this|that) one\b/.test(lower)) {
+  if (/\b(second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\b/.test(lower))
+    return { kind: "previous", why: "second to last" };
+  if (
+    /\b(just |right |immediately )?before (it|this|that)( one)?\s*([?.!,]|$)/.test(lower) &&
+    !/\bbefore (it|this|that) one\b/.test(lower)
+  ) {
     return { kind: "previous", why: "the one before this", demonstrative: true };
   }
-  if (/\b(the one before|one before (it|this|that)|the (one|result|file|run|query|command|page|log) before|before (it|this|that|the last|the latest)( one)?\s*([?.!,]|$)|before this one|before that one|earlier one|the earlier|previous one|the previous|prior one|not (this|that|the latest|the last|the newest)( one)?\b)/.test(lower)) {
+  if (
+    /\b(the one before|one before (it|this|that)|the (one|result|file|run|query|command|page|log) before|before (it|this|that|the last|the latest)( one)?\s*([?.!,]|$)|before this one|before that one|earlier one|the earlier|previous one|the previous|prior one|not (this|that|the latest|the last|the newest)( one)?\b)/.test(
+      lower,
+    )
+  ) {
     return { kind: "previous", why: "the one before the latest" };
   }
-  if (/\b(earlier|previously|before)\b/.test(lower) && /\b(i|you|we)\b/.test(lower) && !/\bbefore\s+(?:it|they|he|she)\s+\w/.test(lower)) {
+  if (
+    /\b(earlier|previously|before)\b/.test(lower) &&
+    /\b(i|you|we)\b/.test(lower) &&
+    !/\bbefore\s+(?:it|they|he|she)\s+\w/.test(lower)
+  ) {
     return { kind: "previous", why: '"earlier"' };
   }
   const nth = /\bthe (second|third|fourth|fifth|2nd|3rd|4th|5th)\b(?![- ](to[- ])?last)/.exec(lower);
@@ -341,13 +482,22 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     const n = { second: 2, third: 3, fourth: 4, fifth: 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 }[nth[1] as "second"];
     return { kind: "nth", n, why: `"the ${nth[1]}"` };
   }
-  if (/\b(first time|the very first|originally|initially|at the (very )?(start|beginning|outset)|in the (very )?beginning|to begin with|the original|oldest|earliest)\b/.test(lower) || nounAfter(/\bfirst\b/g)) {
+  if (
+    /\b(first time|the very first|originally|initially|at the (very )?(start|beginning|outset)|in the (very )?beginning|to begin with|the original|oldest|earliest)\b/.test(
+      lower,
+    ) ||
+    nounAfter(/\bfirst\b/g)
+  ) {
     return { kind: "first", why: '"first"' };
   }
   if (
-    /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b/.test(lower) ||
+    /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b/.test(
+      lower,
+    ) ||
     nounAfter(/\b(last|latest)\b/g) ||
-    /\b(that|this)\s+((?:[\w-]+\s+){0,2}?)(one|result|output|error|listing|query|search|run|command|call|request|page|file|log|response|thing)\b/.test(lower) ||
+    /\b(that|this)\s+((?:[\w-]+\s+){0,2}?)(one|result|output|error|listing|query|search|run|command|call|request|page|file|log|response|thing)\b/.test(
+      lower,
+    ) ||
     /\bnow\s*[?.!]*\s*$/.test(lower) ||
     /\bwhat (just )?happened( there| here| just now)?\s*[?.!]*\s*$|\bwhat was that\s*[?.!]*\s*$/.test(lower)
   ) {
@@ -361,9 +511,28 @@ const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 
 /** "an hour ago", "a few minutes ago", "20 min ago", "half an hour ago", "earlier today". */
 export function parseClock(lower: string): TemporalOp | undefined {
   if (/\bhalf an? hour ago\b/.test(lower)) return { kind: "clock", agoMs: 30 * UNIT_MS.m!, why: '"half an hour ago"' };
-  const m = /\b(an?|one|\d+|a few|few|several|a couple of|couple of|two|three|four|five|ten|twenty|thirty)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/.exec(lower);
+  const m =
+    /\b(an?|one|\d+|a few|few|several|a couple of|couple of|two|three|four|five|ten|twenty|thirty)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/.exec(
+      lower,
+    );
   if (!m) return undefined;
-  const n: Record<string, number> = { a: 1, an: 1, one: 1, "a few": 3, few: 3, several: 5, "a couple of": 2, "couple of": 2, two: 2, three: 3, four: 4, five: 5, ten: 10, twenty: 20, thirty: 30 };
+  const n: Record<string, number> = {
+    a: 1,
+    an: 1,
+    one: 1,
+    "a few": 3,
+    few: 3,
+    several: 5,
+    "a couple of": 2,
+    "couple of": 2,
+    two: 2,
+    three: 3,
+    four: 4,
+    five: 5,
+    ten: 10,
+    twenty: 20,
+    thirty: 30,
+  };
   const count = n[m[1]!] ?? Number(m[1]);
   const unit = m[2]!.startsWith("s") ? "s" : m[2]!.startsWith("m") ? "m" : m[2]!.startsWith("h") ? "h" : "d";
   return { kind: "clock", agoMs: count * UNIT_MS[unit]!, why: `"${m[0]}"` };

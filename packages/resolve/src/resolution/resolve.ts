@@ -44,12 +44,19 @@ const KIND = 0.75;
  * Returns ranked candidates with reasons, `ambiguous` when different executions fit equally,
  * and no candidates when the words refer to none (it never invents a reference).
  */
-export function resolveReferences(text: string, executions: readonly ExecutionLike[], options: ResolveOptions = {}): Resolution {
+export function resolveReferences(
+  text: string,
+  executions: readonly ExecutionLike[],
+  options: ResolveOptions = {},
+): Resolution {
   return resolveWith(windowedScorer, text, executions, options);
 }
 
 /** Scores every record of `list` (session order) for a query, as `resolveParsed` reads them. */
-export type SessionScorer = (executions: readonly ExecutionLike[], list: IndexedExecution[]) => (query: ParsedQuery) => Scored[];
+export type SessionScorer = (
+  executions: readonly ExecutionLike[],
+  list: IndexedExecution[],
+) => (query: ParsedQuery) => Scored[];
 
 /** Records looked at per word, tool kind or outcome held by many records (see PostingWindow). */
 export const DEFAULT_WINDOW: PostingWindow = { head: 64, tail: 256 };
@@ -64,9 +71,15 @@ export function indexedScorer(window: PostingWindow = DEFAULT_WINDOW): SessionSc
 const windowedScorer = indexedScorer();
 
 /** resolveReferences with the scoring step given (tests compare the index with a full scan). */
-export function resolveWith(scorer: SessionScorer, text: string, executions: readonly ExecutionLike[], options: ResolveOptions = {}): Resolution {
+export function resolveWith(
+  scorer: SessionScorer,
+  text: string,
+  executions: readonly ExecutionLike[],
+  options: ResolveOptions = {},
+): Resolution {
   if (typeof text !== "string") throw new ArefError("INVALID_INPUT", "the message to resolve must be a string");
-  if (!Array.isArray(executions)) throw new ArefError("INVALID_INPUT", "executions must be an array of execution records");
+  if (!Array.isArray(executions))
+    throw new ArefError("INVALID_INPUT", "executions must be an array of execution records");
   let list = preparedList(executions);
   if (options.after !== undefined) {
     const at = list.findIndex((x) => x.id === options.after);
@@ -85,7 +98,11 @@ export function resolveWith(scorer: SessionScorer, text: string, executions: rea
   const previous = previousIds(options.previous);
   if (previous.length > 0) {
     const follow = resolveFollowUp(query, list, previous, score);
-    if (follow) return { candidates: follow.ids.map((id, i) => ({ id, score: 1, reasons: follow.reasons[i]! })), ambiguous: false };
+    if (follow)
+      return {
+        candidates: follow.ids.map((id, i) => ({ id, score: 1, reasons: follow.reasons[i]! })),
+        ambiguous: false,
+      };
   }
 
   if (query.parts && query.parts.length > 1 && (!query.general || query.partsNamed)) {
@@ -95,7 +112,8 @@ export function resolveWith(scorer: SessionScorer, text: string, executions: rea
       const first = r.candidates.find((c) => !picked.some((p) => p.id === c.id));
       if (first) picked.push({ ...first, reasons: [`named in "${part}"`, ...first.reasons] });
     }
-    if (picked.length === query.parts.length) return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
+    if (picked.length === query.parts.length)
+      return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
   }
   return resolveParsed(query, list, limit, score, options.now);
 }
@@ -104,7 +122,8 @@ function previousIds(previous: ResolveOptions["previous"]): string[] {
   if (previous === undefined || previous === null) return [];
   if (Array.isArray(previous)) return previous.filter((id): id is string => typeof id === "string");
   const candidates = (previous as Resolution).candidates;
-  if (!Array.isArray(candidates)) throw new ArefError("INVALID_INPUT", "previous must be a list of execution ids or a previous resolution");
+  if (!Array.isArray(candidates))
+    throw new ArefError("INVALID_INPUT", "previous must be a list of execution ids or a previous resolution");
   // The previous answer: its best candidate, and every tied one when it was ambiguous or plural.
   const top = candidates.filter((c, i) => i === 0 || c.score >= (candidates[0]?.score ?? 1));
   return top.map((c) => c.id).filter((id): id is string => typeof id === "string");
@@ -154,7 +173,8 @@ export class ResolutionSession {
       return resolveReferences(text, this.#records, options);
     } catch (error) {
       // A record that does not check out is dropped, so the next resolve works on the valid ones.
-      if (error instanceof ArefError && error.code === "INVALID_INPUT" && typeof text === "string" && text.trim()) this.#dropInvalid(before);
+      if (error instanceof ArefError && error.code === "INVALID_INPUT" && typeof text === "string" && text.trim())
+        this.#dropInvalid(before);
       throw error;
     }
   }
@@ -189,7 +209,11 @@ function preparedList(executions: readonly ExecutionLike[]): IndexedExecution[] 
   // A ResolutionSession's array changes only through its add(): no need to compare its records.
   for (let i = 0; same && i < m && !owned.has(executions); i++) {
     const e = executions[i]!;
-    same = cached!.sources[i] === e && cached!.orders[i] === e.order && cached!.stamps[i] === e.timestamp && cached!.referable[i] === e.is_referenceable;
+    same =
+      cached!.sources[i] === e &&
+      cached!.orders[i] === e.order &&
+      cached!.stamps[i] === e.timestamp &&
+      cached!.referable[i] === e.is_referenceable;
   }
   if (cached && same) {
     for (let i = m; i < executions.length; i++) {
@@ -201,7 +225,12 @@ function preparedList(executions: readonly ExecutionLike[]): IndexedExecution[] 
       cached.referable.push(e.is_referenceable);
       if (e.is_referenceable === false) continue;
       const key = orderKey(x);
-      if (cached.ids.has(x.id) || !(Number.isFinite(key) ? key >= cached.lastKey || cached.list.length === 0 : Number.isNaN(cached.lastKey) || cached.list.length === 0)) {
+      if (
+        cached.ids.has(x.id) ||
+        !(Number.isFinite(key)
+          ? key >= cached.lastKey || cached.list.length === 0
+          : Number.isNaN(cached.lastKey) || cached.list.length === 0)
+      ) {
         preparedCache.delete(executions);
         return rebuild(executions);
       }
@@ -210,7 +239,8 @@ function preparedList(executions: readonly ExecutionLike[]): IndexedExecution[] 
       cached.list.push(x);
     }
     // Positions live on the shared per-record index: set them again unless this list set them last.
-    for (let i = lastPositioned === cached.list ? positionedLength : 0; i < cached.list.length; i++) cached.list[i]!.index = i;
+    for (let i = lastPositioned === cached.list ? positionedLength : 0; i < cached.list.length; i++)
+      cached.list[i]!.index = i;
     lastPositioned = cached.list;
     positionedLength = cached.list.length;
     return cached.list;
@@ -223,7 +253,9 @@ function rebuild(executions: readonly ExecutionLike[]): IndexedExecution[] {
   const ids = new Set<string>();
   for (const x of all) {
     if (ids.has(x.id)) {
-      throw new ArefError("INVALID_INPUT", `two executions have the id ${JSON.stringify(x.id)}`, { hint: "each execution needs its own id: a reference must name one execution" });
+      throw new ArefError("INVALID_INPUT", `two executions have the id ${JSON.stringify(x.id)}`, {
+        hint: "each execution needs its own id: a reference must name one execution",
+      });
     }
     ids.add(x.id);
   }
@@ -252,12 +284,18 @@ const indexCache = new WeakMap<object, IndexedExecution>();
 function indexedOf(e: ExecutionLike, i: number): IndexedExecution {
   if (e === null || typeof e !== "object") throw new ArefError("INVALID_INPUT", `execution #${i + 1} is not an object`);
   if (typeof e.tool_name !== "string") {
-    throw new ArefError("INVALID_INPUT", `execution #${i + 1} has no tool_name`, { hint: 'each execution needs "tool_name" (and "id" or "execution_id")' });
+    throw new ArefError("INVALID_INPUT", `execution #${i + 1} has no tool_name`, {
+      hint: 'each execution needs "tool_name" (and "id" or "execution_id")',
+    });
   }
   for (const key of ["id", "execution_id", "summary", "result_summary", "label", "timestamp"] as const) {
-    if (e[key] !== undefined && typeof e[key] !== "string") throw new ArefError("INVALID_INPUT", `execution #${i + 1}: ${key} must be a string`);
+    if (e[key] !== undefined && typeof e[key] !== "string")
+      throw new ArefError("INVALID_INPUT", `execution #${i + 1}: ${key} must be a string`);
   }
-  if (e.tool_args !== undefined && (e.tool_args === null || typeof e.tool_args !== "object" || Array.isArray(e.tool_args))) {
+  if (
+    e.tool_args !== undefined &&
+    (e.tool_args === null || typeof e.tool_args !== "object" || Array.isArray(e.tool_args))
+  ) {
     throw new ArefError("INVALID_INPUT", `execution #${i + 1}: tool_args must be an object`);
   }
   const cached = indexCache.get(e);
@@ -283,15 +321,33 @@ function orderOf(list: IndexedExecution[]): IndexedExecution[] {
   });
 }
 
-function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: number, score: (query: ParsedQuery) => Scored[], now?: Date): Resolution {
+function resolveParsed(
+  query: ParsedQuery,
+  list: IndexedExecution[],
+  limit: number,
+  score: (query: ParsedQuery) => Scored[],
+  now?: Date,
+): Resolution {
   const none: Resolution = { candidates: [], ambiguous: false };
   const specificHint = [...query.hints.keys()].some((k) => k !== "file" && k !== "data");
   const demonstrative = query.temporal !== undefined || query.referring;
   // General questions and tasks ("explain what a 502 means", "write a haiku") refer to nothing,
   // unless they also point at something of the session ("how do I fix that error?").
-  const definiteToolNoun = [...query.hints.keys()].some((k) => k !== "file" && k !== "data") && /\bthe\s+((?:[\w.-]+\s+){0,2}?)(test|tests|run|query|search|listing|command|call|request|endpoint|page|log|file|build|output|result|error|response)\b/.test(query.text.toLowerCase());
-  if (query.general && !(query.temporal || query.demonstrative || definiteToolNoun || query.names.length > 0)) return none;
-  if (query.terms.length === 0 && query.names.length === 0 && query.hints.size === 0 && !query.wantsError && !query.temporal) return none;
+  const definiteToolNoun =
+    [...query.hints.keys()].some((k) => k !== "file" && k !== "data") &&
+    /\bthe\s+((?:[\w.-]+\s+){0,2}?)(test|tests|run|query|search|listing|command|call|request|endpoint|page|log|file|build|output|result|error|response)\b/.test(
+      query.text.toLowerCase(),
+    );
+  if (query.general && !(query.temporal || query.demonstrative || definiteToolNoun || query.names.length > 0))
+    return none;
+  if (
+    query.terms.length === 0 &&
+    query.names.length === 0 &&
+    query.hints.size === 0 &&
+    !query.wantsError &&
+    !query.temporal
+  )
+    return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
 
@@ -335,39 +391,82 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
       // "before the model one": the anchor is one of the kind the message is about.
       const anchor = resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined);
       if (anchor) {
-        const side = scored.filter((s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0);
-        const top = Math.max(0, maxOf(side, (s) => s.total));
+        const side = scored.filter(
+          (s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0,
+        );
+        const top = Math.max(
+          0,
+          maxOf(side, (s) => s.total),
+        );
         const near = side.filter((s) => s.total >= 0.98 * top);
         chosen = op.side === "before" ? near.at(-1) : near[0];
-        if (chosen) chosen = { ...chosen, reasons: [...chosen.reasons, `order: ${op.side} ${anchor.id} (${op.phrase})`] };
+        if (chosen)
+          chosen = { ...chosen, reasons: [...chosen.reasons, `order: ${op.side} ${anchor.id} (${op.phrase})`] };
       }
     } else {
-      if (op.kind === "previous" && kind.length < 2 && max > 0) kind = scored.filter((s) => s.total >= 0.5 * max && s.total > 0);
+      if (op.kind === "previous" && kind.length < 2 && max > 0)
+        kind = scored.filter((s) => s.total >= 0.5 * max && s.total > 0);
       // "before this": before the current (latest) execution; when that one is not of the kind,
       // the kind's latest is the one before it.
       const latestOverall = list.at(-1)!;
-      const beforeCurrent = op.kind === "previous" && op.demonstrative === true && !kind.some((s) => s.x.id === latestOverall.id);
+      const beforeCurrent =
+        op.kind === "previous" && op.demonstrative === true && !kind.some((s) => s.x.id === latestOverall.id);
       // "the last two test runs": the latest `count` of the kind, most recent first.
       if (op.kind === "latest" && (query.count ?? 1) > 1 && kind.length >= query.count!) {
         const picked = kind.slice(-query.count!).reverse();
-        const rest = rank(scored.filter((s) => !picked.includes(s) && s.total > 0), max).slice(0, Math.max(0, limit - picked.length));
-        return { candidates: [...picked.map((s) => ({ id: s.x.id, score: 1, reasons: [...s.reasons, `order: one of the ${picked.length} most recent matching`] })), ...rest.map((s) => candidate(s, max))], ambiguous: false };
+        const rest = rank(
+          scored.filter((s) => !picked.includes(s) && s.total > 0),
+          max,
+        ).slice(0, Math.max(0, limit - picked.length));
+        return {
+          candidates: [
+            ...picked.map((s) => ({
+              id: s.x.id,
+              score: 1,
+              reasons: [...s.reasons, `order: one of the ${picked.length} most recent matching`],
+            })),
+            ...rest.map((s) => candidate(s, max)),
+          ],
+          ambiguous: false,
+        };
       }
       const pick =
-        op.kind === "latest" || beforeCurrent ? kind.at(-1) : op.kind === "first" ? kind[0] : op.kind === "nth" ? (kind[op.n - 1] ?? kind.at(-1)) : (kind.at(-2) ?? kind.at(-1));
+        op.kind === "latest" || beforeCurrent
+          ? kind.at(-1)
+          : op.kind === "first"
+            ? kind[0]
+            : op.kind === "nth"
+              ? (kind[op.n - 1] ?? kind.at(-1))
+              : (kind.at(-2) ?? kind.at(-1));
       if (pick) {
-        const what = op.kind === "latest" ? "most recent" : op.kind === "first" ? "first" : op.kind === "nth" ? `number ${op.n}` : "second most recent";
+        const what =
+          op.kind === "latest"
+            ? "most recent"
+            : op.kind === "first"
+              ? "first"
+              : op.kind === "nth"
+                ? `number ${op.n}`
+                : "second most recent";
         chosen = { ...pick, reasons: [...pick.reasons, `order: ${what} of ${kind.length} matching (${op.why})`] };
       }
     }
     if (chosen) {
-      const rest = rank(scored.filter((s) => s.x.id !== chosen!.x.id && s.total > 0), max).slice(0, limit - 1);
-      return { candidates: [{ id: chosen.x.id, score: 1, reasons: chosen.reasons }, ...rest.map((s) => candidate(s, max))], ambiguous: false };
+      const rest = rank(
+        scored.filter((s) => s.x.id !== chosen!.x.id && s.total > 0),
+        max,
+      ).slice(0, limit - 1);
+      return {
+        candidates: [{ id: chosen.x.id, score: 1, reasons: chosen.reasons }, ...rest.map((s) => candidate(s, max))],
+        ambiguous: false,
+      };
     }
     if (max <= 0) return none;
   }
 
-  const ranked = rank(scored.filter((s) => s.total > 0), max);
+  const ranked = rank(
+    scored.filter((s) => s.total > 0),
+    max,
+  );
   const top = ranked[0]!;
   // Ties: the same thing done again collapses to its latest (a file's latest read stands for it).
   const tied = ranked.filter((s) => s.total >= TIE * top.total);
@@ -375,25 +474,41 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
   for (const s of tied) {
     const cur = groups.get(s.x.group);
     const isRead = (v: Scored) => (v.x.classes.get("read") ?? 0) >= 1;
-    if (!cur || (isRead(s) && !isRead(cur)) || (isRead(s) === isRead(cur) && s.x.index > cur.x.index)) groups.set(s.x.group, s);
+    if (!cur || (isRead(s) && !isRead(cur)) || (isRead(s) === isRead(cur) && s.x.index > cur.x.index))
+      groups.set(s.x.group, s);
   }
   const distinct = [...groups.values()].sort((a, b) => b.x.index - a.x.index);
   const others = ranked.filter((s) => !distinct.includes(s));
   const count = query.count ?? 1;
   if (count > 1) {
     // A plural reference: the top `count` different things, most recent first.
-    const pool = distinct.length >= count ? distinct : [...distinct, ...others.filter((s) => !distinct.some((d) => d.x.group === s.x.group))];
+    const pool =
+      distinct.length >= count
+        ? distinct
+        : [...distinct, ...others.filter((s) => !distinct.some((d) => d.x.group === s.x.group))];
     const chosen = pool.slice(0, count);
     const rest = ranked.filter((s) => !chosen.includes(s));
-    return { candidates: [...chosen.map((s) => candidate(s, max, 1)), ...rest.slice(0, Math.max(0, limit - count)).map((s) => candidate(s, max))], ambiguous: false };
+    return {
+      candidates: [
+        ...chosen.map((s) => candidate(s, max, 1)),
+        ...rest.slice(0, Math.max(0, limit - count)).map((s) => candidate(s, max)),
+      ],
+      ambiguous: false,
+    };
   }
   // A thing matched by a name beats one matched by topic words only, when their scores are close.
-  if (distinct.some((s) => s.named) && distinct.some((s) => !s.named)) distinct.splice(0, distinct.length, ...distinct.filter((s) => s.named));
+  if (distinct.some((s) => s.named) && distinct.some((s) => !s.named))
+    distinct.splice(0, distinct.length, ...distinct.filter((s) => s.named));
   const ambiguous = distinct.length > 1 && distinct.every((s) => s.named);
-  const head = ambiguous ? distinct : [distinct.find((s) => s.x.index === Math.max(...distinct.map((d) => d.x.index)))!];
+  const head = ambiguous
+    ? distinct
+    : [distinct.find((s) => s.x.index === Math.max(...distinct.map((d) => d.x.index)))!];
   const rest = ranked.filter((s) => !head.includes(s));
   return {
-    candidates: [...head.map((s) => candidate(s, max, ambiguous ? 1 : undefined)), ...rest.slice(0, Math.max(0, limit - head.length)).map((s) => candidate(s, max))],
+    candidates: [
+      ...head.map((s) => candidate(s, max, ambiguous ? 1 : undefined)),
+      ...rest.slice(0, Math.max(0, limit - head.length)).map((s) => candidate(s, max)),
+    ],
     ambiguous,
   };
 }
@@ -403,21 +518,39 @@ function resolveParsed(query: ParsedQuery, list: IndexedExecution[], limit: numb
  * else the latest timestamp of the session). Without timestamps: the latest of the kind for up to
  * 15 minutes, the one before it for longer.
  */
-function byClock(kind: Scored[], agoMs: number, now: Date | undefined, list: IndexedExecution[]): { s: Scored; why: string } | undefined {
-  const time = (x: IndexedExecution) => (typeof x.source.timestamp === "string" ? Date.parse(x.source.timestamp) : Number.NaN);
+function byClock(
+  kind: Scored[],
+  agoMs: number,
+  now: Date | undefined,
+  list: IndexedExecution[],
+): { s: Scored; why: string } | undefined {
+  const time = (x: IndexedExecution) =>
+    typeof x.source.timestamp === "string" ? Date.parse(x.source.timestamp) : Number.NaN;
   const timed = kind.filter((s) => Number.isFinite(time(s.x)));
   // A timestamp in the future (a skewed clock) does not move "now" past the real clock.
-  const latestTime = Math.min(Date.now(), maxOf(list, (x) => (Number.isFinite(time(x)) ? time(x) : Number.NEGATIVE_INFINITY)));
+  const latestTime = Math.min(
+    Date.now(),
+    maxOf(list, (x) => (Number.isFinite(time(x)) ? time(x) : Number.NEGATIVE_INFINITY)),
+  );
   const ref = now && Number.isFinite(now.getTime()) ? now.getTime() : latestTime;
   if (timed.length === 0 || !Number.isFinite(ref)) {
     const pick = agoMs <= 15 * 60_000 ? kind.at(-1) : (kind.at(-2) ?? kind.at(-1));
-    return pick ? { s: pick, why: agoMs <= 15 * 60_000 ? "no timestamps: the most recent" : "no timestamps: the one before the most recent" } : undefined;
+    return pick
+      ? {
+          s: pick,
+          why:
+            agoMs <= 15 * 60_000 ? "no timestamps: the most recent" : "no timestamps: the one before the most recent",
+        }
+      : undefined;
   }
   const target = ref - agoMs;
   let best = timed[0]!;
   for (const s of timed) if (Math.abs(time(s.x) - target) <= Math.abs(time(best.x) - target)) best = s;
   const mins = Math.round((ref - time(best.x)) / 60_000);
-  return { s: best, why: `ran ${mins >= 120 ? `${Math.round(mins / 60)} h` : `${mins} min`} before ${now ? "now" : "the latest execution"}` };
+  return {
+    s: best,
+    why: `ran ${mins >= 120 ? `${Math.round(mins / 60)} h` : `${mins} min`} before ${now ? "now" : "the latest execution"}`,
+  };
 }
 
 /** The largest value of `f` over `xs` (-Infinity when empty), without spreading a long array into arguments. */
@@ -450,7 +583,11 @@ function candidate(s: Scored, max: number, fixed?: number): Candidate {
 }
 
 /** The execution an event phrase points at ("the migration ran", "my edit"): the latest best match. */
-function resolveAnchor(phrase: string, score: (query: ParsedQuery) => Scored[], kindOf?: ParsedQuery): IndexedExecution | undefined {
+function resolveAnchor(
+  phrase: string,
+  score: (query: ParsedQuery) => Scored[],
+  kindOf?: ParsedQuery,
+): IndexedExecution | undefined {
   let q: ParsedQuery;
   try {
     q = parseQuery(phrase);
@@ -458,9 +595,14 @@ function resolveAnchor(phrase: string, score: (query: ParsedQuery) => Scored[], 
     return undefined;
   }
   let s = score(q);
-  const tools = kindOf ? [...kindOf.hints].filter(([c, h]) => c !== "file" && c !== "data" && h.weight >= 2.5).map(([c]) => c as ToolClass) : [];
+  const tools = kindOf
+    ? [...kindOf.hints].filter(([c, h]) => c !== "file" && c !== "data" && h.weight >= 2.5).map(([c]) => c as ToolClass)
+    : [];
   if (tools.length > 0) s = s.filter((v) => tools.some((c) => v.x.classes.has(c)));
-  const max = Math.max(0, maxOf(s, (v) => v.total));
+  const max = Math.max(
+    0,
+    maxOf(s, (v) => v.total),
+  );
   if (max <= 0) return undefined;
   return s.filter((v) => v.total >= TIE * max).at(-1)?.x;
 }
@@ -471,7 +613,12 @@ function resolveAnchor(phrase: string, score: (query: ParsedQuery) => Scored[], 
  * above zero, every use above reads only records above zero: the candidates are enough. When none
  * does, order words may pick any record: every record is returned.
  */
-function scoreSession(query: ParsedQuery, list: IndexedExecution[], session: SessionIndex, window: PostingWindow): Scored[] {
+function scoreSession(
+  query: ParsedQuery,
+  list: IndexedExecution[],
+  session: SessionIndex,
+  window: PostingWindow,
+): Scored[] {
   const context = scoreContext(query, list, session);
   const marks = candidatePositions(query, list, session, context, window);
   const scored: Scored[] = [];

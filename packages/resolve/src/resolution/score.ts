@@ -1,7 +1,14 @@
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
 import type { ParsedQuery, QueryTerm } from "./query.js";
-import { Marks, type PostingWindow, type SessionIndex, UNBOUNDED, markPositions as markWindow, unionCount } from "./session.js";
+import {
+  Marks,
+  type PostingWindow,
+  type SessionIndex,
+  UNBOUNDED,
+  markPositions as markWindow,
+  unionCount,
+} from "./session.js";
 import { isTypo, isVariant, mayHaveVariants, stem } from "./tokens.js";
 
 export interface Scored {
@@ -27,7 +34,17 @@ export interface Scored {
   reasons: string[];
 }
 
-const EXT_SYNONYMS: Record<string, string> = { yml: "yaml", htm: "html", jpeg: "jpg", mkd: "md", markdown: "md", tsx: "ts", jsx: "js", mjs: "js", cjs: "js" };
+const EXT_SYNONYMS: Record<string, string> = {
+  yml: "yaml",
+  htm: "html",
+  jpeg: "jpg",
+  mkd: "md",
+  markdown: "md",
+  tsx: "ts",
+  jsx: "js",
+  mjs: "js",
+  cjs: "js",
+};
 const ext = (e: string) => EXT_SYNONYMS[e] ?? e;
 
 interface TermMatch {
@@ -78,12 +95,19 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
     for (let i = 0; i < t.related.length; i++) {
       if ((f = x.tokens.get(t.related[i]!) ?? x.stems.get(t.relatedStems[i]!))) {
         const sc = FIELD_WEIGHT[f] * 0.55;
-        if (sc > bestScore) [bestScore, bestField, bestOther, bestToken, bestRelated] = [sc, f, t.related[i]!, t.relatedStems[i]!, true];
+        if (sc > bestScore)
+          [bestScore, bestField, bestOther, bestToken, bestRelated] = [sc, f, t.related[i]!, t.relatedStems[i]!, true];
       }
     }
   }
   if (bestField === undefined) return undefined;
-  return { score: bestScore, related: bestRelated, field: bestField, how: bestOther === undefined ? `"${t.word}"` : `"${t.word}" ~ "${bestOther}"`, token: bestToken };
+  return {
+    score: bestScore,
+    related: bestRelated,
+    field: bestField,
+    how: bestOther === undefined ? `"${t.word}"` : `"${t.word}" ~ "${bestOther}"`,
+    token: bestToken,
+  };
 }
 
 /** An explicit name lowercased without "./" and trailing slashes (n), its last segment (base) split at dots. */
@@ -135,12 +159,22 @@ export function bigramsOf(query: ParsedQuery, idf: Map<string, number>): ScoreCo
     if (a.length < 3 || b.length < 3) continue;
     const wa = query.terms.find((t) => t.word.replace(/s$/, "") === a);
     const wb = query.terms.find((t) => t.word.replace(/s$/, "") === b);
-    if (wa && wb) bigrams.push({ a, b, weight: ((idf.get(wa.word) ?? 1) + (idf.get(wb.word) ?? 1)) * Math.min(wa.weight, wb.weight) });
+    if (wa && wb)
+      bigrams.push({
+        a,
+        b,
+        weight: ((idf.get(wa.word) ?? 1) + (idf.get(wb.word) ?? 1)) * Math.min(wa.weight, wb.weight),
+      });
   }
   return bigrams;
 }
 
-function idfTable(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, typos: Map<string, string[]>): Map<string, number> {
+function idfTable(
+  query: ParsedQuery,
+  xs: IndexedExecution[],
+  session: SessionIndex,
+  typos: Map<string, string[]>,
+): Map<string, number> {
   const n = xs.length;
   const idf = new Map<string, number>();
   for (const t of query.terms) {
@@ -158,7 +192,13 @@ function idfTable(query: ParsedQuery, xs: IndexedExecution[], session: SessionIn
 }
 
 /** Marks the records that hold a typo or a related word (or its stem) of the term. */
-function markTermVariants(marks: Marks, t: QueryTerm, session: SessionIndex, typos: Map<string, string[]>, window: PostingWindow = UNBOUNDED): void {
+function markTermVariants(
+  marks: Marks,
+  t: QueryTerm,
+  session: SessionIndex,
+  typos: Map<string, string[]>,
+  window: PostingWindow = UNBOUNDED,
+): void {
   const markPositions = (m: Marks, positions: readonly number[] | undefined) => markWindow(m, positions, window);
   if (mayHaveVariants(t.word)) {
     const found = typos.get(t.word);
@@ -177,7 +217,13 @@ function markTermVariants(marks: Marks, t: QueryTerm, session: SessionIndex, typ
  * (the word, its stem, its typos and related words), names (through the records' location ends and basename stems), phrases
  * (records holding the phrase's first word), tool hints, errors and status codes.
  */
-export function candidatePositions(query: ParsedQuery, xs: IndexedExecution[], session: SessionIndex, context: ScoreContext, window: PostingWindow = UNBOUNDED): Marks {
+export function candidatePositions(
+  query: ParsedQuery,
+  xs: IndexedExecution[],
+  session: SessionIndex,
+  context: ScoreContext,
+  window: PostingWindow = UNBOUNDED,
+): Marks {
   const n = xs.length;
   const marks = new Marks(n);
   const markPositions = (m: Marks, positions: readonly number[] | undefined) => markWindow(m, positions, window);
@@ -201,8 +247,10 @@ export function candidatePositions(query: ParsedQuery, xs: IndexedExecution[], s
   for (const { a } of context.bigrams) markPositions(marks, session.sequenceWords.get(a));
   for (const c of query.compounds) markPositions(marks, session.tokens.get(c.word));
   for (const cls of query.hints.keys()) {
-    if (cls === "file") (markPositions(marks, session.classes.get("read")), markPositions(marks, session.classes.get("write")));
-    else if (cls === "data") (markPositions(marks, session.classes.get("sql")), markPositions(marks, session.classes.get("read")));
+    if (cls === "file")
+      markPositions(marks, session.classes.get("read")), markPositions(marks, session.classes.get("write"));
+    else if (cls === "data")
+      markPositions(marks, session.classes.get("sql")), markPositions(marks, session.classes.get("read"));
     else markPositions(marks, session.classes.get(cls));
   }
   if (query.wantsError) markPositions(marks, session.errors);
@@ -320,7 +368,11 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     toolWhy ||= `tool: ${x.tool} acts on a file`;
   }
   const dataHint = query.hints.get("data");
-  if (dataHint && (x.classes.has("sql") || (x.classes.has("read") && x.extensions.some((e) => /^(csv|tsv|json|jsonl|parquet|xlsx?)$/.test(e))))) {
+  if (
+    dataHint &&
+    (x.classes.has("sql") ||
+      (x.classes.has("read") && x.extensions.some((e) => /^(csv|tsv|json|jsonl|parquet|xlsx?)$/.test(e))))
+  ) {
     tool += dataHint.weight;
     toolWhy ||= `tool: ${x.tool} returns data`;
   }
@@ -352,7 +404,8 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     tool,
     outcome,
     named,
-    strong: query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || bestName >= 3,
+    strong:
+      query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || bestName >= 3,
     coverage: totalWeight > 0 ? matchedWeight / totalWeight : 0,
     matchedWeight,
     namedWords,
@@ -363,5 +416,15 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
 }
 
 function fieldName(f: Field): string {
-  return f === "base" ? "name" : f === "path" ? "path" : f === "args" ? "arguments" : f === "label" ? "label" : f === "query" ? "search query" : "summary";
+  return f === "base"
+    ? "name"
+    : f === "path"
+      ? "path"
+      : f === "args"
+        ? "arguments"
+        : f === "label"
+          ? "label"
+          : f === "query"
+            ? "search query"
+            : "summary";
 }

@@ -60,7 +60,8 @@ export class SessionIndex {
     const suffixes = new Set<string>();
     for (const loc of x.locations) {
       suffixes.add(loc);
-      for (let i = loc.indexOf("/"); i !== -1; i = loc.indexOf("/", i + 1)) if (i + 1 < loc.length) suffixes.add(loc.slice(i + 1));
+      for (let i = loc.indexOf("/"); i !== -1; i = loc.indexOf("/", i + 1))
+        if (i + 1 < loc.length) suffixes.add(loc.slice(i + 1));
     }
     for (const suffix of suffixes) post(this.locationSuffixes, suffix, p);
     for (const s of new Set(x.basenames.map((b) => b.split(".")[0]!))) post(this.baseStems, s, p);
@@ -126,7 +127,11 @@ export class Marks {
 }
 
 /** Marks the positions of a postings list below `marks.n` (the first n records), within the window. */
-export function markPositions(marks: Marks, positions: readonly number[] | undefined, window: PostingWindow = UNBOUNDED): void {
+export function markPositions(
+  marks: Marks,
+  positions: readonly number[] | undefined,
+  window: PostingWindow = UNBOUNDED,
+): void {
   if (!positions) return;
   const n = marks.n;
   // Positions below n: positions is ascending, so a binary search finds where they end.

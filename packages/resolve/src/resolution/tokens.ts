@@ -38,7 +38,10 @@ export function stem(word: string): string {
 /** Splits camelCase and PascalCase words: "customerId" → ["customer", "id"]. */
 export function camelParts(word: string): string[] {
   if (!/[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/.test(word)) return [];
-  const parts = word.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").split(" ");
+  const parts = word
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(" ");
   return parts.length > 1 ? parts.map((p) => p.toLowerCase()) : [];
 }
 
@@ -85,7 +88,10 @@ export function isTypo(a: string, b: string): boolean {
 
 /** Words that may be a typo (5+ letters) or an abbreviation (2-4 letters) of a session word. */
 export function mayHaveVariants(word: string): boolean {
-  return word.length >= 5 || (word.length >= 2 && word.length <= 4 && /^[a-z][a-z0-9]*[a-z]$/.test(word) && !isStopword(word));
+  return (
+    word.length >= 5 ||
+    (word.length >= 2 && word.length <= 4 && /^[a-z][a-z0-9]*[a-z]$/.test(word) && !isStopword(word))
+  );
 }
 
 /** A typo of `b` (5+ letters) or an abbreviation of it (2-4 letters). */

@@ -28,7 +28,11 @@ export function parseSelector(input: unknown): Selector {
  * content), REGEX_TIMEOUT (a grep over its time limit), UNSUPPORTED (binary content, JSONPath
  * on non-JSON, a disabled JSONPath function).
  */
-export function applySelector(content: string | Uint8Array, selector?: Selector | unknown, options: SelectOptions = {}): Selection {
+export function applySelector(
+  content: string | Uint8Array,
+  selector?: Selector | unknown,
+  options: SelectOptions = {},
+): Selection {
   const sel = parseSelector(selector);
   const text = contentAsText(content);
   if (sel.mode === "jsonpath") {

@@ -1,4 +1,11 @@
-import { ArefError, type GrepSelector, type HeadTailSelector, type RangeSelector, type Selection, type Selector } from "@artifact-refs/schema";
+import {
+  ArefError,
+  type GrepSelector,
+  type HeadTailSelector,
+  type RangeSelector,
+  type Selection,
+  type Selector,
+} from "@artifact-refs/schema";
 import { fmtInt, safeCut } from "../text.js";
 import { applySelector, parseSelector } from "./apply.js";
 import { DEFAULT_REGEX_TIME_LIMIT_MS, type SelectOptions, capOf, charsNote, linesNote } from "./common.js";
@@ -13,7 +20,12 @@ export interface ChunkSource {
   readonly size: number;
   readonly lines: number;
   readonly chars: number;
-  readonly chunks: readonly { readonly newlines: number; readonly chars: number; readonly newlinesBefore: number; readonly charsBefore: number }[];
+  readonly chunks: readonly {
+    readonly newlines: number;
+    readonly chars: number;
+    readonly newlinesBefore: number;
+    readonly charsBefore: number;
+  }[];
   read(index: number): Promise<Uint8Array>;
 }
 
@@ -33,15 +45,23 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * is the same Selection `applySelector` returns for the whole text. Grep's default time limit
  * scales with the size (DEFAULT_REGEX_TIME_LIMIT_MS per GREP_LIMIT_BYTES).
  */
-export async function applySelectorToChunks(source: ChunkSource, selector?: Selector | unknown, options: SelectOptions = {}): Promise<Selection> {
+export async function applySelectorToChunks(
+  source: ChunkSource,
+  selector?: Selector | unknown,
+  options: SelectOptions = {},
+): Promise<Selection> {
   const sel = parseSelector(selector);
   const view = new ChunkView(source);
   if (sel.mode === "jsonpath") {
     if (source.size > CHUNKED_JSONPATH_MAX_BYTES) {
-      throw new ArefError("UNSUPPORTED", `JSONPath reads the whole document, and this one is ${fmtInt(source.size)} bytes (the limit for chunked content is ${fmtInt(CHUNKED_JSONPATH_MAX_BYTES)})`, {
-        hint: "use grep or range to page through it, or store the part you need as its own artifact",
-        details: { size_bytes: source.size, max_bytes: CHUNKED_JSONPATH_MAX_BYTES },
-      });
+      throw new ArefError(
+        "UNSUPPORTED",
+        `JSONPath reads the whole document, and this one is ${fmtInt(source.size)} bytes (the limit for chunked content is ${fmtInt(CHUNKED_JSONPATH_MAX_BYTES)})`,
+        {
+          hint: "use grep or range to page through it, or store the part you need as its own artifact",
+          details: { size_bytes: source.size, max_bytes: CHUNKED_JSONPATH_MAX_BYTES },
+        },
+      );
     }
     return applySelector(await view.slice(0, source.chars), sel, options);
   }
@@ -267,19 +287,27 @@ async function range(view: ChunkView, selector: RangeSelector, options: SelectOp
   const total = view.source.lines;
   const start = selector.start;
   if (start > total) {
-    throw new ArefError("INVALID_SELECTOR", `range starts at line ${fmtInt(start)} but the content has ${fmtInt(total)} line${total === 1 ? "" : "s"}`, {
-      hint: `ask for a range within lines 1-${fmtInt(total)}`,
-      details: { start, total_lines: total },
-    });
+    throw new ArefError(
+      "INVALID_SELECTOR",
+      `range starts at line ${fmtInt(start)} but the content has ${fmtInt(total)} line${total === 1 ? "" : "s"}`,
+      {
+        hint: `ask for a range within lines 1-${fmtInt(total)}`,
+        details: { start, total_lines: total },
+      },
+    );
   }
   const end = Math.min(selector.end ?? total, total);
   const lineStart = await view.lineStart(start);
   const lineEnd = await view.lineEnd(start);
   const offset = selector.offset ?? 0;
   if (offset > 0 && lineStart + offset >= lineEnd) {
-    throw new ArefError("INVALID_SELECTOR", `offset ${fmtInt(offset)} is past the end of line ${fmtInt(start)} (${fmtInt(lineEnd - lineStart)} chars)`, {
-      hint: "use an offset within the line, or start at the next line",
-    });
+    throw new ArefError(
+      "INVALID_SELECTOR",
+      `offset ${fmtInt(offset)} is past the end of line ${fmtInt(start)} (${fmtInt(lineEnd - lineStart)} chars)`,
+      {
+        hint: "use an offset within the line, or start at the next line",
+      },
+    );
   }
   const from = lineStart + offset;
   const window = await view.slice(from, Math.min(from + cap, view.source.chars));
@@ -300,7 +328,11 @@ async function range(view: ChunkView, selector: RangeSelector, options: SelectOp
     shownEnd = from + nl + 1;
     at = nl + 1;
   }
-  const baseNext = { mode: "range" as const, ...(selector.end === undefined ? {} : { end: selector.end }), ...(selector.maxChars === undefined ? {} : { maxChars: selector.maxChars }) };
+  const baseNext = {
+    mode: "range" as const,
+    ...(selector.end === undefined ? {} : { end: selector.end }),
+    ...(selector.maxChars === undefined ? {} : { maxChars: selector.maxChars }),
+  };
   if (last >= start) {
     const text = window.slice(0, shownEnd - from);
     const stats = { lines: last - start + 1, first_line: start, last_line: last };
@@ -333,7 +365,9 @@ async function grep(view: ChunkView, selector: GrepSelector, options: SelectOpti
   const maxMatches = selector.maxMatches ?? DEFAULT_GREP_MAX_MATCHES;
   const skip = selector.skip ?? 0;
   // The default limit is per 8 MiB scanned: a linear-time scan of a big artifact takes longer, not pathologically.
-  const limitMs = options.regexTimeLimitMs ?? DEFAULT_REGEX_TIME_LIMIT_MS * Math.max(1, Math.ceil(view.source.size / GREP_LIMIT_BYTES));
+  const limitMs =
+    options.regexTimeLimitMs ??
+    DEFAULT_REGEX_TIME_LIMIT_MS * Math.max(1, Math.ceil(view.source.size / GREP_LIMIT_BYTES));
   const started = performance.now();
   const total = view.source.lines;
   const { source } = view;
@@ -344,10 +378,14 @@ async function grep(view: ChunkView, selector: GrepSelector, options: SelectOpti
   const testLine = (line: string) => {
     n++;
     if ((n & 255) === 1 && performance.now() - started >= limitMs) {
-      throw new ArefError("REGEX_TIMEOUT", `the grep for /${selector.pattern}/ took longer than ${fmtInt(limitMs)} ms (stopped at line ${fmtInt(n)} of ${fmtInt(total)})`, {
-        hint: "use a more specific pattern, or grep a range of the content",
-        details: { pattern: selector.pattern, line: n, total_lines: total },
-      });
+      throw new ArefError(
+        "REGEX_TIMEOUT",
+        `the grep for /${selector.pattern}/ took longer than ${fmtInt(limitMs)} ms (stopped at line ${fmtInt(n)} of ${fmtInt(total)})`,
+        {
+          hint: "use a more specific pattern, or grep a range of the content",
+          details: { pattern: selector.pattern, line: n, total_lines: total },
+        },
+      );
     }
     if (re.test(line.endsWith("\r") ? line.slice(0, -1) : line)) matches.push(n);
   };
@@ -406,9 +444,17 @@ async function grep(view: ChunkView, selector: GrepSelector, options: SelectOpti
   }
   const text = blocks.join("");
   const remaining = totalMatches - skip - shown;
-  const stats = { matches: totalMatches, shown_matches: shown, skipped: Math.min(skip, totalMatches), lines_shown: linesShown };
+  const stats = {
+    matches: totalMatches,
+    shown_matches: shown,
+    skipped: Math.min(skip, totalMatches),
+    lines_shown: linesShown,
+  };
   if (remaining <= 0) {
-    return result(selector, text, view, { ...(cutShort ? { omitted: `the rest of line ${fmtInt(pending[0]!)} (over the ${charsNote(cap)} cap)` } : {}), stats });
+    return result(selector, text, view, {
+      ...(cutShort ? { omitted: `the rest of line ${fmtInt(pending[0]!)} (over the ${charsNote(cap)} cap)` } : {}),
+      stats,
+    });
   }
   const firstLeft = matches[skip + shown]!;
   const reason = shown >= maxMatches ? `maxMatches ${fmtInt(maxMatches)}` : `the ${charsNote(cap)} cap`;

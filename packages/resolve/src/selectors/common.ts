@@ -1,4 +1,10 @@
-import { ArefError, DEFAULT_FETCH_MAX_CHARS, HARD_FETCH_MAX_CHARS, type Selection, type Selector } from "@artifact-refs/schema";
+import {
+  ArefError,
+  DEFAULT_FETCH_MAX_CHARS,
+  HARD_FETCH_MAX_CHARS,
+  type Selection,
+  type Selector,
+} from "@artifact-refs/schema";
 import { fmtInt } from "../text.js";
 
 /** Options shared by every selector. */
@@ -16,9 +22,13 @@ export const DEFAULT_REGEX_TIME_LIMIT_MS = 2_000;
 export function capOf(selector: { maxChars?: number | undefined }, options: SelectOptions): number {
   const cap = selector.maxChars ?? options.defaultMaxChars ?? DEFAULT_FETCH_MAX_CHARS;
   if (!Number.isInteger(cap) || cap < 1 || cap > HARD_FETCH_MAX_CHARS) {
-    throw new ArefError("INVALID_SELECTOR", `maxChars must be an integer from 1 to ${HARD_FETCH_MAX_CHARS}, got ${cap}`, {
-      hint: `ask for at most ${HARD_FETCH_MAX_CHARS} chars and page with the "next" selector`,
-    });
+    throw new ArefError(
+      "INVALID_SELECTOR",
+      `maxChars must be an integer from 1 to ${HARD_FETCH_MAX_CHARS}, got ${cap}`,
+      {
+        hint: `ask for at most ${HARD_FETCH_MAX_CHARS} chars and page with the "next" selector`,
+      },
+    );
   }
   return cap;
 }

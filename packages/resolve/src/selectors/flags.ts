@@ -22,14 +22,20 @@ export interface SelectorFlags {
  * (and --head/--tail only with none of them); none of them means headtail.
  */
 export function parseSelectorFlags(flags: SelectorFlags): Selector {
-  const modes = [flags.grep !== undefined && "--grep", flags.range !== undefined && "--range", flags.jsonpath !== undefined && "--jsonpath"].filter(
-    (m): m is string => typeof m === "string",
-  );
+  const modes = [
+    flags.grep !== undefined && "--grep",
+    flags.range !== undefined && "--range",
+    flags.jsonpath !== undefined && "--jsonpath",
+  ].filter((m): m is string => typeof m === "string");
   const headTail = flags.head !== undefined || flags.tail !== undefined;
   if (modes.length > 1 || (modes.length === 1 && headTail)) {
-    throw new ArefError("INVALID_SELECTOR", `choose one selector: got ${[...modes, ...(headTail ? ["--head/--tail"] : [])].join(" and ")}`, {
-      hint: "use one of --head/--tail, --grep, --range or --jsonpath per fetch",
-    });
+    throw new ArefError(
+      "INVALID_SELECTOR",
+      `choose one selector: got ${[...modes, ...(headTail ? ["--head/--tail"] : [])].join(" and ")}`,
+      {
+        hint: "use one of --head/--tail, --grep, --range or --jsonpath per fetch",
+      },
+    );
   }
   const maxChars = int(flags.maxChars, "--max-chars");
   const cap = maxChars === undefined ? {} : { maxChars };
@@ -47,9 +53,13 @@ export function parseSelectorFlags(flags: SelectorFlags): Selector {
   if (flags.range !== undefined) {
     const m = /^\s*(\d+)\s*(?:[:-]\s*(\d*)\s*)?$/.exec(flags.range);
     if (!m) {
-      throw new ArefError("INVALID_SELECTOR", `--range must be A:B, A: or A (1-based lines), got ${JSON.stringify(flags.range)}`, {
-        hint: "e.g. --range 120:180",
-      });
+      throw new ArefError(
+        "INVALID_SELECTOR",
+        `--range must be A:B, A: or A (1-based lines), got ${JSON.stringify(flags.range)}`,
+        {
+          hint: "e.g. --range 120:180",
+        },
+      );
     }
     return parseSelector({
       mode: "range",
@@ -62,7 +72,12 @@ export function parseSelectorFlags(flags: SelectorFlags): Selector {
   if (flags.jsonpath !== undefined) {
     return parseSelector({ mode: "jsonpath", expr: flags.jsonpath, ...opt("skip", int(flags.skip, "--skip")), ...cap });
   }
-  return parseSelector({ mode: "headtail", ...opt("head", int(flags.head, "--head")), ...opt("tail", int(flags.tail, "--tail")), ...cap });
+  return parseSelector({
+    mode: "headtail",
+    ...opt("head", int(flags.head, "--head")),
+    ...opt("tail", int(flags.tail, "--tail")),
+    ...cap,
+  });
 }
 
 function opt<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
@@ -73,7 +88,9 @@ function int(value: string | number | undefined, flag: string): number | undefin
   if (value === undefined) return undefined;
   const n = typeof value === "number" ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 0) {
-    throw new ArefError("INVALID_SELECTOR", `${flag} must be a whole number, got ${JSON.stringify(value)}`, { hint: `e.g. ${flag} 20` });
+    throw new ArefError("INVALID_SELECTOR", `${flag} must be a whole number, got ${JSON.stringify(value)}`, {
+      hint: `e.g. ${flag} 20`,
+    });
   }
   return n;
 }

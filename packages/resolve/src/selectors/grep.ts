@@ -14,7 +14,12 @@ const LONG_LINE_WINDOW = 160;
  * style: "12:match", "11-context", "--" between groups. At most `maxMatches` matches and
  * `maxChars` chars; `next` is the same grep with `skip` set to the first match not shown.
  */
-export function selectGrep(content: string, table: LineTable, selector: GrepSelector, options: SelectOptions): Selection {
+export function selectGrep(
+  content: string,
+  table: LineTable,
+  selector: GrepSelector,
+  options: SelectOptions,
+): Selection {
   const cap = capOf(selector, options);
   const re = compileSafeRegex(selector.pattern, selector.ignoreCase ?? false);
   const context = selector.context ?? DEFAULT_GREP_CONTEXT;
@@ -26,10 +31,14 @@ export function selectGrep(content: string, table: LineTable, selector: GrepSele
   const matches: number[] = []; // 1-based line numbers
   for (let n = 1; n <= table.count; n++) {
     if ((n & 255) === 1 && performance.now() - started >= limitMs) {
-      throw new ArefError("REGEX_TIMEOUT", `the grep for /${selector.pattern}/ took longer than ${fmtInt(limitMs)} ms (stopped at line ${fmtInt(n)} of ${fmtInt(table.count)})`, {
-        hint: "use a more specific pattern, or grep a range of the content",
-        details: { pattern: selector.pattern, line: n, total_lines: table.count },
-      });
+      throw new ArefError(
+        "REGEX_TIMEOUT",
+        `the grep for /${selector.pattern}/ took longer than ${fmtInt(limitMs)} ms (stopped at line ${fmtInt(n)} of ${fmtInt(table.count)})`,
+        {
+          hint: "use a more specific pattern, or grep a range of the content",
+          details: { pattern: selector.pattern, line: n, total_lines: table.count },
+        },
+      );
     }
     if (re.test(lineText(content, table, n))) matches.push(n);
   }
@@ -94,12 +103,23 @@ export function selectGrep(content: string, table: LineTable, selector: GrepSele
   });
 }
 
-function renderLine(content: string, table: LineTable, n: number, isMatch: boolean, re: ReturnType<typeof compileSafeRegex>): string {
+function renderLine(
+  content: string,
+  table: LineTable,
+  n: number,
+  isMatch: boolean,
+  re: ReturnType<typeof compileSafeRegex>,
+): string {
   return renderGrepLine(n, lineText(content, table, n), isMatch, re);
 }
 
 /** One grep output row: "12:text" for a match, "11-text" for context; a long line is shown as a window around its match. */
-export function renderGrepLine(n: number, text: string, isMatch: boolean, re: ReturnType<typeof compileSafeRegex>): string {
+export function renderGrepLine(
+  n: number,
+  text: string,
+  isMatch: boolean,
+  re: ReturnType<typeof compileSafeRegex>,
+): string {
   let line = text;
   if (line.length > LONG_LINE) {
     const at = isMatch ? Math.max(0, re.search(line)) : 0;

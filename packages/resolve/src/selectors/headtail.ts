@@ -10,7 +10,12 @@ const MARKER_RESERVE = 120;
  * head and tail. What lies between is replaced by one marker line, and `next` is the range
  * that pages on from the end of the head (following it rebuilds the content exactly).
  */
-export function selectHeadTail(content: string, table: LineTable, selector: HeadTailSelector, options: SelectOptions): Selection {
+export function selectHeadTail(
+  content: string,
+  table: LineTable,
+  selector: HeadTailSelector,
+  options: SelectOptions,
+): Selection {
   const cap = capOf(selector, options);
   const total = table.count;
   const explicit = selector.head !== undefined || selector.tail !== undefined;
@@ -113,4 +118,3 @@ function lineOf(table: LineTable, offset: number): number {
   }
   return lo + 1;
 }
-

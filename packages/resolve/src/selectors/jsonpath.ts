@@ -16,14 +16,23 @@ interface Hit {
  * JSON array with one compact value per line, paged with `skip`. A single value too large for
  * the cap is cut, and `next` selects its members one by one.
  */
-export function selectJsonPath(content: string, totalLines: number, selector: JsonPathSelector, options: SelectOptions): Selection {
+export function selectJsonPath(
+  content: string,
+  totalLines: number,
+  selector: JsonPathSelector,
+  options: SelectOptions,
+): Selection {
   const cap = capOf(selector, options);
   const expr = selector.expr.trim();
   const isPointer = expr.startsWith("/") || expr.startsWith("#");
   if (!isPointer && !expr.startsWith("$")) {
-    throw new ArefError("INVALID_SELECTOR", `${JSON.stringify(expr)} is neither a JSONPath (starts with "$") nor a JSON Pointer (starts with "/")`, {
-      hint: "e.g. $.data[0].id, $..name, $.items[?@.status=='failed'] or /data/0/id",
-    });
+    throw new ArefError(
+      "INVALID_SELECTOR",
+      `${JSON.stringify(expr)} is neither a JSONPath (starts with "$") nor a JSON Pointer (starts with "/")`,
+      {
+        hint: "e.g. $.data[0].id, $..name, $.items[?@.status=='failed'] or /data/0/id",
+      },
+    );
   }
   const tokens = isPointer ? parseJsonPointer(expr) : undefined;
   const descendants = isPointer ? 0 : checkJsonPath(expr);
@@ -33,11 +42,15 @@ export function selectJsonPath(content: string, totalLines: number, selector: Js
   let hits: Hit[];
   if (tokens) {
     const r = resolveJsonPointer(doc, tokens);
-    hits = r.found ? [{ path: tokens.map((t, i) => (Array.isArray(pathParent(doc, tokens, i)) ? Number(t) : t)), value: r.value }] : [];
+    hits = r.found
+      ? [{ path: tokens.map((t, i) => (Array.isArray(pathParent(doc, tokens, i)) ? Number(t) : t)), value: r.value }]
+      : [];
   } else {
     hits = [];
     try {
-      jsonPathExec(doc as JsonValue, expr, (value, path) => hits.push({ path: [...(path as Iterable<string | number>)], value }));
+      jsonPathExec(doc as JsonValue, expr, (value, path) =>
+        hits.push({ path: [...(path as Iterable<string | number>)], value }),
+      );
     } catch (error) {
       throw invalidJsonPath(expr, error);
     }
@@ -61,7 +74,13 @@ export function selectJsonPath(content: string, totalLines: number, selector: Js
     return selection(selector, cut, content, totalLines, {
       omitted: `${charsNote(text.length - cut.length)} of this ${describe(hit.value)} (over the ${charsNote(cap)} cap)`,
       ...(isContainer && members > 0
-        ? { next: { mode: "jsonpath" as const, expr: `${toJsonPath(hit.path)}[*]`, ...(selector.maxChars === undefined ? {} : { maxChars: selector.maxChars }) } }
+        ? {
+            next: {
+              mode: "jsonpath" as const,
+              expr: `${toJsonPath(hit.path)}[*]`,
+              ...(selector.maxChars === undefined ? {} : { maxChars: selector.maxChars }),
+            },
+          }
         : {}),
       stats,
     });
@@ -149,7 +168,8 @@ function shapeOf(doc: unknown): { values: number; depth: number } {
     const [value, d] = stack.pop()!;
     values++;
     if (d > depth) depth = d;
-    if (value !== null && typeof value === "object") for (const child of Object.values(value)) stack.push([child, d + 1]);
+    if (value !== null && typeof value === "object")
+      for (const child of Object.values(value)) stack.push([child, d + 1]);
   }
   return { values, depth };
 }
@@ -161,7 +181,9 @@ function checkJsonPathCost(expr: string, doc: unknown, descendants: number, budg
   throw new ArefError(
     "INVALID_SELECTOR",
     `JSONPath ${JSON.stringify(expr)} is too expensive for this document: ${descendants} descendant segment(s) ('..') over ${fmtInt(values)} values nested ${fmtInt(depth)} deep (estimated work ${work.toExponential(1)}, limit ${budget.toExponential(0)})`,
-    { hint: "use fewer '..' segments or a path from the root ($.a.b[*].c), or read this artifact with the range or grep selector" },
+    {
+      hint: "use fewer '..' segments or a path from the root ($.a.b[*].c), or read this artifact with the range or grep selector",
+    },
   );
 }
 
@@ -175,9 +197,13 @@ function checkJsonPath(expr: string): number {
   }
   const fn = findFunction(ast, new Set(["match", "search"]));
   if (fn) {
-    throw new ArefError("UNSUPPORTED", `the JSONPath function ${fn}() is disabled: its regex would run on a backtracking engine, and regexes from a model are untrusted`, {
-      hint: "filter with comparisons (==, <, &&) instead, or select the values and use the grep selector, which runs a linear-time engine",
-    });
+    throw new ArefError(
+      "UNSUPPORTED",
+      `the JSONPath function ${fn}() is disabled: its regex would run on a backtracking engine, and regexes from a model are untrusted`,
+      {
+        hint: "filter with comparisons (==, <, &&) instead, or select the values and use the grep selector, which runs a linear-time engine",
+      },
+    );
   }
   return countNodes(ast, "DescendantSegment");
 }

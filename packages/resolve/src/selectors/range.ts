@@ -7,15 +7,24 @@ import { type SelectOptions, capOf, charsNote, linesNote, selection } from "./co
  * content (newlines kept), so that following `next` page after page rebuilds the content
  * byte for byte. A line longer than the cap is cut and continued with `offset`.
  */
-export function selectRange(content: string, table: LineTable, selector: RangeSelector, options: SelectOptions): Selection {
+export function selectRange(
+  content: string,
+  table: LineTable,
+  selector: RangeSelector,
+  options: SelectOptions,
+): Selection {
   const cap = capOf(selector, options);
   const total = table.count;
   const start = selector.start;
   if (total === 0 ? start > 1 : start > total) {
-    throw new ArefError("INVALID_SELECTOR", `range starts at line ${fmtInt(start)} but the content has ${fmtInt(total)} line${total === 1 ? "" : "s"}`, {
-      hint: total === 0 ? "the content is empty" : `ask for a range within lines 1-${fmtInt(total)}`,
-      details: { start, total_lines: total },
-    });
+    throw new ArefError(
+      "INVALID_SELECTOR",
+      `range starts at line ${fmtInt(start)} but the content has ${fmtInt(total)} line${total === 1 ? "" : "s"}`,
+      {
+        hint: total === 0 ? "the content is empty" : `ask for a range within lines 1-${fmtInt(total)}`,
+        details: { start, total_lines: total },
+      },
+    );
   }
   if (total === 0) return selection(selector, "", content, 0, { stats: { lines: 0 } });
   const end = Math.min(selector.end ?? total, total);
@@ -23,9 +32,13 @@ export function selectRange(content: string, table: LineTable, selector: RangeSe
   const lineEnd = table.ends[start - 1]!;
   const offset = selector.offset ?? 0;
   if (offset > 0 && lineStart + offset >= lineEnd) {
-    throw new ArefError("INVALID_SELECTOR", `offset ${fmtInt(offset)} is past the end of line ${fmtInt(start)} (${fmtInt(lineEnd - lineStart)} chars)`, {
-      hint: "use an offset within the line, or start at the next line",
-    });
+    throw new ArefError(
+      "INVALID_SELECTOR",
+      `offset ${fmtInt(offset)} is past the end of line ${fmtInt(start)} (${fmtInt(lineEnd - lineStart)} chars)`,
+      {
+        hint: "use an offset within the line, or start at the next line",
+      },
+    );
   }
   const from = lineStart + offset;
   const windowEnd = table.ends[end - 1]!;
@@ -43,7 +56,11 @@ export function selectRange(content: string, table: LineTable, selector: RangeSe
       } else hi = mid - 1;
     }
   }
-  const baseNext = { mode: "range" as const, ...(selector.end === undefined ? {} : { end: selector.end }), ...(selector.maxChars === undefined ? {} : { maxChars: selector.maxChars }) };
+  const baseNext = {
+    mode: "range" as const,
+    ...(selector.end === undefined ? {} : { end: selector.end }),
+    ...(selector.maxChars === undefined ? {} : { maxChars: selector.maxChars }),
+  };
 
   if (last >= start) {
     const text = content.slice(from, table.ends[last - 1]!);

@@ -26,7 +26,9 @@ const UNSUPPORTED_SYNTAX: Array<[RegExp, string]> = [
  */
 export function compileSafeRegex(pattern: string, ignoreCase = false): SafeRegex {
   if (pattern.length === 0) {
-    throw new ArefError("INVALID_SELECTOR", "the grep pattern is empty", { hint: "give a regular expression, e.g. error|warn" });
+    throw new ArefError("INVALID_SELECTOR", "the grep pattern is empty", {
+      hint: "give a regular expression, e.g. error|warn",
+    });
   }
   let re: RE2JS;
   try {

@@ -15,7 +15,11 @@ const fullScanScorer: SessionScorer = (_executions, list) => (query) => {
   return list.map((x) => scoreExecution(query, x, context));
 };
 
-export function resolveReferencesFullScan(text: string, executions: readonly ExecutionLike[], options: ResolveOptions = {}): Resolution {
+export function resolveReferencesFullScan(
+  text: string,
+  executions: readonly ExecutionLike[],
+  options: ResolveOptions = {},
+): Resolution {
   return resolveWith(fullScanScorer, text, executions, options);
 }
 

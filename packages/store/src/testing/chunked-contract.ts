@@ -9,7 +9,6 @@ import { BLOB_PREFIX, blobKey, metaKey } from "../layout.js";
 import { ManifestSchema, encodeManifest } from "../manifest.js";
 import { expectCode, type DriverFactory, type DriverHarness } from "./harness.js";
 
-
 /** A deterministic log of `lines` lines (about 60 bytes each). */
 export function generatedLog(lines: number, seed = 1): string {
   let x = seed >>> 0 || 1;
@@ -155,7 +154,9 @@ export function runChunkedContract(name: string, factory: DriverFactory): void {
     });
 
     it("a stream that fails mid-way leaves nothing live; the retry succeeds", async () => {
-      await expect(store.putStream(piecesOf(log, new Error("connection reset")), { session: "s" })).rejects.toThrow("connection reset");
+      await expect(store.putStream(piecesOf(log, new Error("connection reset")), { session: "s" })).rejects.toThrow(
+        "connection reset",
+      );
       expect(await driver.get(metaKey(id))).toBeUndefined();
       expect(await store.listSessions()).toEqual([]);
       const retry = await store.putStream(piecesOf(log), { session: "s" });
@@ -169,7 +170,8 @@ export function runChunkedContract(name: string, factory: DriverFactory): void {
       const failing: Driver = {
         kind: driver.kind,
         location: driver.location,
-        putIfAbsent: (key, data) => (++writes === 6 ? Promise.reject(new Error("backend unavailable")) : driver.putIfAbsent(key, data)),
+        putIfAbsent: (key, data) =>
+          ++writes === 6 ? Promise.reject(new Error("backend unavailable")) : driver.putIfAbsent(key, data),
         put: (key, data) => driver.put(key, data),
         get: (key) => driver.get(key),
         head: (key) => driver.head(key),
@@ -177,7 +179,9 @@ export function runChunkedContract(name: string, factory: DriverFactory): void {
         list: (prefix) => driver.list(prefix),
         uri: (key) => driver.uri(key),
       };
-      await expect(new ArtifactStore({ driver: failing }).put(log, { session: "s" })).rejects.toThrow("backend unavailable");
+      await expect(new ArtifactStore({ driver: failing }).put(log, { session: "s" })).rejects.toThrow(
+        "backend unavailable",
+      );
       expect(await driver.get(metaKey(id))).toBeUndefined();
       expect(await store.listSessions()).toEqual([]);
       const retry = await store.put(log, { session: "s" });
@@ -200,7 +204,9 @@ export function runChunkedContract(name: string, factory: DriverFactory): void {
       await driver.delete(blobKey(victim.id));
       await expectCode(store.get(id), "INTEGRITY");
       report = await store.verify();
-      expect(report.problems).toContainEqual(expect.objectContaining({ kind: "missing_blob", key: blobKey(victim.id), artifact_id: id }));
+      expect(report.problems).toContainEqual(
+        expect.objectContaining({ kind: "missing_blob", key: blobKey(victim.id), artifact_id: id }),
+      );
       await store.put(log); // re-stashing the original content heals it
       expect(sha256Hex(await store.get(id))).toBe(id);
     });
@@ -217,17 +223,32 @@ export function runChunkedContract(name: string, factory: DriverFactory): void {
       const edited = { ...manifest, chunks: [manifest.chunks[1]!, manifest.chunks[0]!, ...manifest.chunks.slice(2)] };
       const editedBytes = encodeManifest(edited);
       await driver.put(blobKey(sha256Hex(editedBytes)), editedBytes);
-      await driver.put(metaKey(id), bytes(JSON.stringify({ ...put.record, chunked: { ...put.record.chunked!, manifest: sha256Hex(editedBytes) } })));
+      await driver.put(
+        metaKey(id),
+        bytes(JSON.stringify({ ...put.record, chunked: { ...put.record.chunked!, manifest: sha256Hex(editedBytes) } })),
+      );
       await expectCode(store.get(id), "INTEGRITY"); // every chunk is fine; the whole is not
       await expectCode(readAll(await store.getStream(id)), "INTEGRITY");
       // Chunks of other content under this artifact's id: the sizes disagree.
       const other = await store.put(bytes(generatedLog(30_000, 7)));
-      const foreign = { ...(ManifestSchema.parse(JSON.parse(new TextDecoder().decode((await driver.get(blobKey(other.record.chunked!.manifest)))!)))), artifact_id: id };
+      const foreign = {
+        ...ManifestSchema.parse(
+          JSON.parse(new TextDecoder().decode((await driver.get(blobKey(other.record.chunked!.manifest)))!)),
+        ),
+        artifact_id: id,
+      };
       const foreignBytes = encodeManifest(foreign);
       await driver.put(blobKey(sha256Hex(foreignBytes)), foreignBytes);
-      await driver.put(metaKey(id), bytes(JSON.stringify({ ...put.record, chunked: { ...put.record.chunked!, manifest: sha256Hex(foreignBytes) } })));
+      await driver.put(
+        metaKey(id),
+        bytes(
+          JSON.stringify({ ...put.record, chunked: { ...put.record.chunked!, manifest: sha256Hex(foreignBytes) } }),
+        ),
+      );
       await expectCode(store.get(id), "INTEGRITY");
-      expect((await store.verify()).problems).toContainEqual(expect.objectContaining({ kind: "integrity", artifact_id: id }));
+      expect((await store.verify()).problems).toContainEqual(
+        expect.objectContaining({ kind: "integrity", artifact_id: id }),
+      );
     });
   });
 }

@@ -89,7 +89,9 @@ export function runDriverContract(name: string, factory: DriverFactory, options:
     });
 
     it("one creator wins among concurrent putIfAbsent calls", async () => {
-      const results = await Promise.all(Array.from({ length: 16 }, (_, i) => driver.putIfAbsent("race/key", bytesOf(`writer ${i}`))));
+      const results = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => driver.putIfAbsent("race/key", bytesOf(`writer ${i}`))),
+      );
       expect(results.filter((r) => r.created).length).toBe(1);
       const winner = results.findIndex((r) => r.created);
       expect(textOf(await driver.get("race/key"))).toBe(`writer ${winner}`);
@@ -106,20 +108,22 @@ export function runDriverContract(name: string, factory: DriverFactory, options:
       for (const prefix of ["../", "a/../", "/abs", "a//b", "./a", "a b", "a\u0000", "é"]) {
         await expect(collect(driver.list(prefix)), prefix).rejects.toMatchObject({ code: "INVALID_INPUT" });
       }
-      for (const prefix of ["", "a", "a/", "a/..x", "blobs/sha256/ab"]) await expect(collect(driver.list(prefix)), prefix).resolves.toBeInstanceOf(Array);
+      for (const prefix of ["", "a", "a/", "a/..x", "blobs/sha256/ab"])
+        await expect(collect(driver.list(prefix)), prefix).resolves.toBeInstanceOf(Array);
     });
 
-    if (options.multiInstance) it("a second instance over the same backend sees the first one's writes", async () => {
-      await driver.putIfAbsent("shared/one", bytesOf("from A"));
-      const other = await harness.reopen!();
-      try {
-        expect(textOf(await other.get("shared/one"))).toBe("from A");
-        expect(await other.putIfAbsent("shared/one", bytesOf("from B"))).toEqual({ created: false });
-        await other.put("shared/two", bytesOf("from B"));
-        expect(textOf(await driver.get("shared/two"))).toBe("from B");
-      } finally {
-        await other.close?.();
-      }
-    });
+    if (options.multiInstance)
+      it("a second instance over the same backend sees the first one's writes", async () => {
+        await driver.putIfAbsent("shared/one", bytesOf("from A"));
+        const other = await harness.reopen!();
+        try {
+          expect(textOf(await other.get("shared/one"))).toBe("from A");
+          expect(await other.putIfAbsent("shared/one", bytesOf("from B"))).toEqual({ created: false });
+          await other.put("shared/two", bytesOf("from B"));
+          expect(textOf(await driver.get("shared/two"))).toBe("from B");
+        } finally {
+          await other.close?.();
+        }
+      });
   });
 }

@@ -16,7 +16,8 @@ export type DriverFactory = () => Promise<DriverHarness>;
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const bytesOf = (text: string) => new TextEncoder().encode(text);
-export const textOf = (bytes: Uint8Array | undefined) => (bytes === undefined ? undefined : new TextDecoder().decode(bytes));
+export const textOf = (bytes: Uint8Array | undefined) =>
+  bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 
 /** Awaits `promise` and asserts it failed with an ArefError of `code`; returns the error. */
 export async function expectCode(promise: Promise<unknown>, code: ErrorCode): Promise<Error> {

@@ -20,7 +20,12 @@ export function runRecordsContract(name: string, factory: DriverFactory): void {
     let warnings: RecordWarning[];
     let store: ArtifactStore;
     const open = (d: Driver, records = {}) =>
-      new ArtifactStore({ driver: d, now: () => new Date(clock), gcGraceMs: 0, records: { onWarning: (w) => warnings.push(w), ...records } });
+      new ArtifactStore({
+        driver: d,
+        now: () => new Date(clock),
+        gcGraceMs: 0,
+        records: { onWarning: (w) => warnings.push(w), ...records },
+      });
 
     beforeEach(async () => {
       harness = await factory();
@@ -62,7 +67,10 @@ export function runRecordsContract(name: string, factory: DriverFactory): void {
     });
 
     it("pages every record exactly once across gaps from 1 ms to days (windows of every size)", async () => {
-      const gaps = [1, 1, 3, 900, 1_000, 9_999, 10_001, 99_000, 100_001, 5, 1_000_000, 7, 3_600_000, 1, 86_400_000, 2, 10_000_000, 11, 999, 1];
+      const gaps = [
+        1, 1, 3, 900, 1_000, 9_999, 10_001, 99_000, 100_001, 5, 1_000_000, 7, 3_600_000, 1, 86_400_000, 2, 10_000_000,
+        11, 999, 1,
+      ];
       const written: string[] = [];
       for (let n = 0; n < 60; n++) {
         written.push((await store.records.append("s1", "turn", { n })).id);
@@ -70,7 +78,14 @@ export function runRecordsContract(name: string, factory: DriverFactory): void {
       }
       // windowKeys 2 makes every listing split its windows down to the millisecond: the walk, not one listing.
       // (Few enough cases that a remote backend on a loaded machine stays well within the timeout.)
-      for (const [limit, windowKeys] of [[1, 1000], [7, 1000], [60, 1000], [100, 1000], [7, 2], [5, 9]] as const) {
+      for (const [limit, windowKeys] of [
+        [1, 1000],
+        [7, 1000],
+        [60, 1000],
+        [100, 1000],
+        [7, 2],
+        [5, 9],
+      ] as const) {
         const reader = open(driver, { windowKeys });
         const seen: string[] = [];
         let before: string | undefined;
@@ -86,7 +101,9 @@ export function runRecordsContract(name: string, factory: DriverFactory): void {
 
     it("orders records written in the same millisecond by the same writer", async () => {
       for (let n = 0; n < 5; n++) await store.records.append("s1", "turn", { n });
-      expect((await store.records.page("s1", "turn", { body: Turn })).records.map((r) => r.body.n)).toEqual([0, 1, 2, 3, 4]);
+      expect((await store.records.page("s1", "turn", { body: Turn })).records.map((r) => r.body.n)).toEqual([
+        0, 1, 2, 3, 4,
+      ]);
     });
 
     it("another store instance on the same backend sees every record", async () => {
@@ -95,7 +112,9 @@ export function runRecordsContract(name: string, factory: DriverFactory): void {
       const other = open(await harness.reopen());
       try {
         await other.records.append("s1", "turn", { n: 3 });
-        expect((await store.records.page("s1", "turn", { body: Turn })).records.map((r) => r.body.n)).toEqual([0, 1, 2, 3]);
+        expect((await store.records.page("s1", "turn", { body: Turn })).records.map((r) => r.body.n)).toEqual([
+          0, 1, 2, 3,
+        ]);
       } finally {
         await other.close();
       }
@@ -104,11 +123,25 @@ export function runRecordsContract(name: string, factory: DriverFactory): void {
     it("skips a corrupt or hand-edited record with a warning, and verify reports it", async () => {
       const written = await appendMany("s1", 4, 1_000);
       await driver.put(recordKey("s1", "turn", written[1]!.id), bytesOf("{not json"));
-      await driver.put(recordKey("s1", "turn", written[2]!.id), bytesOf(JSON.stringify({ record: 1, id: written[2]!.id, session: "s1", kind: "turn", at: written[2]!.at, body: { n: "two" } })));
+      await driver.put(
+        recordKey("s1", "turn", written[2]!.id),
+        bytesOf(
+          JSON.stringify({
+            record: 1,
+            id: written[2]!.id,
+            session: "s1",
+            kind: "turn",
+            at: written[2]!.at,
+            body: { n: "two" },
+          }),
+        ),
+      );
       await driver.put(recordKey("s1", "turn", written[3]!.id).replace(/\.json$/, "x.json"), bytesOf("{}")); // a foreign key in the prefix
       const page = await store.records.page("s1", "turn", { body: Turn });
       expect(page.records.map((r) => r.body.n)).toEqual([0, 3]);
-      expect(page.skipped.map((s) => s.message).join("\n")).toMatch(/not valid JSON[\s\S]*not a valid turn record|not a valid turn record[\s\S]*not valid JSON/);
+      expect(page.skipped.map((s) => s.message).join("\n")).toMatch(
+        /not valid JSON[\s\S]*not a valid turn record|not a valid turn record[\s\S]*not valid JSON/,
+      );
       expect(warnings.length).toBeGreaterThanOrEqual(3);
       const report = await store.verify();
       expect(report.ok).toBe(false);
@@ -123,7 +156,9 @@ export function runRecordsContract(name: string, factory: DriverFactory): void {
       await store.close();
       store = open(driver, { maxRecords: 5, pruneEvery: 4, maxAgeMs: 60_000 });
       await appendMany("s1", 8, 1_000); // the 4th and 8th appends prune
-      expect((await store.records.page("s1", "turn", { body: Turn })).records.map((r) => r.body.n)).toEqual([3, 4, 5, 6, 7]);
+      expect((await store.records.page("s1", "turn", { body: Turn })).records.map((r) => r.body.n)).toEqual([
+        3, 4, 5, 6, 7,
+      ]);
       clock += 57_000; // now t0 + 65 s: records 3 (t0 + 3 s) and 4 (t0 + 4 s) are older than a minute
       expect((await store.records.page("s1", "turn", { body: Turn })).records.map((r) => r.body.n)).toEqual([5, 6, 7]);
       const report = await store.gc();
@@ -157,7 +192,9 @@ export function runRecordsContract(name: string, factory: DriverFactory): void {
       await expect(store.records.append("../x", "turn", {})).rejects.toMatchObject({ code: "INVALID_INPUT" });
       await expect(store.records.append("s1", "Bad Kind", {})).rejects.toMatchObject({ code: "INVALID_INPUT" });
       await expect(store.records.page("s1", "turn", { limit: 0 })).rejects.toMatchObject({ code: "INVALID_INPUT" });
-      await expect(store.records.page("s1", "turn", { before: "yesterday" })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+      await expect(store.records.page("s1", "turn", { before: "yesterday" })).rejects.toMatchObject({
+        code: "INVALID_INPUT",
+      });
       const cyclic: Record<string, unknown> = {};
       cyclic.self = cyclic;
       await expect(store.records.append("s1", "turn", cyclic)).rejects.toMatchObject({ code: "INVALID_INPUT" });

@@ -8,7 +8,6 @@ import type { ContractOptions } from "./driver-contract.js";
 import { runChunkedContract } from "./chunked-contract.js";
 import { bytesOf, expectCode, sleep, textOf, type DriverFactory, type DriverHarness } from "./harness.js";
 
-
 export function runStoreContract(name: string, factory: DriverFactory, options: ContractOptions = {}): void {
   describe(`store contract: ${name}`, () => {
     let harness: DriverHarness;
@@ -63,7 +62,14 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       expect((await store.getRecord(a.id, { session: "s1" })).label).toBe("first");
       expect((await store.listReferences("s2"))[0]?.label).toBe("second");
       const stats = await store.stats();
-      expect(stats).toMatchObject({ blobs: 1, references: 2, sessions: 2, bytes: 10, logical_bytes: 20, dedupe_ratio: 2 });
+      expect(stats).toMatchObject({
+        blobs: 1,
+        references: 2,
+        sessions: 2,
+        bytes: 10,
+        logical_bytes: 20,
+        dedupe_ratio: 2,
+      });
     });
 
     it("metadata never duplicates the content", async () => {
@@ -92,7 +98,14 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
     });
 
     it("rejects invalid refs with INVALID_HANDLE and missing ones with NOT_FOUND", async () => {
-      for (const bad of ["art:abc", "ART:0123456789ab", "../../etc/passwd", "art:0123456789ab\u0000", " art:0123456789ab", "g".repeat(64)]) {
+      for (const bad of [
+        "art:abc",
+        "ART:0123456789ab",
+        "../../etc/passwd",
+        "art:0123456789ab\u0000",
+        " art:0123456789ab",
+        "g".repeat(64),
+      ]) {
         await expectCode(store.get(bad), "INVALID_HANDLE");
       }
       await expectCode(store.get("0".repeat(64)), "NOT_FOUND");
@@ -108,7 +121,10 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       for (const id of ids) await driver.put(blobKey(id), bytesOf(id));
       const error = await expectCode(store.get(`art:${base.slice(0, 12)}`), "AMBIGUOUS_REF");
       expect(error.message).toContain(`art:${base}e`);
-      expect((error as { details?: { candidates?: string[] } }).details?.candidates).toEqual([`art:${base}e`, `art:${base}f`]);
+      expect((error as { details?: { candidates?: string[] } }).details?.candidates).toEqual([
+        `art:${base}e`,
+        `art:${base}f`,
+      ]);
       expect(await store.resolve(`art:${base}f`)).toBe(ids[1]);
       expect(await store.shortRef(ids[0]!)).toBe(`art:${base}e`);
       // Its content does not hash to its id: reading it is an integrity failure, not a guess.
@@ -122,10 +138,16 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       const id1 = `${base}${"1".repeat(51)}`;
       const id2 = `${base}${"2".repeat(51)}`;
       for (const id of [id1, id2]) {
-        await driver.put(refKey("amb", id), bytesOf(JSON.stringify({ session_id: "amb", artifact_id: id, type: "log", created_at: clock.toISOString() })));
+        await driver.put(
+          refKey("amb", id),
+          bytesOf(JSON.stringify({ session_id: "amb", artifact_id: id, type: "log", created_at: clock.toISOString() })),
+        );
       }
       const error = await expectCode(store.resolve(`art:${base.slice(0, 12)}`, { session: "amb" }), "AMBIGUOUS_REF");
-      expect((error as { details?: { candidates?: string[] } }).details?.candidates).toEqual([`art:${base}1`, `art:${base}2`]);
+      expect((error as { details?: { candidates?: string[] } }).details?.candidates).toEqual([
+        `art:${base}1`,
+        `art:${base}2`,
+      ]);
       expect(await store.resolve(`art:${base}1`, { session: "amb" })).toBe(id1);
       expect(await store.shortRef(id1, { session: "amb" })).toBe(`art:${base}1`);
     });
@@ -212,7 +234,9 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       expect(error.message).toContain(id.slice(0, 12));
       const report = await store.verify();
       expect(report.ok).toBe(false);
-      expect(report.problems).toEqual([expect.objectContaining({ kind: "integrity", artifact_id: id, repaired: false })]);
+      expect(report.problems).toEqual([
+        expect.objectContaining({ kind: "integrity", artifact_id: id, repaired: false }),
+      ]);
       const healed = await store.put(content, { session: "s" });
       expect(healed.healed).toBe(true);
       expect(await store.getText(id)).toBe(content);
@@ -226,7 +250,9 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       await expectCode(store.getRecord(id), "CORRUPT_METADATA");
       expect(textOf(await store.get(id))).toBe('{"a": [1, 2, 3]}'); // content still readable
       const report = await store.verify();
-      expect(report.problems).toEqual([expect.objectContaining({ kind: "corrupt_metadata", artifact_id: id, repaired: false })]);
+      expect(report.problems).toEqual([
+        expect.objectContaining({ kind: "corrupt_metadata", artifact_id: id, repaired: false }),
+      ]);
       await driver.put(metaKey(id), bytesOf("\u0000garbage{{{"));
       const repaired = await store.verify({ repair: true });
       expect(repaired).toMatchObject({ ok: true, repaired: 1 });
@@ -264,7 +290,9 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
 
     it("concurrent writers of the same and of different content: no errors, each blob once", async () => {
       const texts = Array.from({ length: 20 }, (_, i) => `content ${i % 7}`);
-      const results = await Promise.all(texts.flatMap((t, i) => [store.put(t, { session: `w${i % 4}` }), store.put(t)]));
+      const results = await Promise.all(
+        texts.flatMap((t, i) => [store.put(t, { session: `w${i % 4}` }), store.put(t)]),
+      );
       const distinct = new Set(results.map((r) => r.id));
       expect(distinct.size).toBe(7);
       expect(results.filter((r) => r.created).length).toBe(7);
@@ -295,7 +323,6 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
         }
       });
     }
-
   });
   runChunkedContract(name, factory);
 }

@@ -11,4 +11,9 @@ export { anthropicClearPolicy, ANTHROPIC_CLEAR_TRIGGER_TOKENS, ANTHROPIC_CLEAR_K
 export { sweAgentPolicy, SWE_AGENT_KEEP_OBSERVATIONS } from "./swe-agent.js";
 
 /** The peer policies `aref analyze` compares against, in report order. */
-export const PEER_POLICIES: readonly PeerPolicy[] = [deepagentsPolicy, claudeCodePolicy, anthropicClearPolicy, sweAgentPolicy];
+export const PEER_POLICIES: readonly PeerPolicy[] = [
+  deepagentsPolicy,
+  claudeCodePolicy,
+  anthropicClearPolicy,
+  sweAgentPolicy,
+];
