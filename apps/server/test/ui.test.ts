@@ -100,7 +100,7 @@ describe("web UI (Chromium)", () => {
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await expect.poll(() => page.locator("#viewer-content").textContent()).toContain("# My Project");
     await page.selectOption("#sel-mode", "grep");
-    expect(await page.locator("#selector-form input[name=head]").isVisible()).toBe(false);
+    await expect.poll(() => page.locator("#selector-form input[name=head]").isVisible()).toBe(false);
     await page.fill("#selector-form input[name=pattern]", "TODO");
     await page.click("#selector-form button[type=submit]");
     // The headtail view above also contains "TODO list": wait for the grep answer itself (it replaces the view).
