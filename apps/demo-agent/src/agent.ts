@@ -15,12 +15,11 @@ import {
 import { createDispatcher } from "@artifact-refs/hot-state";
 import { resolveReferences, summarize } from "@artifact-refs/resolve";
 import { isArefError, type PromptMetrics } from "@artifact-refs/schema";
-import { ToolRegistry, Workspace, builtinTools } from "@artifact-refs/server";
+import { ToolRegistry, Workspace, builtinTools, runCommandTool } from "@artifact-refs/tools";
 import { openStore } from "@artifact-refs/store-spec";
 import { REFERENCED_PREFIX } from "./providers/scripted.js";
 import type { ChatMessage, ModelProvider, ToolSpec } from "./providers/types.js";
 import { renderReport, type CallRow, type DemoSummary } from "./report.js";
-import { runCommandTool } from "./run-command.js";
 
 export const SYSTEM_PROMPT = [
   "You are a coding assistant working in a repository through tools.",

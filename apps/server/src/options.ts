@@ -5,7 +5,7 @@ import type { ArtifactStore } from "@artifact-refs/store";
 import type { TokensInput } from "./auth.js";
 import type { ServerKit } from "./kit/types.js";
 import type { ChatProvider } from "./provider.js";
-import type { ToolDefinition } from "./tools/registry.js";
+import type { ToolDefinition } from "@artifact-refs/tools";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
