@@ -6,4 +6,4 @@ export { ScriptedProvider } from "./providers/scripted.js";
 export { OpenAIProvider, type OpenAIProviderOptions } from "./providers/openai.js";
 export { AnthropicProvider, toAnthropic, type AnthropicProviderOptions } from "./providers/anthropic.js";
 export { runCommandTool } from "@artifact-refs/tools";
-export type { ModelProvider, ChatMessage, ToolSpec, ProviderReply, ToolCallRequest } from "./providers/types.js";
+export type { ModelProvider, ProviderReply, ToolCallRequest } from "./providers/types.js";

@@ -8,8 +8,8 @@ export {
 } from "./app.js";
 export { DEFAULT_BODY_LIMIT, DEFAULT_RATE_LIMIT, type ServerOptions } from "./options.js";
 export { TokensSchema, type Tokens, type TokensInput, type Principal } from "./auth.js";
-export type { ToolDefinition, ToolOutput } from "@artifact-refs/tools";
-export { openAiCompatibleProvider, type ChatProvider, type ChatMessage } from "./provider.js";
+export type { Tool, ToolOutput } from "@artifact-refs/tools";
+export { openAiCompatibleProvider, type ChatProvider } from "./provider.js";
 export { createKit, type SessionPreload } from "./kit/index.js";
 export type {
   ServerKit,

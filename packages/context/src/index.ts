@@ -130,7 +130,7 @@ export {
   SessionRefs,
   toolArgs,
   type SessionRefsOptions,
-  type ToolOutput,
+  type ToolOutputSource,
   type ToolOutputCall,
   type ToolResultListener,
 } from "./session-refs.js";
@@ -164,3 +164,4 @@ export { historyFromTranscript } from "./transcript/history.js";
 export { modelErrorHint, renderModelError, ARTIFACTS_LIST_TOOL_NAME } from "./model-errors.js";
 export { renderHintText, renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
 export { fitTurns, olderOutputStub, type TurnShape } from "./fit-turns.js";
+export { partsToHistory, partsText, toolCallInput, type MessagePart } from "./provider-messages.js";
