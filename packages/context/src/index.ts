@@ -86,6 +86,7 @@ export {
   rehydrateEntry,
   toolResultValue,
   artifactRefOf,
+  readTranscriptText,
   loadPayloadText,
   REFERENCE_DETAIL_KEYS,
   type Transcript,
@@ -150,9 +151,8 @@ export {
   type ReferenceResolver,
 } from "./executions.js";
 
-// Prompt assembler, checkpoint packs (assembler/) and aref analyze (analyze/)
+// Prompt assembler and checkpoint packs (assembler/); aref analyze is @artifact-refs/analyze
 export * from "./assembler/index.js";
-export * from "./analyze/index.js";
 export {
   collectReferences,
   pruneTranscript,
