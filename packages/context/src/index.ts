@@ -61,7 +61,6 @@ export { INJECTED_TAG, INJECTED_TAG_PREFIX, tagInjected, isInjected, stripInject
 export {
   serializePayload,
   deserializePayload,
-  sniffTextMime,
   countLines,
   type PayloadEncoding,
   type SerializedPayload,
