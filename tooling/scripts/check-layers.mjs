@@ -10,13 +10,16 @@ const root = resolve(import.meta.dirname, "../..");
 export const LAYERS = {
   "@artifact-refs/schema": 0,
   "@artifact-refs/store": 1,
+  "@artifact-refs/tools": 1,
   "@artifact-refs/store-fs": 2,
   "@artifact-refs/store-s3": 2,
   "@artifact-refs/store-spec": 2.5,
   "@artifact-refs/budget": 3,
+
   "@artifact-refs/hot-state": 4,
   "@artifact-refs/resolve": 5,
   "@artifact-refs/context": 6,
+  "@artifact-refs/analyze": 6.5,
   "@artifact-refs/mcp": 6.5,
   "@artifact-refs/openai": 6.5,
   "@artifact-refs/anthropic": 6.5,

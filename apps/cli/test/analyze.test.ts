@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AnalyzeReportSchema } from "@artifact-refs/context";
+import { AnalyzeReportSchema } from "@artifact-refs/analyze";
 import { itWithData, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
 import { describe, expect, it } from "vitest";
 import { run, tempDir, tempFile } from "./helpers.js";

@@ -6,6 +6,9 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, CLI_DIR, spawnCli, tempDir, tempStore } from "./helpers.js";
 import { openUrl } from "../src/commands/serve.js";
+import { ExecutionContext } from "@artifact-refs/context";
+import { resolveReferences } from "@artifact-refs/resolve";
+import { openStore } from "@artifact-refs/store-spec";
 
 const ADMIN = "serve-admin-token-0123456789";
 const SCOPED = "serve-scoped-token-012345678";
@@ -120,5 +123,46 @@ describe("aref serve", () => {
     const shortToken = await spawnCli(["serve", "--token", "short", "--store", "memory:", "--json"]);
     expect(JSON.parse(shortToken.out).error.code).toBe("CONFIG_INVALID");
     expect(JSON.parse(shortToken.out).error.message).toContain("at least 16 characters");
+  });
+
+  it("serves a finished run's saved session from --preload and --preload-metrics (what aref-demo --serve prints)", async () => {
+    const storeDir = tempStore();
+    const store = await openStore(storeDir);
+    const run = new ExecutionContext({
+      session: "demo-1",
+      store,
+      resolveReferences: (q, e) => resolveReferences(q, e),
+    });
+    const recorded = await run.record({
+      tool_name: "read_file",
+      tool_args: { path: "README.md" },
+      result: `# README\n${"line of the readme\n".repeat(3_000)}`,
+    });
+    const dir = tempDir("aref-preload-");
+    const executions = join(dir, "demo-1.executions.json");
+    writeFileSync(executions, JSON.stringify(run.toJSON()));
+    const metrics = join(dir, "metrics.jsonl");
+    writeFileSync(
+      metrics,
+      `${JSON.stringify({ type: "prompt_metrics", session: "demo-1", hs_tokens: 40, hs_bytes: 160, hs_truncated: false, artifacts: 1, artifact_types: ["doc"], sys_chars: 300, user_chars: 40, est_tokens: 900, ref_files: 0, budget_violations: 0, budget_ok: true })}\n`,
+    );
+    const server = await serve(["--store", storeDir, "--preload", executions, "--preload-metrics", metrics]);
+    const context = await fetch(`${server.url}/api/artifacts/context/demo-1`);
+    expect(context.status).toBe(200);
+    const body = (await context.json()) as { executions: { execution_id: string }[] };
+    expect(body.executions.map((e) => e.execution_id)).toEqual([recorded.execution_id]);
+    const served = await fetch(`${server.url}/api/sessions/demo-1/metrics`);
+    expect(await served.text()).toContain('"est_tokens":900');
+  });
+
+  it("refuses a missing or malformed --preload file with a usage error", async () => {
+    const missing = await spawnCli(["serve", "--store", "memory:", "--preload", join(tempDir(), "nope.json")]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain("--preload");
+    const notJson = join(tempDir(), "bad.json");
+    writeFileSync(notJson, "{not json");
+    const bad = await spawnCli(["serve", "--store", "memory:", "--preload", notJson]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("is not JSON");
   });
 });

@@ -11,16 +11,16 @@ import {
   tagInjected,
   type HistoryMessage,
   type ModelMessage,
+  type ToolDefinition,
 } from "@artifact-refs/context";
 import { createDispatcher } from "@artifact-refs/hot-state";
 import { resolveReferences, summarize } from "@artifact-refs/resolve";
 import { isArefError, type PromptMetrics } from "@artifact-refs/schema";
-import { ToolRegistry, Workspace, builtinTools } from "@artifact-refs/server";
+import { ToolRegistry, Workspace, builtinTools, runCommandTool } from "@artifact-refs/tools";
 import { openStore } from "@artifact-refs/store-spec";
 import { REFERENCED_PREFIX } from "./providers/scripted.js";
-import type { ChatMessage, ModelProvider, ToolSpec } from "./providers/types.js";
+import type { ModelProvider } from "./providers/types.js";
 import { renderReport, type CallRow, type DemoSummary } from "./report.js";
-import { runCommandTool } from "./run-command.js";
 
 export const SYSTEM_PROMPT = [
   "You are a coding assistant working in a repository through tools.",
@@ -150,7 +150,7 @@ export async function runDemo(
   const registry = new ToolRegistry();
   for (const tool of builtinTools(workspace)) registry.register(tool);
   registry.register(runCommandTool({ cwd: workspace.root, allowed: options.allowedCommands }));
-  const tools: ToolSpec[] = [
+  const tools: ToolDefinition[] = [
     ...registry.list().map((t) => ({
       name: t.name,
       description: t.description,
@@ -196,7 +196,7 @@ export async function runDemo(
       const built = hotState.build();
       const prompt = await assembler.assemble({ history, hotState: built.state, tail });
       const naiveTokens = naiveTokensSoFar + tail.reduce((n, m) => n + count(naiveText(m)), 0);
-      const reply = await options.provider.complete({ messages: prompt.messages as ChatMessage[], tools });
+      const reply = await options.provider.complete({ messages: prompt.messages, tools });
       const toolCalls = reply.toolCalls.map((c) => ({
         id: c.id,
         name: c.name,

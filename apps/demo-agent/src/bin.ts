@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,8 +36,8 @@ const program = new Command("aref-demo")
     ]),
   )
   .option("--max-prompt-tokens <n>", "prompt budget", (v) => Number.parseInt(v, 10), 8_000)
-  .option("--serve", "after the run, open the web UI on the session")
-  .option("--port <n>", "port for --serve", (v) => Number.parseInt(v, 10), 8787)
+  .option("--serve", "after the run, print the `aref serve` command that opens the web UI on the session")
+  .option("--port <n>", "port in the --serve command", (v) => Number.parseInt(v, 10), 8787)
   .option("--json", "print the summary as JSON")
   .option("-q, --quiet", "no progress lines")
   .addHelpText(
@@ -97,22 +97,26 @@ program.action(
         process.exitCode = 2;
         return;
       }
-      const { startServer } = await import("@artifact-refs/server");
-      const { readMetricsFile } = await import("@artifact-refs/budget");
-      const running = await startServer({
-        store,
-        workspace: opts.workspace,
-        port: opts.port,
-        handleSignals: true,
-        preload: {
-          executions: [JSON.parse(readFileSync(summary.executionsPath, "utf8"))],
-          metrics: readMetricsFile(summary.metricsPath).events,
-        },
-      });
-      process.stderr.write(`web UI: ${running.url}/?session=${encodeURIComponent(summary.session)} (Ctrl-C to stop)\n`);
+      // The server is an app above this one: print the command that serves this session instead of starting it here.
+      const args = [
+        "aref serve",
+        `--store ${shellQuote(store)}`,
+        `--workspace ${shellQuote(opts.workspace)}`,
+        `--port ${opts.port}`,
+        `--preload ${shellQuote(summary.executionsPath)}`,
+        `--preload-metrics ${shellQuote(summary.metricsPath)}`,
+      ];
+      process.stderr.write(
+        `serve the web UI on this session (then open /?session=${encodeURIComponent(summary.session)}):\n  ${args.join(" ")}\n`,
+      );
     }
   },
 );
+
+/** Quotes a value for a POSIX shell when it needs it. */
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
 
 program.parseAsync().catch((error: unknown) => {
   if (isArefError(error)) {

@@ -5,5 +5,5 @@ export { selectProvider, type ProviderChoice } from "./providers/select.js";
 export { ScriptedProvider } from "./providers/scripted.js";
 export { OpenAIProvider, type OpenAIProviderOptions } from "./providers/openai.js";
 export { AnthropicProvider, toAnthropic, type AnthropicProviderOptions } from "./providers/anthropic.js";
-export type { ModelProvider, ChatMessage, ToolSpec, ProviderReply, ToolCallRequest } from "./providers/types.js";
-export { runCommandTool } from "./run-command.js";
+export { runCommandTool } from "@artifact-refs/tools";
+export type { ModelProvider, ProviderReply, ToolCallRequest } from "./providers/types.js";

@@ -4,7 +4,7 @@ import type { ServerKit } from "./kit/types.js";
 import type { ByteCache, SelectionCache } from "./selection-cache.js";
 import type { ChatProvider } from "./provider.js";
 import type { Telemetry } from "./telemetry.js";
-import type { ToolRegistry } from "./tools/registry.js";
+import type { ToolRegistry } from "@artifact-refs/tools";
 
 /** Everything a route needs, built once per server. */
 export interface AppContext {

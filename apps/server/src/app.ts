@@ -28,9 +28,7 @@ import { systemRoutes } from "./routes/system.js";
 import { findWebRoot, serveWeb } from "./static.js";
 import { ByteCache, SelectionCache } from "./selection-cache.js";
 import { Telemetry } from "./telemetry.js";
-import { builtinTools } from "./tools/builtin.js";
-import { ToolRegistry } from "./tools/registry.js";
-import { Workspace } from "./tools/workspace.js";
+import { ToolRegistry, Workspace, builtinTools } from "@artifact-refs/tools";
 import { parseWith } from "@artifact-refs/schema";
 
 export const SERVER_VERSION = "0.1.0";

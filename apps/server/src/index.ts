@@ -8,10 +8,8 @@ export {
 } from "./app.js";
 export { DEFAULT_BODY_LIMIT, DEFAULT_RATE_LIMIT, type ServerOptions } from "./options.js";
 export { TokensSchema, type Tokens, type TokensInput, type Principal } from "./auth.js";
-export { ToolRegistry, type ToolDefinition, type ToolOutput } from "./tools/registry.js";
-export { builtinTools, readFileTool, listFilesTool, grepTool, READ_FILE_MAX_BYTES } from "./tools/builtin.js";
-export { Workspace } from "./tools/workspace.js";
-export { openAiCompatibleProvider, type ChatProvider, type ChatMessage } from "./provider.js";
+export type { Tool, ToolOutput } from "@artifact-refs/tools";
+export { openAiCompatibleProvider, type ChatProvider } from "./provider.js";
 export { createKit, type SessionPreload } from "./kit/index.js";
 export type {
   ServerKit,

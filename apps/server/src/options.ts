@@ -5,7 +5,7 @@ import type { ArtifactStore } from "@artifact-refs/store";
 import type { TokensInput } from "./auth.js";
 import type { ServerKit } from "./kit/types.js";
 import type { ChatProvider } from "./provider.js";
-import type { ToolDefinition } from "./tools/registry.js";
+import type { Tool } from "@artifact-refs/tools";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_RATE_LIMIT = { max: 600, timeWindowMs: 60_000 };
@@ -55,7 +55,7 @@ export interface ServerOptions {
   /** Requests per window per token (or per IP without a token); `false` turns the limit off. */
   rateLimit?: { max: number; timeWindowMs?: number } | false;
   /** Extra tools for /api/artifacts/execute. */
-  tools?: ToolDefinition<any>[];
+  tools?: Tool<any>[];
   /** A chat model; without it the chat endpoint returns the context message only. */
   provider?: ChatProvider;
   /** Context-kit configuration (externalizer thresholds, redaction, execution context limits). */

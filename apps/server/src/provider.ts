@@ -1,15 +1,11 @@
 import { z } from "zod";
+import type { ModelMessage } from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
-
-export interface ChatMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
 
 /** A chat model the chat endpoint can ask for an answer. */
 export interface ChatProvider {
   name: string;
-  complete(messages: ChatMessage[], signal: AbortSignal): Promise<string>;
+  complete(messages: ModelMessage[], signal: AbortSignal): Promise<string>;
 }
 
 const CompletionSchema = z.object({

@@ -1,7 +1,8 @@
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatMessage, ChatProvider } from "../src/index.js";
+import type { ModelMessage } from "@artifact-refs/context";
+import type { ChatProvider } from "../src/index.js";
 import { ADMIN, TOKEN_A, TOKEN_B, call, jsonInit, startHarness, type Harness } from "./helpers.js";
 
 // Issue 17 ("Hardening, round two"): one regression test per finding that concerns the server.
@@ -26,7 +27,7 @@ function raw(
 }
 
 describe("chat fails closed over budget (issue 17 #5)", () => {
-  const calls: ChatMessage[][] = [];
+  const calls: ModelMessage[][] = [];
   const provider: ChatProvider = {
     name: "counting",
     async complete(messages) {

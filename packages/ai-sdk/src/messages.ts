@@ -1,4 +1,10 @@
-import type { HistoryMessage, ModelMessage as PromptMessage } from "@artifact-refs/context";
+import {
+  partsToHistory,
+  toolCallInput,
+  type HistoryMessage,
+  type MessagePart,
+  type ModelMessage as PromptMessage,
+} from "@artifact-refs/context";
 import type { ModelMessage } from "ai";
 
 type Part = { type: string; text?: string; toolCallId?: string; toolName?: string; input?: unknown; output?: unknown };
@@ -18,42 +24,31 @@ function outputString(output: unknown): string {
  * reasoning) is kept as JSON text, so it is counted and, when large, stored like any content.
  */
 export function toHistory(messages: readonly ModelMessage[]): HistoryMessage[] {
-  const out: HistoryMessage[] = [];
-  for (const m of messages) {
-    if (typeof m.content === "string") {
-      out.push({ role: m.role, content: m.content });
-      continue;
-    }
+  return messages.flatMap((m): HistoryMessage[] => {
+    if (typeof m.content === "string") return [{ role: m.role, content: m.content }];
     const parts = m.content as Part[];
-    if (m.role === "tool") {
-      for (const p of parts)
-        out.push({
-          role: "tool",
+    if (m.role === "tool")
+      return partsToHistory(
+        "assistant",
+        parts.map((p) => ({
+          type: "tool-result",
+          id: p.toolCallId ?? null,
+          name: p.toolName,
           content: outputString(p.output),
-          tool_call_id: p.toolCallId ?? null,
-          ...(p.toolName ? { tool_name: p.toolName } : {}),
-        });
-      continue;
-    }
-    const text: string[] = [];
-    const calls: NonNullable<HistoryMessage["tool_calls"]> = [];
-    for (const p of parts) {
-      if (p.type === "text" && typeof p.text === "string") text.push(p.text);
-      else if (p.type === "tool-call")
-        calls.push({ id: p.toolCallId ?? null, name: p.toolName ?? "tool", arguments: JSON.stringify(p.input ?? {}) });
-      else text.push(JSON.stringify(p));
-    }
-    out.push({ role: m.role, content: text.join("\n"), ...(calls.length > 0 ? { tool_calls: calls } : {}) });
-  }
-  return out;
-}
-
-function parseInput(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { arguments: text };
-  }
+        })),
+        false,
+      );
+    return partsToHistory(
+      m.role,
+      parts.map((p): MessagePart => {
+        if (p.type === "text" && typeof p.text === "string") return { type: "text", text: p.text };
+        if (p.type === "tool-call")
+          return { type: "tool-call", id: p.toolCallId ?? null, name: p.toolName ?? "tool", input: p.input };
+        return { type: "other", value: p };
+      }),
+      true,
+    );
+  });
 }
 
 /** The assembled prompt's messages → AI SDK messages (consecutive tool results stay separate messages). */
@@ -83,7 +78,7 @@ export function fromPrompt(messages: readonly PromptMessage[]): ModelMessage[] {
           type: "tool-call" as const,
           toolCallId: c.id ?? "",
           toolName: c.name,
-          input: parseInput(c.arguments),
+          input: toolCallInput(c.arguments),
         })),
       ],
     };

@@ -5,6 +5,6 @@ export {
   type AnthropicTool,
   type ToolUseBlock,
   type ToolResultBlock,
-  type ToolOutput,
+  type ToolOutputSource,
 } from "./refs.js";
 export { toHistory, fromPrompt, type AnthropicMessage } from "./prompt.js";

@@ -1,4 +1,11 @@
-import type { HistoryMessage, ModelMessage as PromptMessage } from "@artifact-refs/context";
+import {
+  partsText,
+  partsToHistory,
+  toolCallInput,
+  type HistoryMessage,
+  type MessagePart,
+  type ModelMessage as PromptMessage,
+} from "@artifact-refs/context";
 
 type Block = {
   type: string;
@@ -19,10 +26,7 @@ export interface AnthropicMessage {
 
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content))
-    return content
-      .map((b: Block) => (b.type === "text" && typeof b.text === "string" ? b.text : JSON.stringify(b)))
-      .join("\n");
+  if (Array.isArray(content)) return partsText(content as Block[]);
   return JSON.stringify(content ?? "");
 }
 
@@ -35,34 +39,24 @@ export function toHistory(system: string | undefined, messages: readonly Anthrop
       out.push({ role: m.role, content: m.content });
       continue;
     }
-    const texts: string[] = [];
-    const calls: NonNullable<HistoryMessage["tool_calls"]> = [];
-    for (const b of m.content) {
-      if (b.type === "tool_result") {
-        out.push({
-          role: "tool",
+    const parts = m.content.map((b): MessagePart => {
+      if (b.type === "tool_result")
+        return {
+          type: "tool-result",
+          id: b.tool_use_id ?? null,
+          name: names.get(b.tool_use_id ?? ""),
           content: resultText(b.content),
-          tool_call_id: b.tool_use_id ?? null,
-          ...(names.has(b.tool_use_id ?? "") ? { tool_name: names.get(b.tool_use_id!)! } : {}),
-        });
-      } else if (b.type === "tool_use") {
+        };
+      if (b.type === "tool_use") {
         names.set(b.id ?? "", b.name ?? "tool");
-        calls.push({ id: b.id ?? null, name: b.name ?? "tool", arguments: JSON.stringify(b.input ?? {}) });
-      } else if (b.type === "text" && typeof b.text === "string") texts.push(b.text);
-      else texts.push(JSON.stringify(b));
-    }
-    if (texts.length > 0 || calls.length > 0)
-      out.push({ role: m.role, content: texts.join("\n"), ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+        return { type: "tool-call", id: b.id ?? null, name: b.name ?? "tool", input: b.input };
+      }
+      if (b.type === "text" && typeof b.text === "string") return { type: "text", text: b.text };
+      return { type: "other", value: b };
+    });
+    out.push(...partsToHistory(m.role, parts, false));
   }
   return out;
-}
-
-function parseInput(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { arguments: text };
-  }
 }
 
 /**
@@ -86,7 +80,7 @@ export function fromPrompt(prompt: readonly PromptMessage[]): { system: string; 
     else {
       const blocks: Block[] = m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
       for (const c of m.tool_calls ?? [])
-        blocks.push({ type: "tool_use", id: c.id ?? "", name: c.name, input: parseInput(c.arguments) });
+        blocks.push({ type: "tool_use", id: c.id ?? "", name: c.name, input: toolCallInput(c.arguments) });
       push("assistant", blocks);
     }
   }

@@ -4,12 +4,12 @@ import {
   type Deadline,
   type ExternalizedResult,
   type SessionRefsOptions,
-  type ToolOutput,
+  type ToolOutputSource,
 } from "@artifact-refs/context";
 
 import { fromPrompt, toHistory, type AnthropicMessage } from "./prompt.js";
 
-export type { ToolOutput };
+export type { ToolOutputSource };
 
 export interface AnthropicRefsOptions extends SessionRefsOptions {
   /** Called for every tool output that was handled (stashed or kept inline). */
@@ -65,7 +65,7 @@ export class AnthropicRefs extends SessionRefs {
    * a bad call comes back with `is_error`); any other tool's output (or the function that
    * produces it) is stashed when large.
    */
-  async toolResultBlock(block: ToolUseBlock, output?: ToolOutput, deadline?: Deadline): Promise<ToolResultBlock> {
+  async toolResultBlock(block: ToolUseBlock, output?: ToolOutputSource, deadline?: Deadline): Promise<ToolResultBlock> {
     const content = await this.toolContent(
       { name: block.name, id: block.id, args: toolArgs(block.input) },
       block.input,

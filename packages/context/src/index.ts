@@ -61,7 +61,6 @@ export { INJECTED_TAG, INJECTED_TAG_PREFIX, tagInjected, isInjected, stripInject
 export {
   serializePayload,
   deserializePayload,
-  sniffTextMime,
   countLines,
   type PayloadEncoding,
   type SerializedPayload,
@@ -86,6 +85,7 @@ export {
   rehydrateEntry,
   toolResultValue,
   artifactRefOf,
+  readTranscriptText,
   loadPayloadText,
   REFERENCE_DETAIL_KEYS,
   type Transcript,
@@ -130,7 +130,7 @@ export {
   SessionRefs,
   toolArgs,
   type SessionRefsOptions,
-  type ToolOutput,
+  type ToolOutputSource,
   type ToolOutputCall,
   type ToolResultListener,
 } from "./session-refs.js";
@@ -150,9 +150,8 @@ export {
   type ReferenceResolver,
 } from "./executions.js";
 
-// Prompt assembler, checkpoint packs (assembler/) and aref analyze (analyze/)
+// Prompt assembler and checkpoint packs (assembler/); aref analyze is @artifact-refs/analyze
 export * from "./assembler/index.js";
-export * from "./analyze/index.js";
 export {
   collectReferences,
   pruneTranscript,
@@ -164,3 +163,4 @@ export { historyFromTranscript } from "./transcript/history.js";
 export { modelErrorHint, renderModelError, ARTIFACTS_LIST_TOOL_NAME } from "./model-errors.js";
 export { renderHintText, renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
 export { fitTurns, olderOutputStub, type TurnShape } from "./fit-turns.js";
+export { partsToHistory, partsText, toolCallInput, type MessagePart } from "./provider-messages.js";

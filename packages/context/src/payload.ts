@@ -1,4 +1,5 @@
 import { ArefError } from "@artifact-refs/schema";
+import { sniffMime } from "@artifact-refs/store";
 
 /** How a payload sits in a transcript: raw text, or a JSON value serialized as text. */
 export type PayloadEncoding = "text" | "json";
@@ -19,7 +20,7 @@ export interface SerializedPayload {
  */
 export function serializePayload(result: unknown, mime?: string): SerializedPayload {
   if (typeof result === "string") {
-    const guessed = mime ?? sniffTextMime(result);
+    const guessed = mime ?? sniffMime(result);
     return { text: result, payload: "text", mime: guessed, structured: isStructuredMime(guessed) };
   }
   if (result === undefined) return { text: "", payload: "text", mime: mime ?? "text/plain", structured: false };
@@ -56,27 +57,6 @@ export function deserializePayload(text: string, payload: PayloadEncoding): unkn
 
 export function isStructuredMime(mime: string): boolean {
   return /^(application\/(json|[\w.+-]*\+json|pdf|xhtml\+xml)|text\/html)\b/i.test(mime);
-}
-
-/** MIME of a text by its shape: JSON object/array, HTML, PDF text; else text/plain. */
-export function sniffTextMime(text: string): string {
-  const head = text.slice(0, 512).trimStart();
-  if (head.startsWith("%PDF-")) return "application/pdf";
-  if (/^(<!doctype html|<html[\s>])/i.test(head)) return "text/html";
-  if ((head.startsWith("{") || head.startsWith("[")) && text.length <= 8 * 1024 * 1024) {
-    const tail = text.trimEnd();
-    if ((tail.endsWith("}") || tail.endsWith("]")) && parsesAsJson(text)) return "application/json";
-  }
-  return "text/plain";
-}
-
-function parsesAsJson(text: string): boolean {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === "object" && v !== null;
-  } catch {
-    return false;
-  }
 }
 
 export function countLines(text: string): number {

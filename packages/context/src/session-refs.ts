@@ -31,7 +31,7 @@ export interface SessionRefsOptions {
 }
 
 /** What a tool produced: a value (string, object, bytes) or a function that runs the tool. */
-export type ToolOutput = unknown | (() => unknown | Promise<unknown>);
+export type ToolOutputSource = unknown | (() => unknown | Promise<unknown>);
 
 /** One tool call, in the terms every SDK shares. */
 export interface ToolOutputCall {
@@ -128,7 +128,7 @@ export class SessionRefs {
   async toolContent(
     call: ToolOutputCall,
     input: unknown,
-    output?: ToolOutput,
+    output?: ToolOutputSource,
     deadline?: Deadline,
     usage?: string,
   ): Promise<string> {
@@ -143,7 +143,7 @@ export class SessionRefs {
    */
   async externalizeOutput(
     call: ToolOutputCall,
-    output: ToolOutput | undefined,
+    output: ToolOutputSource | undefined,
     deadline?: Deadline,
     usage?: string,
   ): Promise<ExternalizedResult> {

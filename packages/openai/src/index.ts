@@ -8,6 +8,6 @@ export {
   type ResponsesFunctionCall,
   type ResponsesFunctionTool,
   type FunctionCallOutput,
-  type ToolOutput,
+  type ToolOutputSource,
 } from "./refs.js";
 export { toHistory, fromPrompt, type ChatMessage } from "./prompt.js";

@@ -1,4 +1,4 @@
-import type { HistoryMessage, ModelMessage as PromptMessage } from "@artifact-refs/context";
+import { partsText, type HistoryMessage, type ModelMessage as PromptMessage } from "@artifact-refs/context";
 
 /** A Chat Completions message (the fields the assembler reads and writes). */
 export interface ChatMessage {
@@ -13,7 +13,7 @@ function text(content: ChatMessage["content"]): string {
   if (content === null || content === undefined) return "";
   if (typeof content === "string") return content;
   // Structured parts: text as text, anything else (images, audio) as JSON, counted like any content.
-  return content.map((p) => (p.type === "text" && typeof p.text === "string" ? p.text : JSON.stringify(p))).join("\n");
+  return partsText(content);
 }
 
 /** Chat Completions messages → the assembler's history (developer counts as system). */

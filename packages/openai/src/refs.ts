@@ -4,12 +4,12 @@ import {
   type Deadline,
   type ExternalizedResult,
   type SessionRefsOptions,
-  type ToolOutput,
+  type ToolOutputSource,
 } from "@artifact-refs/context";
 
 import { fromPrompt, toHistory, type ChatMessage } from "./prompt.js";
 
-export type { ToolOutput };
+export type { ToolOutputSource };
 
 export interface OpenAIRefsOptions extends SessionRefsOptions {
   /** Called for every tool output that was handled (stashed or kept inline). */
@@ -101,7 +101,7 @@ export class OpenAIRefs extends SessionRefs {
     name: string,
     argsText: string,
     callId: string,
-    output?: ToolOutput,
+    output?: ToolOutputSource,
     deadline?: Deadline,
   ): Promise<string> {
     return this.toolContent(
@@ -114,7 +114,7 @@ export class OpenAIRefs extends SessionRefs {
   }
 
   /** Chat Completions: the `{role: "tool"}` message for a tool call (artifacts_get needs no output). */
-  async toolMessage(call: ChatToolCall, output?: ToolOutput, deadline?: Deadline): Promise<ChatToolMessage> {
+  async toolMessage(call: ChatToolCall, output?: ToolOutputSource, deadline?: Deadline): Promise<ChatToolMessage> {
     return {
       role: "tool",
       tool_call_id: call.id,
@@ -130,7 +130,7 @@ export class OpenAIRefs extends SessionRefs {
   /** Responses API: the `function_call_output` item for a function call. */
   async functionCallOutput(
     call: ResponsesFunctionCall,
-    output?: ToolOutput,
+    output?: ToolOutputSource,
     deadline?: Deadline,
   ): Promise<FunctionCallOutput> {
     return {

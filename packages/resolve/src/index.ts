@@ -11,7 +11,6 @@ export {
   type Preview,
   type PreviewKind,
   type PreviewOptions,
-  SUMMARY_MAX_CHARS,
   DEFAULT_PREVIEW_MAX_CHARS,
 } from "./preview/types.js";
 export { detectKind } from "./preview/detect.js";

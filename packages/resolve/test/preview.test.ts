@@ -1,7 +1,8 @@
 import { hasErrorCode } from "@artifact-refs/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SUMMARY_MAX_CHARS, preview, summarize, testCounts } from "../src/index.js";
+import { MAX_SUMMARY_CHARS } from "@artifact-refs/schema";
+import { preview, summarize, testCounts } from "../src/index.js";
 
 describe("preview by content type", () => {
   it("JSON: shape, keys, array lengths and a sample", () => {
@@ -198,7 +199,7 @@ describe("preview by content type", () => {
         fc.integer({ min: 1, max: 3_000 }),
         (text, label, maxChars) => {
           const p = preview(text, { label, maxChars });
-          expect(p.summary.length).toBeLessThanOrEqual(SUMMARY_MAX_CHARS);
+          expect(p.summary.length).toBeLessThanOrEqual(MAX_SUMMARY_CHARS);
           expect(p.preview.length).toBeLessThanOrEqual(maxChars);
         },
       ),

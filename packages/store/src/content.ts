@@ -22,20 +22,27 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** A best guess at the MIME type of content when the caller gave none. */
+/**
+ * A best guess at the MIME type of content when the caller gave none (the one sniffer: the
+ * store's put and context's externalizer both use it): PDF text, HTML, a JSON object or array
+ * (parsed, up to 8 MiB); else text/plain, and application/octet-stream for bytes that are not text.
+ */
 export function sniffMime(text: string | undefined): string {
   if (text === undefined) return "application/octet-stream";
-  const t = text.trimStart();
-  if ((t.startsWith("{") || t.startsWith("[")) && looksLikeJson(t)) return "application/json";
-  if (/^<!doctype html|^<html[\s>]/i.test(t)) return "text/html";
+  const head = text.slice(0, 512).trimStart();
+  if (head.startsWith("%PDF-")) return "application/pdf";
+  if (/^(<!doctype html|<html[\s>])/i.test(head)) return "text/html";
+  if ((head.startsWith("{") || head.startsWith("[")) && text.length <= 8 * 1024 * 1024) {
+    const tail = text.trimEnd();
+    if ((tail.endsWith("}") || tail.endsWith("]")) && parsesAsJsonObject(text)) return "application/json";
+  }
   return "text/plain";
 }
 
-function looksLikeJson(text: string): boolean {
-  if (text.length > 4 * 1024 * 1024) return false;
+function parsesAsJsonObject(text: string): boolean {
   try {
-    JSON.parse(text);
-    return true;
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null;
   } catch {
     return false;
   }

@@ -25,7 +25,7 @@ export {
   type Driver,
   type DriverEntry,
 } from "./driver.js";
-export { sha256Hex, decodeUtf8, sniffMime, defaultSummary } from "./content.js";
+export { sha256Hex, decodeUtf8, sniffMime } from "./content.js";
 export { mapLimit } from "./concurrency.js";
 export {
   LAYOUT_VERSION,

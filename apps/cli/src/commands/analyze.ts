@@ -105,7 +105,7 @@ export function register(program: Command, ctx: CliContext): void {
         formatSummary,
         formatTurnTable,
         renderAnalyzeSvg,
-      } = await import("@artifact-refs/context");
+      } = await import("@artifact-refs/analyze");
       const progress = ctx.progress("analyze");
       let report;
       try {

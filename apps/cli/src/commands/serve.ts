@@ -13,6 +13,8 @@ interface ServeOptions {
   bodyLimit?: string;
   rateLimit?: string;
   accessCacheMs?: string;
+  preload: string[];
+  preloadMetrics: string[];
 }
 
 /** "token=s1,s2" → [token, [s1, s2]] */
@@ -48,6 +50,18 @@ export function register(program: Command, ctx: CliContext): void {
     .option(
       "--access-cache-ms <ms>",
       "how old a session's access check bounded fetch may reuse; drops by other instances show within it (0 checks every request; default 1000)",
+    )
+    .option(
+      "--preload <executions.json>",
+      "serve a finished session's execution records from the start, e.g. aref-demo's <session>.executions.json (repeatable)",
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option(
+      "--preload-metrics <metrics.jsonl>",
+      "per-turn metrics to serve with the preloaded sessions (repeatable)",
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
     )
     .addHelpText(
       "after",
@@ -88,6 +102,7 @@ Environment:
               ...(env.AREF_PROVIDER_API_KEY ? { apiKey: env.AREF_PROVIDER_API_KEY } : {}),
             })
           : undefined;
+      const preload = await readPreload(opts.preload, opts.preloadMetrics);
       const store = await ctx.openStore(cmd);
       const server = await startServer({
         store,
@@ -103,6 +118,7 @@ Environment:
           ? {}
           : { accessCacheMs: wholeNumberFlag("--access-cache-ms", opts.accessCacheMs, 0, 3_600_000) }),
         ...(provider === undefined ? {} : { provider }),
+        ...(preload === undefined ? {} : { preload }),
       });
       await ctx.err(
         `aref: serving ${server.url} (store: ${store.driver.kind}${opts.workspace ? `, workspace: ${opts.workspace}` : ""}${tokens ? ", bearer tokens required" : ", no tokens: loopback only"})\n`,
@@ -114,6 +130,28 @@ Environment:
       await server.close().catch(() => undefined);
       await ctx.err("aref: server stopped\n");
     });
+}
+
+/** Reads the --preload and --preload-metrics files; a missing or malformed file is a usage error. */
+async function readPreload(executions: string[], metrics: string[]) {
+  if (executions.length === 0 && metrics.length === 0) return undefined;
+  const { readFile } = await import("node:fs/promises");
+  const { readMetricsFile } = await import("@artifact-refs/budget");
+  const states: unknown[] = [];
+  for (const file of executions) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (cause) {
+      throw new UsageError(`--preload ${file}: ${(cause as Error).message}`);
+    }
+    try {
+      states.push(JSON.parse(text));
+    } catch (cause) {
+      throw new UsageError(`--preload ${file} is not JSON: ${(cause as Error).message}`);
+    }
+  }
+  return { executions: states, metrics: metrics.flatMap((file) => readMetricsFile(file).events) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageParam, Tool, ContentBlockParam } from "@anthropic-ai/sdk/resources/messages";
-import type { ChatMessage, ModelProvider, ProviderReply, ToolSpec } from "./types.js";
+import type { ModelMessage, ToolDefinition } from "@artifact-refs/context";
+import type { ModelProvider, ProviderReply } from "./types.js";
 import { parseArguments } from "./types.js";
 
 export interface AnthropicProviderOptions {
@@ -12,7 +13,7 @@ export interface AnthropicProviderOptions {
 }
 
 /** Maps neutral messages onto Anthropic's: system apart, tool results as user tool_result blocks. */
-export function toAnthropic(messages: ChatMessage[]): { system: string; messages: MessageParam[] } {
+export function toAnthropic(messages: ModelMessage[]): { system: string; messages: MessageParam[] } {
   const system = messages
     .filter((m) => m.role === "system")
     .map((m) => m.content)
@@ -60,7 +61,7 @@ export class AnthropicProvider implements ModelProvider {
     this.label = `Anthropic model ${this.#model}`;
   }
 
-  async complete({ messages, tools }: { messages: ChatMessage[]; tools: ToolSpec[] }): Promise<ProviderReply> {
+  async complete({ messages, tools }: { messages: ModelMessage[]; tools: ToolDefinition[] }): Promise<ProviderReply> {
     const { system, messages: mapped } = toAnthropic(messages);
     const response = await this.#client.messages.create({
       model: this.#model,

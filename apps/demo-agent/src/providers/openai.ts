@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import { parseArguments, type ChatMessage, type ModelProvider, type ProviderReply, type ToolSpec } from "./types.js";
+import type { ModelMessage, ToolDefinition } from "@artifact-refs/context";
+import { parseArguments, type ModelProvider, type ProviderReply } from "./types.js";
 
 export interface OpenAIProviderOptions {
   apiKey?: string;
@@ -10,7 +11,7 @@ export interface OpenAIProviderOptions {
   client?: OpenAI;
 }
 
-function toOpenAI(messages: ChatMessage[]): ChatCompletionMessageParam[] {
+function toOpenAI(messages: ModelMessage[]): ChatCompletionMessageParam[] {
   return messages.map((m): ChatCompletionMessageParam => {
     if (m.role === "tool") return { role: "tool", tool_call_id: m.tool_call_id ?? "", content: m.content };
     if (m.role === "assistant") {
@@ -59,7 +60,7 @@ export class OpenAIProvider implements ModelProvider {
     this.label = `OpenAI-compatible model ${this.#model}${baseURL ? ` at ${baseURL}` : ""}`;
   }
 
-  async complete({ messages, tools }: { messages: ChatMessage[]; tools: ToolSpec[] }): Promise<ProviderReply> {
+  async complete({ messages, tools }: { messages: ModelMessage[]; tools: ToolDefinition[] }): Promise<ProviderReply> {
     const response = await this.#client.chat.completions.create({
       model: this.#model,
       messages: toOpenAI(messages),

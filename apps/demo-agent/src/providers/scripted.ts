@@ -1,4 +1,5 @@
-import type { ChatMessage, ModelProvider, ProviderReply, ToolCallRequest, ToolSpec } from "./types.js";
+import type { ModelMessage, ToolDefinition } from "@artifact-refs/context";
+import type { ModelProvider, ProviderReply, ToolCallRequest } from "./types.js";
 import { parseArguments } from "./types.js";
 
 const REF_RE = /art:[0-9a-f]{12,64}/g;
@@ -12,7 +13,7 @@ interface Observation {
 }
 
 /** The user's latest message and what the tools answered since (as the prompt shows them). */
-function readTurn(messages: ChatMessage[]): { task: string; observations: Observation[]; injected: string } {
+function readTurn(messages: ModelMessage[]): { task: string; observations: Observation[]; injected: string } {
   let start = messages.length - 1;
   while (start >= 0 && messages[start]!.role !== "user") start--;
   const task = start >= 0 ? messages[start]!.content : "";
@@ -72,7 +73,7 @@ export class ScriptedProvider implements ModelProvider {
   readonly label = "scripted policy (offline, deterministic; not an LLM)";
   readonly promptCaching = false;
 
-  async complete({ messages, tools }: { messages: ChatMessage[]; tools: ToolSpec[] }): Promise<ProviderReply> {
+  async complete({ messages, tools }: { messages: ModelMessage[]; tools: ToolDefinition[] }): Promise<ProviderReply> {
     const has = (name: string) => tools.some((t) => t.name === name);
     const { task, observations, injected } = readTurn(messages);
     const lower = task.toLowerCase();

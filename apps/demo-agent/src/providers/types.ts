@@ -1,18 +1,4 @@
-/** A message as the provider receives it (the assembler's provider-neutral ModelMessage). */
-export interface ChatMessage {
-  role: "system" | "user" | "assistant" | "tool";
-  content: string;
-  tool_call_id?: string | null;
-  tool_calls?: Array<{ id?: string | null; name: string; arguments: string }>;
-  name?: string;
-}
-
-/** A provider-neutral tool definition (JSON-schema parameters). */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+import type { ModelMessage, ToolDefinition } from "@artifact-refs/context";
 
 export interface ToolCallRequest {
   id: string;
@@ -38,7 +24,7 @@ export interface ModelProvider {
   readonly label: string;
   /** Whether the provider bills a cached prompt prefix cheaper (chooses the assembler strategy). */
   readonly promptCaching: boolean;
-  complete(request: { messages: ChatMessage[]; tools: ToolSpec[] }): Promise<ProviderReply>;
+  complete(request: { messages: ModelMessage[]; tools: ToolDefinition[] }): Promise<ProviderReply>;
 }
 
 export function parseArguments(raw: string | undefined): Record<string, unknown> {

@@ -4,7 +4,7 @@ import { buildPromptMetrics, checkPromptBudget } from "@artifact-refs/budget";
 import { ArefError, PromptMetricsSchema, receiptName } from "@artifact-refs/schema";
 import { assertSession } from "../auth.js";
 import type { AppContext } from "../app-context.js";
-import type { ChatMessage } from "../provider.js";
+import type { ModelMessage } from "@artifact-refs/context";
 import { defineRoute, type RouteDef } from "../route.js";
 import { ChatBodySchema } from "../schemas.js";
 import { ERROR_RESPONSES } from "./common.js";
@@ -44,7 +44,7 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
     async handler({ body, principal, request }) {
       assertSession(principal, body.session_id);
       const ctx = await kit.chatContext(body.session_id, body.message);
-      const messages: ChatMessage[] = [
+      const messages: ModelMessage[] = [
         { role: "system", content: CHAT_SYSTEM_PROMPT },
         ...(ctx.message ? [ctx.message] : []),
         ...body.history,

@@ -13,7 +13,7 @@ import type { AppContext } from "../app-context.js";
 import { defineRoute, type RouteDef } from "../route.js";
 import { ContextParams, ExecuteBodySchema, FetchQuerySchema, selectorOf, type ExecuteItem } from "../schemas.js";
 import { PageQuerySchema } from "./common.js";
-import type { ToolDefinition } from "../tools/registry.js";
+import type { Tool } from "@artifact-refs/tools";
 import { ERROR_RESPONSES } from "./common.js";
 
 /** The result text an execute response carries; the whole result is in the store (result_ref). */
@@ -76,7 +76,7 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
     session: string,
     userId: string | undefined,
     item: ExecuteItem,
-    tool: ToolDefinition<any>,
+    tool: Tool<any>,
     interaction: string,
   ): Promise<ExecutionResponse> {
     let record: ExecutionRecord;

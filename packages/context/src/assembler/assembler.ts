@@ -21,11 +21,14 @@ import {
 import { buildCheckpointPack, writeCheckpoint } from "./checkpoint.js";
 import { callNumber, layoutHistory, type HistoryLayout } from "./layout.js";
 import { overrunReport, type OverrunReport } from "./irreducible.js";
-import { extendsParts, hotStateShown, selectionOf } from "./verbatim.js";
-import { cachePays, compactionPays, resolvePriceModel, type PriceModel, type PriceModelName } from "./price-model.js";
+import { hotStateShown, selectionOf } from "./verbatim.js";
+import { cachePays, resolvePriceModel, type PriceModel, type PriceModelName } from "./price-model.js";
 import { ARTIFACTS_GET_TOOL_NAME, modelHintFor, renderModelHint } from "../model-hint.js";
-import { HOT_STATE_PREFIX, HOT_STATE_UPDATE_PREFIX, hotStateDelta } from "./hot-state-delta.js";
-import { headTailExcerpt, renderMessage, stableJson } from "./render.js";
+import { HOT_STATE_PREFIX } from "./hot-state-delta.js";
+import { headTailExcerpt, renderMessage } from "./render.js";
+import { AppendStrategy } from "./append.js";
+import { sum, type StrategyCore, type StrategyInput } from "./strategy.js";
+import { assembleWindow } from "./window.js";
 import {
   DEFAULT_BUDGETS,
   type AssembledPrompt,
@@ -109,43 +112,6 @@ export interface PromptAssemblerOptions {
   now?: () => Date;
 }
 
-interface AppendRun {
-  parts: PromptPart[];
-  /** History index of the next message to append. */
-  next: number;
-  /** The hot state the run's parts add up to (full state + updates). */
-  hotState: HotState;
-  /** Tokens of the run's parts when it started, and calls made in it since. */
-  startTokens: number;
-  calls: number;
-  /** The run carries the whole transcript as it came (no checkpoint, no hot state when shown). */
-  verbatim?: boolean;
-  /** The last message the run covers, rendered: a history edited under the run starts a new one. */
-  last: string;
-}
-
-/** What assemble() hands both strategies: the history and the parts built for this call. */
-interface StrategyInput {
-  history: readonly HistoryMessage[];
-  layout: HistoryLayout;
-  hotState: HotState;
-  fixed: PromptPart[];
-  hotPart: PromptPart;
-  recallParts: PromptPart[];
-  /** Shortened in place by the last-resort cut. */
-  tailParts: PromptPart[];
-  userParts: PromptPart[];
-  counter: TokenCounter;
-  cuts: Cut[];
-}
-
-interface StrategyResult {
-  parts: PromptPart[];
-  compacted: boolean;
-  /** The prompt carries the whole transcript as it came. */
-  verbatim?: boolean;
-}
-
 /** Chars of a message's head and tail kept beside its reference, by preview level (normal, short, minimal). */
 const PREVIEW_CHARS = [1_500, 400, 120] as const;
 /** Chars of a long tool-call argument string kept (as an excerpt) in such a message. */
@@ -173,7 +139,10 @@ export class PromptAssembler {
   #checkpoint: CheckpointInfo | undefined;
   /** The last summary lines of the checkpoint chain (shown in the checkpoint text). */
   #summaryTail: string[] = [];
-  #run: AppendRun | undefined;
+  /** What the strategies call back into. */
+  readonly #core: StrategyCore;
+  /** The append strategy and its current run. */
+  readonly #append: AppendStrategy;
   /** Stored payloads read back for verbatim prompts. */
   readonly #payloads = new Map<string, string>();
   /** How short the previews of messages shown by reference are in this assembly (0 normal, 1 short, 2 reference only). */
@@ -215,6 +184,20 @@ export class PromptAssembler {
         hint: "every prompt keeps at least the last two turns",
       });
     }
+    this.#core = {
+      budgets: this.budgets,
+      keepTurns: this.keepTurns,
+      priceModel: this.priceModel,
+      appendCompaction: options.appendCompaction ?? "cost",
+      checkpoint: () => this.#checkpoint,
+      cutToFit: (p, checkpointTokens, turnCuts) => this.#cutToFit(p, checkpointTokens, turnCuts),
+      checkpointFor: (history, omitted, hotState, counter) => this.#checkpointFor(history, omitted, hotState, counter),
+      verbatimParts: (p) => this.#verbatimParts(p),
+      keptTurnParts: (history, layout, keep, counter) => this.#keptTurnParts(history, layout, keep, counter),
+      turnParts: (history, indexes, counter) => this.#turnParts(history, indexes, counter),
+      part: (kind, message, counter) => this.#part(kind, message, counter),
+    };
+    this.#append = new AppendStrategy(this.#core);
   }
 
   /** Chars of a message's head and tail shown beside its reference, at the current preview level. */
@@ -263,7 +246,8 @@ export class PromptAssembler {
       counter,
       cuts,
     };
-    const result = this.strategy === "window" ? await this.#assembleWindow(pieces) : await this.#assembleAppend(pieces);
+    const result =
+      this.strategy === "window" ? await assembleWindow(this.#core, pieces) : await this.#append.assemble(pieces);
 
     const tokens = sum(result.parts);
     let overrun: OverrunReport | undefined;
@@ -349,112 +333,6 @@ export class PromptAssembler {
       violations,
       cuts,
     };
-  }
-
-  // ---- strategies ----
-
-  async #assembleWindow(p: StrategyInput): Promise<StrategyResult> {
-    const turns = p.layout.turns;
-    // The checkpoint the omitted turns need: the current one's text, or a guess before the first.
-    const checkpointTokens = (keep: number) =>
-      turns.length > keep ? (this.#checkpoint ? p.counter.count(this.#checkpoint.text) + 40 : 200) : 0;
-    const { keep, kept, recall } = await this.#cutToFit(p, checkpointTokens, true);
-    const ckptPart = await this.#checkpointFor(
-      p.history,
-      turns.slice(0, turns.length - keep).flat(),
-      p.hotState,
-      p.counter,
-    );
-    const parts = [...p.fixed, p.hotPart, ...ckptPart, ...recall, ...kept, ...p.tailParts, ...p.userParts];
-    const verbatim = await this.#verbatimParts(p);
-    if (verbatim && sum(verbatim.stable) + sum(verbatim.volatile) <= sum(parts))
-      return { parts: [...verbatim.stable, ...verbatim.volatile], compacted: false, verbatim: true };
-    return { parts, compacted: false };
-  }
-
-  async #assembleAppend(p: StrategyInput): Promise<StrategyResult> {
-    const { history, layout, hotState, counter } = p;
-    const volatile = [...p.recallParts, ...p.tailParts, ...p.userParts];
-    const run = this.#run;
-    if (!run || run.verbatim) {
-      // While the whole transcript fits, send it as it came: it costs what naive costs, no more.
-      // Only when the hot state is left out: a changing state is sent as updates by the runs below.
-      const whole = await this.#verbatimParts(p);
-      const verbatim = whole && !whole.stable.some((x) => x.kind === "hot_state") ? whole : undefined;
-      const compactNow =
-        verbatim && run?.verbatim
-          ? await this.#cheaperToCompact(run, verbatim.stable, history, layout, counter)
-          : false;
-      if (verbatim && !compactNow) {
-        const extended = run !== undefined && extendsParts(run.parts, verbatim.stable);
-        this.#run = {
-          parts: verbatim.stable,
-          next: history.length,
-          hotState,
-          startTokens: extended ? run.startTokens : sum(verbatim.stable),
-          calls: extended ? run.calls + 1 : 0,
-          verbatim: true,
-          last: lastText(history, history.length),
-        };
-        return { parts: [...verbatim.stable, ...verbatim.volatile], compacted: false, verbatim: true };
-      }
-    }
-    const firstTurn = layout.turns[0]?.[0] ?? history.length;
-    if (
-      run &&
-      !run.verbatim &&
-      run.next <= history.length &&
-      run.next >= firstTurn &&
-      run.last === lastText(history, run.next)
-    ) {
-      const added = await this.#turnParts(history, range(run.next, history.length), counter);
-      const delta = hotStateDelta(run.hotState, hotState);
-      const hsParts = delta
-        ? [
-            this.#part(
-              "hot_state",
-              { role: "system", content: `${HOT_STATE_UPDATE_PREFIX}${stableJson(delta)}` },
-              counter,
-            ),
-          ]
-        : [];
-      const stable = [...run.parts, ...added, ...hsParts];
-      const fits = sum(stable) + sum(volatile) <= this.budgets.maxPromptTokens;
-      if (fits && !(await this.#cheaperToCompact(run, stable, history, layout, counter))) {
-        this.#run = {
-          ...run,
-          parts: stable,
-          next: history.length,
-          hotState,
-          calls: run.calls + 1,
-          last: lastText(history, history.length),
-        };
-        return { parts: [...stable, ...volatile], compacted: false };
-      }
-    }
-    // Start a new run: everything before the last turns goes into a checkpoint.
-    const turns = layout.turns;
-    const { keep, kept, recall } = await this.#cutToFit(p, (k) => (turns.length > k ? 250 : 0), false);
-    const omittedIdx = turns.slice(0, turns.length - keep).flat();
-    const ckptPart = await this.#checkpointFor(history, omittedIdx, hotState, counter);
-    if (omittedIdx.length > 0) {
-      p.cuts.push({
-        what: `messages #${omittedIdx[0]}-#${omittedIdx.at(-1)} compacted`,
-        reason: "append run reached maxPromptTokens",
-        tokens: 0,
-        recover: this.#checkpoint?.shortRef ?? "checkpoint",
-      });
-    }
-    const stable = [...p.fixed, ...ckptPart, p.hotPart, ...kept];
-    this.#run = {
-      parts: stable,
-      next: history.length,
-      hotState,
-      startTokens: sum(stable),
-      calls: 0,
-      last: lastText(history, history.length),
-    };
-    return { parts: [...stable, ...recall, ...p.tailParts, ...p.userParts], compacted: run !== undefined };
   }
 
   /**
@@ -555,34 +433,6 @@ export class PromptAssembler {
   ): Promise<PromptPart[]> {
     const turns = layout.turns;
     return this.#turnParts(history, withRequest(history, layout, turns.slice(turns.length - keep).flat()), counter);
-  }
-
-  /**
-   * `appendCompaction: "cost"`: compact before the budget once a longer run would cost more than
-   * a compaction. A run that grows g tokens a call re-reads its growth at the cached price on
-   * every call, while a compaction re-sends C tokens (the kept turns, hot state, checkpoint) at
-   * the uncached price: the average cost per call is lowest for runs of sqrt(2·1.25·C / (0.1·g))
-   * calls.
-   */
-  async #cheaperToCompact(
-    run: AppendRun,
-    stable: PromptPart[],
-    history: readonly HistoryMessage[],
-    layout: HistoryLayout,
-    counter: TokenCounter,
-  ): Promise<boolean> {
-    if ((this.#options.appendCompaction ?? "cost") !== "cost" || run.calls < 1) return false;
-    const growth = (sum(stable) - run.startTokens) / (run.calls + 1);
-    if (growth <= 0) return false;
-    const kept = await this.#keptTurnParts(history, layout, Math.min(this.keepTurns, layout.turns.length), counter);
-    const rewrite =
-      sum(kept) + 250 + sum(this.#fixedOf(stable)) + sum(stable.filter((p) => p.kind === "hot_state").slice(0, 1));
-    return compactionPays(this.priceModel, run.calls, growth, rewrite);
-  }
-
-  /** The system, bootstrap and task parts of a prompt. */
-  #fixedOf(parts: readonly PromptPart[]): PromptPart[] {
-    return parts.filter((p) => p.kind === "system" || p.kind === "bootstrap" || p.kind === "task");
   }
 
   /**
@@ -989,23 +839,6 @@ function messageChars(m: HistoryMessage): number {
 
 function refContent(ref: ArtifactRef): string {
   return renderModelHint(modelHintFor(ref));
-}
-
-function sum(parts: readonly PromptPart[]): number {
-  let n = 0;
-  for (const p of parts) n += p.tokens;
-  return n;
-}
-
-function lastText(history: readonly HistoryMessage[], next: number): string {
-  const m = history[next - 1];
-  return m === undefined ? "" : `${m.role}\u0000${m.content}\u0000${JSON.stringify(m.tool_calls ?? [])}`;
-}
-
-function range(from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let i = from; i < to; i++) out.push(i);
-  return out;
 }
 
 /**

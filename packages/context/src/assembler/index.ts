@@ -44,3 +44,13 @@ export {
   type PriceModel,
   type PriceModelName,
 } from "./price-model.js";
+export {
+  callCost,
+  prefixTokens,
+  commonPrefixLength,
+  memoCounter,
+  CACHED_PRICE,
+  UNCACHED_PRICE,
+  type CountedPart,
+  type CallCost,
+} from "./accounting.js";

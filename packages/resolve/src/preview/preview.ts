@@ -1,4 +1,4 @@
-import { ArefError, parseWith } from "@artifact-refs/schema";
+import { ArefError, MAX_SUMMARY_CHARS, parseWith } from "@artifact-refs/schema";
 import { z } from "zod";
 import { clip, fmtInt, isBinaryBytes, looksBinary } from "../text.js";
 import { previewCode } from "./code.js";
@@ -15,7 +15,6 @@ import {
   type PreviewKind,
   type PreviewOptions,
   type RawPreview,
-  SUMMARY_MAX_CHARS,
 } from "./types.js";
 
 const decoder = new TextDecoder("utf-8");
@@ -71,7 +70,7 @@ export function preview(content: string | Uint8Array, options: PreviewOptions = 
       kind: "binary",
       summary: clip(
         `Binary content, ${fmtInt(bytes.length)} bytes${options.mime ? ` (${options.mime})` : ""}`,
-        SUMMARY_MAX_CHARS,
+        MAX_SUMMARY_CHARS,
       ),
       preview: clip(`first bytes: ${magic}`, maxChars),
       stats: { bytes: bytes.length },
@@ -90,7 +89,7 @@ export function preview(content: string | Uint8Array, options: PreviewOptions = 
   }
   return {
     kind: kind,
-    summary: clip(raw.summary, SUMMARY_MAX_CHARS),
+    summary: clip(raw.summary, MAX_SUMMARY_CHARS),
     preview: clip(raw.preview, maxChars),
     stats: { ...raw.stats, ...(raw.stats.chars === undefined ? { chars: size } : {}) },
   };

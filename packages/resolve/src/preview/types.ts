@@ -21,7 +21,6 @@ export interface Preview {
   stats: Record<string, number>;
 }
 
-export const SUMMARY_MAX_CHARS = 500;
 export const DEFAULT_PREVIEW_MAX_CHARS = 2_000;
 
 /** What a kind-specific previewer returns before the common caps are applied. */

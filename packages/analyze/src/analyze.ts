@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import { ArefError, DEFAULT_FETCH_MAX_CHARS } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
-import { artifactRefOf, readTranscriptText, rehydrateTranscript } from "../transcript/reader.js";
+import { artifactRefOf, readTranscriptText, rehydrateTranscript } from "@artifact-refs/context";
 import { parseReplayTranscript, toReplay, type ParsedReplay } from "./formats.js";
 import { buildAnalyzeReport, type AnalyzeReport, type FileResult } from "./report.js";
 import { replayTranscript, totalReports, type ReplayOptions } from "./replay.js";

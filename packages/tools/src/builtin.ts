@@ -3,7 +3,7 @@ import { extname, join } from "node:path";
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import { ArefError } from "@artifact-refs/schema";
-import type { ToolDefinition, ToolOutput } from "./registry.js";
+import type { Tool, ToolOutput } from "./registry.js";
 import type { Workspace } from "./workspace.js";
 
 /** Largest file read_file returns (the store's default per-artifact cap). */
@@ -41,7 +41,7 @@ function isBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-export function readFileTool(ws: Workspace): ToolDefinition<{ path: string }> {
+export function readFileTool(ws: Workspace): Tool<{ path: string }> {
   return {
     name: "read_file",
     title: "Read File",
@@ -112,9 +112,7 @@ async function* walk(ws: Workspace, start: string, recursive: boolean, signal: A
   }
 }
 
-export function listFilesTool(
-  ws: Workspace,
-): ToolDefinition<{ path: string; recursive: boolean; max_entries: number }> {
+export function listFilesTool(ws: Workspace): Tool<{ path: string; recursive: boolean; max_entries: number }> {
   return {
     name: "list_files",
     title: "List Files",
@@ -159,7 +157,7 @@ export function listFilesTool(
 
 export function grepTool(
   ws: Workspace,
-): ToolDefinition<{ pattern: string; path: string; ignore_case: boolean; max_matches: number }> {
+): Tool<{ pattern: string; path: string; ignore_case: boolean; max_matches: number }> {
   return {
     name: "grep",
     title: "Grep",
@@ -227,6 +225,6 @@ export function grepTool(
   };
 }
 
-export function builtinTools(ws: Workspace): ToolDefinition<any>[] {
+export function builtinTools(ws: Workspace): Tool<any>[] {
   return [readFileTool(ws), listFilesTool(ws), grepTool(ws)];
 }

@@ -1,6 +1,6 @@
 import { ArefError, formatIssues, type ToolCall, type TranscriptEntry } from "@artifact-refs/schema";
 import { z } from "zod";
-import { parseTranscript } from "../transcript/format.js";
+import { parseTranscript } from "@artifact-refs/context";
 
 /** Transcript formats `aref analyze` reads. */
 export const ANALYZE_FORMATS = ["project-jsonl", "trajectory-jsonl", "openai", "anthropic"] as const;

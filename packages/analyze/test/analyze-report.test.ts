@@ -1,19 +1,16 @@
 import { countTokens } from "@artifact-refs/budget";
 import { describe, expect, it } from "vitest";
+import { callCost, commonPrefixLength, prefixTokens, renderMessage } from "@artifact-refs/context";
 import {
   AnalyzeReportSchema,
   POLICY_NAMES,
   analyzeTexts,
   anthropicClearPolicy,
-  callCost,
   claudeCodePolicy,
-  commonPrefixLength,
   deepagentsPolicy,
   formatAnalyzeTable,
   formatTurnTable,
-  prefixTokens,
   renderAnalyzeSvg,
-  renderMessage,
   sweAgentPolicy,
   type ReplayMessage,
 } from "../src/index.js";

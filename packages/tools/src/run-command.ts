@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { z } from "zod";
 import { ArefError } from "@artifact-refs/schema";
-import type { ToolDefinition, ToolOutput } from "@artifact-refs/server";
+import type { Tool, ToolOutput } from "./registry.js";
 
 /** Most output the tool keeps (the store's cap); the rest is cut and the result says so. */
 const MAX_OUTPUT_BYTES = 512 * 1024;
@@ -16,7 +16,7 @@ export function runCommandTool(options: {
   allowed: string[];
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
-}): ToolDefinition<{ command: string }> {
+}): Tool<{ command: string }> {
   return {
     name: "run_command",
     title: "Run Command",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { POLICY_NAMES, type PolicyName } from "./policies/types.js";
 import type { ReplayReport, SeriesFigures, TurnReport } from "./replay.js";
-import { resolvePriceModel } from "../assembler/price-model.js";
+import { resolvePriceModel } from "@artifact-refs/context";
 
 export const ANALYZE_SCHEMA = "artifact-refs.analyze.v1";
 

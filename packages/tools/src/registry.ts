@@ -11,7 +11,7 @@ export interface ToolOutput {
   resultType?: "success" | "error" | "partial";
 }
 
-export interface ToolDefinition<A = Record<string, unknown>> {
+export interface Tool<A = Record<string, unknown>> {
   /** Registered name, e.g. "read_file"; also callable as "builtin.read_file" for builtins. */
   name: string;
   title: string;
@@ -22,9 +22,9 @@ export interface ToolDefinition<A = Record<string, unknown>> {
 }
 
 export class ToolRegistry {
-  readonly #tools = new Map<string, ToolDefinition<any>>();
+  readonly #tools = new Map<string, Tool<any>>();
 
-  register<A>(tool: ToolDefinition<A>): this {
+  register<A>(tool: Tool<A>): this {
     if (!/^[A-Za-z][A-Za-z0-9_.-]{0,99}$/.test(tool.name)) {
       throw new ArefError("CONFIG_INVALID", `invalid tool name ${JSON.stringify(tool.name)}`, {
         hint: "use letters, digits, '_', '.', '-'",
@@ -36,7 +36,7 @@ export class ToolRegistry {
   }
 
   /** Looks a tool up by name; "builtin.<name>" (seed 004's naming) finds the builtin "<name>". */
-  get(name: string): ToolDefinition<any> {
+  get(name: string): Tool<any> {
     const tool =
       this.#tools.get(name) ??
       (name.startsWith("builtin.") ? this.#tools.get(name.slice("builtin.".length)) : undefined);
@@ -48,16 +48,12 @@ export class ToolRegistry {
     return tool;
   }
 
-  list(): ToolDefinition<any>[] {
+  list(): Tool<any>[] {
     return [...this.#tools.values()];
   }
 
   /** Validates the arguments and runs the tool. */
-  async run(
-    name: string,
-    args: unknown,
-    signal: AbortSignal,
-  ): Promise<{ tool: ToolDefinition<any>; output: ToolOutput }> {
+  async run(name: string, args: unknown, signal: AbortSignal): Promise<{ tool: Tool<any>; output: ToolOutput }> {
     const tool = this.get(name);
     const parsed = tool.args.safeParse(args ?? {});
     if (!parsed.success)

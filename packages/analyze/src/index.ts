@@ -19,15 +19,6 @@ export {
   type ReplayStash,
 } from "./replay.js";
 export {
-  callCost,
-  prefixTokens,
-  commonPrefixLength,
-  CACHED_PRICE,
-  UNCACHED_PRICE,
-  type CountedPart,
-  type CallCost,
-} from "./accounting.js";
-export {
   ANALYZE_SCHEMA,
   AnalyzeReportSchema,
   AnalyzeFileSchema,

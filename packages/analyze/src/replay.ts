@@ -9,15 +9,26 @@ import {
   type TranscriptEntry,
 } from "@artifact-refs/schema";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-import { PromptAssembler } from "../assembler/assembler.js";
-import { resolvePriceModel, type PriceModel, type PriceModelName } from "../assembler/price-model.js";
-import { layoutHistory } from "../assembler/layout.js";
-import { actionLine, renderMessage } from "../assembler/render.js";
-import type { AssembledPrompt, AssemblyStrategy, HistoryMessage, ModelMessage } from "../assembler/types.js";
-import { ARTIFACTS_GET_TOOL_NAME } from "../model-hint.js";
-import { Externalizer } from "../externalizer.js";
-import { rehydrateTranscript } from "../transcript/reader.js";
-import { callCost, memoCounter, type CallCost, type CountedPart } from "./accounting.js";
+import {
+  ARTIFACTS_GET_TOOL_NAME,
+  Externalizer,
+  PromptAssembler,
+  actionLine,
+  callCost,
+  layoutHistory,
+  memoCounter,
+  rehydrateTranscript,
+  renderMessage,
+  resolvePriceModel,
+  type AssembledPrompt,
+  type AssemblyStrategy,
+  type CallCost,
+  type CountedPart,
+  type HistoryMessage,
+  type ModelMessage,
+  type PriceModel,
+  type PriceModelName,
+} from "@artifact-refs/context";
 import type { ReplayMessage } from "./formats.js";
 import { addCounts, evidenceTerms, FirstSeen, ZERO_COUNTS, type EvidenceCounts } from "./evidence.js";
 import { PEER_POLICIES, type PeerPolicy, type PolicyName } from "./policies/index.js";

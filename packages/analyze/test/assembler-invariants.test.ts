@@ -21,17 +21,19 @@ import { expect, it } from "vitest";
 import {
   HOT_STATE_PREFIX,
   HOT_STATE_UPDATE_PREFIX,
-  POLICY_NAMES,
   applyHotStateDelta,
   layoutHistory,
-  parseReplayTranscript,
   readCheckpoint,
-  replayTranscript,
   stableJson,
   storedForm,
-  totalReports,
   type AssembledPrompt,
   type CheckpointMessage,
+} from "@artifact-refs/context";
+import {
+  POLICY_NAMES,
+  parseReplayTranscript,
+  replayTranscript,
+  totalReports,
   type ReplayCall,
   type ReplayReport,
 } from "../src/index.js";

@@ -2,9 +2,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { hasErrorCode } from "@artifact-refs/schema";
 import { afterEach, describe, expect, it } from "vitest";
+import { Externalizer, TranscriptWriter } from "@artifact-refs/context";
 import {
-  Externalizer,
-  TranscriptWriter,
   analyzeFiles,
   analyzeTexts,
   loadReplayMessages,
