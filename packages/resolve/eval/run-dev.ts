@@ -30,9 +30,34 @@ interface SetLike {
   scenarios: { id: string }[];
 }
 
+interface OutcomeLike {
+  id: string;
+  kind: string;
+  correct: boolean;
+}
+
+// The worst scenario and the worst kind (by rate over every scored query of the set, none/ambiguous included),
+// so a total never hides one bad scenario. Scenario = the outcome id up to its `q<n>` suffix.
+function worstLines(outcomes: OutcomeLike[]): string {
+  const worst = (key: (o: OutcomeLike) => string): string => {
+    const groups = new Map<string, { ok: number; n: number }>();
+    for (const o of outcomes) {
+      const g = groups.get(key(o)) ?? { ok: 0, n: 0 };
+      g.n++;
+      if (o.correct) g.ok++;
+      groups.set(key(o), g);
+    }
+    const sorted = [...groups].sort((a, b) => a[1].ok / a[1].n - b[1].ok / b[1].n || b[1].n - a[1].n);
+    const [name, g] = sorted[0] ?? ["-", { ok: 0, n: 0 }];
+    return `${name} ${g.ok}/${g.n}`;
+  };
+  return `- worst scenario: ${worst((o) => o.id.replace(/q\d+$/, ""))}; worst kind: ${worst((o) => o.kind)}`;
+}
+
 function report(data: SetLike, title: string, showTexts: boolean): void {
   const r = evaluateReferenceSet(data);
   console.log(formatEvaluation(r, title));
+  console.log(worstLines(r.outcomes));
   const wrong = r.outcomes.filter((o) => !o.correct);
   if (wrong.length) {
     console.log("\nmisses:");
