@@ -3,6 +3,7 @@ import type { ToolClass } from "./lexicon.js";
 import type { ParsedQuery, QueryTerm } from "./query.js";
 import {
   Marks,
+  countBelow,
   type PostingWindow,
   type SessionIndex,
   UNBOUNDED,
@@ -111,7 +112,19 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
 }
 
 /** An explicit name lowercased without "./" and trailing slashes (n), its last segment (base) split at dots. */
-function nameParts(name: string): { n: string; base: string; bStem: string; bExt: string[] } {
+type NameParts = { n: string; base: string; bStem: string; bExt: string[] };
+/** A message's names are few and scored against many records: their parts are kept (a small, bounded memo). */
+const namePartsMemo = new Map<string, NameParts>();
+function nameParts(name: string): NameParts {
+  let parts = namePartsMemo.get(name);
+  if (!parts) {
+    if (namePartsMemo.size >= 256) namePartsMemo.clear();
+    parts = splitName(name);
+    namePartsMemo.set(name, parts);
+  }
+  return parts;
+}
+function splitName(name: string): NameParts {
   const n = name.toLowerCase().replace(/^\.\//, "").replace(/\/+$/, "");
   const base = n.split(/[\\/]/).pop() ?? n;
   const [bStem, ...bExt] = base.split(".");
@@ -179,7 +192,13 @@ function idfTable(
   const idf = new Map<string, number>();
   for (const t of query.terms) {
     // Document frequency of the word itself; related words only when the word never occurs.
-    let df = unionCount(session.tokens.get(t.word), session.stems.get(t.stem), n);
+    // A record holding the word also holds its stem (indexing adds both), so when the term's stem is
+    // the word's own, the stem's postings are the union: counted by a binary search, not a merge of
+    // two lists as long as the session.
+    let df =
+      t.stem === stem(t.word)
+        ? countBelow(session.stems.get(t.stem), n)
+        : unionCount(session.tokens.get(t.word), session.stems.get(t.stem), n);
     if (df === 0) {
       // Only records holding a typo or a related word of it can match it now.
       const marks = new Marks(n);
@@ -234,14 +253,17 @@ export function candidatePositions(
   }
   for (const name of query.names) {
     // matchName is above 0 only when a location ends with the name or a basename's stem (before
-    // the first dot) is the name's or a typo of it. Names are specific: no window here.
+    // the first dot) is the name's or a typo of it. A name held by many records (the same file read
+    // and written again and again) is windowed like a word: its first and latest records serve
+    // "the first …", "the last …" and "before the last one"; a session's length never makes every
+    // one of them a candidate.
     const { n: full, bStem } = nameParts(name);
     const maybe = new Marks(n);
     // A location that matches the name ends with it at a "/" (or is it), or ends with its last segment.
-    markWindow(maybe, session.locationSuffixes.get(full));
-    markWindow(maybe, session.locationSuffixes.get(full.split(/[\\/]/).pop() ?? full));
-    markWindow(maybe, session.baseStems.get(bStem));
-    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markWindow(maybe, at);
+    markWindow(maybe, session.locationSuffixes.get(full), window);
+    markWindow(maybe, session.locationSuffixes.get(full.split(/[\\/]/).pop() ?? full), window);
+    markWindow(maybe, session.baseStems.get(bStem), window);
+    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markWindow(maybe, at, window);
     for (const p of maybe.positions()) if (!marks.has(p) && matchName(name, xs[p]!) > 0) marks.set(p);
   }
   for (const { a } of context.bigrams) markPositions(marks, session.sequenceWords.get(a));
