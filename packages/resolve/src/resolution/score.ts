@@ -52,6 +52,8 @@ interface TermMatch {
   score: number;
   /** Matched through a concept-related word, not the word, its stem, a typo or an abbreviation of it. */
   related: boolean;
+  /** Matched through a word near in the word vectors (src/resolution/near-words.ts). */
+  near: boolean;
   field: Field;
   how: string;
   /** The execution's word that matched (two message words matching one word count once). */
@@ -65,6 +67,9 @@ export interface ScoreContext {
   /** Adjacent content words of the message ("rate limit") with the weight of a phrase match. */
   bigrams: Array<{ a: string; b: string; weight: number }>;
 }
+
+/** A match through a word near in the word vectors counts this share of the field's weight (a concept word: 0.55). */
+const NEAR_DISCOUNT = 0.4;
 
 export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
   // No closures and no strings until a match is known: most executions match no word at all.
@@ -101,10 +106,29 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
       }
     }
   }
+  // A word near it in the word vectors: only when nothing else matched, and below a concept word.
+  let near = false;
+  if (bestField === undefined) {
+    for (let i = 0; i < t.near.length; i++) {
+      if ((f = x.tokens.get(t.near[i]!) ?? x.stems.get(t.nearStems[i]!))) {
+        const sc = FIELD_WEIGHT[f] * NEAR_DISCOUNT;
+        if (sc > bestScore)
+          [bestScore, bestField, bestOther, bestToken, bestRelated, near] = [
+            sc,
+            f,
+            t.near[i]!,
+            t.nearStems[i]!,
+            true,
+            true,
+          ];
+      }
+    }
+  }
   if (bestField === undefined) return undefined;
   return {
     score: bestScore,
     related: bestRelated,
+    near,
     field: bestField,
     how: bestOther === undefined ? `"${t.word}"` : `"${t.word}" ~ "${bestOther}"`,
     token: bestToken,
@@ -228,6 +252,10 @@ function markTermVariants(
     markPositions(marks, session.tokens.get(t.related[i]!));
     markPositions(marks, session.stems.get(t.relatedStems[i]!));
   }
+  for (let i = 0; i < t.near.length; i++) {
+    markPositions(marks, session.tokens.get(t.near[i]!));
+    markPositions(marks, session.stems.get(t.nearStems[i]!));
+  }
 }
 
 /**
@@ -334,12 +362,17 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     if (!m) continue;
     if (usedTokens.has(m.token)) continue;
     usedTokens.add(m.token);
-    matchedWeight += t.weight;
-    matchedWords.push(t.word);
+    // A word only near in meaning ranks, but does not cover the message: whether the session explains
+    // the message at all is decided by its own words (and the lexicon's concept words).
+    if (!m.near) {
+      matchedWeight += t.weight;
+      matchedWords.push(t.word);
+    }
     const gained = t.weight * (idf.get(t.word) ?? 1) * m.score;
     text += gained;
     if (m.related) related += gained;
-    if (FIELD_WEIGHT[m.field] >= 2 && t.weight >= 1) {
+    // A word only near in meaning does not name the execution.
+    if (FIELD_WEIGHT[m.field] >= 2 && t.weight >= 1 && !m.near) {
       named = true;
       namedWords.push(t.word);
     }
