@@ -320,6 +320,10 @@ export class ExecutionContext {
       summary: record.result_summary,
       size_bytes: record.result_size,
       result_type: record.result_type,
+      // Clock phrases ("a few minutes ago") read the timestamp; a result kept in the store is a stash
+      // ("what I just saved" may mean it).
+      timestamp: record.timestamp,
+      ...(record.result_ref !== undefined ? { result_ref: record.result_ref } : {}),
     }));
   }
 

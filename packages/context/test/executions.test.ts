@@ -1,4 +1,5 @@
 import { ExecutionRecordSchema, hasErrorCode } from "@artifact-refs/schema";
+import { resolveReferences } from "@artifact-refs/resolve";
 import { describe, expect, it } from "vitest";
 import {
   ArtifactsGetTool,
@@ -137,6 +138,37 @@ describe("ExecutionContext", () => {
     expect(cfg.execution_ids).toContain(config.execution_id);
     expect(cfg.referenced.find((r) => r.id === config.execution_id)!.reasons.length).toBeGreaterThan(0);
     expect(await ctx.buildContextMessage({ query: "hello there" })).toBeUndefined();
+  });
+
+  it("passes timestamps and stored results to the resolver: clock phrases and stashes work from the kit", async () => {
+    let clock = Date.parse("2026-03-02T09:00:00Z");
+    const ctx = new ExecutionContext({ session, store: memoryStore(), now: () => new Date(clock) });
+    const early = await ctx.record({
+      tool_name: "builtin.read_file",
+      tool_args: { path: "notes/plan.md" },
+      result: "plan\n",
+    });
+    clock += 55 * 60_000;
+    const stored = await ctx.record({
+      tool_name: "builtin.execute_bash_command",
+      tool_args: { command: "make report" },
+      result: bigLog(40_000),
+    });
+    clock += 4 * 60_000;
+    const late = await ctx.record({
+      tool_name: "builtin.read_file",
+      tool_args: { path: "notes/todo.md" },
+      result: "todo\n",
+    });
+    const xs = ctx.resolutionExecutions();
+    expect(xs.map((x) => x.timestamp)).toEqual([early.timestamp, stored.timestamp, late.timestamp]);
+    expect(xs[1]!.result_ref).toBe(stored.result_ref);
+    expect(xs[0]!.result_ref).toBeUndefined();
+    const now = new Date(clock);
+    expect(resolveReferences("the file I looked at about an hour ago", xs, { now }).candidates[0]?.id).toBe(
+      early.execution_id,
+    );
+    expect(resolveReferences("what did I just stash?", xs, { now }).candidates[0]?.id).toBe(stored.execution_id);
   });
 
   it("recalls top executions within recall.maxItems and maxChars (seed 001), explicit references first", async () => {

@@ -1,6 +1,6 @@
 // Scores the resolver on the reference set(s): `pnpm --filter @artifact-refs/resolve eval [file.json ...]`.
 // Default: ../shared/data/references/dev.json and dev2.json (relative to the repository) and the
-// package's own held-out fixtures (test/fixtures/heldout*.json), which were written apart from the dev sets.
+// package's own held-out fixtures (test/fixtures/heldout*.json, eval/heldout-r2.json), written apart from the dev sets.
 // dev2's scenarios s11-s14 are kept out of tuning: they are scored and reported apart, by kind
 // only, and their query texts are never printed (`--hold s11,s12` changes the list; `--hold none` drops it).
 import { readFileSync } from "node:fs";
@@ -24,15 +24,41 @@ const files = args.length
       resolve(shared, "dev2.json"),
       resolve(here, "../test/fixtures/heldout.json"),
       resolve(here, "../test/fixtures/heldout-untuned.json"),
+      resolve(here, "heldout-r2.json"),
     ];
 
 interface SetLike {
   scenarios: { id: string }[];
 }
 
+interface OutcomeLike {
+  id: string;
+  kind: string;
+  correct: boolean;
+}
+
+// The worst scenario and the worst kind (by rate over every scored query of the set, none/ambiguous included),
+// so a total never hides one bad scenario. Scenario = the outcome id up to its `q<n>` suffix.
+function worstLines(outcomes: OutcomeLike[]): string {
+  const worst = (key: (o: OutcomeLike) => string): string => {
+    const groups = new Map<string, { ok: number; n: number }>();
+    for (const o of outcomes) {
+      const g = groups.get(key(o)) ?? { ok: 0, n: 0 };
+      g.n++;
+      if (o.correct) g.ok++;
+      groups.set(key(o), g);
+    }
+    const sorted = [...groups].sort((a, b) => a[1].ok / a[1].n - b[1].ok / b[1].n || b[1].n - a[1].n);
+    const [name, g] = sorted[0] ?? ["-", { ok: 0, n: 0 }];
+    return `${name} ${g.ok}/${g.n}`;
+  };
+  return `- worst scenario: ${worst((o) => o.id.replace(/q\d+$/, ""))}; worst kind: ${worst((o) => o.kind)}`;
+}
+
 function report(data: SetLike, title: string, showTexts: boolean): void {
   const r = evaluateReferenceSet(data);
   console.log(formatEvaluation(r, title));
+  console.log(worstLines(r.outcomes));
   const wrong = r.outcomes.filter((o) => !o.correct);
   if (wrong.length) {
     console.log("\nmisses:");
@@ -62,7 +88,8 @@ for (const file of files) {
   const title = file.replace(`${resolve(repo, "..")}/`, "");
   const held = basename(file) === "dev2.json" ? hold : [];
   if (!held.length || !Array.isArray(data.scenarios)) {
-    report(data, title, true);
+    // eval/heldout-r2.json is frozen and held out as well: scored by kind only, its misses not printed.
+    report(data, title, basename(file) !== "heldout-r2.json");
     continue;
   }
   report(data, `${title} (all ${data.scenarios.length} scenarios)`, false);

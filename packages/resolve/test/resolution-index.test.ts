@@ -217,6 +217,10 @@ describe("session index: same answers as the full scan", () => {
       "the 404",
       "billing invoice",
       "the last one",
+      // order words alone: past the window only the first and latest records are read
+      "the very first one",
+      "the second one",
+      "the one before the last",
     ];
     for (const n of [200, 2_000]) {
       const xs = benchSession(n);

@@ -1,6 +1,7 @@
 import { ArefError } from "@artifact-refs/schema";
 import { CONCEPTS, EXECUTION_NOUNS, GENERAL_QUESTION, HINT_RULES, type ToolClass, numberWord } from "./lexicon.js";
 import { GENERIC_NOUNS, camelParts, isStopword, stem } from "./tokens.js";
+import { nearWords } from "./near-words.js";
 
 export type TemporalOp =
   | { kind: "latest"; why: string }
@@ -24,6 +25,9 @@ export interface QueryTerm {
   /** Words of the same concept (matched at a discount), and their stems. */
   related: string[];
   relatedStems: string[];
+  /** Words near it in the word vectors, and their stems: matched only when the word, its stem, a typo and a concept word all miss. */
+  near: string[];
+  nearStems: string[];
   /** Written like a name: has a dot, slash, underscore, digit or inner capital. */
   nameLike: boolean;
 }
@@ -208,6 +212,8 @@ export function parseQuery(input: string): ParsedQuery {
         camelParts(piece).length > 1 ||
         (piece.length >= 2 && piece === piece.toUpperCase() && /[A-Z]/.test(piece));
       const related = relatedWords(word, lower);
+      // Words near it in the word vectors (names are spelled as they are): weaker than the lexicon's concept words.
+      const near = nameLike ? [] : nearWords(word).filter((w) => !related.includes(w));
       terms.push({
         word,
         stem: stem(word),
@@ -215,6 +221,8 @@ export function parseQuery(input: string): ParsedQuery {
         weight: GENERIC_NOUNS.has(word) || /^\d+(\.\d+)*$/.test(word) ? 0.3 : 1,
         related,
         relatedStems: related.map(stem),
+        near,
+        nearStems: near.map(stem),
         nameLike,
       });
     }
@@ -234,6 +242,8 @@ export function parseQuery(input: string): ParsedQuery {
         weight: 0.5,
         related,
         relatedStems: related.map(stem),
+        near: [],
+        nearStems: [],
         nameLike: false,
       });
     }

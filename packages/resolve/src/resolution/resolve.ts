@@ -447,7 +447,10 @@ function resolveParsed(
               : op.kind === "nth"
                 ? `number ${op.n}`
                 : "second most recent";
-        chosen = { ...pick, reasons: [...pick.reasons, `order: ${what} of ${kind.length} matching (${op.why})`] };
+        chosen = {
+          ...pick,
+          reasons: [...pick.reasons, `order: ${what} of ${max > 0 ? kind.length : list.length} matching (${op.why})`],
+        };
       }
     }
     if (chosen) {
@@ -629,7 +632,18 @@ function scoreSession(
     scored.push(s);
   }
   if (positive) return scored;
-  // Order words read every record: the candidates as scored, the others match nothing at all.
-  let k = 0;
-  return list.map((x, p) => (marks.has(p) ? scored[k++]! : unscored(query, x)));
+  // Order words alone read records by position: the candidates as scored, and the window's first and
+  // latest records (which match nothing at all), so "the last one" in a long session does not
+  // allocate a score for every record.
+  const n = list.length;
+  // A clock phrase ("an hour ago") picks by timestamp, which may lie anywhere in the session.
+  if (n <= window.head + window.tail || query.temporal?.kind === "clock") {
+    let k = 0;
+    return list.map((x, p) => (marks.has(p) ? scored[k++]! : unscored(query, x)));
+  }
+  const byPosition = new Map<number, Scored>();
+  for (const sc of scored) byPosition.set(sc.x.index, sc);
+  for (let p = 0; p < window.head; p++) if (!byPosition.has(p)) byPosition.set(p, unscored(query, list[p]!));
+  for (let p = n - window.tail; p < n; p++) if (!byPosition.has(p)) byPosition.set(p, unscored(query, list[p]!));
+  return [...byPosition.keys()].sort((a, b) => a - b).map((p) => byPosition.get(p)!);
 }

@@ -3,6 +3,7 @@ import type { ToolClass } from "./lexicon.js";
 import type { ParsedQuery, QueryTerm } from "./query.js";
 import {
   Marks,
+  countBelow,
   type PostingWindow,
   type SessionIndex,
   UNBOUNDED,
@@ -51,6 +52,8 @@ interface TermMatch {
   score: number;
   /** Matched through a concept-related word, not the word, its stem, a typo or an abbreviation of it. */
   related: boolean;
+  /** Matched through a word near in the word vectors (src/resolution/near-words.ts). */
+  near: boolean;
   field: Field;
   how: string;
   /** The execution's word that matched (two message words matching one word count once). */
@@ -64,6 +67,9 @@ export interface ScoreContext {
   /** Adjacent content words of the message ("rate limit") with the weight of a phrase match. */
   bigrams: Array<{ a: string; b: string; weight: number }>;
 }
+
+/** A match through a word near in the word vectors counts this share of the field's weight (a concept word: 0.55). */
+const NEAR_DISCOUNT = 0.4;
 
 export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
   // No closures and no strings until a match is known: most executions match no word at all.
@@ -100,10 +106,29 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
       }
     }
   }
+  // A word near it in the word vectors: only when nothing else matched, and below a concept word.
+  let near = false;
+  if (bestField === undefined) {
+    for (let i = 0; i < t.near.length; i++) {
+      if ((f = x.tokens.get(t.near[i]!) ?? x.stems.get(t.nearStems[i]!))) {
+        const sc = FIELD_WEIGHT[f] * NEAR_DISCOUNT;
+        if (sc > bestScore)
+          [bestScore, bestField, bestOther, bestToken, bestRelated, near] = [
+            sc,
+            f,
+            t.near[i]!,
+            t.nearStems[i]!,
+            true,
+            true,
+          ];
+      }
+    }
+  }
   if (bestField === undefined) return undefined;
   return {
     score: bestScore,
     related: bestRelated,
+    near,
     field: bestField,
     how: bestOther === undefined ? `"${t.word}"` : `"${t.word}" ~ "${bestOther}"`,
     token: bestToken,
@@ -111,7 +136,19 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
 }
 
 /** An explicit name lowercased without "./" and trailing slashes (n), its last segment (base) split at dots. */
-function nameParts(name: string): { n: string; base: string; bStem: string; bExt: string[] } {
+type NameParts = { n: string; base: string; bStem: string; bExt: string[] };
+/** A message's names are few and scored against many records: their parts are kept (a small, bounded memo). */
+const namePartsMemo = new Map<string, NameParts>();
+function nameParts(name: string): NameParts {
+  let parts = namePartsMemo.get(name);
+  if (!parts) {
+    if (namePartsMemo.size >= 256) namePartsMemo.clear();
+    parts = splitName(name);
+    namePartsMemo.set(name, parts);
+  }
+  return parts;
+}
+function splitName(name: string): NameParts {
   const n = name.toLowerCase().replace(/^\.\//, "").replace(/\/+$/, "");
   const base = n.split(/[\\/]/).pop() ?? n;
   const [bStem, ...bExt] = base.split(".");
@@ -179,7 +216,13 @@ function idfTable(
   const idf = new Map<string, number>();
   for (const t of query.terms) {
     // Document frequency of the word itself; related words only when the word never occurs.
-    let df = unionCount(session.tokens.get(t.word), session.stems.get(t.stem), n);
+    // A record holding the word also holds its stem (indexing adds both), so when the term's stem is
+    // the word's own, the stem's postings are the union: counted by a binary search, not a merge of
+    // two lists as long as the session.
+    let df =
+      t.stem === stem(t.word)
+        ? countBelow(session.stems.get(t.stem), n)
+        : unionCount(session.tokens.get(t.word), session.stems.get(t.stem), n);
     if (df === 0) {
       // Only records holding a typo or a related word of it can match it now.
       const marks = new Marks(n);
@@ -209,6 +252,10 @@ function markTermVariants(
     markPositions(marks, session.tokens.get(t.related[i]!));
     markPositions(marks, session.stems.get(t.relatedStems[i]!));
   }
+  for (let i = 0; i < t.near.length; i++) {
+    markPositions(marks, session.tokens.get(t.near[i]!));
+    markPositions(marks, session.stems.get(t.nearStems[i]!));
+  }
 }
 
 /**
@@ -234,14 +281,17 @@ export function candidatePositions(
   }
   for (const name of query.names) {
     // matchName is above 0 only when a location ends with the name or a basename's stem (before
-    // the first dot) is the name's or a typo of it. Names are specific: no window here.
+    // the first dot) is the name's or a typo of it. A name held by many records (the same file read
+    // and written again and again) is windowed like a word: its first and latest records serve
+    // "the first …", "the last …" and "before the last one"; a session's length never makes every
+    // one of them a candidate.
     const { n: full, bStem } = nameParts(name);
     const maybe = new Marks(n);
     // A location that matches the name ends with it at a "/" (or is it), or ends with its last segment.
-    markWindow(maybe, session.locationSuffixes.get(full));
-    markWindow(maybe, session.locationSuffixes.get(full.split(/[\\/]/).pop() ?? full));
-    markWindow(maybe, session.baseStems.get(bStem));
-    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markWindow(maybe, at);
+    markWindow(maybe, session.locationSuffixes.get(full), window);
+    markWindow(maybe, session.locationSuffixes.get(full.split(/[\\/]/).pop() ?? full), window);
+    markWindow(maybe, session.baseStems.get(bStem), window);
+    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markWindow(maybe, at, window);
     for (const p of maybe.positions()) if (!marks.has(p) && matchName(name, xs[p]!) > 0) marks.set(p);
   }
   for (const { a } of context.bigrams) markPositions(marks, session.sequenceWords.get(a));
@@ -312,12 +362,17 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     if (!m) continue;
     if (usedTokens.has(m.token)) continue;
     usedTokens.add(m.token);
-    matchedWeight += t.weight;
-    matchedWords.push(t.word);
+    // A word only near in meaning ranks, but does not cover the message: whether the session explains
+    // the message at all is decided by its own words (and the lexicon's concept words).
+    if (!m.near) {
+      matchedWeight += t.weight;
+      matchedWords.push(t.word);
+    }
     const gained = t.weight * (idf.get(t.word) ?? 1) * m.score;
     text += gained;
     if (m.related) related += gained;
-    if (FIELD_WEIGHT[m.field] >= 2 && t.weight >= 1) {
+    // A word only near in meaning does not name the execution.
+    if (FIELD_WEIGHT[m.field] >= 2 && t.weight >= 1 && !m.near) {
       named = true;
       namedWords.push(t.word);
     }

@@ -99,21 +99,19 @@ export interface PostingWindow {
 }
 export const UNBOUNDED: PostingWindow = { head: Number.POSITIVE_INFINITY, tail: Number.POSITIVE_INFINITY };
 
-/** A set of positions below `n`, kept as a list of the positions set (no loop over all n). */
+/**
+ * A set of positions below `n`. Kept as a Set of the positions marked (no buffer of the session's
+ * size per call: a call costs what it marks, which the posting window bounds, not the session's length).
+ */
 export class Marks {
-  private readonly bits: Uint8Array;
-  private readonly hits: number[] = [];
+  private readonly hits = new Set<number>();
   private all = false;
-  constructor(readonly n: number) {
-    this.bits = new Uint8Array(n);
-  }
+  constructor(readonly n: number) {}
   set(p: number): void {
-    if (this.bits[p] === 1) return;
-    this.bits[p] = 1;
-    this.hits.push(p);
+    this.hits.add(p);
   }
   has(p: number): boolean {
-    return this.all || this.bits[p] === 1;
+    return this.all || this.hits.has(p);
   }
   /** Every position (a check that must look at every record). */
   fill(): void {
@@ -122,7 +120,7 @@ export class Marks {
   /** The positions set, ascending. */
   positions(): number[] {
     if (this.all) return Array.from({ length: this.n }, (_, i) => i);
-    return this.hits.sort((a, b) => a - b);
+    return [...this.hits].sort((a, b) => a - b);
   }
 }
 
@@ -149,6 +147,19 @@ export function markPositions(
   }
   for (let i = 0; i < window.head; i++) marks.set(positions[i]!);
   for (let i = count - window.tail; i < count; i++) marks.set(positions[i]!);
+}
+
+/** How many positions of an ascending list are below `n` (a binary search: no pass over the list). */
+export function countBelow(positions: readonly number[] | undefined, n: number): number {
+  if (!positions) return 0;
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (positions[mid]! < n) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** How many positions below `n` are in `a` or `b` (both ascending). */
