@@ -17,8 +17,6 @@ import { ArtifactStore } from "@artifact-refs/store";
 import { FsDriver } from "@artifact-refs/store-fs";
 import { machine } from "@artifact-refs/tooling/bench/harness";
 import cacache from "cacache";
-// Not public API: the switch between the whole-content hash on a worker thread and on the main thread.
-import { hashPipelining, PIPELINE_AFTER } from "../../store/src/whole-hash.js";
 
 const MB = Number(process.env.BENCH_STREAM_MB ?? 256);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -60,7 +58,7 @@ try {
     // fsyncs, so the like-for-like row is fsync:false; the default (fsync each file) is shown too.
     let id = "";
     // The same stash with the whole-content SHA-256 on the main thread (the chunk hashes always are).
-    hashPipelining.after = Number.POSITIVE_INFINITY;
+    process.env.AREF_HASH_WORKER = "off";
     {
       const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-main`, fsync: false }) });
       keep(
@@ -69,7 +67,7 @@ try {
       );
       await rm(`${r}-store-main`, { recursive: true, force: true });
     }
-    hashPipelining.after = PIPELINE_AFTER;
+    delete process.env.AREF_HASH_WORKER;
     for (const fsync of [false, true]) {
       const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-${fsync}`, fsync }) });
       keep(

@@ -11,8 +11,11 @@ import { ArefError } from "@artifact-refs/schema";
  * waits when the worker falls behind, so memory stays bounded whatever the content's size.
  */
 export const PIPELINE_AFTER = 8 * 1024 * 1024;
-/** Where pipelining starts (bytes); Infinity hashes everything on the main thread. Benchmarks compare both. */
-export const hashPipelining = { after: PIPELINE_AFTER };
+/**
+ * `AREF_HASH_WORKER=off` keeps the whole hash on the main thread (read at each put): for
+ * benchmarks comparing both, and for hosts where worker threads are unwelcome.
+ */
+const pipelineAfter = () => (process.env.AREF_HASH_WORKER === "off" ? Number.POSITIVE_INFINITY : PIPELINE_AFTER);
 const MAX_OUTSTANDING = 32 * 1024 * 1024;
 
 // CommonJS, evaluated by the worker: one sha256 per job id, an ack per update (for backpressure).
@@ -111,13 +114,14 @@ export class WholeHash {
   #result: { resolve(hex: string): void; reject(error: Error): void } | undefined;
   #error: Error | undefined;
   #local: Hash | undefined;
+  readonly #after = pipelineAfter();
 
   async update(bytes: Uint8Array): Promise<void> {
     if (this.#error) throw this.#error;
     if (this.#worker === undefined) {
       this.#held.push(bytes);
       this.#heldBytes += bytes.byteLength;
-      if (this.#heldBytes <= hashPipelining.after) return;
+      if (this.#heldBytes <= this.#after) return;
       if (!this.#startWorker()) {
         this.#local = createHash("sha256");
         for (const piece of this.#held) this.#local.update(piece);

@@ -43,6 +43,18 @@ describe("WholeHash: the whole-content SHA-256 of a chunked put, on a worker thr
     expect(await new WholeHash().digest()).toBe(sha());
   });
 
+  it("AREF_HASH_WORKER=off hashes on the main thread, with the same digest", async () => {
+    const bytes = randomBytes(PIPELINE_AFTER * 2);
+    process.env.AREF_HASH_WORKER = "off";
+    try {
+      const local = new WholeHash();
+      for (const p of pieces(bytes)) await local.update(p);
+      expect(await local.digest()).toBe(sha(bytes));
+    } finally {
+      delete process.env.AREF_HASH_WORKER;
+    }
+  });
+
   it("a dropped job leaves the worker usable for the next put", async () => {
     const bytes = randomBytes(PIPELINE_AFTER + 4096);
     const dropped = new WholeHash();
