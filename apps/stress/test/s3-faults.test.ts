@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { isArefError } from "@artifact-refs/schema";
-import { ArtifactStore } from "@artifact-refs/store";
+import { ArtifactStore, metaKey } from "@artifact-refs/store";
 import { S3Driver } from "@artifact-refs/store-s3";
 import { startFaultProxy, type FaultProxy, type LoggedRequest } from "@artifact-refs/tooling/s3/fault-proxy";
 import { startS3Server, type S3TestServer } from "@artifact-refs/tooling/s3/server";
@@ -192,5 +192,72 @@ describe("S3 faults", () => {
     expect(faults).toBeGreaterThan(0);
     expect(acked.size).toBeGreaterThan(0);
     expect(putFailed + getFailed).toBeGreaterThan(0); // the outages made some fail, and each failure was clear
+  });
+
+  it("a chunked put failing mid-upload (every chunk write failing after the 6th) leaves nothing live; the retry succeeds and gc keeps it", async () => {
+    const bucket = s3.createBucket();
+    const common = {
+      bucket,
+      forcePathStyle: true,
+      region: "us-east-1",
+      clientConfig: { credentials: s3.credentials },
+    } as const;
+    const faulty = new S3Driver({
+      ...common,
+      endpoint: proxy.endpoint,
+      conditionalWrites: "on",
+      maxAttempts: 3,
+      retryBaseDelayMs: 5,
+      retryMaxDelayMs: 50,
+      requestTimeoutMs: 5_000,
+    });
+    const direct = new S3Driver({ ...common, endpoint: s3.endpoint, conditionalWrites: "off" });
+    const store = new ArtifactStore({ driver: faulty });
+    const clean = new ArtifactStore({ driver: direct });
+    const r = rng(seedFromEnv());
+    const lines: string[] = [];
+    for (let i = 0, n = 0; n < 3 * 1024 * 1024; i++) {
+      const line = `${i} ${r.int(1_000_000).toString(36)} worker-${r.int(16)} ${"ok ".repeat(1 + r.int(12))}\n`;
+      lines.push(line);
+      n += line.length;
+    }
+    const bytes = Buffer.from(lines.join(""));
+    const id = sha256(bytes);
+
+    // Blob writes: the first 6 chunks go through, then every chunk write fails (all attempts).
+    const seen = new Set<string>();
+    proxy.clearFaults();
+    proxy.clearLog();
+    proxy.inject({
+      match: {
+        method: "PUT",
+        predicate: (q) => {
+          if (!q.key.includes("blobs/")) return false;
+          seen.add(q.key);
+          return seen.size > 6;
+        },
+      },
+      times: Number.POSITIVE_INFINITY,
+      fault: { status: 500 },
+    });
+    const failed = await store.put(bytes, { session: "chunked" }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    proxy.clearFaults();
+    expect(isArefError(failed) && failed.code === "UNAVAILABLE" && !!failed.hint, String(failed)).toBe(true);
+    expect(seen.size).toBeGreaterThan(6); // it failed mid-upload, after some chunks were stored
+    // Nothing live: no record, no reference, not listed, not readable.
+    expect(await direct.get(metaKey(id))).toBeUndefined();
+    expect(await clean.listSessions()).toEqual([]);
+    expect(await clean.has(id)).toBe(false);
+
+    // The retry succeeds, byte for byte; a gc (grace 0, nothing else running) keeps every chunk it needs.
+    const retry = await store.put(bytes, { session: "chunked" });
+    expect(retry.id).toBe(id);
+    expect(retry.record.chunked!.chunks).toBeGreaterThan(8);
+    await clean.gc({ graceMs: 0 });
+    expect(Buffer.compare(Buffer.from(await clean.get(id)), bytes)).toBe(0);
+    expect((await clean.verify()).problems).toEqual([]);
   });
 });

@@ -37,6 +37,9 @@ const GetInput = z.object({
       skip: int(0, 1_000_000_000),
       start: int(1, 1_000_000_000),
       end: int(1, 1_000_000_000),
+      offset: int(0, 1_000_000_000).describe(
+        "range: char offset into the first line (continues a line longer than the cap)",
+      ),
       head: int(0, 1_000_000_000),
       tail: int(0, 1_000_000_000),
       expr: z.string().optional(),

@@ -65,6 +65,24 @@ describe("@artifact-refs/mastra with a real Mastra Agent against a local streami
     expect(await store.getText((await store.listReferences("mastra-1"))[0]!.artifact_id)).toBe(log120k());
   });
 
+  it("artifacts_get follows `next` through a line longer than the cap (the offset is kept)", async () => {
+    const store = new ArtifactStore({ driver: new MemoryDriver() });
+    const refs = createMastraRefs({ store, session: "m-long" });
+    const line = Array.from({ length: 3000 }, (_, i) => `field${i}=${i * 7}`).join(";");
+    const put = await store.put(line, { session: "m-long" });
+    const execute = (refs.artifactsGetTool as unknown as { execute: (c: unknown) => Promise<string> }).execute;
+    let selector: Record<string, unknown> | undefined = { mode: "range", start: 1 };
+    let text = "";
+    for (let pages = 0; selector !== undefined && pages < 50; pages++) {
+      const answer = await execute({ context: { ref: put.shortRef, selector } });
+      const note = [...answer.matchAll(/\[artifacts_get: (\d+) chars of /g)].at(-1)!;
+      text += answer.slice(0, Number(note[1]));
+      const next = /^next part: call artifacts_get with (\{.*\})$/m.exec(answer.slice(note.index));
+      selector = next ? (JSON.parse(next[1]!) as { selector: Record<string, unknown> }).selector : undefined;
+    }
+    expect(text).toBe(line);
+  });
+
   it("bad input: clear errors; artifacts_get errors name a tool", async () => {
     const refs = createMastraRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "m-bad" });
     expect(() => refs.wrapTool({} as never)).toThrow(/wrapTool takes a Mastra tool/);

@@ -57,6 +57,17 @@ try {
     // Ours: putStream from a file stream into a fresh fs store; getStream to a file. cacache never
     // fsyncs, so the like-for-like row is fsync:false; the default (fsync each file) is shown too.
     let id = "";
+    // The same stash with the whole-content SHA-256 on the main thread (the chunk hashes always are).
+    process.env.AREF_HASH_WORKER = "off";
+    {
+      const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-main`, fsync: false }) });
+      keep(
+        "aref stash (putStream, fsync:false, whole hash on the main thread)",
+        await timed(() => store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" })),
+      );
+      await rm(`${r}-store-main`, { recursive: true, force: true });
+    }
+    delete process.env.AREF_HASH_WORKER;
     for (const fsync of [false, true]) {
       const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-${fsync}`, fsync }) });
       keep(

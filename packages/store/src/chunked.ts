@@ -1,5 +1,7 @@
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { ArefError, toShortRef, type ArtifactId, type ArtifactRecord } from "@artifact-refs/schema";
+import { chunkCache } from "./chunk-cache.js";
 import { CHUNKING_ALGORITHM, Chunker } from "./chunking.js";
 import { sha256Hex } from "./content.js";
 import type { StoreCore } from "./core.js";
@@ -13,6 +15,7 @@ import {
   type ChunkInfo,
   type Manifest,
 } from "./manifest.js";
+import { WholeHash } from "./whole-hash.js";
 
 /** Content up to this size is stored as one blob (today's layout, byte for byte); larger content is chunked. */
 export const SINGLE_BLOB_MAX = 512 * 1024;
@@ -34,8 +37,9 @@ export type StoreBlob = (id: ArtifactId, bytes: Uint8Array) => Promise<unknown>;
 
 /**
  * Writes a stream of bytes as chunks: each chunk an ordinary blob, written as soon as it is cut
- * (at most CHUNK_PARALLELISM writes in flight), while the whole-content hash, the per-chunk line
- * and char counts and the text/binary check run along. Memory stays bounded by the chunk size
+ * (at most CHUNK_PARALLELISM writes in flight), while the whole-content hash (on a worker thread
+ * for big content, see WholeHash), the per-chunk line and char counts and the text/binary check
+ * run along. Memory stays bounded by the chunk size
  * times the parallelism, whatever the content's size. `finish` returns the manifest; the caller
  * writes it and the record after every chunk is stored (a crash before leaves only unreferenced
  * chunks, which gc sweeps).
@@ -44,7 +48,7 @@ export class ChunkedWriter {
   readonly #core: StoreCore;
   readonly #storeBlob: StoreBlob;
   readonly #chunker = new Chunker();
-  readonly #hash = createHash("sha256");
+  readonly #hash = new WholeHash();
   readonly #utf8 = new TextDecoder("utf-8", { fatal: true });
   readonly #entries: Manifest["chunks"] = [];
   readonly #inflight = new Set<Promise<void>>();
@@ -65,13 +69,13 @@ export class ChunkedWriter {
   async write(data: Uint8Array): Promise<void> {
     this.#size += data.byteLength;
     if (this.#size > this.#core.maxBytes) throw tooLarge(`more than ${this.#core.maxBytes}`, this.#core.maxBytes);
-    this.#hash.update(data);
+    await this.#hash.update(data);
     for (const chunk of this.#chunker.push(data)) await this.#store(chunk);
   }
 
   async finish(): Promise<{ id: ArtifactId; manifest: Manifest; manifestBytes: Uint8Array; manifestId: ArtifactId }> {
     for (const chunk of this.#chunker.end()) await this.#store(chunk);
-    await this.settle();
+    await this.#drain();
     this.#throwIfFailed();
     if (!this.#binary) {
       try {
@@ -80,7 +84,7 @@ export class ChunkedWriter {
         this.#binary = true;
       }
     }
-    const id = this.#hash.digest("hex");
+    const id = await this.#hash.digest();
     const newlines = this.#entries.reduce((n, e) => n + e[2], 0);
     const manifest: Manifest = {
       manifest: MANIFEST_VERSION,
@@ -95,8 +99,13 @@ export class ChunkedWriter {
     return { id, manifest, manifestBytes, manifestId: sha256Hex(manifestBytes) };
   }
 
-  /** Waits for every write in flight (after a failure, before reporting it). */
+  /** Waits for every write in flight (after a failure, before reporting it); the whole-content hash is dropped. */
   async settle(): Promise<void> {
+    this.#hash.drop();
+    await this.#drain();
+  }
+
+  async #drain(): Promise<void> {
     while (this.#inflight.size > 0) await Promise.all(this.#inflight);
   }
 
@@ -110,7 +119,9 @@ export class ChunkedWriter {
     let chars = 0;
     if (!this.#binary) {
       if (chunk.includes(0)) this.#binary = true;
-      else {
+      else if (isAscii(chunk)) {
+        chars = chunk.byteLength; // ASCII (most logs): one UTF-16 char per byte, no decoding needed
+      } else {
         try {
           chars = this.#utf8.decode(chunk, { stream: true }).length;
         } catch {
@@ -163,11 +174,31 @@ export class ChunkedArtifact {
     return last.charsBefore + last.chars;
   }
 
-  /** Chunk `index`, integrity-checked: INTEGRITY when it is missing or its bytes do not hash to its id. */
+  /**
+   * Chunk `index`, integrity-checked: INTEGRITY when it is missing or its bytes do not hash to its
+   * id. A chunk checked by a recent read comes from the store's chunk cache (see chunk-cache.ts).
+   * The bytes are shared: read them, never change them.
+   */
   async read(index: number): Promise<Uint8Array> {
+    const chunk = this.#chunk(index);
+    const cache = chunkCache(this.#core);
+    const cached = cache.get(chunk.id);
+    if (cached !== undefined) return cached;
+    const bytes = await this.#fetch(index);
+    cache.set(chunk.id, bytes);
+    return bytes;
+  }
+
+  #chunk(index: number): ChunkInfo {
     const chunk = this.chunks[index];
     if (chunk === undefined)
       throw new ArefError("INVALID_INPUT", `chunk ${index} is out of range (0-${this.chunks.length - 1})`);
+    return chunk;
+  }
+
+  /** Chunk `index` from the backend, checked against its id. */
+  async #fetch(index: number): Promise<Uint8Array> {
+    const chunk = this.#chunk(index);
     const key = blobKey(chunk.id);
     const bytes = await this.#core.driver.get(key);
     const where = `chunk ${index + 1} of ${this.chunks.length} of artifact ${toShortRef(this.id)}`;
@@ -201,7 +232,7 @@ export class ChunkedArtifact {
     let next = 0;
     const fill = () => {
       while (ahead.length < CHUNK_PARALLELISM && next < this.chunks.length) {
-        const p = this.read(next++);
+        const p = this.#fetch(next++); // a full read checks everything from the backend, not the cache
         p.catch(() => undefined); // awaited in order below
         ahead.push(p);
       }

@@ -68,6 +68,8 @@ export class McpProxy {
   readonly #local: Client;
   readonly #localServer: ReturnType<typeof createArefMcpServer>;
   #localTools: Tool[] = [];
+  /** Upstream tools that declare an outputSchema (seen in tools/list answers): their structuredContent is never dropped. */
+  readonly #typedTools = new Set<string>();
   #upstreamCaps: Msg = {};
   #gone: string | undefined;
   #closing = false;
@@ -302,6 +304,7 @@ export class McpProxy {
       case "initialize":
         return this.#toClient({ ...msg, result: this.#initialized(result) });
       case "tools/list":
+        this.#noteTypedTools(result);
         return this.#toClient(result.nextCursor === undefined ? { ...msg, result: this.#withLocalTools(result) } : msg);
       case "resources/list":
       case "resources/templates/list":
@@ -321,7 +324,12 @@ export class McpProxy {
             (
               await shrinkToolResult(
                 result,
-                { tool: pending.tool!, args: pending.args, callId: String(id) },
+                {
+                  tool: pending.tool!,
+                  args: pending.args,
+                  callId: String(id),
+                  outputSchema: this.#typedTools.has(pending.tool!),
+                },
                 this.#refs,
                 this.#fetchMaxChars,
               )
@@ -352,13 +360,21 @@ export class McpProxy {
     };
   }
 
-  /** The upstream's tools (outputSchema dropped: a stored result no longer carries its structuredContent) and ours. */
+  #noteTypedTools(result: Msg): void {
+    for (const t of Array.isArray(result.tools) ? (result.tools as Msg[]) : []) {
+      if (typeof t.name !== "string") continue;
+      if (isObject(t.outputSchema)) this.#typedTools.add(t.name);
+      else this.#typedTools.delete(t.name);
+    }
+  }
+
+  /** The upstream's tools, as they are (outputSchema kept), and ours. */
   #withLocalTools(result: Msg): Msg {
     const theirs = (Array.isArray(result.tools) ? (result.tools as Msg[]) : []).filter((t) => {
       if (!(PROXY_TOOLS as readonly string[]).includes(t.name as string)) return true;
       this.#log(`the upstream's tool ${String(t.name)} is hidden by the proxy's own`);
       return false;
     });
-    return { ...result, tools: [...theirs.map(({ outputSchema: _o, ...t }) => t), ...this.#localTools] };
+    return { ...result, tools: [...theirs, ...this.#localTools] };
   }
 }

@@ -13,6 +13,13 @@ export interface ShrinkCall {
   args?: Record<string, unknown> | undefined;
   /** The JSON-RPC id of the call (string form), recorded as the call id. */
   callId: string;
+  /**
+   * Whether the tool declares an `outputSchema` (from the upstream's tools/list). Then its
+   * structuredContent always passes through unchanged, whatever its size: the MCP spec says a
+   * server MUST return structured results conforming to the schema, and the official client
+   * rejects a result of such a tool without one. Only the content items are shrunk.
+   */
+  outputSchema?: boolean;
 }
 
 export interface ShrinkOutcome {
@@ -46,9 +53,11 @@ function linkText(
  *   (same thresholds, redaction and structural preview as every adapter);
  * - image, audio and embedded blob items whose base64 data is over the char threshold: the
  *   decoded bytes stored as is, with their mime type (never decoded as text);
- * - a structuredContent over the threshold: stored as JSON and dropped from the result.
- * Error results (`isError`) and results with nothing over the thresholds come back as the
- * very same object, so they reach the client byte for byte.
+ * - a structuredContent over the threshold: stored as JSON and linked; dropped from the result
+ *   unless the tool declares an outputSchema (then it passes through unchanged, see ShrinkCall).
+ * Error results (`isError`) are shrunk the same way (the flag is kept and the preview shows the
+ * error text), so a huge stack trace does not flood the context either. Results with nothing
+ * over the thresholds come back as the very same object, so they reach the client byte for byte.
  */
 export async function shrinkToolResult(
   result: Record<string, unknown>,
@@ -56,7 +65,8 @@ export async function shrinkToolResult(
   refs: SessionRefs,
   fetchMaxChars: number,
 ): Promise<ShrinkOutcome> {
-  if (result.isError === true || !Array.isArray(result.content)) return { result, stored: 0 };
+  if (!Array.isArray(result.content)) return { result, stored: 0 };
+  const isError = result.isError === true;
   const externalizer = refs.externalizer;
   const maxInline = externalizer.maxInlineChars(call.tool);
   const content = result.content as Item[];
@@ -108,7 +118,8 @@ export async function shrinkToolResult(
 
   const out: Item[] = [];
   for (const [index, item] of content.entries()) {
-    const what = content.length === 1 ? "the result" : `item ${index + 1} of the result`;
+    const whole = isError ? "the error result" : "the result";
+    const what = content.length === 1 ? whole : `item ${index + 1} of ${whole}`;
     let replaced: Item[] | undefined;
     if (item.type === "text" && typeof item.text === "string") {
       replaced = await storeText(item.text, undefined, what);
@@ -146,7 +157,7 @@ export async function shrinkToolResult(
         { type: "text", text: linkText(call, "the structured content", record, shortRef, fetchMaxChars, true) },
         { ...resourceLink(record, shortRef) },
       );
-      structured = undefined;
+      if (call.outputSchema !== true) structured = undefined;
     }
   }
   if (stored === 0) return { result, stored: 0 };

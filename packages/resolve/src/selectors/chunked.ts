@@ -9,7 +9,8 @@ import {
 import { fmtInt, safeCut } from "../text.js";
 import { applySelector, parseSelector } from "./apply.js";
 import { DEFAULT_REGEX_TIME_LIMIT_MS, type SelectOptions, capOf, charsNote, linesNote } from "./common.js";
-import { DEFAULT_GREP_CONTEXT, DEFAULT_GREP_MAX_MATCHES, renderGrepLine } from "./grep.js";
+import { DEFAULT_GREP_CONTEXT, DEFAULT_GREP_MAX_MATCHES } from "./grep.js";
+import { GrepScan, assembleHeadTail, balance, driveAsync, packGrep, planHeadTail, tailCutInLine } from "./packing.js";
 import { compileSafeRegex } from "./regex.js";
 
 /**
@@ -187,30 +188,19 @@ function result(
   };
 }
 
-const MARKER_RESERVE = 120;
-
-/** selectHeadTail over chunks (same budgets, marker and `next`); reads the head's and the tail's chunks. */
+/** selectHeadTail over chunks (the same budgets and assembly, packing.ts); reads the head's and the tail's chunks. */
 async function headTail(view: ChunkView, selector: HeadTailSelector, options: SelectOptions): Promise<Selection> {
   const cap = capOf(selector, options);
   const total = view.source.lines;
   const length = view.source.chars;
-  const explicit = selector.head !== undefined || selector.tail !== undefined;
-  const wantHead = selector.head ?? (explicit ? 0 : total);
-  const wantTail = selector.tail ?? (explicit ? 0 : total);
-
-  const room = Math.max(0, cap - (cap > MARKER_RESERVE * 2 ? MARKER_RESERVE : Math.floor(cap / 4)));
-  let headBudget: number;
-  let tailBudget: number;
-  if (wantHead === 0) [headBudget, tailBudget] = [0, room];
-  else if (wantTail === 0) [headBudget, tailBudget] = [room, 0];
-  else {
-    headBudget = Math.ceil(room / 2);
-    tailBudget = room - headBudget;
+  const plan = planHeadTail(selector, cap, total);
+  const { wantHead, wantTail } = plan;
+  if (plan.split) {
     const headNeed = await view.lineEnd(Math.min(wantHead, total));
     const tailNeed = total - wantTail >= total ? 0 : length - (await view.lineStart(Math.max(0, total - wantTail) + 1));
-    if (headNeed < headBudget) [headBudget, tailBudget] = [headNeed, room - headNeed];
-    else if (tailNeed < tailBudget) [headBudget, tailBudget] = [room - tailNeed, tailNeed];
+    balance(plan, headNeed, tailNeed);
   }
+  const { headBudget, tailBudget } = plan;
 
   const headText = headBudget > 0 ? await view.slice(0, Math.min(headBudget, length)) : "";
   let headEnd = 0;
@@ -253,32 +243,23 @@ async function headTail(view: ChunkView, selector: HeadTailSelector, options: Se
     }
   }
 
-  const head = headText.slice(0, headEnd);
-  const tail = tailStart >= length ? "" : win.slice(tailStart - from);
-  const omittedChars = tailStart - headEnd;
-  const stats = { head_lines: headLines, tail_lines: tailLines, omitted_chars: omittedChars };
-  if (omittedChars === 0) return result(selector, head + tail, view, { stats });
-
-  const nextStart = headPartial ? 1 : headLines + 1;
-  const next = {
-    mode: "range" as const,
-    start: nextStart,
-    ...(headPartial ? { offset: headEnd } : {}),
-    ...(selector.maxChars === undefined ? {} : { maxChars: selector.maxChars }),
+  const cut = {
+    head: headText.slice(0, headEnd),
+    tail: tailStart >= length ? "" : win.slice(tailStart - from),
+    headEnd,
+    tailStart,
+    headLines,
+    tailLines,
+    headPartial,
+    length,
+    totalLines: total,
   };
-  const firstOmitted = headPartial ? 1 : headLines + 1;
-  const lastOmitted = tailLines > 0 || tailStart === length ? total - tailLines : await view.lineOf(tailStart);
-  const omitted = `${linesNote(firstOmitted, Math.max(firstOmitted, lastOmitted))} (${charsNote(omittedChars)} of ${charsNote(length)})`;
-  let marker = `[… ${omitted} omitted; next: range start=${nextStart}${headPartial ? ` offset=${headEnd}` : ""} …]`;
-  const sepBefore = head.length === 0 || head.endsWith("\n") ? "" : "\n";
-  const sepAfter = tail.length === 0 ? "" : "\n";
-  let text = `${head}${sepBefore}${marker}${sepAfter}${tail}`;
-  if (text.length > cap) {
-    marker = "…";
-    text = `${head}${marker}${tail}`;
-    if (text.length > cap) text = text.slice(0, safeCut(text, cap));
-  }
-  return result(selector, text, view, { omitted, next, stats });
+  const packed = assembleHeadTail(
+    selector,
+    cap,
+    tailCutInLine(cut) ? { ...cut, lastOmitted: await view.lineOf(tailStart) } : cut,
+  );
+  return result(selector, packed.text, view, packed);
 }
 
 /** selectRange over chunks: reads the chunks of the lines shown (and of the window's last line, for the count of what is left). */
@@ -356,39 +337,23 @@ async function range(view: ChunkView, selector: RangeSelector, options: SelectOp
 
 /**
  * selectGrep over chunks: one pass over the chunks in order (one read ahead, one held) finds the
- * matching line numbers; then only the chunks of the lines shown are read again.
+ * matching line numbers; then only the chunks of the lines shown are read again. Scan and packing
+ * are shared with the whole-text grep (packing.ts).
  */
 async function grep(view: ChunkView, selector: GrepSelector, options: SelectOptions): Promise<Selection> {
   const cap = capOf(selector, options);
   const re = compileSafeRegex(selector.pattern, selector.ignoreCase ?? false);
   const context = selector.context ?? DEFAULT_GREP_CONTEXT;
   const maxMatches = selector.maxMatches ?? DEFAULT_GREP_MAX_MATCHES;
-  const skip = selector.skip ?? 0;
   // The default limit is per 8 MiB scanned: a linear-time scan of a big artifact takes longer, not pathologically.
   const limitMs =
     options.regexTimeLimitMs ??
     DEFAULT_REGEX_TIME_LIMIT_MS * Math.max(1, Math.ceil(view.source.size / GREP_LIMIT_BYTES));
-  const started = performance.now();
   const total = view.source.lines;
   const { source } = view;
-
-  const matches: number[] = [];
-  let n = 0;
+  const scan = new GrepScan(re, selector, limitMs, total);
   let carry = "";
-  const testLine = (line: string) => {
-    n++;
-    if ((n & 255) === 1 && performance.now() - started >= limitMs) {
-      throw new ArefError(
-        "REGEX_TIMEOUT",
-        `the grep for /${selector.pattern}/ took longer than ${fmtInt(limitMs)} ms (stopped at line ${fmtInt(n)} of ${fmtInt(total)})`,
-        {
-          hint: "use a more specific pattern, or grep a range of the content",
-          details: { pattern: selector.pattern, line: n, total_lines: total },
-        },
-      );
-    }
-    if (re.test(line.endsWith("\r") ? line.slice(0, -1) : line)) matches.push(n);
-  };
+  const testLine = (line: string) => scan.test(line.endsWith("\r") ? line.slice(0, -1) : line);
   let ahead: Promise<Uint8Array> | undefined = source.read(0);
   for (let k = 0; k < source.chunks.length; k++) {
     const bytes = await ahead!;
@@ -403,64 +368,8 @@ async function grep(view: ChunkView, selector: GrepSelector, options: SelectOpti
     carry = text.slice(at);
   }
   if (carry !== "") testLine(carry);
-
-  const totalMatches = matches.length;
-  const pending = matches.slice(skip);
-  const matchSet = new Set(matches);
-  const blocks: string[] = [];
-  let used = 0;
-  let shown = 0;
-  let lastPrinted = 0;
-  let linesShown = 0;
-  let cutShort = false;
-  for (const line of pending) {
-    if (shown >= maxMatches) break;
-    const from = Math.max(1, line - context, lastPrinted + 1);
-    const to = Math.min(total, line + context);
-    if (from > to) {
-      shown++;
-      continue;
-    }
-    const rows: string[] = [];
-    if (lastPrinted > 0 && from > lastPrinted + 1) rows.push("--");
-    for (let m = from; m <= to; m++) rows.push(renderGrepLine(m, await view.lineText(m), matchSet.has(m), re));
-    const block = (blocks.length > 0 ? "\n" : "") + rows.join("\n");
-    if (used + block.length > cap) {
-      if (shown === 0) {
-        const only = renderGrepLine(line, await view.lineText(line), true, re);
-        blocks.push(only.slice(0, safeCut(only, cap)));
-        used = blocks[0]!.length;
-        shown = 1;
-        linesShown = 1;
-        cutShort = only.length > cap;
-      }
-      break;
-    }
-    blocks.push(block);
-    used += block.length;
-    shown++;
-    linesShown += to - from + 1;
-    lastPrinted = to;
-  }
-  const text = blocks.join("");
-  const remaining = totalMatches - skip - shown;
-  const stats = {
-    matches: totalMatches,
-    shown_matches: shown,
-    skipped: Math.min(skip, totalMatches),
-    lines_shown: linesShown,
-  };
-  if (remaining <= 0) {
-    return result(selector, text, view, {
-      ...(cutShort ? { omitted: `the rest of line ${fmtInt(pending[0]!)} (over the ${charsNote(cap)} cap)` } : {}),
-      stats,
-    });
-  }
-  const firstLeft = matches[skip + shown]!;
-  const reason = shown >= maxMatches ? `maxMatches ${fmtInt(maxMatches)}` : `the ${charsNote(cap)} cap`;
-  return result(selector, text, view, {
-    omitted: `matches ${fmtInt(skip + shown + 1)}-${fmtInt(totalMatches)} of ${fmtInt(totalMatches)} (from line ${fmtInt(firstLeft)}) not shown: ${reason}`,
-    next: { ...selector, skip: skip + shown },
-    stats,
-  });
+  const packed = await driveAsync(packGrep(selector, re, scan.matches, total, cap, context, maxMatches), (n) =>
+    view.lineText(n),
+  );
+  return result(selector, packed.text, view, packed);
 }

@@ -1,14 +1,13 @@
 import type { HeadTailSelector, Selection } from "@artifact-refs/schema";
 import { type LineTable, safeCut } from "../text.js";
-import { type SelectOptions, capOf, charsNote, linesNote, selection } from "./common.js";
-
-/** Room kept for the marker line between head and tail. */
-const MARKER_RESERVE = 120;
+import { type SelectOptions, capOf, selection } from "./common.js";
+import { assembleHeadTail, balance, planHeadTail, tailCutInLine } from "./packing.js";
 
 /**
  * The first and last lines of the content. Without `head`/`tail`, the cap is split between
  * head and tail. What lies between is replaced by one marker line, and `next` is the range
  * that pages on from the end of the head (following it rebuilds the content exactly).
+ * Budgets and assembly are shared with the chunked headtail (packing.ts).
  */
 export function selectHeadTail(
   content: string,
@@ -19,8 +18,8 @@ export function selectHeadTail(
   const cap = capOf(selector, options);
   const total = table.count;
   const explicit = selector.head !== undefined || selector.tail !== undefined;
-  const wantHead = selector.head ?? (explicit ? 0 : total);
-  const wantTail = selector.tail ?? (explicit ? 0 : total);
+  const plan = planHeadTail(selector, cap, total);
+  const { wantHead, wantTail } = plan;
 
   // Whole content requested and it fits: return it as is.
   if (!explicit && content.length <= cap) {
@@ -30,21 +29,12 @@ export function selectHeadTail(
     return selection(selector, content, content, total, { stats: { head_lines: total, tail_lines: 0 } });
   }
 
-  const room = Math.max(0, cap - (cap > MARKER_RESERVE * 2 ? MARKER_RESERVE : Math.floor(cap / 4)));
-  // Char budgets: an explicit head-only or tail-only request gets the whole room.
-  let headBudget: number;
-  let tailBudget: number;
-  if (wantHead === 0) [headBudget, tailBudget] = [0, room];
-  else if (wantTail === 0) [headBudget, tailBudget] = [room, 0];
-  else {
-    headBudget = Math.ceil(room / 2);
-    tailBudget = room - headBudget;
-    // Give a side's unused budget to the other side.
-    const headNeed = table.ends[Math.min(wantHead, total) - 1] ?? 0;
-    const tailNeed = content.length - (table.starts[Math.max(0, total - wantTail)] ?? content.length);
-    if (headNeed < headBudget) [headBudget, tailBudget] = [headNeed, room - headNeed];
-    else if (tailNeed < tailBudget) [headBudget, tailBudget] = [room - tailNeed, tailNeed];
-  }
+  balance(
+    plan,
+    table.ends[Math.min(wantHead, total) - 1] ?? 0,
+    content.length - (table.starts[Math.max(0, total - wantTail)] ?? content.length),
+  );
+  const { headBudget, tailBudget } = plan;
 
   // Head: whole lines within the budget (at most wantHead); a first line longer than the budget is cut.
   let headEnd = 0; // char offset
@@ -77,35 +67,23 @@ export function selectHeadTail(
     tailStart = code >= 0xdc00 && code <= 0xdfff ? s + 1 : s;
   }
 
-  const head = content.slice(0, headEnd);
-  const tail = content.slice(tailStart);
-  const omittedChars = tailStart - headEnd;
-  const stats = { head_lines: headLines, tail_lines: tailLines, omitted_chars: omittedChars };
-  if (omittedChars === 0) return selection(selector, head + tail, content, total, { stats });
-
-  // Where the next page starts: the line after the head, or inside the cut first line.
-  const nextStart = headPartial ? 1 : headLines + 1;
-  const next = {
-    mode: "range" as const,
-    start: nextStart,
-    ...(headPartial ? { offset: headEnd } : {}),
-    ...(selector.maxChars === undefined ? {} : { maxChars: selector.maxChars }),
+  const cut = {
+    head: content.slice(0, headEnd),
+    tail: content.slice(tailStart),
+    headEnd,
+    tailStart,
+    headLines,
+    tailLines,
+    headPartial,
+    length: content.length,
+    totalLines: total,
   };
-  const firstOmitted = headPartial ? 1 : headLines + 1;
-  const lastOmitted = tailLines > 0 || tailStart === content.length ? total - tailLines : lineOf(table, tailStart);
-  const where = linesNote(firstOmitted, Math.max(firstOmitted, lastOmitted));
-  const omitted = `${where} (${charsNote(omittedChars)} of ${charsNote(content.length)})`;
-  let marker = `[… ${omitted} omitted; next: range start=${nextStart}${headPartial ? ` offset=${headEnd}` : ""} …]`;
-  const sepBefore = head.length === 0 || head.endsWith("\n") ? "" : "\n";
-  const sepAfter = tail.length === 0 ? "" : "\n";
-  let text = `${head}${sepBefore}${marker}${sepAfter}${tail}`;
-  if (text.length > cap) {
-    // Tiny caps: drop the marker to a bare ellipsis, then cut whatever is still over.
-    marker = "…";
-    text = `${head}${marker}${tail}`;
-    if (text.length > cap) text = text.slice(0, safeCut(text, cap));
-  }
-  return selection(selector, text, content, total, { omitted, next, stats });
+  const packed = assembleHeadTail(
+    selector,
+    cap,
+    tailCutInLine(cut) ? { ...cut, lastOmitted: lineOf(table, tailStart) } : cut,
+  );
+  return selection(selector, packed.text, content, total, packed);
 }
 
 function lineOf(table: LineTable, offset: number): number {

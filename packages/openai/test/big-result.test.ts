@@ -1,0 +1,36 @@
+// A 5 MB tool result (about 10x the one-blob size) through the OpenAI adapter: stored whole (chunked
+// by the store), the model gets a short reference, and artifacts_get calls page through all of it.
+import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
+import { bigToolLog, middleLine, pageAll } from "@artifact-refs/tooling/testing/paging";
+import { describe, expect, it } from "vitest";
+import { createOpenAIRefs } from "../src/index.js";
+
+describe("OpenAI adapter: a 5 MB tool result", () => {
+  it("is stored whole; artifacts_get tool calls page through all of it, byte for byte", async () => {
+    const store = new ArtifactStore({ driver: new MemoryDriver() });
+    const refs = createOpenAIRefs({ store, session: "big-5mb", maxChars: 100_000 });
+    const log = bigToolLog(5 * 1024 * 1024);
+    const message = await refs.toolMessage(
+      { id: "c1", type: "function", function: { name: "run_tests", arguments: "{}" } },
+      () => log,
+    );
+    expect(message.content.length).toBeLessThan(12_000);
+    expect(message.content).not.toContain(middleLine(log));
+    const ref = /art:[0-9a-f]{12,64}/.exec(message.content)![0];
+    const record = await store.getRecord(ref, { session: "big-5mb" });
+    expect(record.size_bytes).toBe(Buffer.byteLength(log));
+    expect(record.chunked?.chunks).toBeGreaterThan(20);
+    let n = 0;
+    const pages = await pageAll(async (selector) => {
+      const answer = await refs.handleToolCall({
+        id: `g${n++}`,
+        type: "function",
+        function: { name: "artifacts_get", arguments: JSON.stringify({ ref, selector }) },
+      });
+      return answer!.content as string;
+    });
+    expect(pages.length).toBeGreaterThan(50);
+    expect(Math.max(...pages.map((p) => p.length))).toBeLessThanOrEqual(100_000);
+    expect(pages.join("")).toBe(log);
+  });
+});
