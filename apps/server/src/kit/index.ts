@@ -10,7 +10,14 @@ import { applySelector, resolveReferences } from "@artifact-refs/resolve";
 import { hasErrorCode, PromptMetricsSchema, type PromptMetrics } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { SessionExecutions } from "./executions.js";
-import { CHAT_TURN_KIND, ChatTurnSchema, LastResolutionSchema, METRICS_KIND, RESOLUTION_KIND } from "./records.js";
+import {
+  CHAT_TURN_KIND,
+  ChatTurnSchema,
+  LastResolutionSchema,
+  METRICS_KIND,
+  RESOLUTION_KIND,
+  type LastResolution,
+} from "./records.js";
 import { resolutionInput, sessionReferences } from "./stashes.js";
 import type { ServerKit } from "./types.js";
 
