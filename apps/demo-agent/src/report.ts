@@ -1,3 +1,4 @@
+import { renderBarChart } from "@artifact-refs/budget";
 import { applySelector } from "@artifact-refs/resolve";
 import type { ArtifactStore } from "@artifact-refs/store";
 
@@ -173,42 +174,25 @@ export function renderTable(rows: CallRow[]): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
-/** A dependency-free SVG bar/line chart of naive vs artifact-refs tokens per call, with the budget line. */
+/** Naive vs artifact-refs tokens per model call against the budget (the shared chart renderer of @artifact-refs/budget). */
 export function renderChart(rows: CallRow[], maxPromptTokens: number): string {
-  const width = 760;
-  const height = 300;
-  const pad = { left: 64, right: 16, top: 24, bottom: 40 };
-  const max = Math.max(maxPromptTokens, ...rows.map((r) => r.naiveTokens), 1);
-  const innerW = width - pad.left - pad.right;
-  const innerH = height - pad.top - pad.bottom;
-  const step = innerW / Math.max(rows.length, 1);
-  const y = (v: number) => pad.top + innerH - (v / max) * innerH;
-  const bars = rows
-    .map((r, i) => {
-      const x = pad.left + i * step;
-      const w = Math.max(2, step * 0.38);
-      return [
-        `<rect x="${(x + step * 0.1).toFixed(1)}" y="${y(r.naiveTokens).toFixed(1)}" width="${w.toFixed(1)}" height="${(pad.top + innerH - y(r.naiveTokens)).toFixed(1)}" fill="#c8ccd4"><title>call ${r.call}: naive ${r.naiveTokens} tokens</title></rect>`,
-        `<rect x="${(x + step * 0.5).toFixed(1)}" y="${y(r.refsTokens).toFixed(1)}" width="${w.toFixed(1)}" height="${(pad.top + innerH - y(r.refsTokens)).toFixed(1)}" fill="${r.budgetOk ? "#2b7de9" : "#d9342b"}"><title>call ${r.call}: artifact-refs ${r.refsTokens} tokens</title></rect>`,
-      ].join("");
-    })
-    .join("\n");
-  const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map((f) => {
-      const v = Math.round(max * f);
-      return `<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#eee"/><text x="${pad.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#555">${v.toLocaleString("en-US")}</text>`;
-    })
-    .join("\n");
-  const budgetY = y(maxPromptTokens).toFixed(1);
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Prompt tokens per model call: naive transcript vs artifact-refs">
-${ticks}
-${bars}
-<line x1="${pad.left}" x2="${width - pad.right}" y1="${budgetY}" y2="${budgetY}" stroke="#d9342b" stroke-dasharray="6 4"/>
-<text x="${width - pad.right}" y="${(Number(budgetY) - 6).toFixed(1)}" text-anchor="end" font-size="11" fill="#d9342b">budget ${maxPromptTokens.toLocaleString("en-US")} tokens</text>
-<text x="${pad.left + innerW / 2}" y="${height - 8}" text-anchor="middle" font-size="12" fill="#333">model call</text>
-<rect x="${pad.left}" y="4" width="10" height="10" fill="#c8ccd4"/><text x="${pad.left + 14}" y="13" font-size="11">naive transcript</text>
-<rect x="${pad.left + 130}" y="4" width="10" height="10" fill="#2b7de9"/><text x="${pad.left + 144}" y="13" font-size="11">with artifact-refs</text>
-</svg>`;
+  return renderBarChart({
+    description: "Prompt tokens per model call: naive transcript vs artifact-refs",
+    series: [
+      { label: "naive transcript", color: "#c8ccd4", values: rows.map((r) => r.naiveTokens) },
+      {
+        label: "with artifact-refs",
+        color: "#2b7de9",
+        overColor: "#d9342b",
+        values: rows.map((r) => r.refsTokens),
+        over: rows.map((r) => !r.budgetOk),
+      },
+    ],
+    title: (s, i) =>
+      `call ${rows[i]?.call ?? i + 1}: ${s.label === "naive transcript" ? "naive" : "artifact-refs"} ${s.values[i]} tokens`,
+    budget: { value: maxPromptTokens, label: `budget ${maxPromptTokens.toLocaleString("en-US")} tokens` },
+    xLabel: "model call",
+  });
 }
 
 /**
