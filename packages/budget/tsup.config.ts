@@ -1,3 +1,4 @@
 import { packageBuildConfig } from "../../tooling/tsup.shared.mjs";
 
-export default packageBuildConfig();
+// `./chart` is its own entry: the web UI's bundle takes the chart renderer without the tokenizers.
+export default packageBuildConfig({ entry: { index: "src/index.ts", chart: "src/chart.ts" } });

@@ -180,8 +180,8 @@ describe("usage errors (exit 2)", () => {
   const CASES: Array<[string, string[], RegExp]> = [
     [
       "bad --ttl",
-      ["stash", "-", "--ttl", "5 minutes"],
-      /option '--ttl <duration>' argument '5 minutes' is invalid\. expected a duration such as 30s/,
+      ["stash", "-", "--ttl", "5 moments"],
+      /option '--ttl <duration>' argument '5 moments' is invalid\. expected a duration such as 30s/,
     ],
     ["zero --ttl", ["stash", "-", "--ttl", "0s"], /greater than zero/],
     ["negative --ttl", ["stash", "-", "--ttl", "-5m"], /is invalid/],

@@ -157,6 +157,28 @@ describe("aref rm and gc", () => {
     expect(swept.swept).toEqual([s.artifact_id]);
   });
 
+  it("gc --dry-run reports the session records it would remove and removes none; gc removes them", async () => {
+    const store = tempStore();
+    await stash(store, "short lived", "--session", "ends", "--ttl", "1ms");
+    const opened = await openStore(store);
+    for (let i = 0; i < 3; i++) await opened.records.append("ends", "execution", { i });
+    await opened.close();
+    await new Promise((r) => setTimeout(r, 20));
+    const dry = await run(["gc", "--dry-run", "--store", store]);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toMatch(/would remove 0 temp files and 3 session records/);
+    const dryJson = GcReceiptSchema.parse((await run(["gc", "--dry-run", "--store", store, "--json"])).json());
+    expect(dryJson).toMatchObject({ dry_run: true, records_removed: 3, references_expired: 1 });
+    const reopened = await openStore(store);
+    expect((await reopened.records.page("ends", "execution")).records).toHaveLength(3);
+    await reopened.close();
+    const gc = await run(["gc", "--store", store]);
+    expect(gc.out).toMatch(/removed 0 temp files and 3 session records/);
+    const after = await openStore(store);
+    expect((await after.records.page("ends", "execution")).records).toEqual([]);
+    await after.close();
+  });
+
   it("rm --purge --yes deletes the content and every session's reference", async () => {
     const store = tempStore();
     const s = await stash(store, "purge me", "--session", "s1");

@@ -20,7 +20,7 @@ import { ToolRegistry, Workspace, builtinTools, runCommandTool } from "@artifact
 import { openStore } from "@artifact-refs/store-spec";
 import { REFERENCED_PREFIX } from "./providers/scripted.js";
 import type { ModelProvider } from "./providers/types.js";
-import { renderReport, type CallRow, type DemoSummary } from "./report.js";
+import { renderReport, reportArtifacts, type CallRow, type DemoSummary } from "./report.js";
 
 export const SYSTEM_PROMPT = [
   "You are a coding assistant working in a repository through tools.",
@@ -342,7 +342,7 @@ export async function runDemo(
   const executionsPath = join(outDir, `${session}.executions.json`);
   await writeFile(executionsPath, `${JSON.stringify(executions.toJSON())}\n`, { mode: 0o600 });
   const reportPath = join(outDir, `${session}.report.html`);
-  await writeFile(reportPath, renderReport(summary), { mode: 0o600 });
+  await writeFile(reportPath, renderReport(summary, await reportArtifacts(store, session, summary)), { mode: 0o600 });
   await writeFile(join(outDir, `${session}.summary.json`), `${JSON.stringify(summary, null, 2)}\n`, { mode: 0o600 });
   await store.close();
   return { ...summary, reportPath, executionsPath };

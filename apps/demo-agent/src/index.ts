@@ -1,5 +1,15 @@
 export { runDemo, SYSTEM_PROMPT, type DemoOptions } from "./agent.js";
-export { renderReport, renderChart, renderTable, type CallRow, type DemoSummary } from "./report.js";
+export {
+  renderReport,
+  renderChart,
+  renderTable,
+  reportArtifacts,
+  refsMentioned,
+  REPORT_ARTIFACT_MAX_CHARS,
+  type CallRow,
+  type DemoSummary,
+  type ReportArtifact,
+} from "./report.js";
 export { DEFAULT_REQUESTS, TEST_COMMAND } from "./requests.js";
 export { selectProvider, type ProviderChoice } from "./providers/select.js";
 export { ScriptedProvider } from "./providers/scripted.js";

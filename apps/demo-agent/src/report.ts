@@ -1,3 +1,7 @@
+import { renderBarChart } from "@artifact-refs/budget";
+import { applySelector } from "@artifact-refs/resolve";
+import type { ArtifactStore } from "@artifact-refs/store";
+
 /** One model call of the demo, as the table and the report show it. */
 export interface CallRow {
   call: number;
@@ -37,6 +41,104 @@ export interface DemoSummary {
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
+/** An artifact the report opens in place: a bounded slice of its stored content. */
+export interface ReportArtifact {
+  /** The short ref as the run printed it (`art:<hex>`). */
+  ref: string;
+  label?: string;
+  type?: string;
+  size_bytes: number;
+  /** The first and last lines, at most REPORT_ARTIFACT_MAX_CHARS characters (the same selector the bounded viewer uses). */
+  text: string;
+  truncated: boolean;
+  total_chars: number;
+  total_lines: number;
+}
+
+/** Characters of an artifact the report shows in place (the rest is one `aref fetch` away). */
+export const REPORT_ARTIFACT_MAX_CHARS = 4_000;
+const REF_RE = /art:[0-9a-f]{12,64}/g;
+
+/** Every `art:` ref the texts mention, once each, in order of first mention. */
+export function refsMentioned(texts: Iterable<string>): string[] {
+  const seen = new Set<string>();
+  for (const text of texts) for (const ref of text.match(REF_RE) ?? []) seen.add(ref);
+  return [...seen];
+}
+
+/**
+ * Reads a bounded slice (head and tail lines, at most `maxChars`) of every artifact the summary
+ * mentions (answers, referenced refs, actions), from the session's store. A ref the store cannot
+ * resolve (expired, removed) is left out: the report shows it as plain text.
+ */
+export async function reportArtifacts(
+  store: ArtifactStore,
+  session: string,
+  summary: Pick<DemoSummary, "requests" | "calls">,
+  maxChars = REPORT_ARTIFACT_MAX_CHARS,
+): Promise<ReportArtifact[]> {
+  const refs = refsMentioned([
+    ...summary.requests.flatMap((r) => [r.answer, ...r.referenced]),
+    ...summary.calls.map((c) => c.action),
+  ]);
+  const out: ReportArtifact[] = [];
+  for (const ref of refs) {
+    try {
+      const record = await store.getRecord(ref, { session });
+      const reference = await store.reference(session, ref).catch(() => undefined);
+      const selection = applySelector(await store.getText(ref, { session }), {
+        mode: "headtail",
+        head: 60,
+        tail: 20,
+        maxChars,
+      });
+      const label = reference?.label ?? record.label;
+      out.push({
+        ref,
+        ...(label ? { label } : {}),
+        type: reference?.type ?? record.type,
+        size_bytes: record.size_bytes,
+        text: selection.text,
+        truncated: selection.truncated,
+        total_chars: selection.total_chars,
+        total_lines: selection.total_lines,
+      });
+    } catch {
+      // Not in the store any more (or binary): the ref stays plain text in the report.
+    }
+  }
+  return out;
+}
+
+const formatSize = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+/** One artifact opened in place: a `<details>` whose summary is the ref and whose body is the bounded content. */
+function artifactDetails(artifact: ReportArtifact): string {
+  const meta = [
+    artifact.label ? esc(artifact.label) : undefined,
+    artifact.type ? esc(artifact.type) : undefined,
+    formatSize(artifact.size_bytes),
+    artifact.truncated
+      ? `showing ${artifact.text.length.toLocaleString("en-US")} of ${artifact.total_chars.toLocaleString("en-US")} characters (${artifact.total_lines.toLocaleString("en-US")} lines); the rest: <code>aref fetch ${artifact.ref}</code>`
+      : "whole content",
+  ].filter((x) => x !== undefined);
+  return `<details class="art" data-ref="${artifact.ref}"><summary><code>${artifact.ref}</code></summary><span class="art-body"><span class="meta">${meta.join(" · ")}</span><span class="content">${esc(artifact.text)}</span></span></details>`;
+}
+
+/** Escapes `text` and turns every `art:` ref the report has content for into a `<details>` that opens it in place. */
+function withArtifacts(text: string, artifacts: Map<string, ReportArtifact>): string {
+  let out = "";
+  let at = 0;
+  for (const match of text.matchAll(REF_RE)) {
+    const artifact = artifacts.get(match[0]);
+    if (!artifact) continue;
+    out += esc(text.slice(at, match.index)) + artifactDetails(artifact);
+    at = match.index + match[0].length;
+  }
+  return out + esc(text.slice(at));
+}
+
 /** Plain-text per-call table for the terminal. */
 export function renderTable(rows: CallRow[]): string {
   const header = [
@@ -72,56 +174,43 @@ export function renderTable(rows: CallRow[]): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
-/** A dependency-free SVG bar/line chart of naive vs artifact-refs tokens per call, with the budget line. */
+/** Naive vs artifact-refs tokens per model call against the budget (the shared chart renderer of @artifact-refs/budget). */
 export function renderChart(rows: CallRow[], maxPromptTokens: number): string {
-  const width = 760;
-  const height = 300;
-  const pad = { left: 64, right: 16, top: 24, bottom: 40 };
-  const max = Math.max(maxPromptTokens, ...rows.map((r) => r.naiveTokens), 1);
-  const innerW = width - pad.left - pad.right;
-  const innerH = height - pad.top - pad.bottom;
-  const step = innerW / Math.max(rows.length, 1);
-  const y = (v: number) => pad.top + innerH - (v / max) * innerH;
-  const bars = rows
-    .map((r, i) => {
-      const x = pad.left + i * step;
-      const w = Math.max(2, step * 0.38);
-      return [
-        `<rect x="${(x + step * 0.1).toFixed(1)}" y="${y(r.naiveTokens).toFixed(1)}" width="${w.toFixed(1)}" height="${(pad.top + innerH - y(r.naiveTokens)).toFixed(1)}" fill="#c8ccd4"><title>call ${r.call}: naive ${r.naiveTokens} tokens</title></rect>`,
-        `<rect x="${(x + step * 0.5).toFixed(1)}" y="${y(r.refsTokens).toFixed(1)}" width="${w.toFixed(1)}" height="${(pad.top + innerH - y(r.refsTokens)).toFixed(1)}" fill="${r.budgetOk ? "#2b7de9" : "#d9342b"}"><title>call ${r.call}: artifact-refs ${r.refsTokens} tokens</title></rect>`,
-      ].join("");
-    })
-    .join("\n");
-  const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map((f) => {
-      const v = Math.round(max * f);
-      return `<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#eee"/><text x="${pad.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#555">${v.toLocaleString("en-US")}</text>`;
-    })
-    .join("\n");
-  const budgetY = y(maxPromptTokens).toFixed(1);
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Prompt tokens per model call: naive transcript vs artifact-refs">
-${ticks}
-${bars}
-<line x1="${pad.left}" x2="${width - pad.right}" y1="${budgetY}" y2="${budgetY}" stroke="#d9342b" stroke-dasharray="6 4"/>
-<text x="${width - pad.right}" y="${(Number(budgetY) - 6).toFixed(1)}" text-anchor="end" font-size="11" fill="#d9342b">budget ${maxPromptTokens.toLocaleString("en-US")} tokens</text>
-<text x="${pad.left + innerW / 2}" y="${height - 8}" text-anchor="middle" font-size="12" fill="#333">model call</text>
-<rect x="${pad.left}" y="4" width="10" height="10" fill="#c8ccd4"/><text x="${pad.left + 14}" y="13" font-size="11">naive transcript</text>
-<rect x="${pad.left + 130}" y="4" width="10" height="10" fill="#2b7de9"/><text x="${pad.left + 144}" y="13" font-size="11">with artifact-refs</text>
-</svg>`;
+  return renderBarChart({
+    description: "Prompt tokens per model call: naive transcript vs artifact-refs",
+    series: [
+      { label: "naive transcript", color: "#c8ccd4", values: rows.map((r) => r.naiveTokens) },
+      {
+        label: "with artifact-refs",
+        color: "#2b7de9",
+        overColor: "#d9342b",
+        values: rows.map((r) => r.refsTokens),
+        over: rows.map((r) => !r.budgetOk),
+      },
+    ],
+    title: (s, i) =>
+      `call ${rows[i]?.call ?? i + 1}: ${s.label === "naive transcript" ? "naive" : "artifact-refs"} ${s.values[i]} tokens`,
+    budget: { value: maxPromptTokens, label: `budget ${maxPromptTokens.toLocaleString("en-US")} tokens` },
+    xLabel: "model call",
+  });
 }
 
-/** A self-contained HTML report (no external requests). */
-export function renderReport(summary: DemoSummary): string {
+/**
+ * A self-contained HTML report (no external requests, no script). Every `art:` ref with an entry in
+ * `artifacts` opens its stored content (bounded) in place.
+ */
+export function renderReport(summary: DemoSummary, artifactList: ReportArtifact[] = []): string {
+  const artifacts = new Map(artifactList.map((a) => [a.ref, a]));
   const rows = summary.calls
     .map(
       (r) =>
-        `<tr><td>${r.call}</td><td>${r.request}</td><td class="n">${r.naiveTokens.toLocaleString("en-US")}</td><td class="n">${r.refsTokens.toLocaleString("en-US")}</td><td class="n">${r.hotStateTokens}</td><td>${r.budgetOk ? "ok" : `<b class="bad">violated (${r.violations})</b>`}</td><td class="n">${r.stashed}</td><td class="n">${r.fetched}</td><td>${esc(r.action)}</td></tr>`,
+        `<tr><td>${r.call}</td><td>${r.request}</td><td class="n">${r.naiveTokens.toLocaleString("en-US")}</td><td class="n">${r.refsTokens.toLocaleString("en-US")}</td><td class="n">${r.hotStateTokens}</td><td>${r.budgetOk ? "ok" : `<b class="bad">violated (${r.violations})</b>`}</td><td class="n">${r.stashed}</td><td class="n">${r.fetched}</td><td>${withArtifacts(r.action, artifacts)}</td></tr>`,
     )
     .join("\n");
   const requests = summary.requests
     .map(
       (q) =>
-        `<li><p class="q">${esc(q.text)}</p>${q.referenced.length ? `<p class="ref">referenced: ${q.referenced.map((r) => `<code>${esc(r)}</code>`).join(", ")}</p>` : ""}<pre>${esc(q.answer)}</pre></li>`,
+        `<li><p class="q">${esc(q.text)}</p>${q.referenced.length ? `<p class="ref">referenced: ${q.referenced.map((r) => (artifacts.has(r) ? withArtifacts(r, artifacts) : `<code>${esc(r)}</code>`)).join(", ")}</p>` : ""}<div class="answer">${withArtifacts(q.answer, artifacts)}</div></li>`,
     )
     .join("\n");
   return `<!doctype html>
@@ -134,6 +223,11 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #e3e3e3;
 .kpi{display:flex;gap:16px;flex-wrap:wrap}.kpi div{background:#f4f6fa;border-radius:8px;padding:10px 14px}.kpi b{display:block;font-size:20px}
 .bad{color:#d9342b}pre{background:#f7f7f7;padding:8px;white-space:pre-wrap;border-radius:6px}code{background:#f0f0f0;padding:1px 4px;border-radius:3px}
 .q{margin:12px 0 2px}.ref{margin:0;color:#555;font-size:12px}ol{padding-left:18px}
+.answer{background:#f7f7f7;padding:8px;white-space:pre-wrap;border-radius:6px;font-family:ui-monospace,monospace;font-size:13px}
+details.art{display:inline}details.art[open]{display:block;margin:4px 0}details.art summary{cursor:pointer;display:inline}
+.art-body{display:block;border:1px solid #d8dce3;border-radius:6px;background:#fff;margin:4px 0;padding:6px 8px}
+.art-body .meta{display:block;color:#555;font:12px system-ui,sans-serif;margin-bottom:4px}
+.art-body .content{display:block;white-space:pre-wrap;max-height:24em;overflow:auto;font:12px/1.4 ui-monospace,monospace}
 </style></head><body>
 <h1>artifact-refs demo report</h1>
 <p>Session <code>${esc(summary.session)}</code> · model: <b>${esc(summary.provider)}</b> · strategy <code>${esc(summary.strategy)}</code> · store <code>${esc(summary.store)}</code></p>

@@ -60,6 +60,41 @@ describe("offline demo (scripted policy, real tools, real fs store)", () => {
     expect(byText.get("compare the two READMEs")!.answer).toMatch(/^Comparison/);
   });
 
+  it("quotes what it fetched: the test run's counts and failing tests, the READMEs' sections compared", () => {
+    const byText = new Map(summary.requests.map((r) => [r.text, r]));
+    // The summary quotes the loaded README's title and its first sentence.
+    expect(byText.get("summarize what I just loaded")!.answer).toMatch(/# @artifact-refs\/store \| "[A-Z][^"]{20,}"/);
+    const testAnswer = byText.get("what did the test run say?")!.answer;
+    expect(testAnswer).toMatch(/Tests \d+ passed/);
+    expect(testAnswer).toMatch(/no failing test|failing: "/);
+    const compare = byText.get("compare the two READMEs")!.answer;
+    const headings = (path: string) =>
+      readFileSync(join(repo, path), "utf8")
+        .split("\n")
+        .filter((l) => /^#{1,3} /.test(l))
+        .map((l) => l.replace(/^#+\s+/, "").trim());
+    // The first sections of each README are quoted by name, then what they share and what only one has.
+    for (const title of [...headings("README.md").slice(0, 3), ...headings("packages/store/README.md").slice(0, 3)])
+      expect(compare).toContain(`"${title}"`);
+    expect(compare).toMatch(/^in both: /m);
+    expect(compare).toMatch(/^only in README\.md: /m);
+    expect(compare).toMatch(/^only in packages\/store\/README\.md: /m);
+  });
+
+  it("the generated report opens every art: ref it mentions in place, with the stored content", () => {
+    const html = readFileSync(summary.reportPath, "utf8");
+    const answers = summary.requests.map((r) => r.answer).join("\n");
+    const refs = [...new Set(answers.match(/art:[0-9a-f]{12,64}/g) ?? [])];
+    expect(refs.length).toBeGreaterThanOrEqual(4);
+    for (const ref of refs) expect(html, ref).toContain(`<details class="art" data-ref="${ref}">`);
+    // A ref opened in place shows what the store holds for it: the README's first heading, the test run's count line.
+    expect(html).toContain(readFileSync(join(repo, "README.md"), "utf8").split("\n")[0]!);
+    expect(html).toMatch(/<span class="content">[^<]*Test Files/);
+    // Bounded: no artifact body is longer than the report's cap.
+    for (const body of html.match(/<span class="content">[^<]*<\/span>/g) ?? [])
+      expect(body.length).toBeLessThanOrEqual(5 * 4_000);
+  });
+
   it("names the scripted policy as scripted, never as an LLM", () => {
     expect(summary.provider).toMatch(/scripted policy .*not an LLM/);
   });
@@ -101,6 +136,12 @@ describe("offline demo (scripted policy, real tools, real fs store)", () => {
           .first()
           .isVisible(),
       ).resolves.toBe(true);
+      // An art: ref in an answer opens its stored content in place.
+      const art = page.locator("li .answer details.art").first();
+      expect(await art.locator(".content").isVisible()).toBe(false);
+      await art.locator("summary").click();
+      expect(await art.locator(".content").isVisible()).toBe(true);
+      expect((await art.locator(".content").textContent())!.length).toBeGreaterThan(20);
       const shots = join(import.meta.dirname, "..", "test-output");
       mkdirSync(shots, { recursive: true });
       const shot = join(shots, "demo-report.png");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveReferences } from "@artifact-refs/resolve";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-import { SessionExecutions } from "../src/kit/index.js";
+import { createKit, RESOLUTION_KIND, SessionExecutions } from "../src/kit/index.js";
 import { ByteCache, SelectionCache } from "../src/selection-cache.js";
 
 describe("SessionExecutions", () => {
@@ -34,6 +34,66 @@ describe("SessionExecutions", () => {
     expect(context.contextShape().executions[1]?.short_ref).toMatch(/^art:[0-9a-f]{12}/);
     expect(first.result_ref).toMatch(/^[0-9a-f]{64}$/);
     expect(await other.result(first)).toBe(big);
+  });
+});
+
+describe("the conversation's last resolution", () => {
+  it("is a session record: a follow-up resolves against it on another instance and after a restart", async () => {
+    const driver = new MemoryDriver();
+    const instance = () => createKit(new ArtifactStore({ driver })); // one store client per instance
+    const [a, b] = [instance(), instance()];
+    const read = (path: string, result: string) =>
+      a.executions.record({
+        session_id: "s1",
+        tool_name: "read_file",
+        tool_args: { path },
+        artifact_type: "toolform",
+        artifact_title: "Read File",
+        interaction_type: "form_submit",
+        result,
+        result_type: "success",
+      });
+    const readme = await read("README.md", "# Project\nHow to install and run it.");
+    const config = await read("config.json", '{ "port": 8080 }');
+    const now = await a.chatContext("s1", "what did I just read?");
+    expect(now.candidates[0]?.execution_id).toBe(config.execution_id);
+    // The next message lands on the other instance.
+    const before = await b.chatContext("s1", "and the one before that?");
+    expect(before.candidates[0]).toMatchObject({
+      execution_id: readme.execution_id,
+      reasons: [expect.stringContaining("follow-up")],
+    });
+    // A restarted instance (nothing in memory) continues the conversation from the store.
+    const restarted = instance();
+    const other = await restarted.chatContext("s1", "and the other one?");
+    expect(other.candidates[0]).toMatchObject({
+      execution_id: config.execution_id,
+      reasons: expect.arrayContaining([expect.stringContaining("follow-up")]),
+    });
+    const stored = await new ArtifactStore({ driver }).records.page("s1", RESOLUTION_KIND);
+    expect(stored.records).toHaveLength(3);
+    // Without the record (a session whose resolution was never stored) the follow-up has nothing to follow.
+    expect((await restarted.chatContext("s2", "and the other one?")).candidates).toEqual([]);
+  });
+
+  it("a corrupt resolution record is skipped: the follow-up resolves as if there were none, never a failure", async () => {
+    const driver = new MemoryDriver();
+    const store = new ArtifactStore({ driver });
+    const kit = createKit(store);
+    await kit.executions.record({
+      session_id: "s1",
+      tool_name: "read_file",
+      tool_args: { path: "notes.txt" },
+      artifact_type: "toolform",
+      artifact_title: "Read File",
+      interaction_type: "form_submit",
+      result: "notes",
+      result_type: "success",
+    });
+    await store.records.append("s1", RESOLUTION_KIND, { execution_ids: "not a list" });
+    const answer = await kit.chatContext("s1", "what is in notes.txt?");
+    expect(answer.candidates[0]?.reasons.join(" ")).not.toContain("follow-up");
+    expect(answer.referenced).toHaveLength(1);
   });
 });
 

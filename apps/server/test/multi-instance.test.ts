@@ -96,13 +96,29 @@ describe("two server processes on one S3 bucket", () => {
       jsonInit({ session_id: "s1", message: "show me the readme again" }, ADMIN),
     );
     expect(askB.json.referenced_executions).toEqual(askA.json.referenced_executions);
-    // The injected-context tag carries a MAC under a per-process key (issue 17: unforgeable), so the
-    // tag line differs between instances; the message under it is the same.
-    const untagged = (m: { role: string; content: string } | null) =>
-      m && { ...m, content: m.content.replace(/^<!-- aref:injected mac=[0-9a-f]{32} -->\n/, "") };
+    // The injected-context tag's MAC is made under the secret the store holds, so both instances
+    // tag the same message identically (tag line included).
     expect(askA.json.context_message?.content).toMatch(/^<!-- aref:injected mac=[0-9a-f]{32} -->\n/);
-    expect(untagged(askB.json.context_message)).toEqual(untagged(askA.json.context_message));
+    expect(askB.json.context_message).toEqual(askA.json.context_message);
     expect(askB.json.metrics.turn).toBe(askA.json.metrics.turn + 1);
+  });
+
+  it("a follow-up on one instance resolves against the last resolution made on the other", async () => {
+    const first = await execute(a, "f1", "README.md");
+    const second = await execute(b, "f1", "config.json");
+    const now = await call(
+      `${a.url}/api/chat`,
+      jsonInit({ session_id: "f1", message: "what did I just read?" }, ADMIN),
+    );
+    expect(now.json.candidates[0].execution_id).toBe(second.json.execution_id);
+    const before = await call(
+      `${b.url}/api/chat`,
+      jsonInit({ session_id: "f1", message: "and the one before that?" }, ADMIN),
+    );
+    expect(before.json.candidates[0]).toMatchObject({
+      execution_id: first.json.execution_id,
+      reasons: [expect.stringContaining("follow-up")],
+    });
   });
 
   it("killed mid-run, one instance leaves the other serving every session, with every record it acknowledged", async () => {

@@ -57,7 +57,16 @@ export {
   type ModelHint,
   type HintExtras,
 } from "./model-hint.js";
-export { INJECTED_TAG, INJECTED_TAG_PREFIX, tagInjected, isInjected, stripInjectedTag } from "./injected.js";
+export {
+  INJECTED_TAG,
+  INJECTED_TAG_PREFIX,
+  INJECTED_KEY_STORE_KEY,
+  configureInjectedKey,
+  useStoreInjectedKey,
+  tagInjected,
+  isInjected,
+  stripInjectedTag,
+} from "./injected.js";
 export {
   serializePayload,
   deserializePayload,

@@ -1,3 +1,4 @@
+import sizes from "bytes-iec";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { ArefError } from "@artifact-refs/schema";
@@ -84,14 +85,11 @@ function flag(spec: string, params: URLSearchParams, name: string): boolean | un
   return parsed;
 }
 
-const UNITS: Record<string, number> = { "": 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
-
-/** `?maxBytes=` (bytes, or with KiB/MiB/GiB): the store's cap of one artifact. */
+/** `?maxBytes=` (bytes, or with KiB/MiB/GiB; bytes-iec reads the unit): the store's cap of one artifact. */
 function maxBytesParam(spec: string, params: URLSearchParams): { maxBytes?: number } {
   const value = params.get("maxBytes");
   if (value === null) return {};
-  const m = /^(\d+)(KiB|MiB|GiB)?$/.exec(value);
-  const bytes = m ? Number(m[1]) * UNITS[m[2] ?? ""]! : Number.NaN;
+  const bytes = /^\d+(KiB|MiB|GiB)?$/.test(value) ? (sizes.parse(value) ?? Number.NaN) : Number.NaN;
   if (!Number.isSafeInteger(bytes) || bytes < 1)
     throw bad(
       spec,

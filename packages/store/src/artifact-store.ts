@@ -539,13 +539,15 @@ export class ArtifactStore {
     const expiredKeys = await this.#expiredReferenceKeys();
     const expired = options.dryRun ? expiredKeys.length : await this.#deleteExpired(expiredKeys);
     const report = await runGc(this.#core, options, expired);
-    if (options.dryRun) return report;
-    // A session whose last reference this run expired ends: its records go with it.
+    // A session whose last reference this run expires ends: its records go with it (a dry run counts them).
     const ended: string[] = [];
+    const expiring = new Set(expiredKeys);
     for (const session of new Set(expiredKeys.map((k) => parseRefKey(k)!.session))) {
-      if ((await collect(this.#core.driver.list(sessionPrefix(session)))).length === 0) ended.push(session);
+      const left = await collect(this.#core.driver.list(sessionPrefix(session)));
+      if (left.every((e) => expiring.has(e.key))) ended.push(session);
     }
-    return { ...report, records_removed: await this.records.collectGarbage(ended) };
+    const dryRun = options.dryRun === true;
+    return { ...report, records_removed: await this.records.collectGarbage(ended, { dryRun }) };
   }
 
   /** Checks every blob's hash, every record and reference; with `repair`, fixes what can be fixed. */

@@ -26,8 +26,15 @@ export const DEFAULT_MAX_RECORDS = 100_000;
 export const DEFAULT_RECORD_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 /** A writer prunes a (session, kind) after this many of its own appends to it. */
 export const DEFAULT_PRUNE_EVERY = 1_000;
-/** A time window with at most this many keys is listed whole; a larger one is split in ten. */
+/**
+ * A time window with at most this many keys is listed whole; a larger one is split in ten. A page
+ * lists at most max(2 × its limit, MIN_PAGE_WINDOW_KEYS) keys of one window whole (never more than
+ * this): a first page of 100 then reads ~200 keys of a busy window instead of 1,000 (on the fs
+ * driver every listed key costs a stat).
+ */
 export const DEFAULT_WINDOW_KEYS = 1_000;
+/** The smallest window a page lists whole (see DEFAULT_WINDOW_KEYS). */
+export const MIN_PAGE_WINDOW_KEYS = 100;
 /** Largest page a listing returns. */
 export const MAX_RECORD_PAGE = 1_000;
 /** How far ahead of this clock another writer's clock may run before its newest records list late. */
@@ -193,6 +200,7 @@ export class SessionRecords {
     const oldest = now - this.maxAgeMs;
     const anchor = options.before === undefined ? now + RECORD_CLOCK_SKEW_MS : msOfRecordId(options.before);
     const t = pad13(anchor);
+    const windowKeys = Math.min(this.windowKeys, Math.max(2 * limit, MIN_PAGE_WINDOW_KEYS));
     const skipped: RecordWarning[] = [];
     /** Keys before the cursor, newest first: each step below only adds keys older than all before it. */
     const candidates: { key: string; id: string }[] = [];
@@ -227,7 +235,7 @@ export class SessionRecords {
     let unvisited = false;
     /**
      * Visits the time window whose 13-digit times start with `digits`, newest first: a window of at
-     * most `windowKeys` keys is listed whole (one listing, stopped early once it is known to be
+     * most `windowKeys` (this page's) keys is listed whole (one listing, stopped early once it is known to be
      * larger); a larger one is split into its ten sub-windows, newest first, skipping those newer
      * than the anchor or wholly past the age. Every key listed is older than all listed before it,
      * so `candidates` stays sorted newest first, and the walk stops as soon as the page is full.
@@ -237,10 +245,10 @@ export class SessionRecords {
       const bad: string[] = [];
       let seen = 0;
       for await (const entry of this.#driver.list(recordDigitsPrefix(sessionId, kind, digits))) {
-        if (++seen > this.windowKeys && digits.length < TIME_DIGITS) break;
+        if (++seen > windowKeys && digits.length < TIME_DIGITS) break;
         accept(entry.key, found, bad);
       }
-      if (seen <= this.windowKeys || digits.length === TIME_DIGITS) {
+      if (seen <= windowKeys || digits.length === TIME_DIGITS) {
         for (const key of bad) this.#skip(skipped, key, "not a well-formed record key");
         found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
         candidates.push(...found);
@@ -301,18 +309,22 @@ export class SessionRecords {
     return out.sort();
   }
 
-  /** Removes every record of a session and its marker; returns how many records. */
-  async removeSession(session: string): Promise<number> {
+  /** Removes every record of a session and its marker; returns how many records (with `dryRun`, how many it would). */
+  async removeSession(session: string, options: { dryRun?: boolean } = {}): Promise<number> {
     const sessionId = parseSessionId(session);
     const entries = await collect(this.#driver.list(recordSessionPrefix(sessionId)));
+    if (options.dryRun) return entries.length;
     const removed = await mapLimit(entries, 16, (e) => this.#driver.delete(e.key));
     await this.#driver.delete(recordSessionMarker(sessionId));
     this.#marked.delete(sessionId);
     return removed.filter(Boolean).length;
   }
 
-  /** Applies the retention to one session (every kind, or one): drops records past maxAgeMs, then the oldest past maxRecords. */
-  async prune(session: string, kind?: string): Promise<number> {
+  /**
+   * Applies the retention to one session (every kind, or one): drops records past maxAgeMs, then the
+   * oldest past maxRecords. Returns how many it removed (with `dryRun`, how many it would, removing none).
+   */
+  async prune(session: string, kind?: string, options: { dryRun?: boolean } = {}): Promise<number> {
     const sessionId = parseSessionId(session);
     const prefix = kind === undefined ? recordSessionPrefix(sessionId) : recordKindPrefix(sessionId, parseKind(kind));
     const byKind = new Map<string, string[]>();
@@ -333,16 +345,21 @@ export class SessionRecords {
         ...kept.slice(0, Math.max(0, kept.length - this.maxRecords)),
       );
     }
+    if (options.dryRun) return doomed.length;
     const removed = await mapLimit(doomed, 16, (k) => this.#driver.delete(k));
     return removed.filter(Boolean).length;
   }
 
-  /** Applies the retention to every session; with `ended`, removes those sessions' records whole. */
-  async collectGarbage(ended: Iterable<string> = []): Promise<number> {
+  /**
+   * Applies the retention to every session; with `ended`, removes those sessions' records whole.
+   * With `dryRun`, counts what it would remove and removes nothing.
+   */
+  async collectGarbage(ended: Iterable<string> = [], options: { dryRun?: boolean } = {}): Promise<number> {
     let removed = 0;
     const endedSet = new Set(ended);
-    for (const session of endedSet) removed += await this.removeSession(session);
-    for (const session of await this.sessions()) if (!endedSet.has(session)) removed += await this.prune(session);
+    for (const session of endedSet) removed += await this.removeSession(session, options);
+    for (const session of await this.sessions())
+      if (!endedSet.has(session)) removed += await this.prune(session, undefined, options);
     return removed;
   }
 

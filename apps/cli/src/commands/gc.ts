@@ -12,7 +12,7 @@ const SHOW_SWEPT = 20;
 export function register(program: Command, ctx: CliContext): void {
   program
     .command("gc")
-    .summary("delete expired references and the blobs no live reference holds")
+    .summary("delete expired references, the blobs no live reference holds and session records past retention")
     .description(
       "Mark and sweep: delete expired references, then every blob no live reference holds that is older than the grace " +
         `period (default ${DEFAULT_GC_GRACE_MS / 60_000} minutes, so content being stashed right now is never swept), and leftovers of interrupted writes.`,
@@ -43,7 +43,11 @@ export function register(program: Command, ctx: CliContext): void {
         ctx.out(
           `${r.dry_run ? "gc (dry run, nothing deleted): would sweep" : "gc: swept"} ${formatCount(r.blobs_swept)} of ${formatCount(r.blobs_scanned)} blobs ` +
             `(${formatBytes(r.bytes_freed)}), ${r.dry_run ? "would expire" : "expired"} ${formatCount(r.references_expired)} references, ` +
-            `${r.dry_run ? "would remove" : "removed"} ${formatCount(r.temp_files_removed)} temp files\n` +
+            `${r.dry_run ? "would remove" : "removed"} ${formatCount(r.temp_files_removed)} temp files` +
+            (r.records_removed === undefined
+              ? ""
+              : ` and ${formatCount(r.records_removed)} session records (executions, chat turns, metrics)`) +
+            "\n" +
             r.swept
               .slice(0, SHOW_SWEPT)
               .map((id) => `  ${r.dry_run ? "would sweep" : "swept"} art:${id.slice(0, 12)}\n`)

@@ -52,6 +52,46 @@ function gist(text: string, pattern: RegExp, max: number): string[] {
     .slice(0, max);
 }
 
+/** The lines of a fetched slice without the selector's `N:` line numbers and `--` gap markers. */
+function plainLines(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((l) => l !== "--")
+    .map((l) => l.replace(/^\d+[:-]/, ""));
+}
+
+/** Section titles (Markdown headings, levels 1-3) of a fetched slice. */
+export function sectionsOf(text: string): string[] {
+  return plainLines(text)
+    .map((l) => /^#{1,3}\s+(.+?)\s*#*$/.exec(l.trim())?.[1])
+    .filter((t): t is string => t !== undefined);
+}
+
+/** Failing test names and the count lines of a fetched test-run slice (vitest/jest style output). */
+export function testOutcome(text: string): { failing: string[]; counts: string[] } {
+  const failing = new Set<string>();
+  const counts: string[] = [];
+  for (const raw of plainLines(text)) {
+    const line = raw.trim();
+    const failed = /^(?:FAIL|×|✗|✕)\s+(.+?)(?:\s+\d+\s?ms)?$/.exec(line)?.[1];
+    if (failed) failing.add(failed.replace(/\s+\[.*\]$/, ""));
+    else if (/^(Test Files|Tests)\s/.test(line)) counts.push(line.replace(/\s+/g, " "));
+  }
+  return { failing: [...failing], counts };
+}
+
+/** One line quoting a test run: its counts and every failing test by name (or that none failed). */
+function quoteTestRun(text: string): string {
+  const { failing, counts } = testOutcome(text);
+  const failures = failing.length ? `failing: ${failing.map((f) => `"${f}"`).join(", ")}` : "no failing test";
+  return `${counts.length ? counts.join("; ") : "no count line in the slice"}; ${failures}`;
+}
+
+/** The label the runtime gave a referenced ref (`art:… (read_file README.md; …)`), or the ref. */
+function labelOf(ref: string, injected: string): string {
+  return new RegExp(`${ref} \\((\\S+) ([^;)]*)`).exec(injected)?.[2]?.trim() || ref;
+}
+
 /** The text of an artifacts_get answer (its JSON `text` field), or the raw content. */
 function fetchedText(content: string): string {
   try {
@@ -88,20 +128,51 @@ export class ScriptedProvider implements ModelProvider {
       /just|earlier|before|what did|compare|summar|the two|that|again/.test(lower) &&
       has("artifacts_get")
     ) {
-      const wanted = /compare|two|both/.test(lower) ? referenced.slice(0, 2) : referenced.slice(0, 1);
+      const comparing = /compare|two|both/.test(lower);
+      const wanted = comparing ? referenced.slice(0, 2) : referenced.slice(0, 1);
       const next = wanted.find((ref) => !fetches.some((f) => f.args.ref === ref));
+      const isTestRun = (ref: string) => new RegExp(`${ref}[^\\n]*(run_command|test)`, "i").test(injected);
       if (next) {
-        const isTestRun = new RegExp(`${next}[^\\n]*(run_command|test)`, "i").test(injected);
         return call("artifacts_get", {
           ref: next,
-          selector: isTestRun
-            ? { mode: "grep", pattern: "Test Files|Tests |FAIL|passed|failed", maxMatches: 12, maxChars: 1_500 }
-            : { mode: "headtail", head: 25, tail: 0, maxChars: 1_500 },
+          selector: isTestRun(next)
+            ? { mode: "grep", pattern: "Test Files|Tests |FAIL|×|✗|passed|failed", maxMatches: 24, maxChars: 1_500 }
+            : comparing
+              ? { mode: "grep", pattern: "^#{1,3} ", maxMatches: 40, maxChars: 1_500 }
+              : { mode: "headtail", head: 25, tail: 0, maxChars: 1_500 },
         });
       }
+      if (comparing && fetches.length >= 2) {
+        // Quote the sections each one has, then what they share and what only one has.
+        const [a, b] = fetches.map((f) => ({
+          name: labelOf(String(f.args.ref), injected),
+          ref: String(f.args.ref),
+          sections: sectionsOf(fetchedText(f.content)),
+        })) as [{ name: string; ref: string; sections: string[] }, { name: string; ref: string; sections: string[] }];
+        const key = (t: string) => t.toLowerCase();
+        const inB = new Set(b.sections.map(key));
+        const inA = new Set(a.sections.map(key));
+        const list = (xs: string[]) => (xs.length ? xs.map((x) => `"${x}"`).join(", ") : "none");
+        return answer(
+          [
+            "Comparison (from bounded artifacts_get fetches of their section headings):",
+            `${a.name} (${a.ref}) sections: ${list(a.sections)}`,
+            `${b.name} (${b.ref}) sections: ${list(b.sections)}`,
+            `in both: ${list(a.sections.filter((t) => inB.has(key(t))))}`,
+            `only in ${a.name}: ${list(a.sections.filter((t) => !inB.has(key(t))))}`,
+            `only in ${b.name}: ${list(b.sections.filter((t) => !inA.has(key(t))))}`,
+          ].join("\n"),
+        );
+      }
       const parts = fetches.map((f) => {
-        const lines = gist(fetchedText(f.content), /^(#{1,3} |Test Files|Tests |FAIL|✓|×)/, 6);
-        return `${String(f.args.ref)}: ${lines.length ? lines.join(" | ") : fetchedText(f.content).split("\n").slice(0, 3).join(" ")}`;
+        const ref = String(f.args.ref);
+        const text = fetchedText(f.content);
+        if (isTestRun(ref)) return `${ref}: ${quoteTestRun(text)}`;
+        const lines = gist(text, /^(#{1,3} |Test Files|Tests |FAIL|✓|×)/, 6);
+        // The first sentence of prose under the headings: what the document says it is.
+        const prose = plainLines(text).find((l) => /^[A-Za-z`*]/.test(l.trim()) && l.trim().length > 20);
+        const quoted = [...lines, ...(prose ? [`"${prose.trim().replace(/\s+/g, " ").slice(0, 240)}"`] : [])];
+        return `${ref}: ${quoted.length ? quoted.join(" | ") : text.split("\n").slice(0, 3).join(" ")}`;
       });
       const verb = /compare/.test(lower) ? "Comparison" : /test/.test(lower) ? "The test run said" : "Summary";
       return answer(`${verb} (from bounded artifacts_get fetches):\n${parts.join("\n")}`);
@@ -129,7 +200,7 @@ export class ScriptedProvider implements ModelProvider {
     if (last.tool !== "artifacts_get" && stashed && has("artifacts_get")) {
       const selector =
         last.tool === "run_command"
-          ? { mode: "grep", pattern: "Test Files|Tests |FAIL|passed|failed|error", maxMatches: 12, maxChars: 1_500 }
+          ? { mode: "grep", pattern: "Test Files|Tests |FAIL|×|✗|passed|failed|error", maxMatches: 24, maxChars: 1_500 }
           : last.tool === "grep"
             ? { mode: "headtail", head: 15, tail: 0, maxChars: 1_500 }
             : { mode: "headtail", head: 20, tail: 5, maxChars: 1_500 };
@@ -139,8 +210,8 @@ export class ScriptedProvider implements ModelProvider {
     const text = last.tool === "artifacts_get" ? fetchedText(last.content) : last.content;
     const lines = gist(text, /^(#{1,3} |Test Files|Tests |FAIL|\S+:\d+:)/, 6);
     const what = source ? `${source.tool}(${JSON.stringify(source.args)})` : "the tool";
-    return answer(
-      `Done: ${what}.${stashed ? ` The full result is stored as ${stashed}.` : ""}\n${(lines.length ? lines : text.split("\n").slice(0, 4)).join("\n")}`,
-    );
+    const quoted =
+      source?.tool === "run_command" ? [quoteTestRun(text)] : lines.length ? lines : text.split("\n").slice(0, 4);
+    return answer(`Done: ${what}.${stashed ? ` The full result is stored as ${stashed}.` : ""}\n${quoted.join("\n")}`);
   }
 }

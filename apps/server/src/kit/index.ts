@@ -1,11 +1,24 @@
-import { ExecutionContext, type ContextConfigInput } from "@artifact-refs/context";
+import {
+  configureInjectedKey,
+  ExecutionContext,
+  useStoreInjectedKey,
+  type ContextConfigInput,
+} from "@artifact-refs/context";
 import { DEFAULT_BUDGET } from "@artifact-refs/budget";
 import { sessionHotState } from "@artifact-refs/hot-state";
 import { applySelector, resolveReferences } from "@artifact-refs/resolve";
 import { hasErrorCode, PromptMetricsSchema, type PromptMetrics } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { SessionExecutions } from "./executions.js";
-import { CHAT_TURN_KIND, ChatTurnSchema, METRICS_KIND } from "./records.js";
+import {
+  CHAT_TURN_KIND,
+  ChatTurnSchema,
+  LastResolutionSchema,
+  METRICS_KIND,
+  RESOLUTION_KIND,
+  type LastResolution,
+} from "./records.js";
+import { resolutionInput, sessionReferences } from "./stashes.js";
 import type { ServerKit } from "./types.js";
 
 export type * from "./types.js";
@@ -14,9 +27,12 @@ export {
   CHAT_TURN_KIND,
   EXECUTION_KIND,
   METRICS_KIND,
+  RESOLUTION_KIND,
   ChatTurnSchema,
+  LastResolutionSchema,
   StoredExecutionSchema,
   type ChatTurn,
+  type LastResolution,
   type StoredExecution,
 } from "./records.js";
 
@@ -100,7 +116,12 @@ export function createKit(
   for (const state of preload.executions ?? []) ExecutionContext.fromJSON(state, { store }); // validate now: a bad preload fails startup
   const metricsPreload = (preload.metrics ?? []).map((m) => PromptMetricsSchema.parse(m));
   const baseMetrics = storeMetrics(store);
+  // Injected-context tags verify on every instance: the key comes from AREF_INJECTED_KEY or else
+  // from the secret the store holds (created once, read by every instance on the store).
+  const configuredKey = process.env.AREF_INJECTED_KEY;
+  if (configuredKey) configureInjectedKey(configuredKey); // a bad key fails startup
   let ready: Promise<void> | undefined = (async () => {
+    await useStoreInjectedKey(store);
     for (const state of preload.executions ?? []) await sessions.restore(state);
     const bySession = new Map<string, PromptMetrics[]>();
     for (const event of metricsPreload) bySession.set(event.session, [...(bySession.get(event.session) ?? []), event]);
@@ -130,33 +151,43 @@ export function createKit(
     result: (record) => sessions.result(record),
     sessions: withPreload(() => sessions.sessions()),
   };
-  // The conversation's last resolution per session: follow-ups ("the other one", "both of them") read it.
-  // Kept in this process only (a follow-up that lands on another instance resolves without it).
-  const lastResolution = new Map<string, string[]>();
   return {
     executions,
     select: (text, selector) => applySelector(text, selector, { jsonPathWorkBudget: SERVER_JSONPATH_WORK_BUDGET }),
     chatContext: withPreload(async (session, message) => {
-      const context = await sessions.context(session);
+      // The conversation's last resolution is a session record (kind "resolution"): follow-ups
+      // ("the other one", "both of them") resolve against it on any instance and after a restart.
+      // Direct stashes (CLI, API, MCP, adapters) count too: the session's references no execution covers.
+      const [context, last, references] = await Promise.all([
+        sessions.context(session),
+        store.records.latest(session, RESOLUTION_KIND, LastResolutionSchema),
+        sessionReferences(store, session),
+      ]);
       const turn = context.nextTurn();
-      if (context.executions.length === 0)
-        return { turn, message: null, referenced: [], candidates: [], ambiguous: false };
-      const built = await context.buildContextMessage({ query: message, force: true });
-      const previous = lastResolution.get(session);
-      const resolution = resolveReferences(message, context.resolutionExecutions(), previous ? { previous } : {});
+      const input = resolutionInput(context, references);
+      if (input.length === 0) return { turn, message: null, referenced: [], candidates: [], ambiguous: false };
+      const built =
+        context.executions.length === 0
+          ? undefined
+          : await context.buildContextMessage({ query: message, force: true });
+      const known = new Set(input.map((e) => e.id));
+      const previous = last?.body.execution_ids.filter((id) => known.has(id));
+      const resolution = resolveReferences(message, input, previous?.length ? { previous } : {});
       if (resolution.candidates.length > 0)
-        lastResolution.set(
-          session,
-          resolution.ambiguous
+        await store.records.append(session, RESOLUTION_KIND, {
+          execution_ids: resolution.ambiguous
             ? resolution.candidates.filter((c) => c.score >= 1).map((c) => c.id)
             : strongest(resolution.candidates),
-        );
+          ambiguous: resolution.ambiguous,
+        } satisfies LastResolution);
+      const referenced = strongest(resolution.candidates).filter((id) => built?.execution_ids.includes(id) ?? false);
       return {
         turn,
         message: built ? { role: "system", content: built.content } : null,
         // The executions the message means: the best candidate and those scored as well (ties at the top);
         // weaker candidates are still listed in `candidates` with their reasons.
-        referenced: strongest(resolution.candidates).filter((id) => built?.execution_ids.includes(id) ?? false),
+        referenced,
+        referencedRecords: referenced.map((id) => context.getExecution(id)).filter((e) => e !== undefined),
         candidates: resolution.candidates.map((c) => ({ execution_id: c.id, score: c.score, reasons: c.reasons })),
         ambiguous: resolution.ambiguous,
       };

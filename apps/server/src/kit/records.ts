@@ -9,6 +9,7 @@ import { ExecutionRecordSchema, PromptMetricsSchema } from "@artifact-refs/schem
 export const EXECUTION_KIND = "execution";
 export const CHAT_TURN_KIND = "chat-turn";
 export const METRICS_KIND = "metrics";
+export const RESOLUTION_KIND = "resolution";
 
 /** An execution as the context kit tracks it: the record, the chat turn it was made in, its short ref. */
 export const StoredExecutionSchema = z.object({
@@ -30,5 +31,17 @@ export const ChatTurnSchema = z.object({
   provider: z.string().nullable(),
 });
 export type ChatTurn = z.infer<typeof ChatTurnSchema>;
+
+/**
+ * The conversation's last resolution: the executions the last chat message meant (all candidates
+ * when it was ambiguous). Follow-ups ("and the other one?", "both of them") resolve against it, on
+ * any instance and after a restart.
+ */
+export const LastResolutionSchema = z.object({
+  message_id: z.string().optional(),
+  execution_ids: z.array(z.string()),
+  ambiguous: z.boolean(),
+});
+export type LastResolution = z.infer<typeof LastResolutionSchema>;
 
 export { PromptMetricsSchema as StoredMetricsSchema };

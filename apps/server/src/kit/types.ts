@@ -63,6 +63,8 @@ export interface ChatContext {
   message: ContextMessage | null;
   /** Executions the user's words refer to, best first. */
   referenced: string[];
+  /** Their records, when the kit has them at hand (saves the caller a listing). */
+  referencedRecords?: ExecutionRecord[];
   candidates: ReferenceCandidate[];
   ambiguous: boolean;
 }

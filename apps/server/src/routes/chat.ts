@@ -59,8 +59,11 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
         },
         { config: kit.budget },
       );
-      const executions = await kit.executions.list(body.session_id);
-      const referenced = executions.filter((e) => ctx.referenced.includes(e.execution_id));
+      const referenced =
+        ctx.referencedRecords ??
+        (ctx.referenced.length === 0 ? [] : await kit.executions.list(body.session_id)).filter((e) =>
+          ctx.referenced.includes(e.execution_id),
+        );
       const event = buildPromptMetrics(
         {
           session: body.session_id,
