@@ -42,7 +42,7 @@ export const OPERATIONS: Operation[] = [
   },
   {
     name: "put, existing content, no session",
-    requests: 4,
+    requests: 5,
     setup: async (store, ctx) => {
       const text = ctx.text();
       await store.put(text);
@@ -52,13 +52,13 @@ export const OPERATIONS: Operation[] = [
   },
   {
     name: "put, new content, into a session",
-    requests: 6,
+    requests: 5,
     setup: async (_s, ctx) => ({ text: ctx.text(), session: ctx.session() }),
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
   },
   {
     name: "put, new content, into a session with a TTL",
-    requests: 6,
+    requests: 5,
     setup: async (_s, ctx) => ({ text: ctx.text(), session: ctx.session() }),
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session, ttlMs: 3_600_000 }),
   },
@@ -160,7 +160,7 @@ export const PER_ITEM: PerItem[] = [
   },
   {
     name: "verify, per artifact (referenced, one blob)",
-    requests: 2,
+    requests: 3,
     async measure(count, store, ctx) {
       const session = ctx.session();
       const a = await count(() => store.verify());
