@@ -650,12 +650,34 @@ export class ArtifactStore {
     ]);
     // As in put: after the reference, restore or refresh the manifest and the record a
     // concurrent gc may have swept (the chunks are protected by gc's grace period).
-    const restore = () =>
-      this.#restore(
+    // The chunks are refreshed too: a gc with a grace shorter than this put took (graceMs 0) may
+    // have swept them before the reference was written. Their bytes are gone with the stream, so
+    // a swept chunk cannot be stored again: the put then takes back the reference it added and
+    // fails with CONFLICT (stash again).
+    const restore = async () => {
+      await this.#restore(
         { key: blobKey(manifestId), bytes: manifestBytes },
         { key: metaKey(id), bytes: encodeJson(ensured.stored) },
         manifestCreated && !ensured.created,
       );
+      const chunkIds = [...new Set(manifest.chunks.map(([chunkId]) => chunkId))];
+      const there = await mapLimit(chunkIds, CHUNK_PARALLELISM, (chunkId) =>
+        driver.touch === undefined
+          ? driver.head(blobKey(chunkId)).then((entry) => entry !== undefined)
+          : driver.touch(blobKey(chunkId)),
+      );
+      const gone = chunkIds.filter((_, i) => !there[i]);
+      if (gone.length === 0 || session === undefined) return;
+      if (seen.before === undefined) await this.removeReference(session, id).catch(() => undefined);
+      throw new ArefError(
+        "CONFLICT",
+        `a concurrent gc swept ${gone.length} chunk(s) of ${toShortRef(id)} while it was stored`,
+        {
+          hint: "stash the content again; run gc with a grace period longer than a stash takes (the default is 10 minutes)",
+          details: { artifact_id: id, chunks_gone: gone.length },
+        },
+      );
+    };
     return this.#referenceAndResult(id, session, options, ensured, seen, restore, {
       created: manifestCreated,
       healed: false,
