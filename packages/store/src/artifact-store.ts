@@ -723,11 +723,13 @@ export class ArtifactStore {
   ): Promise<{ created: boolean; healed: boolean; wrote: boolean }> {
     const { driver } = this.#core;
     const key = blobKey(id);
-    const { created } = await driver.putIfAbsent(key, bytes, { refresh });
+    // With a verify read to come, the refresh of an existing blob goes out with it (one round trip less).
+    const touch = refresh && this.#core.verifyOnDedupe ? driver.touch?.bind(driver) : undefined;
+    const { created } = await driver.putIfAbsent(key, bytes, { refresh: refresh && touch === undefined });
     if (created || !this.#core.verifyOnDedupe) return { created, healed: false, wrote: created };
-    const stored = await driver.get(key);
-    if (stored === undefined) {
-      // Swept between the two calls: store it again.
+    const [touched, stored] = await Promise.all([touch === undefined ? true : touch(key), driver.get(key)]);
+    if (stored === undefined || !touched) {
+      // Swept between the calls: store it again.
       const again = await driver.putIfAbsent(key, bytes);
       return { created: false, healed: false, wrote: again.created };
     }
