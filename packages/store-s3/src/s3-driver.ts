@@ -121,9 +121,13 @@ export class S3Driver implements Driver {
     return this.#lock.run(key, () => this.#createChecked(key, data, refresh));
   }
 
-  /** Moves the object's LastModified to now (a copy onto itself): one request; false when it is gone. */
+  /**
+   * Moves the object's LastModified to now (a copy onto itself): one request; false when it is gone.
+   * With `refreshOnDedupe: false` (buckets that refuse copies) it only checks that the object exists.
+   */
   async touch(key: string): Promise<boolean> {
     checkKey(key);
+    if (!this.#options.refreshOnDedupe) return (await this.head(key)) !== undefined;
     return this.#refresh(key);
   }
 
