@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { ArefError } from "@artifact-refs/schema";
-import { assertValidKey, assertValidListPrefix, isValidKey, type Driver, type DriverEntry } from "@artifact-refs/store";
+import {
+  assertValidKey,
+  assertValidListPrefix,
+  isValidKey,
+  type Driver,
+  type DriverEntry,
+  type PutIfAbsentOptions,
+} from "@artifact-refs/store";
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
@@ -107,10 +114,21 @@ export class S3Driver implements Driver {
     return this.#mode;
   }
 
-  async putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }> {
+  async putIfAbsent(key: string, data: Uint8Array, options: PutIfAbsentOptions = {}): Promise<{ created: boolean }> {
     checkKey(key);
-    if ((await this.conditionalWrites()) === "on") return this.#createConditionally(key, data);
-    return this.#lock.run(key, () => this.#createChecked(key, data));
+    const refresh = this.#options.refreshOnDedupe && options.refresh !== false;
+    if ((await this.conditionalWrites()) === "on") return this.#createConditionally(key, data, refresh);
+    return this.#lock.run(key, () => this.#createChecked(key, data, refresh));
+  }
+
+  /**
+   * Moves the object's LastModified to now (a copy onto itself): one request; false when it is gone.
+   * With `refreshOnDedupe: false` (buckets that refuse copies) it only checks that the object exists.
+   */
+  async touch(key: string): Promise<boolean> {
+    checkKey(key);
+    if (!this.#options.refreshOnDedupe) return (await this.head(key)) !== undefined;
+    return this.#refresh(key);
   }
 
   async put(key: string, data: Uint8Array): Promise<void> {
@@ -217,7 +235,7 @@ export class S3Driver implements Driver {
   }
 
   /** One conditional PUT; 412 = already stored (then refresh its time); 409 conflicts are retried by the retry strategy. */
-  async #createConditionally(key: string, data: Uint8Array): Promise<{ created: boolean }> {
+  async #createConditionally(key: string, data: Uint8Array, refresh: boolean): Promise<{ created: boolean }> {
     for (let round = 1; ; round++) {
       try {
         await this.#write(key, data, true);
@@ -225,7 +243,7 @@ export class S3Driver implements Driver {
       } catch (error) {
         if (!isPreconditionFailed(error)) throw this.#error(error, "PutObject (If-None-Match: *)", key);
       }
-      if (!this.#options.refreshOnDedupe || (await this.#refresh(key))) return { created: false };
+      if (!refresh || (await this.#refresh(key))) return { created: false };
       // Deleted between the 412 and the refresh (a concurrent gc): create it again.
       if (round >= this.#options.maxAttempts) {
         throw new ArefError(
@@ -240,9 +258,9 @@ export class S3Driver implements Driver {
   }
 
   /** HEAD, then PUT when absent; callers hold this key's in-process lock. */
-  async #createChecked(key: string, data: Uint8Array): Promise<{ created: boolean }> {
+  async #createChecked(key: string, data: Uint8Array, refresh: boolean): Promise<{ created: boolean }> {
     if ((await this.head(key)) !== undefined) {
-      if (!this.#options.refreshOnDedupe || (await this.#refresh(key))) return { created: false };
+      if (!refresh || (await this.#refresh(key))) return { created: false };
     }
     try {
       await this.#write(key, data, false);

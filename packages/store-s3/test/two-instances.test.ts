@@ -1,56 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, startInstance, type Instance } from "./instances.js";
 import { useS3 } from "./support.js";
 
 // Two separate node processes (built dist/ code), one bucket and prefix.
-const here = dirname(fileURLToPath(import.meta.url));
-const packageDir = join(here, "..");
 const fx = useS3();
-
-interface Instance {
-  call<T = unknown>(op: string, args?: Record<string, unknown>): Promise<T>;
-  child: ChildProcessWithoutNullStreams;
-}
-
-function startInstance(bucket: string, prefix: string, endpoint: string): Instance {
-  const child = spawn(process.execPath, [join(here, "fixtures", "instance.mjs"), bucket, prefix, endpoint], {
-    cwd: packageDir,
-    env: { ...process.env, ...fx.s3.env },
-  });
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += String(d)));
-  createInterface({ input: child.stdout }).on("line", (line) => {
-    const message = JSON.parse(line) as {
-      id: number;
-      ok: boolean;
-      result?: unknown;
-      error?: { code: string; message: string };
-    };
-    const waiter = pending.get(message.id);
-    pending.delete(message.id);
-    if (message.ok) waiter?.resolve(message.result);
-    else waiter?.reject(Object.assign(new Error(message.error!.message), { code: message.error!.code }));
-  });
-  child.on("exit", (code) => {
-    for (const waiter of pending.values()) waiter.reject(new Error(`instance exited (${code}): ${stderr}`));
-    pending.clear();
-  });
-  let next = 0;
-  return {
-    child,
-    call: <T>(op: string, args: Record<string, unknown> = {}) =>
-      new Promise<T>((resolve, reject) => {
-        const id = ++next;
-        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-        child.stdin.write(`${JSON.stringify({ id, op, ...args })}\n`);
-      }),
-  };
-}
 
 // Straight to the server (which ignores If-None-Match: the drivers fall back to HEAD-then-PUT),
 // and through the proxy that enforces it like AWS S3 (conditional PUTs, 412, refresh copies).
@@ -63,15 +16,11 @@ describe.each([
   let bucket: string;
 
   beforeAll(() => {
-    for (const pkg of ["schema", "store", "store-s3"]) {
-      const dist = join(packageDir, "..", pkg, "dist", "index.js");
-      if (!existsSync(dist))
-        throw new Error(`${dist} is missing: build first (pnpm --filter @artifact-refs/store-s3... build)`);
-    }
+    assertBuilt();
     bucket = fx.s3.createBucket();
     const endpoint = via === "proxy" ? fx.proxy.endpoint : fx.s3.endpoint;
-    a = startInstance(bucket, "shared-store", endpoint);
-    b = startInstance(bucket, "shared-store", endpoint);
+    a = startInstance(bucket, "shared-store", endpoint, fx.s3.env);
+    b = startInstance(bucket, "shared-store", endpoint, fx.s3.env);
   });
   afterAll(async () => {
     await Promise.allSettled([a?.call("exit"), b?.call("exit")]);

@@ -132,35 +132,67 @@ export class ArtifactStore {
     if (bytes.byteLength > SINGLE_BLOB_MAX) return this.#putChunked([bytes], undefined, options, session);
     await this.#checkLayout(true);
     const id = sha256Hex(bytes);
-    const { driver } = this.#core;
     const key = blobKey(id);
     // Content and record are independent writes: do them at once. A crash between them can
     // leave a record without content (verify reports it, gc removes it), never a partial blob.
-    const [{ created, healed, wrote }, ensured, before] = await Promise.all([
-      this.#storeBlob(id, bytes),
+    const [{ created, healed, wrote }, ensured, seen] = await Promise.all([
+      // With a session, the blob's time is refreshed after the reference write (restore below), not here.
+      this.#storeBlob(id, bytes, session === undefined),
       this.#ensureRecord(id, (o) => this.#core.buildRecord(id, bytes, o), options, session !== undefined),
-      this.#ownReference(session, id),
+      this.#sessionSide(session, id),
     ]);
-    // Close the race with a concurrent gc, once the reference is written: store the
-    // blob again if it was swept meanwhile, else refresh its time (putIfAbsent does both).
-    // A gc whose second mark missed the reference then cannot delete the blob after this
-    // point either: its conditional delete sees a blob modified after its cutoff. (A mere
-    // existence check here lost blobs deleted between the check and the sweep: found by
-    // the stress suite's 4-writer + gc-loop run with grace 0.) A blob this put wrote may be a
-    // re-store after a sweep whose record delete was still to come: ensure the record after it.
-    // Its record, if gone, comes back; if there, its time is refreshed so that gc keeps it.
-    const restore = async () => {
-      if ((await driver.putIfAbsent(key, bytes)).created || wrote)
-        await driver.putIfAbsent(metaKey(id), encodeJson(ensured.stored));
-    };
-    return this.#referenceAndResult(id, session, options, ensured, before, restore, { created, healed });
+    // Close the race with a concurrent gc, once the reference is written: refresh the blob's
+    // time, or store it again if it was swept meanwhile. A gc whose second mark missed the
+    // reference then cannot delete the blob after this point either: its conditional delete
+    // sees a blob modified after its cutoff. (A mere existence check here lost blobs deleted
+    // between the check and the sweep: found by the stress suite's 4-writer + gc-loop run with
+    // grace 0.) A blob this put wrote next to an older record may be a re-store after a sweep whose
+    // record delete was still to come: that record is refreshed too (at the same time), and stored
+    // again if gone. A record this put created is newer than the cutoff of any gc whose blob delete
+    // came before it; a gc that started later and missed the reference took the blob too, which the
+    // refresh finds gone: both are then stored again.
+    const restore = () =>
+      this.#restore({ key, bytes }, { key: metaKey(id), bytes: encodeJson(ensured.stored) }, wrote && !ensured.created);
+    return this.#referenceAndResult(id, session, options, ensured, seen, restore, { created, healed });
   }
 
-  /** With a session, its own live-or-expired reference to `id` (undefined when it has none). */
-  #ownReference(session: string | undefined, id: ArtifactId): Promise<SessionReference | undefined> {
-    return session === undefined
-      ? Promise.resolve(undefined)
-      : this.#core.readReference(session, id).catch(() => undefined);
+  /**
+   * After a reference write: refreshes `blob` (stores it again when gone) and, when `always` or the
+   * blob had to be stored again, `record` too (with `always`, the two refreshes go out at once).
+   */
+  async #restore(
+    blob: { key: string; bytes: Uint8Array },
+    record: { key: string; bytes: Uint8Array },
+    always: boolean,
+  ): Promise<void> {
+    const { driver } = this.#core;
+    const touch = async (target: { key: string; bytes: Uint8Array }) =>
+      driver.touch === undefined
+        ? !(await driver.putIfAbsent(target.key, target.bytes)).created
+        : (await driver.touch(target.key)) || !(await driver.putIfAbsent(target.key, target.bytes)).created;
+    const [blobThere] = await Promise.all([touch(blob), always ? touch(record) : true]);
+    if (!blobThere && !always) await driver.putIfAbsent(record.key, record.bytes);
+  }
+
+  /**
+   * With a session, what a put needs to know of it, in one listing of the session's references
+   * sharing the id's first 12 hex: its own earlier reference (read only when listed) and the
+   * shortest prefix unique within the session.
+   */
+  async #sessionSide(
+    session: string | undefined,
+    id: ArtifactId,
+  ): Promise<{ before: SessionReference | undefined; shortRef: string }> {
+    if (session === undefined) return { before: undefined, shortRef: toShortRef(id) };
+    const others: ArtifactId[] = [];
+    let own = false;
+    for await (const entry of this.#core.driver.list(refPrefixFor(session, id.slice(0, MIN_PREFIX_LENGTH)))) {
+      const other = parseRefKey(entry.key)?.id;
+      if (other === id) own = true;
+      else if (other !== undefined) others.push(other);
+    }
+    const before = own ? await this.#core.readReference(session, id).catch(() => undefined) : undefined;
+    return { before, shortRef: toShortRef(id, shortestUnique(id, others)) };
   }
 
   /**
@@ -173,17 +205,15 @@ export class ArtifactStore {
     session: string | undefined,
     options: PutOptions,
     { stored: record, own }: { stored: ArtifactRecord; own: ArtifactRecord },
-    before: SessionReference | undefined,
+    { before, shortRef }: { before: SessionReference | undefined; shortRef: string },
     restore: () => Promise<void>,
     { created, healed }: { created: boolean; healed: boolean },
   ): Promise<PutResult> {
     let reference: SessionReference | undefined;
-    let shortRef = toShortRef(id);
     if (session !== undefined) {
       const mine = before === undefined ? own : { ...own, type: options.type ?? before.type, ...pick(before, options) };
       reference = await this.#writeReference(session, id, record, options, mine);
       await restore();
-      shortRef = await this.shortRef(id, { session });
     }
     // With a session: whether that session already held these bytes (another session's copy is never revealed).
     const deduped = session === undefined ? !created : before !== undefined && !this.#core.isExpired(before);
@@ -240,8 +270,11 @@ export class ArtifactStore {
   /** The bytes of an artifact, integrity-checked. */
   async get(ref: string, options: SessionOption = {}): Promise<Uint8Array> {
     const id = await this.resolve(ref, options);
-    if (options.session !== undefined) await this.#liveReference(options.session, id);
-    const bytes = await this.#core.driver.get(blobKey(id));
+    // The session's access check and the content read go out at once; the check decides.
+    const [, bytes] = await Promise.all([
+      options.session === undefined ? undefined : this.#liveReference(options.session, id),
+      this.#core.driver.get(blobKey(id)),
+    ]);
     if (bytes === undefined) {
       const chunked = await this.#chunkedOf(id);
       if (chunked !== undefined) {
@@ -426,13 +459,7 @@ export class ArtifactStore {
     }
     if (session === undefined)
       for (const other of await this.#chunkedIdsWithPrefix(head)) if (other !== id) others.push(other);
-    let length = MIN_PREFIX_LENGTH;
-    for (const other of others) {
-      let common = 0;
-      while (common < 64 && other[common] === id[common]) common++;
-      length = Math.max(length, common + 1);
-    }
-    return toShortRef(id, length);
+    return toShortRef(id, shortestUnique(id, others));
   }
 
   /** Adds (or refreshes) a session's reference to a stored artifact. */
@@ -614,22 +641,46 @@ export class ArtifactStore {
       binary: manifest.encoding === "binary",
     };
     const { created: manifestCreated } = await driver.putIfAbsent(blobKey(manifestId), manifestBytes);
-    const [ensured, before] = await Promise.all([
+    const [ensured, seen] = await Promise.all([
       this.#ensureRecord(
         id,
         (o) => this.#core.buildRecord(id, first, o, firstText, layout),
         options,
         session !== undefined,
       ),
-      this.#ownReference(session, id),
+      this.#sessionSide(session, id),
     ]);
     // As in put: after the reference, restore or refresh the manifest and the record a
     // concurrent gc may have swept (the chunks are protected by gc's grace period).
+    // The chunks are refreshed too: a gc with a grace shorter than this put took (graceMs 0) may
+    // have swept them before the reference was written. Their bytes are gone with the stream, so
+    // a swept chunk cannot be stored again: the put then takes back the reference it added and
+    // fails with CONFLICT (stash again).
     const restore = async () => {
-      if ((await driver.putIfAbsent(blobKey(manifestId), manifestBytes)).created || manifestCreated)
-        await driver.putIfAbsent(metaKey(id), encodeJson(ensured.stored));
+      await this.#restore(
+        { key: blobKey(manifestId), bytes: manifestBytes },
+        { key: metaKey(id), bytes: encodeJson(ensured.stored) },
+        manifestCreated && !ensured.created,
+      );
+      const chunkIds = [...new Set(manifest.chunks.map(([chunkId]) => chunkId))];
+      const there = await mapLimit(chunkIds, CHUNK_PARALLELISM, (chunkId) =>
+        driver.touch === undefined
+          ? driver.head(blobKey(chunkId)).then((entry) => entry !== undefined)
+          : driver.touch(blobKey(chunkId)),
+      );
+      const gone = chunkIds.filter((_, i) => !there[i]);
+      if (gone.length === 0 || session === undefined) return;
+      if (seen.before === undefined) await this.removeReference(session, id).catch(() => undefined);
+      throw new ArefError(
+        "CONFLICT",
+        `a concurrent gc swept ${gone.length} chunk(s) of ${toShortRef(id)} while it was stored`,
+        {
+          hint: "stash the content again; run gc with a grace period longer than a stash takes (the default is 10 minutes)",
+          details: { artifact_id: id, chunks_gone: gone.length },
+        },
+      );
     };
-    return this.#referenceAndResult(id, session, options, ensured, before, restore, {
+    return this.#referenceAndResult(id, session, options, ensured, seen, restore, {
       created: manifestCreated,
       healed: false,
     });
@@ -666,14 +717,21 @@ export class ArtifactStore {
 
   /** Creates the blob, or checks the stored copy (re-putting heals a corrupt one). */
   /** `wrote`: this call wrote the bytes (new, re-stored after a sweep, or healed). */
-  async #storeBlob(id: ArtifactId, bytes: Uint8Array): Promise<{ created: boolean; healed: boolean; wrote: boolean }> {
+  /** `refresh` false: an existing blob's time is left alone (the caller refreshes it later). */
+  async #storeBlob(
+    id: ArtifactId,
+    bytes: Uint8Array,
+    refresh = true,
+  ): Promise<{ created: boolean; healed: boolean; wrote: boolean }> {
     const { driver } = this.#core;
     const key = blobKey(id);
-    const { created } = await driver.putIfAbsent(key, bytes);
+    // With a verify read to come, the refresh of an existing blob goes out with it (one round trip less).
+    const touch = refresh && this.#core.verifyOnDedupe ? driver.touch?.bind(driver) : undefined;
+    const { created } = await driver.putIfAbsent(key, bytes, { refresh: refresh && touch === undefined });
     if (created || !this.#core.verifyOnDedupe) return { created, healed: false, wrote: created };
-    const stored = await driver.get(key);
-    if (stored === undefined) {
-      // Swept between the two calls: store it again.
+    const [touched, stored] = await Promise.all([touch === undefined ? true : touch(key), driver.get(key)]);
+    if (stored === undefined || !touched) {
+      // Swept between the calls: store it again.
       const again = await driver.putIfAbsent(key, bytes);
       return { created: false, healed: false, wrote: again.created };
     }
@@ -691,15 +749,17 @@ export class ArtifactStore {
     build: (options: PutOptions) => ArtifactRecord,
     options: PutOptions,
     perSession: boolean,
-  ): Promise<{ stored: ArtifactRecord; own: ArtifactRecord }> {
+  ): Promise<{ stored: ArtifactRecord; own: ArtifactRecord; created: boolean }> {
     const own = build(options);
     const personal = options.summary !== undefined || options.label !== undefined;
     const record = !perSession
       ? own
       : sharedRecord(personal ? build({ ...options, summary: undefined, label: undefined }) : own);
     const key = metaKey(id);
-    const { created } = await this.#core.driver.putIfAbsent(key, encodeJson(record));
-    if (created) return { stored: record, own };
+    // An existing record's time matters to gc only once its blob is swept; a put with a session
+    // refreshes (or restores) both after its reference write, so no refresh here.
+    const { created } = await this.#core.driver.putIfAbsent(key, encodeJson(record), { refresh: false });
+    if (created) return { stored: record, own, created };
     try {
       const existing = await this.#core.readRecord(id);
       // A chunked record must name this manifest (a record of a failed or older layout is rewritten).
@@ -709,12 +769,12 @@ export class ArtifactStore {
           existing.chunked?.manifest === record.chunked.manifest ||
           (existing.chunked === undefined && (await this.#core.driver.head(blobKey(id))) !== undefined))
       )
-        return { stored: existing, own };
+        return { stored: existing, own, created };
     } catch (error) {
       rethrowUnlessCorrupt(error);
     }
     await this.#core.driver.put(key, encodeJson(record)); // heal missing or corrupt metadata
-    return { stored: record, own };
+    return { stored: record, own, created: true };
   }
 
   /** `own` (a put's own view): the reference takes its metadata from it alone; without it (addReference) the record's fill in. */
@@ -851,6 +911,17 @@ export class ArtifactStore {
     });
     return this.#layoutChecked;
   }
+}
+
+/** Length of the shortest prefix (≥ 12 hex) of `id` that none of `others` starts with. */
+function shortestUnique(id: ArtifactId, others: ArtifactId[]): number {
+  let length = MIN_PREFIX_LENGTH;
+  for (const other of others) {
+    let common = 0;
+    while (common < 64 && other[common] === id[common]) common++;
+    length = Math.max(length, common + 1);
+  }
+  return Math.min(64, length);
 }
 
 function uniquePrefixLength(ids: string[]): number {

@@ -19,7 +19,14 @@ export interface Driver {
    * `created: true`). When the key exists, the driver refreshes its modification time
    * where the backend allows it, so the GC grace rule protects a value just re-used.
    */
-  putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }>;
+  putIfAbsent(key: string, data: Uint8Array, options?: PutIfAbsentOptions): Promise<{ created: boolean }>;
+
+  /**
+   * Optional: moves an existing key's modification time to now (the refresh putIfAbsent does on an
+   * existing key, without sending its bytes); false when the key does not exist. One request on S3
+   * (a copy onto itself) where putIfAbsent on an existing key costs two.
+   */
+  touch?(key: string): Promise<boolean>;
 
   /** Writes `key`, replacing any value atomically (readers see the old or the new value, never a mix). */
   put(key: string, data: Uint8Array): Promise<void>;
@@ -52,6 +59,14 @@ export interface Driver {
 
   /** Releases resources (clients, handles). Optional. */
   close?(): Promise<void>;
+}
+
+export interface PutIfAbsentOptions {
+  /**
+   * false: when the key exists, leave its modification time alone (saves the refresh request on S3).
+   * The store passes it for writes whose time no gc decision depends on at that point.
+   */
+  refresh?: boolean;
 }
 
 export interface DriverEntry {

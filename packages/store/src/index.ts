@@ -24,6 +24,7 @@ export {
   isValidListPrefix,
   type Driver,
   type DriverEntry,
+  type PutIfAbsentOptions,
 } from "./driver.js";
 export { sha256Hex, decodeUtf8, sniffMime } from "./content.js";
 export { mapLimit } from "./concurrency.js";

@@ -434,13 +434,28 @@ export async function runStats(core: StoreCore): Promise<StoreStats> {
   const sessions = new Set<string>();
   let references = 0;
   let logical = 0;
+  const withoutBlob: ArtifactId[] = [];
   for await (const entry of core.driver.list(REF_PREFIX)) {
     const parsed = parseRefKey(entry.key);
     if (!parsed) continue;
     references++;
     sessions.add(parsed.session);
-    logical += sizes.get(parsed.id) ?? 0;
+    const size = sizes.get(parsed.id);
+    if (size === undefined) withoutBlob.push(parsed.id);
+    else logical += size;
   }
+  // A chunked artifact has no blob of its own: its logical size is its record's (its chunks and
+  // manifest are counted as blobs). Each record is read once, however many references hold it.
+  const chunkedSizes = new Map<ArtifactId, number>();
+  await mapLimit([...new Set(withoutBlob)], 16, async (id) => {
+    try {
+      const record = await core.readRecord(id);
+      if (record?.chunked !== undefined) chunkedSizes.set(id, record.size_bytes);
+    } catch (error) {
+      rethrowUnlessCorrupt(error); // verify reports it
+    }
+  });
+  for (const id of withoutBlob) logical += chunkedSizes.get(id) ?? 0;
   return {
     blobs: sizes.size,
     bytes,

@@ -47,6 +47,13 @@ export class MemoryDriver implements Driver {
     return { created: true };
   }
 
+  async touch(key: string): Promise<boolean> {
+    checkKey(key);
+    const slot = this.#slots.get(key);
+    if (slot) slot.modifiedAt = this.#now();
+    return slot !== undefined;
+  }
+
   async put(key: string, data: Uint8Array): Promise<void> {
     checkKey(key);
     this.#store(key, data);

@@ -1,0 +1,181 @@
+// The store operations whose requests are counted on the wire (bench/s3.bench.ts, bench/latency.bench.ts)
+// and held to their documented counts (test/request-counts.test.ts). Each operation has a setup (not
+// counted) and a run (counted); contents are unique per call, so a run never finds another run's state.
+import type { ArtifactStore } from "@artifact-refs/store";
+
+export interface OperationContext {
+  /** Unique text for this call. */
+  text(): string;
+  /** Unique session id for this call. */
+  session(): string;
+}
+
+export interface Operation {
+  name: string;
+  /** Requests today (after this issue's changes), as documented in docs/benchmarks/store-s3.md. */
+  requests: number;
+  /** Prepares state; returns what `run` needs. Not counted. */
+  setup(store: ArtifactStore, ctx: OperationContext): Promise<unknown>;
+  /** The counted operation. */
+  run(store: ArtifactStore, state: unknown): Promise<unknown>;
+}
+
+interface Stored {
+  text: string;
+  id: string;
+  shortRef: string;
+  session: string;
+}
+
+const stored = async (store: ArtifactStore, ctx: OperationContext, session = ctx.session()): Promise<Stored> => {
+  const text = ctx.text();
+  const put = await store.put(text, { session });
+  return { text, id: put.id, shortRef: put.shortRef, session };
+};
+
+export const OPERATIONS: Operation[] = [
+  {
+    name: "put, new content, no session",
+    requests: 2,
+    setup: async (_s, ctx) => ctx.text(),
+    run: (store, text) => store.put(text as string),
+  },
+  {
+    name: "put, existing content, no session",
+    requests: 5,
+    setup: async (store, ctx) => {
+      const text = ctx.text();
+      await store.put(text);
+      return text;
+    },
+    run: (store, text) => store.put(text as string),
+  },
+  {
+    name: "put, new content, into a session",
+    requests: 5,
+    setup: async (_s, ctx) => ({ text: ctx.text(), session: ctx.session() }),
+    run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
+  },
+  {
+    name: "put, new content, into a session with a TTL",
+    requests: 5,
+    setup: async (_s, ctx) => ({ text: ctx.text(), session: ctx.session() }),
+    run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session, ttlMs: 3_600_000 }),
+  },
+  {
+    name: "put, content another session stored, into a new session",
+    requests: 7,
+    setup: async (store, ctx) => ({ ...(await stored(store, ctx)), session: ctx.session() }),
+    run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
+  },
+  {
+    name: "put, content the same session already holds",
+    requests: 8,
+    setup: (store, ctx) => stored(store, ctx),
+    run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
+  },
+  {
+    name: "get by id",
+    requests: 1,
+    setup: (store, ctx) => stored(store, ctx),
+    run: (store, s) => store.get((s as Stored).id),
+  },
+  {
+    name: "get by short ref in a session",
+    requests: 3,
+    setup: (store, ctx) => stored(store, ctx),
+    run: (store, s) => store.get((s as Stored).shortRef, { session: (s as Stored).session }),
+  },
+  {
+    name: "bounded fetch by short ref in a session, cold (access check + content)",
+    requests: 3,
+    setup: (store, ctx) => stored(store, ctx),
+    run: async (store, s) => {
+      const { session, shortRef } = s as Stored;
+      const reference = await store.reference(session, shortRef, { maxAgeMs: 60_000 });
+      return store.get(reference.artifact_id);
+    },
+  },
+  {
+    name: "bounded fetch, access check reused (second fetch)",
+    requests: 1,
+    setup: async (store, ctx) => {
+      const s = await stored(store, ctx);
+      await store.reference(s.session, s.shortRef, { maxAgeMs: 60_000 });
+      return s;
+    },
+    run: async (store, s) => {
+      const { session, shortRef } = s as Stored;
+      const reference = await store.reference(session, shortRef, { maxAgeMs: 60_000 });
+      return store.get(reference.artifact_id);
+    },
+  },
+  {
+    name: "list a session of 3 references",
+    requests: 4,
+    setup: async (store, ctx) => {
+      const session = ctx.session();
+      for (let i = 0; i < 3; i++) await stored(store, ctx, session);
+      return session;
+    },
+    run: (store, session) => store.listReferences(session as string),
+  },
+  {
+    name: "remove a reference (by short ref)",
+    requests: 3,
+    setup: (store, ctx) => stored(store, ctx),
+    run: (store, s) => store.removeReference((s as Stored).session, (s as Stored).shortRef),
+  },
+];
+
+/** Requests per unit of a store-wide job (gc, verify): counted at two sizes, the difference divided. */
+export interface PerItem {
+  name: string;
+  /** Requests per item, as documented. */
+  requests: number;
+  measure(
+    count: (fn: () => Promise<unknown>) => Promise<number>,
+    store: ArtifactStore,
+    ctx: OperationContext,
+  ): Promise<number>;
+}
+
+const S3_TIME_PRECISION_MS = 1_100; // S3 LastModified has second precision: gc's cutoff must pass it
+
+export const PER_ITEM: PerItem[] = [
+  {
+    name: "gc, per swept blob (unreferenced, past grace)",
+    requests: 4,
+    async measure(count, store, ctx) {
+      const sweep = async (n: number) => {
+        for (let i = 0; i < n; i++) await store.put(ctx.text());
+        await new Promise((r) => setTimeout(r, S3_TIME_PRECISION_MS));
+        return count(() => store.gc({ graceMs: 0 }));
+      };
+      await store.gc({ graceMs: 0 });
+      const one = await sweep(1);
+      const eleven = await sweep(11);
+      return (eleven - one) / 10;
+    },
+  },
+  {
+    name: "verify, per artifact (referenced, one blob)",
+    requests: 3,
+    async measure(count, store, ctx) {
+      const session = ctx.session();
+      const a = await count(() => store.verify());
+      for (let i = 0; i < 10; i++) await stored(store, ctx, session);
+      const b = await count(() => store.verify());
+      return (b - a) / 10;
+    },
+  },
+];
+
+export function operationContext(tag = "op"): OperationContext {
+  let n = 0;
+  const salt = Math.random().toString(36).slice(2);
+  return {
+    text: () => `${tag} ${salt} content ${n++} `.repeat(40),
+    session: () => `${tag}-${salt}-${n++}`,
+  };
+}

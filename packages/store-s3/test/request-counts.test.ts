@@ -1,0 +1,59 @@
+import { ArtifactStore } from "@artifact-refs/store";
+import { describe, expect, it } from "vitest";
+import { OPERATIONS, PER_ITEM, operationContext } from "../bench/operations.js";
+import { useS3 } from "./support.js";
+
+/**
+ * Requests per store operation, counted on the wire by the fault proxy in front of the local S3
+ * server (enforcing If-None-Match like AWS S3). Each count must stay at or below the value documented
+ * in docs/benchmarks/store-s3.md (held in bench/operations.ts): a change that adds a request to an
+ * operation fails here until the documented figure is changed with it.
+ */
+describe("requests per store operation on S3", () => {
+  const s3 = useS3();
+  const open = () =>
+    new ArtifactStore({ driver: s3.driver({ via: "proxy", conditionalWrites: "on", prefix: "counts" }) });
+  const counted = async (fn: () => Promise<unknown>) => {
+    s3.proxy.clearLog();
+    await fn();
+    return s3.proxy.requests.map((r) => `${r.method} ${r.key}${r.query ? `?${r.query}` : ""} ${r.status}`);
+  };
+
+  it("every operation stays within its documented count", { timeout: 120_000 }, async () => {
+    const store = open();
+    await store.put("warm up: the layout check");
+    const ctx = operationContext("test");
+    const over: string[] = [];
+    for (const op of OPERATIONS) {
+      for (let i = 0; i < 2; i++) {
+        const state = await op.setup(store, ctx);
+        const requests = await counted(() => op.run(store, state));
+        if (requests.length > op.requests)
+          over.push(`${op.name}: ${requests.length} > ${op.requests}\n  ${requests.join("\n  ")}`);
+      }
+    }
+    expect(over).toEqual([]);
+    await store.close();
+  });
+
+  it("gc and verify stay within their documented requests per item", { timeout: 120_000 }, async () => {
+    const store = open();
+    const ctx = operationContext("jobs");
+    const count = async (fn: () => Promise<unknown>) => (await counted(fn)).length;
+    for (const item of PER_ITEM) {
+      const perItem = await item.measure(count, store, ctx);
+      expect({ name: item.name, perItem: perItem <= item.requests }).toEqual({ name: item.name, perItem: true });
+    }
+    await store.close();
+  });
+
+  it("a new put into a session reads nothing back it just wrote", async () => {
+    const store = open();
+    await store.put("warm up");
+    const requests = await counted(() => store.put("a fresh stash for a session", { session: "fresh" }));
+    // The writes, the session's listing and the refresh after the reference: no GET, no HEAD, no probe.
+    expect(requests.filter((r) => r.startsWith("GET ") && !r.includes("list-type"))).toEqual([]);
+    expect(requests.filter((r) => r.startsWith("HEAD ") || r.includes("aref-probe"))).toEqual([]);
+    await store.close();
+  });
+});
