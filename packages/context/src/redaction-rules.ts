@@ -123,6 +123,13 @@ interface PrefixedFormat {
 }
 
 const PREFIXED: readonly PrefixedFormat[] = [
+  {
+    kind: "aws_access_key",
+    description:
+      "AWS access key ids (the preset skips AWS's documentation example; a key in a transcript is redacted whatever it is)",
+    prefix: "(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)",
+    body: "[0-9A-Z]{16}",
+  },
   { kind: "google_api_key", description: "Google API keys", prefix: "AIza", body: "[0-9A-Za-z_-]{35}" },
   {
     kind: "google_oauth_secret",
