@@ -1,3 +1,4 @@
+import type { SelectionPool } from "./selection-pool.js";
 import type { ArtifactStore } from "@artifact-refs/store";
 import type { Authenticator } from "./auth.js";
 import type { ServerKit } from "./kit/types.js";
@@ -17,6 +18,8 @@ export interface AppContext {
   bodyLimit: number;
   /** Selections of immutable content, keyed by (artifact id, selector). */
   selections: SelectionCache;
+  /** Threads for jsonpath/grep selections of large texts (off the event loop). */
+  selectionPool: SelectionPool;
   /** How old a session's access check bounded fetch may reuse (ServerOptions.accessCacheMs). */
   accessCacheMs: number;
   /** Serialized fetch receipts, keyed by (artifact id, selector, short ref). */

@@ -7,7 +7,7 @@ import { openStore } from "@artifact-refs/store-spec";
 import { Authenticator, TokensSchema } from "./auth.js";
 import type { AppContext } from "./app-context.js";
 import { isOperatorError, redactOperatorError, toHttpError, writeClientError } from "./errors.js";
-import { createKit } from "./kit/index.js";
+import { createKit, SERVER_JSONPATH_WORK_BUDGET } from "./kit/index.js";
 import { openApiDocument } from "./openapi.js";
 import { registerJsonParser } from "./body-parsing.js";
 import { ConnectionGuard } from "./connection-guard.js";
@@ -27,6 +27,7 @@ import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
 import { findWebRoot, serveWeb } from "./static.js";
 import { ByteCache, SelectionCache } from "./selection-cache.js";
+import { SelectionPool } from "./selection-pool.js";
 import { Telemetry } from "./telemetry.js";
 import { ToolRegistry, Workspace, builtinTools } from "@artifact-refs/tools";
 import { parseWith } from "@artifact-refs/schema";
@@ -86,6 +87,11 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     provider: options.provider,
     bodyLimit,
     selections: new SelectionCache(options.selectionCacheChars),
+    // A replaced kit.select is the caller's selection: it stays on the event loop.
+    selectionPool: new SelectionPool(SERVER_JSONPATH_WORK_BUDGET, {
+      ...options.selectionPool,
+      ...(options.kit?.select ? { minChars: Number.POSITIVE_INFINITY } : {}),
+    }),
     receipts: new ByteCache(options.selectionCacheChars),
     accessCacheMs,
   };
@@ -113,6 +119,7 @@ export async function createServer(options: ServerOptions): Promise<ArefServer> 
     },
   });
 
+  app.addHook("onClose", async () => ctx.selectionPool.close());
   app.removeContentTypeParser("text/plain");
   registerJsonParser(app);
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_req, body, done) => done(null, body));

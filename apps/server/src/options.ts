@@ -1,3 +1,4 @@
+import type { SelectionPoolOptions } from "./selection-pool.js";
 import { ArefError } from "@artifact-refs/schema";
 import type { SessionPreload } from "./kit/index.js";
 import type { ContextConfigInput } from "@artifact-refs/context";
@@ -68,6 +69,8 @@ export interface ServerOptions {
   ui?: boolean;
   /** Characters of bounded-fetch selections kept in memory (default 16 Mi; 0 turns the cache off). */
   selectionCacheChars?: number;
+  /** JSONPath/grep selections of large texts run in worker threads (see selection-pool.ts). */
+  selectionPool?: SelectionPoolOptions;
   /**
    * Bounded fetch (`GET /api/artifacts/:ref`) may reuse a session's access check this many
    * milliseconds old (default 1000; 0 checks the store on every request). Drops and cleanups made

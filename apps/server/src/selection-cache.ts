@@ -48,14 +48,18 @@ export class SelectionCache extends SizedCache<Selection> {
   #queue: Promise<unknown> = Promise.resolve();
 
   /**
-   * Runs selections one at a time, each in its own event-loop turn: concurrent requests would
+   * Starts selections one at a time, each in its own event-loop turn: concurrent requests would
    * otherwise run their (bounded) selections back to back in one microtask run, and other
    * clients would wait for all of them.
    */
-  #turn<T>(fn: () => T): Promise<T> {
-    const run = this.#queue.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(fn);
-    this.#queue = run.catch(() => undefined);
-    return run;
+  #turn<T>(fn: () => T): Promise<Awaited<T>> {
+    // The queue holds only the synchronous part: a selection answered by a worker thread (a
+    // promise) does not keep the next one waiting.
+    const started = this.#queue
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => ({ result: fn() }));
+    this.#queue = started.catch(() => undefined);
+    return started.then(({ result }) => result as Awaited<T>);
   }
 
   /** The cached selection for `key`, or computes it; a selection error is cached (the latest 4,096) and rethrown. */

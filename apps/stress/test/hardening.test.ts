@@ -72,6 +72,10 @@ describe("stress: connection floods (issue 17 #7)", () => {
         closedByServer++;
         closedKinds[kind]!++;
       });
+      // Each socket reads what the server answers (a 401, a 408), as any HTTP client does: a socket that never
+      // reads stays paused and never sees the server's FIN, so its 'close' did not fire although the server had
+      // closed its side (the unexplained gap of round two). The server-side count below checks the server itself.
+      s.resume();
       s.on("connect", () => {
         if (kind === 1)
           s.write(
@@ -90,22 +94,29 @@ describe("stress: connection floods (issue 17 #7)", () => {
       if ((await raw(server.url, "GET", "/api/sessions", { authorization: `Bearer ${ADMIN}` })) === 200) served++;
     const rssPeak = process.memoryUsage().rss;
     const deadline = Date.now() + 10_000;
-    while (closedByServer < n && Date.now() < deadline) await sleep(100);
+    const serverConnections = () =>
+      new Promise<number>((resolve) => server.app.server.getConnections((_e, count) => resolve(count)));
+    while ((closedByServer < n || (await serverConnections()) > 0) && Date.now() < deadline) await sleep(100);
+    const openOnServer = await serverConnections();
     for (const s of sockets) s.destroy();
     const growthMb = Math.round((rssPeak - rssBefore) / 1024 / 1024);
     report(
       "hardening/floods",
-      `${n} slow-body/idle sockets: ${closedByServer} closed by the server within the timeouts, RSS +${growthMb} MB, ${served}/20 real requests served`,
-      { sockets: n, closed: closedByServer, closed_by_kind: closedKinds, rss_growth_mb: growthMb, served },
+      `${n} slow-body/idle sockets: ${closedByServer} closed by the server within the timeouts (by kind idle/401/slow ${closedKinds.join("/")}), ${openOnServer} still open on the server, RSS +${growthMb} MB, ${served}/20 real requests served`,
+      {
+        sockets: n,
+        closed: closedByServer,
+        closed_by_kind: closedKinds,
+        open_on_server: openOnServer,
+        rss_growth_mb: growthMb,
+        served,
+      },
     );
     expect(served).toBe(20);
-    // Idle sockets and authenticated slow bodies are all closed by the timeouts. (Sockets that got their 401 are
-    // counted but not asserted: in this flood their close is not always seen within the deadline; see RELIABILITY.md.)
-    // Timing bounds are asserted in the full run (a quiet machine); the short CI run on a shared machine records them.
-    if (FULL) {
-      expect(closedKinds[0]).toBe(Math.ceil(n / 3));
-      expect(closedKinds[2]).toBe(Math.floor(n / 3));
-    }
+    // Every socket is seen closed (the 401 ones at once, idle and slow bodies by the 2 s timeouts, well inside the
+    // 10 s deadline) and nothing stays open on the server.
+    expect(closedKinds).toEqual([Math.ceil(n / 3), Math.ceil((n - 1) / 3), Math.floor(n / 3)]);
+    expect(openOnServer).toBe(0);
     expect(growthMb).toBeLessThan(200);
   });
 });
@@ -126,6 +137,13 @@ describe("stress: deep-document selector flood (issue 17 #8)", () => {
           session: "sess-a",
         });
         refs.push(put.shortRef);
+      }
+      // Large documents too: a wide one of ~0.4 MB (under the 512 KiB chunking threshold: chunked texts are selected chunk by chunk on the event loop) (their selections go to the worker threads).
+      for (const items of [8_000]) {
+        const wide = JSON.stringify({
+          items: Array.from({ length: items }, (_, i) => ({ a: { b: i, c: [i, `x${i}`] } })),
+        });
+        refs.push((await store.put(wide, { session: "sess-a" })).shortRef);
       }
       const exprs = ["$..a", "$..b", "$..a..b", "$..*", "$..a.b", "$..[?@.a]", "$..b..a", "$.a..b"];
       const total = scale(240, 2_400);
@@ -160,7 +178,7 @@ describe("stress: deep-document selector flood (issue 17 #8)", () => {
       const h99 = healthz[Math.floor(healthz.length * 0.99)] ?? 0;
       report(
         "hardening/selector-flood",
-        `${total} JSONPath fetches on 2k-7k-deep documents, 16 at a time: event-loop p99 ${p99.toFixed(1)} ms, /healthz p99 ${h99.toFixed(1)} ms, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+        `${total} JSONPath fetches on 2k-7k-deep and a 0.4 MB wide document, 16 at a time: event-loop p99 ${p99.toFixed(1)} ms, /healthz p99 ${h99.toFixed(1)} ms, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
         { fetches: total, loop_p99_ms: p99, healthz_p99_ms: h99, statuses: Object.fromEntries(statuses) },
       );
       expect([...statuses.keys()].every((s) => s < 500)).toBe(true);

@@ -43,6 +43,51 @@ describe("Redactor", () => {
     expect(result.count).toBeGreaterThan(0);
   });
 
+  // Issue 17 #6: each of these reached the disk before the rule set came from a maintained source.
+  it.each([
+    [
+      "Stripe live key",
+      `STRIPE_KEY=sk_live_${rep("4eC39HqLyjWDarjtT1zdp7dc", 1)}`,
+      `sk_live_${rep("4eC39HqLyjWDarjtT1zdp7dc", 1)}`,
+    ],
+    [
+      "Google API key",
+      `const key = "AIza${rep("SyA1b2C3d4E5f6G7h8", 1)}${rep("I9j0K1l2M3n4o5P6q", 1)}";`,
+      `SyA1b2C3d4E5f6G7h8`,
+    ],
+    [
+      "Bearer header",
+      `curl -H "Authorization: Bearer ${rep("q8Zr2LmN4vX7", 3)}" https://api.example.net`,
+      rep("q8Zr2LmN4vX7", 3),
+    ],
+    [
+      "Basic header",
+      `Authorization: Basic ${Buffer.from("deploy:hunter").toString("base64")}`,
+      Buffer.from("deploy:hunter").toString("base64"),
+    ],
+    ["PASSWORD= letters only", "PASSWORD=hunter\nUSER=dev", "hunter"],
+    ["mysql -p flag", "$ mysql -u root -pTr0ub4dor db", "Tr0ub4dor"],
+    ["--password value", "$ pg_dump --password sesame main", "sesame"],
+    ["--password=value", "./admin --password=opensesame", "opensesame"],
+  ])("redacts %s", (_name, text, secret) => {
+    const result = redactSecrets(text);
+    expect(result.count).toBeGreaterThan(0);
+    expect(result.text).not.toContain(secret);
+  });
+
+  it("keeps code that names a password but holds none", () => {
+    for (const text of [
+      "self.password = password",
+      "def login(password: str) -> bool:",
+      "password = getpass()",
+      "--password-stdin",
+      "Basic Authentication and Bearer tokens",
+      "mkdir -p build && gcc -pthread x.c",
+    ]) {
+      expect(redactSecrets(text).text, text).toBe(text);
+    }
+  });
+
   it("keeps the text around a secret", () => {
     const text = `url = https://bob:pa55w0rd@example.com/x and more`;
     expect(redactSecrets(text).text).toBe("url = https://bob:[REDACTED:url_password]@example.com/x and more");

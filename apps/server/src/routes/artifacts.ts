@@ -153,7 +153,7 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
           async () => (await store.chunks(id)) ?? (await store.getText(id)),
           (source) =>
             typeof source === "string"
-              ? kit.select(source, selector)
+              ? app.selectionPool.run(source, selector, () => kit.select(source, selector))
               : applySelectorToChunks(source, selector, { jsonPathWorkBudget: SERVER_JSONPATH_WORK_BUDGET }),
         );
         const receipt: FetchReceipt = {
