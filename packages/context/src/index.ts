@@ -38,7 +38,6 @@ export {
 export {
   Externalizer,
   LossReceiptSchema,
-  buildRedactor,
   type ExternalizerOptions,
   type ToolResultInput,
   type ExternalizedResult,
@@ -52,20 +51,10 @@ export {
 export {
   ARTIFACTS_GET_TOOL_NAME,
   fetchHint,
-  modelHintFor,
-  renderModelHint,
   type ModelHint,
   type HintExtras,
 } from "./model-hint.js";
-export { INJECTED_TAG, INJECTED_TAG_PREFIX, tagInjected, isInjected, stripInjectedTag } from "./injected.js";
-export {
-  serializePayload,
-  deserializePayload,
-  sniffTextMime,
-  countLines,
-  type PayloadEncoding,
-  type SerializedPayload,
-} from "./payload.js";
+export { INJECTED_TAG, tagInjected, isInjected } from "./injected.js";
 export { defaultPreview, type PreviewFunction, type PreviewInput, type ContentPreview } from "./preview.js";
 
 // Transcripts
@@ -81,13 +70,8 @@ export {
 export { TranscriptWriter, type TranscriptWriterOptions, type TranscriptEntryInput } from "./transcript/writer.js";
 export {
   readTranscript,
-  parseTranscriptText,
   rehydrateTranscript,
-  rehydrateEntry,
-  toolResultValue,
   artifactRefOf,
-  loadPayloadText,
-  REFERENCE_DETAIL_KEYS,
   type Transcript,
   type RehydrateOptions,
   type RehydratedTranscript,
@@ -97,8 +81,6 @@ export {
 // artifacts_get and handles in arguments
 export {
   ArtifactsGetTool,
-  artifactsGetDefinition,
-  parseArtifactsGetArgs,
   type ToolDefinition,
   type ArtifactsGetOptions,
   type ArtifactsGetArgs,
@@ -107,16 +89,6 @@ export {
   type ArtifactsGetError,
   type LoopGuardAnswer,
 } from "./artifacts-get.js";
-export {
-  resolveArtifactArgs,
-  artifactArgModes,
-  stripArtifactAnnotations,
-  HANDLE_IN_TEXT_RE,
-  type ArtifactArgMode,
-  type ResolvedHandle,
-  type ResolveArgsResult,
-  type ResolveArgsOptions,
-} from "./arg-handles.js";
 export {
   migrateTranscript,
   MigrationReportSchema,
@@ -135,12 +107,10 @@ export {
   type ToolResultListener,
 } from "./session-refs.js";
 
-// Execution records (seed 004)
+// Execution records (docs/ARCHITECTURE.md, "Executions")
 export {
   ExecutionContext,
   ExecutionContextShapeSchema,
-  ExecutionStateSchema,
-  summarizeExecution,
   type ExecutionContextOptions,
   type ExecutionContextShape,
   type ExecutionState,
@@ -150,17 +120,44 @@ export {
   type ReferenceResolver,
 } from "./executions.js";
 
-// Prompt assembler, checkpoint packs (assembler/) and aref analyze (analyze/)
-export * from "./assembler/index.js";
-export * from "./analyze/index.js";
+// Prompt assembler (assembler/); checkpoint packs and layout stay in ./internal.js
 export {
-  collectReferences,
-  pruneTranscript,
-  renderReferenceIndex,
-  type PruneOptions,
-  type PruneResult,
-} from "./transcript/prune.js";
-export { historyFromTranscript } from "./transcript/history.js";
-export { modelErrorHint, renderModelError, ARTIFACTS_LIST_TOOL_NAME } from "./model-errors.js";
-export { renderHintText, renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
-export { fitTurns, olderOutputStub, type TurnShape } from "./fit-turns.js";
+  PromptAssembler,
+  renderMessage,
+  PRICE_MODELS,
+  DEFAULT_PRICE_MODEL,
+  resolvePriceModel,
+  type PromptAssemblerOptions,
+  type PriceModel,
+  type PriceModelName,
+} from "./assembler/index.js";
+export {
+  DEFAULT_BUDGETS,
+  type PromptRole,
+  type HistoryMessage,
+  type PartKind,
+  type ModelMessage,
+  type PromptPart,
+  type TokenCounter,
+  type AssemblerBudgets,
+  type AssemblyStrategy,
+  type BootstrapFile,
+  type RecallItem,
+  type AssembleInput,
+  type AssembledPrompt,
+  type CheckpointInfo,
+} from "./assembler/index.js";
+// aref analyze (analyze/): what the CLI's analyze command uses
+export {
+  analyzeFiles,
+  AnalyzeReportSchema,
+  formatAnalyzeTable,
+  formatTurnTable,
+  formatSummary,
+  renderAnalyzeSvg,
+  type AnalyzeOptions,
+  type AnalyzeReport,
+} from "./analyze/index.js";
+export { modelErrorHint, renderModelError } from "./model-errors.js";
+export { renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
+export { fitTurns, type TurnShape } from "./fit-turns.js";

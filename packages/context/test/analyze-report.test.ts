@@ -16,7 +16,7 @@ import {
   renderMessage,
   sweAgentPolicy,
   type ReplayMessage,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { bigLog } from "./helpers.js";
 
 const count = (t: string) => countTokens(t);

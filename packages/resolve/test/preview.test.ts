@@ -1,7 +1,7 @@
 import { hasErrorCode } from "@artifact-refs/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SUMMARY_MAX_CHARS, preview, summarize, testCounts } from "../src/index.js";
+import { SUMMARY_MAX_CHARS, preview, summarize, testCounts } from "../src/internal.js";
 
 describe("preview by content type", () => {
   it("JSON: shape, keys, array lengths and a sample", () => {

@@ -16,7 +16,6 @@ export {
   type RecordWarning,
   type BodySchema,
 } from "./session-records.js";
-export { recordKey, parseRecordKey } from "./record-keys.js";
 export {
   assertValidKey,
   assertValidListPrefix,
@@ -25,15 +24,6 @@ export {
   type Driver,
   type DriverEntry,
 } from "./driver.js";
-export { sha256Hex, decodeUtf8, sniffMime, defaultSummary } from "./content.js";
-export { mapLimit } from "./concurrency.js";
-export {
-  LAYOUT_VERSION,
-  blobKey,
-  metaKey,
-  refKey,
-  idOfBlobKey,
-} from "./layout.js";
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_BYTES as DEFAULT_MAX_ARTIFACT_BYTES,
