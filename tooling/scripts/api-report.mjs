@@ -67,7 +67,7 @@ const checker = program.getTypeChecker();
 const emitted = new Map();
 program.emit(
   undefined,
-  (fileName, text, _bom, _onError, sources) => {
+  (_fileName, text, _bom, _onError, sources) => {
     for (const sf of sources ?? []) emitted.set(sf.fileName, text);
   },
   undefined,
