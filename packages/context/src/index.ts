@@ -51,6 +51,8 @@ export {
 export {
   ARTIFACTS_GET_TOOL_NAME,
   fetchHint,
+  modelHintFor,
+  renderModelHint,
   type ModelHint,
   type HintExtras,
 } from "./model-hint.js";
@@ -71,6 +73,8 @@ export { TranscriptWriter, type TranscriptWriterOptions, type TranscriptEntryInp
 export {
   readTranscript,
   rehydrateTranscript,
+  rehydrateEntry,
+  toolResultValue,
   artifactRefOf,
   type Transcript,
   type RehydrateOptions,
@@ -158,6 +162,24 @@ export {
   type AnalyzeOptions,
   type AnalyzeReport,
 } from "./analyze/index.js";
+export {
+  resolveArtifactArgs,
+  artifactArgModes,
+  stripArtifactAnnotations,
+  type ArtifactArgMode,
+  type ResolvedHandle,
+  type ResolveArgsResult,
+  type ResolveArgsOptions,
+} from "./arg-handles.js";
+export {
+  collectReferences,
+  pruneTranscript,
+  renderReferenceIndex,
+  type PruneOptions,
+  type PruneResult,
+} from "./transcript/prune.js";
+export { historyFromTranscript } from "./transcript/history.js";
+export { readCheckpoint, type CheckpointPack } from "./assembler/index.js";
 export { modelErrorHint, renderModelError } from "./model-errors.js";
 export { renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
 export { fitTurns, type TurnShape } from "./fit-turns.js";

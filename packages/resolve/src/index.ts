@@ -2,6 +2,7 @@ export { applySelector, parseSelector } from "./selectors/apply.js";
 export { applySelectorToChunks, CHUNKED_JSONPATH_MAX_BYTES, type ChunkSource } from "./selectors/chunked.js";
 export { type SelectOptions, DEFAULT_REGEX_TIME_LIMIT_MS } from "./selectors/common.js";
 export { DEFAULT_GREP_CONTEXT, DEFAULT_GREP_MAX_MATCHES } from "./selectors/grep.js";
+export { compileSafeRegex, type SafeRegex } from "./selectors/regex.js";
 export { contentAsText, isBinaryBytes, looksBinary } from "./text.js";
 export { parseSelectorFlags, type SelectorFlags } from "./selectors/flags.js";
 export { preview, summarize, type SummarizeInputLike } from "./preview/preview.js";
@@ -19,6 +20,14 @@ export {
   type Resolution,
   type ResolveOptions,
 } from "./resolution/resolve.js";
+export {
+  evaluateReferenceSet,
+  formatEvaluation,
+  ReferenceSetSchema,
+  type EvaluationReport,
+  type QueryOutcome,
+  type ReferenceSet,
+} from "./resolution/evaluate.js";
 export type { ExecutionLike } from "./resolution/executions.js";
 export {
   recall,
