@@ -1,6 +1,7 @@
-// The HTTP plumbing shared by the local fake model servers (fake-openai.ts, the Anthropic
-// adapter's fake-anthropic.ts): a real server on 127.0.0.1 that reads each JSON body, records it
-// and answers with what the wire format's `reply` builds. Not a mock: the real SDKs talk HTTP to it.
+// The HTTP plumbing shared by the local fake model servers (fake-openai.ts, fake-anthropic.ts):
+// a real server on 127.0.0.1 that reads each JSON body, records it and answers with what the wire
+// format's `reply` builds (one JSON body, or server-sent events). Not a mock: the real SDKs talk
+// HTTP to it.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -16,8 +17,13 @@ export interface Recorded {
 export interface JsonRoutes {
   accepts(path: string): boolean;
   notFound(method: string | undefined, path: string): unknown;
-  /** The JSON reply to `request`, the n-th accepted one (1-based). */
+  /**
+   * The reply to `request`, the n-th accepted one (1-based): a JSON body, or, for a streaming
+   * format, `{ events }` sent as server-sent events (`data: <json>`) closed by `data: [DONE]`.
+   */
   reply(request: Recorded, n: number): unknown;
+  /** True when `reply` returns `{ events }` (a streaming wire format). */
+  streams?: boolean;
 }
 
 export interface FakeJsonServer {
@@ -46,7 +52,11 @@ export async function startJsonServer(routes: JsonRoutes): Promise<FakeJsonServe
       if (req.method !== "POST" || !routes.accepts(path)) return json(404, routes.notFound(req.method, path));
       const request: Recorded = { path, raw, body: JSON.parse(raw) as Record<string, unknown>, headers: req.headers };
       requests.push(request);
-      json(200, routes.reply(request, requests.length));
+      const reply = routes.reply(request, requests.length);
+      if (!routes.streams) return json(200, reply);
+      const { events } = reply as { events: unknown[] };
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.end(`${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("")}data: [DONE]\n\n`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -54,6 +64,10 @@ export async function startJsonServer(routes: JsonRoutes): Promise<FakeJsonServe
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -32,3 +32,24 @@ export function bigLog(): string {
 
 /** A line from the middle of bigLog(): if it ever reaches a request body, the payload leaked. */
 export const BIG_LOG_MIDDLE = bigLog().split("\n")[1000]!;
+
+/**
+ * ~120 KB tool output of 2,400 unique lines (a FAIL line every 600th), different for each `turn`
+ * when one is given; its line 1,200 is `turnLogMiddle(turn)`.
+ */
+export function turnLog(turn?: number): string {
+  const tag = turn === undefined ? "" : ` turn ${turn}`;
+  const lines = Array.from({ length: 2400 }, (_, i) =>
+    i === 1199
+      ? turnLogMiddle(turn)
+      : (i + 1) % 600 === 0
+        ? `FAIL${tag} test/case-${i + 1}.test.ts`
+        : `ok ${i + 1}${tag} test/case-${i + 1}.test.ts ${"-".repeat(turn === undefined ? 20 : 12)}`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/** The middle line of `turnLog(turn)`: if it ever reaches a request body, the payload leaked. */
+export function turnLogMiddle(turn?: number): string {
+  return turn === undefined ? "ok 1200 test/case-1200.test.ts" : `ok 1200 turn ${turn} test/case-1200.test.ts`;
+}

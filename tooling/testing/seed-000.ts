@@ -1,4 +1,4 @@
-// Seed 000's per-turn prompt_metrics example ("Metrics & Observability"), as written there: the
+// The docs/ARCHITECTURE.md §references per-turn prompt_metrics example ("Metrics & Observability"), as written there: the
 // schema tests parse it and the budget tests build it.
 
 /** The measured fields of the example: hot state, artifacts, prompt size. */

@@ -120,7 +120,7 @@ export async function runDemo(
   const count = (text: string) => countTokens(text);
   const maxPromptTokens = options.maxPromptTokens ?? 8_000;
 
-  // Seed 004 injects recent results whole up to the summarize threshold; keep that small here,
+  // docs/ARCHITECTURE.md §executions injects recent results whole up to the summarize threshold; keep that small here,
   // since every result is one artifacts_get away.
   const config = { executions: { summarizeThreshold: 1_000, recentLimit: 3 } };
   const externalizer = new Externalizer({ store, countTokens: count, config });

@@ -145,7 +145,7 @@ export const ExecuteItemSchema = z
   .strict();
 export type ExecuteItem = z.infer<typeof ExecuteItemSchema>;
 
-/** Seed 004's execute request, or a batch: { session_id, batch: [items] }. */
+/** The docs/ARCHITECTURE.md §executions execute request, or a batch: { session_id, batch: [items] }. */
 export const ExecuteBodySchema = z.union([
   ExecuteItemSchema.extend({ session_id: SessionIdSchema, user_id: z.string().max(200).optional() }).strict(),
   z

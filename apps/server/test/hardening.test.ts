@@ -435,7 +435,7 @@ describe("dedupe never leaks across sessions (issue 17 #3)", () => {
 
 describe("one corrupt record never 500s a listing (issue 17 #15)", () => {
   it("GET artifacts and hot-state answer 200 for every session referencing a corrupt record", async () => {
-    const { metaKey } = await import("@artifact-refs/store");
+    const { metaKey } = await import("@artifact-refs/store/internal");
     const h = await startHarness();
     try {
       const body = "shared content\n".repeat(20);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ArtifactStore, MemoryDriver, recordKey } from "@artifact-refs/store";
+import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
+import { recordKey } from "@artifact-refs/store/internal";
 import { createServer } from "../src/index.js";
 import { makeWorkspace } from "./helpers.js";
 

@@ -8,7 +8,7 @@ import { openAiCompatibleProvider } from "../src/index.js";
 import { TOKEN_A, TOKEN_B, startHarness, type Harness } from "./helpers.js";
 
 /**
- * The web UI in real Chromium (Debian's package, driven by playwright-core): seed 004's
+ * The web UI in real Chromium (Debian's package, driven by playwright-core): the docs/ARCHITECTURE.md §executions
  * flow end to end against a real server on 127.0.0.1. The UI must be built (pnpm build).
  */
 const CHROMIUM = "/usr/bin/chromium";

@@ -13,7 +13,7 @@ import { jsonSchema, tool, type LanguageModelMiddleware, type ModelMessage, type
 
 export interface AiSdkRefsOptions extends SessionRefsOptions {
   /**
-   * Prompt budget for `prepareStep`, in tokens (default 8,000, seed 000). Each step's prompt is
+   * Prompt budget for `prepareStep`, in tokens (default 8,000, docs/ARCHITECTURE.md §references). Each step's prompt is
    * built by the shared assembler inside it; only an irreducible part over it (system prompt,
    * task, request head) fails closed with BUDGET_EXCEEDED naming that part.
    */

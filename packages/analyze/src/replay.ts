@@ -37,7 +37,7 @@ import { PEER_POLICIES, type PeerPolicy, type PolicyName } from "./policies/inde
 export interface ReplayOptions {
   /** Session id used in the replay store (default "analyze"). */
   session?: string;
-  /** Budget of every assembled prompt (default 8,000 tokens, seed 000). */
+  /** Budget of every assembled prompt (default 8,000 tokens, docs/ARCHITECTURE.md §references). */
   maxPromptTokens?: number;
   /** Cap of the one `artifacts_get` answer counted after each externalized output (default 8,000 chars). */
   fetchChars?: number;

@@ -9,7 +9,7 @@ import {
   loadReplayMessages,
   parseReplayTranscript,
   type ReplayMessage,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { bigLog, memoryStore, tempDir } from "./helpers.js";
 
 const BASE: ReplayMessage[] = [

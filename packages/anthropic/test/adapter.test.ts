@@ -4,7 +4,12 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { createAnthropicRefs } from "../src/index.js";
 import { runExampleWithEnv } from "@artifact-refs/tooling/testing/examples";
 import { expectScriptedLogRun } from "@artifact-refs/tooling/testing/log-run";
-import { BIG_LOG_MIDDLE as MIDDLE, bigLog, logScript, startFakeAnthropic } from "./fake-anthropic.js";
+import {
+  BIG_LOG_MIDDLE as MIDDLE,
+  bigLog,
+  logScript,
+  startFakeAnthropic,
+} from "@artifact-refs/tooling/testing/fake-anthropic";
 
 const LOG = bigLog();
 

@@ -19,7 +19,7 @@ const bounded = (name: keyof typeof BUDGET_LIMITS, min: number) =>
 
 const warn = (name: string) => z.number().int(`${name} must be a whole number`).min(0, `${name} must not be negative`);
 
-/** The budget table of seed 000, plus the regression-warning thresholds. */
+/** The budget table of docs/ARCHITECTURE.md §references, plus the regression-warning thresholds. */
 export const BudgetConfigSchema = z
   .object({
     maxHotStateTokens: bounded("maxHotStateTokens", 1),
@@ -42,7 +42,7 @@ export const BudgetConfigSchema = z
 export type BudgetConfig = z.infer<typeof BudgetConfigSchema>;
 export type BudgetConfigInput = Partial<BudgetConfig>;
 
-/** Seed 000's defaults. */
+/** The docs/ARCHITECTURE.md §references defaults. */
 export const DEFAULT_BUDGET: Readonly<BudgetConfig> = Object.freeze({
   maxHotStateTokens: 1_000,
   maxArtifactIndexEntries: 20,

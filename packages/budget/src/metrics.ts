@@ -66,7 +66,7 @@ export function regressionWarnings(
   return warnings;
 }
 
-/** Builds and validates one `prompt_metrics` event (seed 000), with cuts, violations and warnings. */
+/** Builds and validates one `prompt_metrics` event (docs/ARCHITECTURE.md §references), with cuts, violations and warnings. */
 export function buildPromptMetrics(
   input: PromptMetricsInput,
   config: BudgetConfig = DEFAULT_BUDGET,

@@ -19,7 +19,7 @@ import {
 const dir = mkdtempSync(join(tmpdir(), "aref-metrics-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// seed 000's example turn; its artifact types come unsorted and repeated
+// The docs/ARCHITECTURE.md §references example turn; its artifact types come unsorted and repeated
 const turn: PromptMetricsInput = {
   session: "s1",
   run: "r1",

@@ -147,7 +147,7 @@ export type ArtifactsGetResult = ArtifactsGetAnswer | LoopGuardAnswer;
 export interface ArtifactsGetOptions {
   store: ArtifactStore;
   session: string;
-  /** Cap of one answer's text (default 8,000; seed 000/003). */
+  /** Cap of one answer's text (default 8,000; docs/ARCHITECTURE.md §references/§sidecar). */
   maxChars?: number;
   /** Identical fetches allowed before the loop guard answers with narrower selectors (default 2). */
   loopLimit?: number;

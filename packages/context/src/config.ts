@@ -26,9 +26,9 @@ export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
 export const ExternalizeConfigSchema = z
   .object({
     enabled: z.boolean().default(true),
-    /** Inline threshold in chars. Default = the budget's maxInlineArtifactChars (seed 000: 2,000). Seed 003's rule is 8,000. */
+    /** Inline threshold in chars. Default = the budget's maxInlineArtifactChars (docs/ARCHITECTURE.md §references: 2,000). the docs/ARCHITECTURE.md §sidecar rule is 8,000. */
     maxInlineChars: int(0).default(2_000),
-    /** Inline threshold in lines (seed 003: 200). */
+    /** Inline threshold in lines (docs/ARCHITECTURE.md §sidecar: 200). */
     maxInlineLines: int(0).default(200),
     /** Inline threshold in tokens (counted with the configured counter; a failed count stashes). */
     maxInlineTokens: int(0).default(1_000),
@@ -52,7 +52,7 @@ export const ExternalizeConfigSchema = z
 
 export const FetchConfigSchema = z
   .object({
-    /** Cap of one artifacts_get answer (seed 000/003: 8,000). */
+    /** Cap of one artifacts_get answer (docs/ARCHITECTURE.md §references/§sidecar: 8,000). */
     maxChars: int(1, HARD_FETCH_MAX_CHARS).default(DEFAULT_FETCH_MAX_CHARS),
     /** The same artifact and selector fetched this many times → a narrower selector is suggested instead. */
     loopLimit: int(1).default(2),
@@ -61,7 +61,7 @@ export const FetchConfigSchema = z
   })
   .strict();
 
-/** Seed 004's ArtifactContext settings (env names ARTIFACT_CONTEXT_*). */
+/** The docs/ARCHITECTURE.md §executions ArtifactContext settings (env names ARTIFACT_CONTEXT_*). */
 export const ExecutionsConfigSchema = z
   .object({
     maxResultSize: int(1).default(50_000),
@@ -76,7 +76,7 @@ export const ExecutionsConfigSchema = z
   })
   .strict();
 
-/** Seed 000's bootstrap-file refs (OPENCLAW_ARTIFACT_REFS / …_THRESHOLD_CHARS). */
+/** The docs/ARCHITECTURE.md §references bootstrap-file refs (OPENCLAW_ARTIFACT_REFS / …_THRESHOLD_CHARS). */
 export const BootstrapConfigSchema = z
   .object({
     refs: z.boolean().default(false),
@@ -84,7 +84,7 @@ export const BootstrapConfigSchema = z
   })
   .strict();
 
-/** Seed 001's recall settings (memory.artifacts.enabled / maxItems / maxChars). */
+/** The docs/ARCHITECTURE.md §memory recall settings (memory.artifacts.enabled / maxItems / maxChars). */
 export const RecallConfigSchema = z
   .object({
     enabled: z.boolean().default(true),
@@ -116,7 +116,7 @@ export type ContextConfig = z.infer<typeof ContextConfigSchema>;
 type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 export type ContextConfigInput = DeepPartial<ContextConfig>;
 
-/** Per-session overrides (seed 004: auto-inject off, more context items, another summarize threshold). */
+/** Per-session overrides (docs/ARCHITECTURE.md §executions: auto-inject off, more context items, another summarize threshold). */
 export const SessionOverridesSchema = z
   .object({
     autoInject: z.boolean().optional(),

@@ -58,7 +58,7 @@ export interface RecordExecutionInput {
   mime?: string;
 }
 
-/** Seed 004's GET /api/artifacts/context/:session_id answer. */
+/** The docs/ARCHITECTURE.md §executions GET /api/artifacts/context/:session_id answer. */
 export const ExecutionContextShapeSchema = z.object({
   session_id: z.string(),
   turn: z.number().int().nonnegative(),
@@ -123,7 +123,7 @@ function fmtKb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
-/** Seed 004's tool-specific summaries ("Loaded README.md (2.5 KB)", "Listed 15 items in src", …). */
+/** The docs/ARCHITECTURE.md §executions tool-specific summaries ("Loaded README.md (2.5 KB)", "Listed 15 items in src", …). */
 export function summarizeExecution(
   toolName: string,
   args: Record<string, unknown>,
@@ -165,7 +165,7 @@ interface Tracked {
 }
 
 /**
- * Seed 004's artifact context for one session: records tool executions (result as a
+ * The docs/ARCHITECTURE.md §executions artifact context for one session: records tool executions (result as a
  * reference), tracks their TTL in turns, builds the context message (recent executions
  * plus those the user's words refer to) and the shape the HTTP API serves.
  */
@@ -328,7 +328,7 @@ export class ExecutionContext {
   }
 
   /**
-   * Seed 004's context message: the most recent live executions plus those the user's
+   * The docs/ARCHITECTURE.md §executions context message: the most recent live executions plus those the user's
    * query refers to. Results up to the summarize threshold are included whole; explicitly
    * referenced ones up to maxResultSize; anything larger as summary + reference + how to
    * fetch it. Undefined when auto-inject is off (unless `force`) or nothing is live.
@@ -394,7 +394,7 @@ export class ExecutionContext {
   }
 
   /**
-   * Seed 001's recall: the top executions for the next prompt, within `recall.maxItems` and
+   * The docs/ARCHITECTURE.md §memory recall: the top executions for the next prompt, within `recall.maxItems` and
    * `recall.maxChars` (explicit references first, then relevance to the query and recency).
    * Each item reads `[art:…] title — summary`. Empty when recall is disabled.
    */
@@ -425,7 +425,7 @@ export class ExecutionContext {
       explicitIds: explicit,
       maxItems: cfg.maxItems,
       budgetTokens: cfg.maxChars,
-      countTokens: (text) => text.length, // the budget is in chars (seed 001's maxChars)
+      countTokens: (text) => text.length, // the budget is in chars (the docs/ARCHITECTURE.md §memory maxChars)
     });
     const byId = new Map(tracked.map((t) => [t.record.execution_id, t]));
     return {
@@ -435,7 +435,7 @@ export class ExecutionContext {
     };
   }
 
-  /** The shape GET /api/artifacts/context/:session_id serves (seed 004). */
+  /** The shape GET /api/artifacts/context/:session_id serves (docs/ARCHITECTURE.md §executions). */
   contextShape(): ExecutionContextShape {
     const liveIds = new Set(this.live().map((e) => e.execution_id));
     return ExecutionContextShapeSchema.parse({

@@ -46,7 +46,7 @@ export interface ToolResultInput {
   type?: ArtifactType;
   /** Injected context (recall, checkpoints, fetch answers): never stashed. */
   injected?: boolean;
-  /** The turn's deadline: past it, nothing is stored (seed 002). */
+  /** The turn's deadline: past it, nothing is stored (docs/ARCHITECTURE.md §oversized). */
   deadline?: Deadline;
 }
 

@@ -38,7 +38,6 @@ export {
 export {
   Externalizer,
   LossReceiptSchema,
-  buildRedactor,
   type ExternalizerOptions,
   type ToolResultInput,
   type ExternalizedResult,
@@ -89,7 +88,6 @@ export {
 export { TranscriptWriter, type TranscriptWriterOptions, type TranscriptEntryInput } from "./transcript/writer.js";
 export {
   readTranscript,
-  parseTranscriptText,
   rehydrateTranscript,
   rehydrateEntry,
   toolResultValue,
@@ -106,8 +104,6 @@ export {
 // artifacts_get and handles in arguments
 export {
   ArtifactsGetTool,
-  artifactsGetDefinition,
-  parseArtifactsGetArgs,
   type ToolDefinition,
   type ArtifactsGetOptions,
   type ArtifactsGetArgs,
@@ -116,16 +112,6 @@ export {
   type ArtifactsGetError,
   type LoopGuardAnswer,
 } from "./artifacts-get.js";
-export {
-  resolveArtifactArgs,
-  artifactArgModes,
-  stripArtifactAnnotations,
-  HANDLE_IN_TEXT_RE,
-  type ArtifactArgMode,
-  type ResolvedHandle,
-  type ResolveArgsResult,
-  type ResolveArgsOptions,
-} from "./arg-handles.js";
 export {
   migrateTranscript,
   MigrationReportSchema,
@@ -144,12 +130,10 @@ export {
   type ToolResultListener,
 } from "./session-refs.js";
 
-// Execution records (seed 004)
+// Execution records (docs/ARCHITECTURE.md, "Executions")
 export {
   ExecutionContext,
   ExecutionContextShapeSchema,
-  ExecutionStateSchema,
-  summarizeExecution,
   type ExecutionContextOptions,
   type ExecutionContextShape,
   type ExecutionState,
@@ -159,8 +143,59 @@ export {
   type ReferenceResolver,
 } from "./executions.js";
 
-// Prompt assembler and checkpoint packs (assembler/); aref analyze is @artifact-refs/analyze
-export * from "./assembler/index.js";
+// Prompt assembler (assembler/); checkpoint packs and layout stay in ./internal.js
+export {
+  PromptAssembler,
+  renderMessage,
+  PRICE_MODELS,
+  DEFAULT_PRICE_MODEL,
+  resolvePriceModel,
+  type PromptAssemblerOptions,
+  type PriceModel,
+  type PriceModelName,
+} from "./assembler/index.js";
+export {
+  DEFAULT_BUDGETS,
+  type PromptRole,
+  type HistoryMessage,
+  type PartKind,
+  type ModelMessage,
+  type PromptPart,
+  type TokenCounter,
+  type AssemblerBudgets,
+  type AssemblyStrategy,
+  type BootstrapFile,
+  type RecallItem,
+  type AssembleInput,
+  type AssembledPrompt,
+  type CheckpointInfo,
+} from "./assembler/index.js";
+// What replay tools (@artifact-refs/analyze) build on: per-call accounting, history layout, hot-state deltas
+export {
+  callCost,
+  commonPrefixLength,
+  memoCounter,
+  prefixTokens,
+  actionLine,
+  layoutHistory,
+  stableJson,
+  storedForm,
+  applyHotStateDelta,
+  HOT_STATE_PREFIX,
+  HOT_STATE_UPDATE_PREFIX,
+  type CallCost,
+  type CountedPart,
+  type CheckpointMessage,
+} from "./assembler/index.js";
+export {
+  resolveArtifactArgs,
+  artifactArgModes,
+  stripArtifactAnnotations,
+  type ArtifactArgMode,
+  type ResolvedHandle,
+  type ResolveArgsResult,
+  type ResolveArgsOptions,
+} from "./arg-handles.js";
 export {
   collectReferences,
   pruneTranscript,
@@ -169,6 +204,7 @@ export {
   type PruneResult,
 } from "./transcript/prune.js";
 export { historyFromTranscript } from "./transcript/history.js";
+export { readCheckpoint, type CheckpointPack } from "./assembler/index.js";
 export { modelErrorHint, renderModelError, ARTIFACTS_LIST_TOOL_NAME } from "./model-errors.js";
 export { renderHintText, renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
 export { fitTurns, olderOutputStub, type TurnShape } from "./fit-turns.js";

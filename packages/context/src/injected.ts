@@ -4,7 +4,7 @@ import type { ArtifactStore } from "@artifact-refs/store";
 
 /**
  * Injected context (recall blocks, checkpoint bundles, artifacts_get answers, execution
- * context messages) is tagged so that it is never stashed again (no self-ingest, seed 003).
+ * context messages) is tagged so that it is never stashed again (no self-ingest, docs/ARCHITECTURE.md §sidecar).
  *
  * The tag is a first line carrying a MAC of the rest of the text under a secret key, so text from
  * outside (a workspace file, a tool's output, a transcript line written by anyone) cannot forge it:

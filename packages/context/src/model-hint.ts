@@ -2,7 +2,7 @@ import { DEFAULT_FETCH_MAX_CHARS, type ArtifactRef } from "@artifact-refs/schema
 
 export const ARTIFACTS_GET_TOOL_NAME = "artifacts_get";
 
-/** What the model sees instead of an externalized tool result (seed 002, plus preview). */
+/** What the model sees instead of an externalized tool result (docs/ARCHITECTURE.md §oversized, plus preview). */
 export interface ModelHint {
   artifact_reference: string;
   summary: string;

@@ -9,7 +9,7 @@ export interface SerializedPayload {
   payload: PayloadEncoding;
   /** Best MIME guess (the caller's, when given). */
   mime: string;
-  /** True for JSON, HTML and PDF text (seed 003: stash structured content). */
+  /** True for JSON, HTML and PDF text (docs/ARCHITECTURE.md §sidecar: stash structured content). */
   structured: boolean;
 }
 

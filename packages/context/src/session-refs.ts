@@ -20,7 +20,7 @@ export interface SessionRefsOptions {
   maxChars?: number;
   /** Model whose tokenizer counts the inline-token threshold and the prompt (default cl100k_base). */
   model?: string;
-  /** Budgets of the prompts `assemblePrompt` builds (default: seed 000's, 8,000 prompt tokens). */
+  /** Budgets of the prompts `assemblePrompt` builds (default: docs/ARCHITECTURE.md §references, 8,000 prompt tokens). */
   budgets?: Partial<AssemblerBudgets>;
   /** Assembly strategy; default from `provider`, else from `priceModel`, else window. */
   strategy?: AssemblyStrategy;

@@ -10,7 +10,7 @@ import {
   stripArtifactAnnotations,
   type ArtifactsGetAnswer,
   type LoopGuardAnswer,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { bigLog, memoryStore } from "./helpers.js";
 
 const session = "sess-get";

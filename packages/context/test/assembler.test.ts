@@ -21,7 +21,7 @@ import {
   type CountedPart,
   type HistoryMessage,
   type PromptAssemblerOptions,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { bigLog, memoryStore, tempDir } from "./helpers.js";
 
 const counter = { count: (text: string) => countTokens(text) };

@@ -13,7 +13,7 @@ import {
   readTranscript,
   rehydrateTranscript,
   type ArtifactsGetAnswer,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { bigLog, memoryStore, tempDir } from "./helpers.js";
 
 const SESSION = "e2e-50";

@@ -8,12 +8,12 @@ import {
   isInjected,
   summarizeExecution,
   type ReferenceResolver,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { bigLog, memoryStore } from "./helpers.js";
 
 const session = "sess-exec";
 
-/** Matches file names mentioned in the query against `path` arguments (seed 004's content references). */
+/** Matches file names mentioned in the query against `path` arguments (the docs/ARCHITECTURE.md §executions content references). */
 const byFileName: ReferenceResolver = (query, executions) => ({
   candidates: executions
     .filter((e) => typeof e.tool_args?.path === "string" && query.includes(String(e.tool_args.path).split("/").pop()!))

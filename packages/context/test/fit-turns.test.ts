@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fitTurns, olderOutputStub, type TurnShape } from "../src/index.js";
+import { fitTurns, olderOutputStub, type TurnShape } from "../src/internal.js";
 
 interface Item {
   role: "user" | "assistant" | "tool";

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Externalizer, TranscriptWriter, isInjected, stripInjectedTag, tagInjected } from "../src/index.js";
+import { Externalizer, TranscriptWriter, isInjected, stripInjectedTag, tagInjected } from "../src/internal.js";
 import { memoryStore } from "./helpers.js";
 
 // Issue 17, finding 4: text an attacker controls (a workspace file) must not be able to claim it is injected context.

@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from "@artifact-refs/schema";
 import { describe, expect, it } from "vitest";
-import { Externalizer, collectReferences, isInjected, pruneTranscript } from "../src/index.js";
+import { Externalizer, collectReferences, isInjected, pruneTranscript } from "../src/internal.js";
 import { bigLog, memoryStore } from "./helpers.js";
 
 async function session(turns: number): Promise<TranscriptEntry[]> {

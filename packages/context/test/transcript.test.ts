@@ -11,7 +11,7 @@ import {
   rehydrateEntry,
   rehydrateTranscript,
   toolResultValue,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { bigLog, memoryStore, tempDir } from "./helpers.js";
 
 const session = "sess-tr";

@@ -20,7 +20,7 @@ export interface HotStateBuildInput {
 }
 
 export interface HotStateBuildOptions extends CountOptions {
-  /** Caps: maxHotStateTokens and maxArtifactIndexEntries. Default: seed 000's (1,000 tokens, 20 entries). */
+  /** Caps: maxHotStateTokens and maxArtifactIndexEntries. Default: the docs/ARCHITECTURE.md §references (1,000 tokens, 20 entries). */
   config?: BudgetConfig;
   /** How the model gets an evicted entry back. Default: `artifacts_get <short ref>`. */
   recover?: (ref: string) => string;

@@ -6,21 +6,12 @@ import { ChatOpenAI } from "@langchain/openai";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { z } from "zod";
-import { startFakeOpenAI, type Move } from "@artifact-refs/tooling/testing/fake-openai";
+import { startFakeOpenAI, turnLog, turnLogMiddle, type Move } from "@artifact-refs/tooling/testing/fake-openai";
 import { createLangChainRefs, type LangChainRefs } from "../src/index.js";
 
 /** ~120 KB tool output, different for each turn; its middle line must never reach a request. */
-const MIDDLE = (turn: number) => `ok 1200 turn ${turn} test/case-1200.test.ts`;
-function log120k(turn: number): string {
-  const lines = Array.from({ length: 2400 }, (_, i) =>
-    i === 1199
-      ? MIDDLE(turn)
-      : (i + 1) % 600 === 0
-        ? `FAIL turn ${turn} test/case-${i + 1}.test.ts`
-        : `ok ${i + 1} turn ${turn} test/case-${i + 1}.test.ts ${"-".repeat(12)}`,
-  );
-  return `${lines.join("\n")}\n`;
-}
+const MIDDLE = turnLogMiddle;
+const log120k = turnLog;
 const lastRole = (raw: string) => (JSON.parse(raw) as { messages: Array<{ role: string }> }).messages.at(-1)!.role;
 
 /** The graph of the README: agent → tools → stash → agent; `wrap` also wraps read_log itself. */

@@ -4,22 +4,16 @@ import { createTool } from "@mastra/core/tools";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { z } from "zod";
-import type { Move } from "@artifact-refs/tooling/testing/fake-openai";
+import {
+  startFakeStreamingOpenAI,
+  turnLog as log120k,
+  turnLogMiddle,
+  type Move,
+} from "@artifact-refs/tooling/testing/fake-openai";
 import { createMastraRefs } from "../src/index.js";
-import { startFakeStreamingOpenAI } from "./fake-stream.js";
 
-const MIDDLE = "ok 1200 test/case-1200.test.ts";
-/** ~120 KB tool output; its middle line must never reach a request. */
-function log120k(): string {
-  const lines = Array.from({ length: 2400 }, (_, i) =>
-    i === 1199
-      ? MIDDLE
-      : (i + 1) % 600 === 0
-        ? `FAIL test/case-${i + 1}.test.ts`
-        : `ok ${i + 1} test/case-${i + 1}.test.ts ${"-".repeat(20)}`,
-  );
-  return `${lines.join("\n")}\n`;
-}
+/** ~120 KB tool output (tooling/testing's turnLog); its middle line must never reach a request. */
+const MIDDLE = turnLogMiddle();
 
 describe("@artifact-refs/mastra with a real Mastra Agent against a local streaming Chat Completions server", () => {
   it("a tool returning 120 KB never puts the payload in a request body; artifacts_get returns a bounded slice", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runExampleWithEnv } from "@artifact-refs/tooling/testing/examples";
 import { logScript } from "@artifact-refs/tooling/testing/fake-openai";
-import { startFakeStreamingOpenAI as startFakeOpenAI } from "./fake-stream.js";
+import { startFakeStreamingOpenAI as startFakeOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
 import { expectScriptedLogRun } from "@artifact-refs/tooling/testing/log-run";
 
 describe("README example runs as written against a local OpenAI server", () => {

@@ -16,7 +16,8 @@ import {
   parseSessionId,
   type SessionReference,
 } from "@artifact-refs/schema";
-import { decodeUtf8, mapLimit, type ArtifactStore } from "@artifact-refs/store";
+import type { ArtifactStore } from "@artifact-refs/store";
+import { decodeUtf8, mapLimit } from "@artifact-refs/store/internal";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   ErrorCode,

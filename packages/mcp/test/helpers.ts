@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openStore } from "@artifact-refs/store-spec";
 import type { ArtifactStore } from "@artifact-refs/store";
+import { afterAll, beforeAll } from "vitest";
+import { serveHttp, type RunningHttpServer } from "../src/index.js";
 
 export const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 /** Two contents whose ids share their first 12 hex chars (an ambiguous art: prefix). */
@@ -78,4 +80,21 @@ export async function fixture(): Promise<Fixture> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The fixture store served over streamable HTTP on 127.0.0.1 (session s1, 3,000-char answers)
+ * for the calling suite: started before its tests, closed and removed after them.
+ */
+export function useHttpFixture(): { readonly fx: Fixture; readonly http: RunningHttpServer } {
+  const served = {} as { fx: Fixture; http: RunningHttpServer };
+  beforeAll(async () => {
+    served.fx = await fixture();
+    served.http = await serveHttp({ store: served.fx.store, session: "s1", maxChars: 3000 });
+  });
+  afterAll(async () => {
+    await served.http?.close();
+    await served.fx?.cleanup();
+  });
+  return served;
 }

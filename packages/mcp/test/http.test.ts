@@ -1,27 +1,16 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveHttp, type RunningHttpServer } from "../src/index.js";
-import { fixture, type Fixture } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { useHttpFixture } from "./helpers.js";
 
-let fx: Fixture;
-let http: RunningHttpServer;
-
-beforeAll(async () => {
-  fx = await fixture();
-  http = await serveHttp({ store: fx.store, session: "s1", maxChars: 3000 });
-});
-afterAll(async () => {
-  await http?.close();
-  await fx?.cleanup();
-});
+const served = useHttpFixture();
 
 describe("streamable HTTP (stateless) with the official client", () => {
   it("serves the same tools and resources on 127.0.0.1", async () => {
-    expect(http.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(served.http.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: "http-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.http.url)));
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "artifacts_get",
@@ -31,7 +20,7 @@ describe("streamable HTTP (stateless) with the official client", () => {
     ]);
     const r = (await client.callTool({
       name: "artifacts_get",
-      arguments: { ref: fx.ids.log, selector: { mode: "grep", pattern: "^FAIL", context: 0 } },
+      arguments: { ref: served.fx.ids.log, selector: { mode: "grep", pattern: "^FAIL", context: 0 } },
     })) as CallToolResult;
     const answer = { text: (r.content[0] as { text: string }).text };
     expect(answer.text.match(/FAIL/g)).toHaveLength(4);
@@ -41,9 +30,9 @@ describe("streamable HTTP (stateless) with the official client", () => {
   });
 
   it("answers other paths with 404 and GET with 405", async () => {
-    expect((await fetch(http.url.replace("/mcp", "/other"), { method: "POST" })).status).toBe(404);
-    expect((await fetch(http.url)).status).toBe(405);
-    const bad = await fetch(http.url, {
+    expect((await fetch(served.http.url.replace("/mcp", "/other"), { method: "POST" })).status).toBe(404);
+    expect((await fetch(served.http.url)).status).toBe(405);
+    const bad = await fetch(served.http.url, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: "{not json",

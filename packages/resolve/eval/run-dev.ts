@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { evaluateReferenceSet, formatEvaluation } from "../src/index.js";
+import { evaluateReferenceSet, formatEvaluation } from "../src/internal.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../../..");

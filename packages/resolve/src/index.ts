@@ -3,7 +3,6 @@ export { applySelectorToChunks, CHUNKED_JSONPATH_MAX_BYTES, type ChunkSource } f
 export { type SelectOptions, DEFAULT_REGEX_TIME_LIMIT_MS } from "./selectors/common.js";
 export { DEFAULT_GREP_CONTEXT, DEFAULT_GREP_MAX_MATCHES } from "./selectors/grep.js";
 export { compileSafeRegex, type SafeRegex } from "./selectors/regex.js";
-export { parseJsonPointer, resolveJsonPointer, toJsonPointer, toJsonPath } from "./selectors/json-pointer.js";
 export { contentAsText, isBinaryBytes, looksBinary } from "./text.js";
 export { parseSelectorFlags, type SelectorFlags } from "./selectors/flags.js";
 export { preview, summarize, type SummarizeInputLike } from "./preview/preview.js";
@@ -13,10 +12,6 @@ export {
   type PreviewOptions,
   DEFAULT_PREVIEW_MAX_CHARS,
 } from "./preview/types.js";
-export { detectKind } from "./preview/detect.js";
-export { outlineSymbols, type CodeSymbol } from "./preview/code.js";
-export { visibleText } from "./preview/html.js";
-export { testCounts, failingTests } from "./preview/test-output.js";
 export {
   resolveReferences,
   ResolutionSession,
@@ -24,8 +19,6 @@ export {
   type Resolution,
   type ResolveOptions,
 } from "./resolution/resolve.js";
-export type { ExecutionLike } from "./resolution/executions.js";
-export { parseQuery, type ParsedQuery } from "./resolution/query.js";
 export {
   evaluateReferenceSet,
   formatEvaluation,
@@ -34,6 +27,7 @@ export {
   type QueryOutcome,
   type ReferenceSet,
 } from "./resolution/evaluate.js";
+export type { ExecutionLike } from "./resolution/executions.js";
 export {
   recall,
   RecallIndex,

@@ -14,7 +14,7 @@ export interface RecallOptions {
   query?: string;
   /** Items the message refers to explicitly (e.g. the resolver's candidates), most wanted first. */
   explicitIds?: readonly string[];
-  /** Hard cap on the tokens of the selected items' texts together (seed 001's fixed budget). */
+  /** Hard cap on the tokens of the selected items' texts together (the docs/ARCHITECTURE.md §memory fixed budget). */
   budgetTokens: number;
   /** At most this many items (top-K; default 10). */
   maxItems?: number;
@@ -220,7 +220,7 @@ export function defaultRender(item: RecallItem): string {
 }
 
 /**
- * Top-K items for the next prompt within a token budget (seed 001): ranked by explicit
+ * Top-K items for the next prompt within a token budget (docs/ARCHITECTURE.md §memory): ranked by explicit
  * reference, relevance to the current message and recency; deterministic. For long sessions,
  * keep a RecallIndex and call its `recall` instead (this builds one each call).
  */

@@ -2,7 +2,7 @@ import { hasErrorCode } from "@artifact-refs/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_SUMMARY_CHARS } from "@artifact-refs/schema";
-import { preview, summarize, testCounts } from "../src/index.js";
+import { preview, summarize, testCounts } from "../src/internal.js";
 
 describe("preview by content type", () => {
   it("JSON: shape, keys, array lengths and a sample", () => {

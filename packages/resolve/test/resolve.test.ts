@@ -3,7 +3,7 @@ import { resolve as resolvePath } from "node:path";
 import { hasErrorCode } from "@artifact-refs/schema";
 import { describe, expect, it } from "vitest";
 import { itWithData, sharedDataPath } from "@artifact-refs/tooling/testing/shared-data";
-import { type ExecutionLike, evaluateReferenceSet, formatEvaluation, resolveReferences } from "../src/index.js";
+import { type ExecutionLike, evaluateReferenceSet, formatEvaluation, resolveReferences } from "../src/internal.js";
 
 const DEV = sharedDataPath("references/dev.json");
 const HELDOUT = resolvePath(import.meta.dirname, "fixtures/heldout.json");

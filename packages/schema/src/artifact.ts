@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ArtifactIdSchema, SessionIdSchema, ShortRefSchema } from "./ids.js";
 
-/** Semantic classification of an artifact (seed 000, plus tool_output and checkpoint). */
+/** Semantic classification of an artifact (docs/ARCHITECTURE.md §references, plus tool_output and checkpoint). */
 export const ArtifactTypeSchema = z.enum([
   "repo",
   "doc",
@@ -28,7 +28,7 @@ export const ToolInfoSchema = z.object({
 export type ToolInfo = z.infer<typeof ToolInfoSchema>;
 
 /**
- * Metadata of one stored blob (seed 000's ArtifactRecord plus label, tool, encoding).
+ * Metadata of one stored blob (the docs/ARCHITECTURE.md §references ArtifactRecord plus label, tool, encoding).
  * Kept apart from the content and never duplicates it. One record per blob: the first
  * put sets it; later puts of the same bytes keep it (their labels live on references).
  */
@@ -72,7 +72,7 @@ export const SessionReferenceSchema = z.object({
 });
 export type SessionReference = z.infer<typeof SessionReferenceSchema>;
 
-/** Compact reference in the hot state's artifact index (seed 000). `artifact_id` may be a short ref. */
+/** Compact reference in the hot state's artifact index (docs/ARCHITECTURE.md §references). `artifact_id` may be a short ref. */
 export const ArtifactIndexEntrySchema = z.object({
   artifact_id: z.union([ArtifactIdSchema, ShortRefSchema]),
   type: ArtifactTypeSchema,
@@ -83,8 +83,8 @@ export const ArtifactIndexEntrySchema = z.object({
 export type ArtifactIndexEntry = z.infer<typeof ArtifactIndexEntrySchema>;
 
 /**
- * The reference a transcript keeps instead of a payload (seed 001 `details.artifactRef`),
- * and what a model sees for an externalized tool result (seed 002's model hint).
+ * The reference a transcript keeps instead of a payload (docs/ARCHITECTURE.md §memory `details.artifactRef`),
+ * and what a model sees for an externalized tool result (the docs/ARCHITECTURE.md §oversized model hint).
  */
 export const ArtifactRefSchema = z.object({
   artifact_id: ArtifactIdSchema,

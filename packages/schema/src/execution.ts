@@ -5,7 +5,7 @@ export const ResultTypeSchema = z.enum(["success", "error", "partial"]);
 export type ResultType = z.infer<typeof ResultTypeSchema>;
 
 /**
- * Seed 004's ArtifactExecution: one tool execution and its result. The result itself
+ * The docs/ARCHITECTURE.md §executions ArtifactExecution: one tool execution and its result. The result itself
  * lives in the store; the record keeps its id (`result_ref`) and a summary.
  */
 export const ExecutionRecordSchema = z.object({

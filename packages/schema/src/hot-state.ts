@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ArtifactIndexEntrySchema } from "./artifact.js";
 
-/** Seed 000's Hot State: a small JSON blob in every dispatcher prompt. JSON only, no prose. */
+/** The docs/ARCHITECTURE.md §references Hot State: a small JSON blob in every dispatcher prompt. JSON only, no prose. */
 export const HotStateSchema = z
   .object({
     session_id: z.string().min(1),

@@ -1,11 +1,134 @@
-export * from "./errors.js";
-export * from "./ids.js";
-export * from "./artifact.js";
-export * from "./hot-state.js";
-export * from "./selector.js";
-export * from "./metrics.js";
-export * from "./transcript.js";
-export * from "./execution.js";
-export * from "./receipts.js";
-export * from "./validate.js";
-export * from "./local-origin.js";
+export {
+  isArefError,
+  hasErrorCode,
+  ERROR_CODES,
+  type ErrorCode,
+  type ArefErrorOptions,
+  ArefError,
+} from "./errors.js";
+export {
+  toHandle,
+  toShortRef,
+  isArtifactId,
+  parseRef,
+  parseSessionId,
+  ARTIFACT_ID_RE,
+  HANDLE_PREFIX,
+  SHORT_REF_PREFIX,
+  MIN_PREFIX_LENGTH,
+  MAX_REF_LENGTH,
+  ArtifactIdSchema,
+  type ArtifactId,
+  HandleSchema,
+  type Handle,
+  ShortRefSchema,
+  type ShortRef,
+  type ParsedRef,
+  SessionIdSchema,
+  type SessionId,
+} from "./ids.js";
+export {
+  ArtifactTypeSchema,
+  type ArtifactType,
+  ProducerSchema,
+  type Producer,
+  MAX_SUMMARY_CHARS,
+  MAX_LABEL_CHARS,
+  ToolInfoSchema,
+  type ToolInfo,
+  ArtifactRecordSchema,
+  type ArtifactRecord,
+  SessionReferenceSchema,
+  type SessionReference,
+  ArtifactIndexEntrySchema,
+  type ArtifactIndexEntry,
+  ArtifactRefSchema,
+  type ArtifactRef,
+} from "./artifact.js";
+export {
+  HotStateSchema,
+  type HotState,
+} from "./hot-state.js";
+export {
+  DEFAULT_FETCH_MAX_CHARS,
+  HARD_FETCH_MAX_CHARS,
+  HeadTailSelectorSchema,
+  GrepSelectorSchema,
+  RangeSelectorSchema,
+  JsonPathSelectorSchema,
+  SelectorSchema,
+  type Selector,
+  type HeadTailSelector,
+  type GrepSelector,
+  type RangeSelector,
+  type JsonPathSelector,
+} from "./selector.js";
+export {
+  CutSchema,
+  type Cut,
+  BudgetViolationSchema,
+  type BudgetViolation,
+  PromptMetricsSchema,
+  type PromptMetrics,
+} from "./metrics.js";
+export {
+  RoleSchema,
+  type Role,
+  ToolCallSchema,
+  type ToolCall,
+  TranscriptEntrySchema,
+  type TranscriptEntry,
+} from "./transcript.js";
+export {
+  ResultTypeSchema,
+  type ResultType,
+  ExecutionRecordSchema,
+  type ExecutionRecord,
+  type ExecutionRecordInput,
+  ResolutionExecutionSchema,
+  type ResolutionExecution,
+} from "./execution.js";
+export {
+  receiptName,
+  SelectionSchema,
+  type Selection,
+  StashReceiptSchema,
+  type StashReceipt,
+  FetchReceiptSchema,
+  type FetchReceipt,
+  PeekReceiptSchema,
+  type PeekReceipt,
+  ListItemSchema,
+  type ListItem,
+  ListReceiptSchema,
+  type ListReceipt,
+  RmReceiptSchema,
+  type RmReceipt,
+  GcReportSchema,
+  type GcReport,
+  GcReceiptSchema,
+  type GcReceipt,
+  VerifyProblemSchema,
+  type VerifyProblem,
+  VerifyReportSchema,
+  type VerifyReport,
+  VerifyReceiptSchema,
+  type VerifyReceipt,
+  StoreStatsSchema,
+  type StoreStats,
+  StatsReceiptSchema,
+  type StatsReceipt,
+  ResolveReceiptSchema,
+  type ResolveReceipt,
+  ErrorReceiptSchema,
+  type ErrorReceipt,
+} from "./receipts.js";
+export {
+  formatIssues,
+  parseWith,
+  MAX_ISSUES,
+} from "./validate.js";
+export {
+  isLoopbackHost,
+  localRequestProblem,
+} from "./local-origin.js";

@@ -21,7 +21,7 @@ export const BudgetViolationSchema = z.object({
 });
 export type BudgetViolation = z.infer<typeof BudgetViolationSchema>;
 
-/** The per-turn prompt metrics event of seed 000, plus cuts and warnings. */
+/** The per-turn prompt metrics event of docs/ARCHITECTURE.md §references, plus cuts and warnings. */
 export const PromptMetricsSchema = z.object({
   type: z.literal("prompt_metrics"),
   ts: z.string().datetime({ offset: true }).optional(),

@@ -4,7 +4,7 @@ import { ERROR_CODES } from "./errors.js";
 import { ArtifactIdSchema, ShortRefSchema } from "./ids.js";
 import { SelectorSchema } from "./selector.js";
 
-/** Receipt schema names: `artifact-refs.<command>.v1` (seed 003 style). */
+/** Receipt schema names: `artifact-refs.<command>.v1` (docs/ARCHITECTURE.md §sidecar style). */
 export const receiptName = <T extends string>(command: T) => `artifact-refs.${command}.v1` as const;
 
 /** What a bounded selection returned, what it left out and how to get more. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Default and hard caps for bounded fetch (seeds 000 and 003). */
+/** Default and hard caps for bounded fetch (docs/ARCHITECTURE.md §references and §sidecar). */
 export const DEFAULT_FETCH_MAX_CHARS = 8_000;
 export const HARD_FETCH_MAX_CHARS = 100_000;
 

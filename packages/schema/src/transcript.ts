@@ -13,7 +13,7 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
 
 /**
  * One line of a session transcript (JSONL). Tool results that were externalized keep
- * `content` empty and carry `details.artifactRef` instead of the payload (seed 001).
+ * `content` empty and carry `details.artifactRef` instead of the payload (docs/ARCHITECTURE.md §memory).
  * Injected context is tagged (`details.injected`) and is never stashed again.
  */
 export const TranscriptEntrySchema = z.object({

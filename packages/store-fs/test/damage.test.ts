@@ -1,7 +1,8 @@
 import { mkdir, readFile, readdir, rm, stat, truncate, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isArefError, type ErrorCode } from "@artifact-refs/schema";
-import { ArtifactStore, blobKey, sha256Hex } from "@artifact-refs/store";
+import { ArtifactStore } from "@artifact-refs/store";
+import { blobKey, sha256Hex } from "@artifact-refs/store/internal";
 import { FsDriver, SCRATCH_MIN_AGE_MS } from "@artifact-refs/store-fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempRoot } from "./helpers.js";

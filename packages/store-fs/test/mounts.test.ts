@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sha256Hex } from "@artifact-refs/store";
+import { sha256Hex } from "@artifact-refs/store/internal";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CHILD, assertBuilt, spawnJson } from "./helpers.js";
 

@@ -1,6 +1,7 @@
 import { chmod, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { ArtifactStore, blobKey } from "@artifact-refs/store";
+import { ArtifactStore } from "@artifact-refs/store";
+import { blobKey } from "@artifact-refs/store/internal";
 import { FsDriver } from "@artifact-refs/store-fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, runChild, stageChildForAnyUser, tempRoot } from "./helpers.js";

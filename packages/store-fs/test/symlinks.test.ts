@@ -1,7 +1,8 @@
 import { mkdir, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isArefError } from "@artifact-refs/schema";
-import { ArtifactStore, sha256Hex } from "@artifact-refs/store";
+import { ArtifactStore } from "@artifact-refs/store";
+import { sha256Hex } from "@artifact-refs/store/internal";
 import { FsDriver } from "@artifact-refs/store-fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempRoot } from "./helpers.js";

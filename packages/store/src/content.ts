@@ -49,7 +49,7 @@ function parsesAsJsonObject(text: string): boolean {
 }
 
 /**
- * Default summary (seed 002): the first 200 characters with whitespace runs folded.
+ * Default summary (docs/ARCHITECTURE.md §oversized): the first 200 characters with whitespace runs folded.
  * Structural previews (resolve package) replace it through ArtifactStore's `summarize` option.
  */
 export function defaultSummary(text: string | undefined, sizeBytes: number): string {

@@ -16,7 +16,6 @@ export {
   type RecordWarning,
   type BodySchema,
 } from "./session-records.js";
-export { recordKey, parseRecordKey } from "./record-keys.js";
 export {
   assertValidKey,
   assertValidListPrefix,
@@ -26,15 +25,6 @@ export {
   type DriverEntry,
   type PutIfAbsentOptions,
 } from "./driver.js";
-export { sha256Hex, decodeUtf8, sniffMime } from "./content.js";
-export { mapLimit } from "./concurrency.js";
-export {
-  LAYOUT_VERSION,
-  blobKey,
-  metaKey,
-  refKey,
-  idOfBlobKey,
-} from "./layout.js";
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_BYTES as DEFAULT_MAX_ARTIFACT_BYTES,

@@ -1,7 +1,7 @@
 import type { ArtifactId } from "@artifact-refs/schema";
 
 /**
- * Key layout, the same over every driver (seed 003):
+ * Key layout, the same over every driver (docs/ARCHITECTURE.md §sidecar):
  *   blobs/sha256/ab/cd/<hex>        content, exactly the stored bytes
  *   meta/sha256/ab/cd/<hex>.json    ArtifactRecord, never the content
  *   refs/<session>/ab/<hex>.json    a session's reference (label, tool, TTL), sharded so that

@@ -44,7 +44,7 @@ describe("per-session metadata (issue 17 #3)", () => {
 
 describe("corrupt records (issue 17 #15)", () => {
   it("verify --repair reports and removes a corrupt record whose content also fails its hash", async () => {
-    const { metaKey, blobKey } = await import("../src/index.js");
+    const { metaKey, blobKey } = await import("../src/internal.js");
     const driver = new MemoryDriver();
     const store = new ArtifactStore({ driver });
     const put = await store.put("content\n", { session: "s1" });

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ArefError, formatIssues } from "@artifact-refs/schema";
 
-/** What a tool returns: its text result, a display hint (seed 004) and an optional summary. */
+/** What a tool returns: its text result, a display hint (docs/ARCHITECTURE.md §executions) and an optional summary. */
 export interface ToolOutput {
   result: string;
   /** Display hint for the UI: "code" with a syntax, or "text". */
@@ -35,7 +35,7 @@ export class ToolRegistry {
     return this;
   }
 
-  /** Looks a tool up by name; "builtin.<name>" (seed 004's naming) finds the builtin "<name>". */
+  /** Looks a tool up by name; "builtin.<name>" (the docs/ARCHITECTURE.md §executions naming) finds the builtin "<name>". */
   get(name: string): Tool<any> {
     const tool =
       this.#tools.get(name) ??

@@ -7,7 +7,8 @@ import {
   type ListItem,
   type SessionReference,
 } from "@artifact-refs/schema";
-import { blobKey, mapLimit, type ArtifactStore } from "@artifact-refs/store";
+import type { ArtifactStore } from "@artifact-refs/store";
+import { blobKey, mapLimit } from "@artifact-refs/store/internal";
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { formatBytes, oneLine, table } from "../format.js";

@@ -9,7 +9,7 @@ import {
   type SessionReference,
 } from "@artifact-refs/schema";
 import type { ExecutionLike } from "@artifact-refs/resolve";
-import { mapLimit } from "@artifact-refs/store";
+import { mapLimit } from "@artifact-refs/store/internal";
 import type { Command } from "commander";
 import { z } from "zod";
 import type { CliContext } from "../context.js";

@@ -82,9 +82,9 @@ export interface ServerKit {
   select(text: string, selector: Selector): Selection;
   /** Starts a chat turn: resolves the user's message to executions and builds the context message. */
   chatContext(session: string, message: string): Promise<ChatContext>;
-  /** Seed 004's GET /api/artifacts/context/:session_id answer. */
+  /** The docs/ARCHITECTURE.md §executions GET /api/artifacts/context/:session_id answer. */
   contextView(session: string): Promise<ContextView>;
-  /** The budgets chat turns are checked against (seed 000's table by default). */
+  /** The budgets chat turns are checked against (the docs/ARCHITECTURE.md §references table by default). */
   budget: BudgetConfig;
   metrics: {
     record(event: PromptMetrics): Promise<void>;

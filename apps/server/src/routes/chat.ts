@@ -50,7 +50,7 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
         ...body.history,
         { role: "user", content: body.message },
       ];
-      // The turn's prompt, measured and checked by @artifact-refs/budget (fails closed), recorded as seed 000's metrics event.
+      // The turn's prompt, measured and checked by @artifact-refs/budget (fails closed), recorded as the docs/ARCHITECTURE.md §references metrics event.
       const hot = await kit.hotState(body.session_id);
       const check = checkPromptBudget(
         {

@@ -106,7 +106,7 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
         ...(output.mime === undefined ? {} : { mime: output.mime }),
       });
     } catch (error) {
-      // A tool that fails is a recorded execution with status "error" (seed 004), not a server fault.
+      // A tool that fails is a recorded execution with status "error" (docs/ARCHITECTURE.md §executions), not a server fault.
       const e = isArefError(error)
         ? error
         : new ArefError("IO_ERROR", `${tool.name} failed: ${(error as Error)?.message ?? String(error)}`);

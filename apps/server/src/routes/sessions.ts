@@ -11,7 +11,7 @@ import {
   type ListItem,
   type ListReceipt,
 } from "@artifact-refs/schema";
-import { mapLimit } from "@artifact-refs/store";
+import { mapLimit } from "@artifact-refs/store/internal";
 import { assertSession, canSee } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import { defineRoute, type RouteDef } from "../route.js";

@@ -14,7 +14,7 @@ import {
 } from "./api.js";
 import { renderChart } from "./chart.js";
 
-// Seed 004's flow: run a tool through /api/artifacts/execute, see it in the timeline, ask a
+// The docs/ARCHITECTURE.md §executions flow: run a tool through /api/artifacts/execute, see it in the timeline, ask a
 // follow-up in the chat and see which artifact it referenced and the context that is injected.
 
 const api = new Api();
@@ -191,7 +191,7 @@ function showResult(e: ExecutionResponse): void {
 }
 
 function addExecutionMessage(e: ExecutionResponse): void {
-  // Seed 004's chat-history entry for an execution (role "artifact_execution").
+  // The docs/ARCHITECTURE.md §executions chat-history entry for an execution (role "artifact_execution").
   state.titles.set(e.execution_id, e.artifact_title);
   const li = node(
     "li",

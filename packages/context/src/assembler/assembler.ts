@@ -79,7 +79,7 @@ export interface PromptAssemblerOptions {
   keepTurns?: number;
   /** Workspace files offered on every call (inline below the threshold, else an ArtifactRef). */
   bootstrapFiles?: readonly BootstrapFile[];
-  /** Seed 000: files of at least this many chars become ArtifactRefs (default 8,000). */
+  /** docs/ARCHITECTURE.md §references: files of at least this many chars become ArtifactRefs (default 8,000). */
   bootstrapThresholdChars?: number;
   bootstrapExcerptChars?: number;
   /** Compacted actions repeated in the checkpoint text (default 3). */
@@ -225,7 +225,7 @@ export class PromptAssembler {
     const hotStateJson = serializeHotState(hotState);
     const hotStateText = `${HOT_STATE_PREFIX}${hotStateJson}`;
     const hotPart = this.#part("hot_state", { role: "system", content: hotStateText }, counter);
-    // Seed 000's budget is the hot state JSON itself (what the dispatcher caps), not its message framing.
+    // The docs/ARCHITECTURE.md §references budget is the hot state JSON itself (what the dispatcher caps), not its message framing.
     const hotStateTokens = counter.count(hotStateJson);
     const recallParts = this.#recallParts(input, counter, cuts);
     const tailParts = (input.tail ?? []).map((m) => this.#part("tail", m, counter));

@@ -1,9 +1,9 @@
 import type { ArtifactStore } from "@artifact-refs/store";
 import { headTailExcerpt } from "./render.js";
 
-/** Seed 000: files at or above this many chars go into the prompt as an ArtifactRef. */
+/** docs/ARCHITECTURE.md §references: files at or above this many chars go into the prompt as an ArtifactRef. */
 export const DEFAULT_BOOTSTRAP_THRESHOLD_CHARS = 8_000;
-/** Seed 000: the ArtifactRef form carries a head/tail excerpt of about this many chars. */
+/** docs/ARCHITECTURE.md §references: the ArtifactRef form carries a head/tail excerpt of about this many chars. */
 export const DEFAULT_BOOTSTRAP_EXCERPT_CHARS = 4_000;
 
 export interface BootstrapBlock {
@@ -22,7 +22,7 @@ export interface BootstrapOptions {
 
 /**
  * One bootstrap block (workspace file, or a task message): inline below the threshold,
- * else stored in the artifact store and shown in seed 000's form:
+ * else stored in the artifact store and shown in the docs/ARCHITECTURE.md §references form:
  *
  *     ArtifactRef: <sha256> (type=text/markdown, sha256=..., bytes=..., createdAt=...)
  *

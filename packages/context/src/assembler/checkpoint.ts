@@ -34,7 +34,7 @@ export const CheckpointMessageSchema = z.object({
 export type CheckpointMessage = z.infer<typeof CheckpointMessageSchema>;
 
 /**
- * A checkpoint pack (seed 003): the hot state and artifact index at compaction, a summary of
+ * A checkpoint pack (docs/ARCHITECTURE.md §sidecar): the hot state and artifact index at compaction, a summary of
  * the compacted turns, and every compacted message (tool payloads by reference). Packs chain:
  * `previous` is the handle of the pack before, so one reference reaches all compacted history.
  */
@@ -151,7 +151,7 @@ export async function writeCheckpoint(
 }
 
 /**
- * The text injected after compaction (seed 003's bundle text + retrieval hints): which
+ * The text injected after compaction (the docs/ARCHITECTURE.md §sidecar bundle text + retrieval hints): which
  * messages the checkpoint holds, how to fetch them, and the last few compacted actions.
  */
 export function checkpointText(

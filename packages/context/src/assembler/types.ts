@@ -57,7 +57,7 @@ export interface TokenCounter {
   count(text: string): number;
 }
 
-/** Budgets of seed 000 that the assembler enforces (fail closed). */
+/** Budgets of docs/ARCHITECTURE.md §references that the assembler enforces (fail closed). */
 export interface AssemblerBudgets {
   /** Max tokens of the whole prompt (default 8,000). */
   maxPromptTokens: number;
@@ -82,7 +82,7 @@ export const DEFAULT_BUDGETS: AssemblerBudgets = Object.freeze({
 /** `window`: smallest prompt each call. `append`: byte-stable, append-only until the budget, then a checkpoint. */
 export type AssemblyStrategy = "window" | "append";
 
-/** A workspace file offered to the model at the start of every prompt (seed 000 bootstrap context). */
+/** A workspace file offered to the model at the start of every prompt (docs/ARCHITECTURE.md §references bootstrap context). */
 export interface BootstrapFile {
   name: string;
   content: string;
@@ -142,7 +142,7 @@ export interface AssembledPrompt {
   cuts: Cut[];
 }
 
-/** A stored checkpoint pack (seed 003): hot state + index + summary + the compacted messages. */
+/** A stored checkpoint pack (docs/ARCHITECTURE.md §sidecar): hot state + index + summary + the compacted messages. */
 export interface CheckpointInfo {
   artifactId: string;
   shortRef: string;

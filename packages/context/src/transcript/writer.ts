@@ -26,7 +26,7 @@ export interface TranscriptWriterOptions {
 
 /**
  * Appends a session transcript as JSONL. Tool results go through the externalizer, so
- * a large result is one line with `details.artifactRef` and no payload (seed 001).
+ * a large result is one line with `details.artifactRef` and no payload (docs/ARCHITECTURE.md §memory).
  * Appends are serialized: lines never interleave.
  */
 export class TranscriptWriter {

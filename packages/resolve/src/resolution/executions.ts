@@ -3,7 +3,7 @@ import { type ToolClass, normalizeToolName, toolClasses } from "./lexicon.js";
 
 /**
  * The execution shape the resolver and recall work on: the reference data set's format
- * (id, tool_name, tool_args, label, summary, result_type) and seed 004's records
+ * (id, tool_name, tool_args, label, summary, result_type) and the docs/ARCHITECTURE.md §executions records
  * (execution_id, result_summary, timestamp) both fit.
  */
 export interface ExecutionLike {
@@ -20,7 +20,7 @@ export interface ExecutionLike {
   result_size?: number;
   timestamp?: string;
   /**
-   * The result was stashed in the artifact store (seed 004's `result_ref`, or `artifact_ref`, or
+   * The result was stashed in the artifact store (the docs/ARCHITECTURE.md §executions `result_ref`, or `artifact_ref`, or
    * `stashed: true`): "what I just stashed/saved" may mean it. A direct stash (CLI, API, MCP) is a
    * record with `tool_name: "stash"`.
    */

@@ -1,9 +1,10 @@
 // A local HTTP server speaking the Anthropic Messages wire format with a scripted model; the
-// HTTP plumbing and the script are shared with the OpenAI fake (tooling/testing).
-import { startJsonServer, type Recorded } from "@artifact-refs/tooling/testing/fake-http";
-import type { Script } from "@artifact-refs/tooling/testing/scripted-model";
+// HTTP plumbing and the script are shared with the OpenAI fake (fake-http.ts, scripted-model.ts).
+import { startJsonServer, type Recorded } from "./fake-http.js";
+import type { Script } from "./scripted-model.js";
 
-export { BIG_LOG_MIDDLE, bigLog, logScript } from "@artifact-refs/tooling/testing/scripted-model";
+export type { Recorded } from "./fake-http.js";
+export { BIG_LOG_MIDDLE, bigLog, logScript, type Move, type Script } from "./scripted-model.js";
 
 export interface FakeAnthropic {
   /** Base URL for the SDK (`baseURL` / ANTHROPIC_BASE_URL), e.g. http://127.0.0.1:1234 */
