@@ -158,3 +158,27 @@ export function followCases(): FollowCase[] {
     },
   ];
 }
+
+/**
+ * One plain-text artifacts_get answer as a model reads it (the selected text, a blank line, then
+ * `[artifacts_get: N chars of …]` and `next part: call artifacts_get with {"ref":…,"selector":…}`),
+ * read back: the text is its first N chars, the next selector is the one the note names. Fails if
+ * the answer is JSON (what the model reads must not be escaped JSON).
+ */
+export function readPlainAnswer(answer: string, ref: string): FetchedPart {
+  expect(() => JSON.parse(answer), "the answer is JSON, not plain text").toThrow();
+  const chars = /^\[artifacts_get: (\d+) chars of /m.exec(answer);
+  expect(chars, answer.slice(-500)).not.toBeNull();
+  const text = answer.slice(0, Number(chars![1]));
+  const call = /^next part: call artifacts_get with (\{.*\})$/m.exec(answer.slice(text.length));
+  if (call === null) return { text };
+  const args = JSON.parse(call[1]!) as { ref: string; selector: WireSelector };
+  expect(args.ref).toBe(ref);
+  return { text, next: args.selector };
+}
+
+/** An error answer as a model reads it: `CODE: message`, a hint naming a tool, never a command line. */
+export function expectPlainError(answer: string, code: string): void {
+  expect(answer).toMatch(new RegExp(`^${code}: `));
+  expect(answer).not.toMatch(/`aref\b|\baref [a-z]/);
+}

@@ -11,7 +11,9 @@ import {
 } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { z } from "zod";
+import { renderModelError } from "./model-errors.js";
 import { ARTIFACTS_GET_TOOL_NAME } from "./model-hint.js";
+import { renderGetAnswer } from "./model-text.js";
 
 /** A provider-neutral tool definition: name, description, JSON-schema parameters. */
 export interface ToolDefinition {
@@ -215,16 +217,23 @@ export class ArtifactsGetTool {
     };
   }
 
-  /** Runs the tool and returns the tool-message content (JSON); errors become `{error}` so the model can recover. */
+  /**
+   * Runs the tool and returns what the model reads, in plain text (no JSON to unescape): the
+   * selected content, then lines on what it was, what was left out and the call for the next
+   * part. A bad call (bad ref, unknown artifact, bad selector) is answered as `CODE: message`
+   * with a hint naming a tool the model can call, so that it can correct itself.
+   */
   async handle(input: unknown): Promise<string> {
+    return (await this.respond(input)).text;
+  }
+
+  /** handle(), and whether the answer is an error (for SDKs that flag error results, e.g. Anthropic's is_error). */
+  async respond(input: unknown): Promise<{ text: string; isError: boolean }> {
     try {
-      return JSON.stringify(await this.call(input));
+      return { text: renderGetAnswer(await this.call(input)), isError: false };
     } catch (error) {
       if (!isArefError(error)) throw error;
-      const answer: ArtifactsGetError = {
-        error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
-      };
-      return JSON.stringify(answer);
+      return { text: renderModelError(error), isError: true };
     }
   }
 
