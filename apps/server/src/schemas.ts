@@ -3,12 +3,17 @@ import {
   ArefError,
   parseWith,
   ArtifactTypeSchema,
-  HARD_FETCH_MAX_CHARS,
   MAX_LABEL_CHARS,
   MAX_REF_LENGTH,
+  SELECTOR_FIELDS,
+  SELECTOR_FIELDS_BY_MODE,
+  SELECTOR_MODES,
   SessionIdSchema,
   type Selector,
+  type SelectorField,
+  SelectorFieldsSchema,
   SelectorSchema,
+  selectorFieldModes,
 } from "@artifact-refs/schema";
 
 /** A reference as accepted in a path: handle, full id, short ref or hex prefix (parsed strictly later). */
@@ -31,46 +36,53 @@ const intParam = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
-/** Bounded fetch selector in query parameters: ?mode=grep&pattern=ERROR&context=2 (headtail by default). */
+/** One selector field as a query parameter: numbers as decimal digits within the field's bounds, booleans as words. */
+function queryParam(field: SelectorField): z.ZodType {
+  const schema = SelectorFieldsSchema.shape[field].unwrap();
+  if (schema instanceof z.ZodNumber) return intParam(schema.minValue ?? 0, schema.maxValue ?? 0).optional();
+  if (schema instanceof z.ZodBoolean) return z.stringbool().optional();
+  return schema.optional();
+}
+
+/**
+ * Bounded fetch selector in query parameters: ?mode=grep&pattern=ERROR&context=2 (headtail by
+ * default); the parameters are the selector's fields (SelectorFieldsSchema), so that every `next`
+ * selector an answer gives can be sent back as it is.
+ */
 export const FetchQuerySchema = z
   .object({
     session: SessionIdSchema.optional().describe(
       "resolve short refs within this session; session-scoped tokens must give it",
     ),
-    mode: z.enum(["headtail", "grep", "range", "jsonpath"]).default("headtail"),
-    head: intParam(0, 1_000_000).optional(),
-    tail: intParam(0, 1_000_000).optional(),
-    pattern: z.string().min(1).max(1_000).optional(),
-    ignoreCase: z.stringbool().optional(),
-    context: intParam(0, 100).optional(),
-    maxMatches: intParam(1, 10_000).optional(),
-    skip: intParam(0, 1_000_000_000).optional(),
-    start: intParam(1, 1_000_000_000).optional(),
-    end: intParam(1, 1_000_000_000).optional(),
-    expr: z.string().min(1).max(1_000).optional(),
-    maxChars: intParam(1, HARD_FETCH_MAX_CHARS).optional(),
+    mode: z.enum(SELECTOR_MODES).default("headtail"),
+    ...(Object.fromEntries(SELECTOR_FIELDS.map((f) => [f, queryParam(f)])) as Record<
+      SelectorField,
+      z.ZodOptional<z.ZodType<number | boolean | string, string>>
+    >),
   })
   .strict();
 export type FetchQuery = z.infer<typeof FetchQuerySchema>;
 
-const SELECTOR_PARAMS: Record<Selector["mode"], Array<keyof FetchQuery>> = {
-  headtail: ["head", "tail"],
-  grep: ["pattern", "ignoreCase", "context", "maxMatches", "skip"],
-  range: ["start", "end"],
-  jsonpath: ["expr"],
-};
+/** Which parameters go with which mode (the hint of a stray one, and the fetch routes' description). */
+export const SELECTOR_PARAMS_HINT = [
+  ...SELECTOR_MODES.map(
+    (mode) =>
+      `${mode}: ${SELECTOR_FIELDS_BY_MODE[mode].filter((f) => selectorFieldModes(f).length < SELECTOR_MODES.length).join(", ")}`,
+  ),
+  `all: ${SELECTOR_FIELDS.filter((f) => selectorFieldModes(f).length === SELECTOR_MODES.length).join(", ")}`,
+].join("; ");
 
 /**
  * The selector a fetch query names, as a plain object for SelectorSchema to validate,
  * and the parameters given that do not belong to its mode (an error, never ignored).
  */
 export function selectorFromQuery(q: FetchQuery): { selector: Record<string, unknown>; stray: string[] } {
-  const own = SELECTOR_PARAMS[q.mode];
+  const own: readonly string[] = SELECTOR_FIELDS_BY_MODE[q.mode];
   const selector: Record<string, unknown> = { mode: q.mode };
   const stray: string[] = [];
   for (const [key, value] of Object.entries(q)) {
     if (value === undefined || key === "session" || key === "mode") continue;
-    if (key === "maxChars" || own.includes(key as keyof FetchQuery)) selector[key] = value;
+    if (own.includes(key)) selector[key] = value;
     else stray.push(key);
   }
   return { selector, stray };
@@ -83,9 +95,7 @@ export function selectorOf(query: FetchQuery | Omit<FetchQuery, "session">): Sel
     throw new ArefError(
       "INVALID_SELECTOR",
       `${stray.join(", ")} ${stray.length === 1 ? "does" : "do"} not apply to mode=${query.mode}`,
-      {
-        hint: "headtail: head, tail; grep: pattern, ignoreCase, context, maxMatches, skip; range: start, end; jsonpath: expr; all: maxChars",
-      },
+      { hint: SELECTOR_PARAMS_HINT },
     );
   }
   return parseWith(SelectorSchema, selector, "selector", "INVALID_SELECTOR");

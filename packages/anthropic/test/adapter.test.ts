@@ -59,8 +59,10 @@ describe("Anthropic SDK adapter against a local Messages server", () => {
       size_bytes: Buffer.byteLength(LOG),
     });
     const third = fake.requests[2]!.body.messages as typeof second;
-    const fetched = JSON.parse(third.at(-1)!.content[0]!.content) as { text: string };
-    expect(fetched.text.match(/FAIL/g)).toHaveLength(4);
+    // Plain text: the matching lines as stored, then what they were (no JSON to unescape).
+    const fetched = third.at(-1)!.content[0]!.content;
+    expect(fetched).toContain(`[artifacts_get: `);
+    expect(fetched.match(/^\d+:FAIL/gm)).toHaveLength(4);
     expect(await store.getText(id)).toBe(LOG);
   });
 
@@ -75,9 +77,9 @@ describe("Anthropic SDK adapter against a local Messages server", () => {
       input: { ref: `art:${"0".repeat(12)}` },
     });
     expect(bad).toMatchObject({ type: "tool_result", tool_use_id: "u2", is_error: true });
-    expect(JSON.parse(bad!.content).error.code).toBe("NOT_FOUND");
+    expect(bad!.content).toMatch(/^NOT_FOUND: /);
     const noRef = await refs.handleToolUse({ id: "u3", name: "artifacts_get", input: { selector: { mode: "grep" } } });
-    expect(JSON.parse(noRef!.content).error.code).toBe("INVALID_INPUT");
+    expect(noRef!.content).toMatch(/^INVALID_INPUT: /);
     expect(await refs.handleToolUse({ id: "u4", name: "other", input: {} })).toBeUndefined();
     await expect(refs.toolResultBlock({ id: "u5", name: "other", input: {} })).rejects.toThrow(
       /no output given for tool other/,

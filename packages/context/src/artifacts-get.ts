@@ -4,12 +4,16 @@ import {
   DEFAULT_FETCH_MAX_CHARS,
   isArefError,
   parseSessionId,
+  SELECTOR_FIELDS,
   type Selection,
   type Selector,
+  selectorJsonSchema,
 } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
 import { z } from "zod";
+import { renderModelError } from "./model-errors.js";
 import { ARTIFACTS_GET_TOOL_NAME } from "./model-hint.js";
+import { renderGetAnswer } from "./model-text.js";
 
 /** A provider-neutral tool definition: name, description, JSON-schema parameters. */
 export interface ToolDefinition {
@@ -18,27 +22,8 @@ export interface ToolDefinition {
   parameters: Record<string, unknown>;
 }
 
-const SELECTOR_JSON_SCHEMA = {
-  type: "object",
-  description:
-    "Which part to return. headtail (default): first and last lines; grep: lines matching a regex with context; range: a 1-based line window; jsonpath: values at a JSONPath ($.a.b[0]) or JSON Pointer (/a/b/0).",
-  properties: {
-    mode: { type: "string", enum: ["headtail", "grep", "range", "jsonpath"] },
-    pattern: { type: "string", description: "grep: regular expression" },
-    ignoreCase: { type: "boolean", description: "grep: case-insensitive" },
-    context: { type: "integer", minimum: 0, maximum: 100, description: "grep: lines of context around each match" },
-    maxMatches: { type: "integer", minimum: 1, description: "grep: stop after this many matches" },
-    skip: { type: "integer", minimum: 0, description: "grep: skip this many matches (paging)" },
-    start: { type: "integer", minimum: 1, description: "range: first line (1-based, inclusive)" },
-    end: { type: "integer", minimum: 1, description: "range: last line (inclusive)" },
-    head: { type: "integer", minimum: 0, description: "headtail: lines from the start" },
-    tail: { type: "integer", minimum: 0, description: "headtail: lines from the end" },
-    expr: { type: "string", description: "jsonpath: JSONPath or JSON Pointer expression" },
-    maxChars: { type: "integer", minimum: 1, description: "cap of the returned text (never above the tool's cap)" },
-  },
-  required: ["mode"],
-  additionalProperties: false,
-} as const;
+/** The selector as the model sees it: derived from the one selector schema (fields, bounds, descriptions). */
+const SELECTOR_JSON_SCHEMA = selectorJsonSchema();
 
 /** The artifacts_get tool definition (neutral JSON schema; adapters map it to each SDK). */
 export function artifactsGetDefinition(maxChars = DEFAULT_FETCH_MAX_CHARS): ToolDefinition {
@@ -60,20 +45,8 @@ export function artifactsGetDefinition(maxChars = DEFAULT_FETCH_MAX_CHARS): Tool
   };
 }
 
-const FLAT_KEYS = [
-  "mode",
-  "pattern",
-  "ignoreCase",
-  "context",
-  "maxMatches",
-  "skip",
-  "start",
-  "end",
-  "head",
-  "tail",
-  "expr",
-  "maxChars",
-] as const;
+/** Selector fields a model may give beside `ref` instead of a nested `selector` object. */
+const FLAT_KEYS = ["mode", ...SELECTOR_FIELDS] as const;
 
 const ArgsSchema = z
   .object({
@@ -244,16 +217,23 @@ export class ArtifactsGetTool {
     };
   }
 
-  /** Runs the tool and returns the tool-message content (JSON); errors become `{error}` so the model can recover. */
+  /**
+   * Runs the tool and returns what the model reads, in plain text (no JSON to unescape): the
+   * selected content, then lines on what it was, what was left out and the call for the next
+   * part. A bad call (bad ref, unknown artifact, bad selector) is answered as `CODE: message`
+   * with a hint naming a tool the model can call, so that it can correct itself.
+   */
   async handle(input: unknown): Promise<string> {
+    return (await this.respond(input)).text;
+  }
+
+  /** handle(), and whether the answer is an error (for SDKs that flag error results, e.g. Anthropic's is_error). */
+  async respond(input: unknown): Promise<{ text: string; isError: boolean }> {
     try {
-      return JSON.stringify(await this.call(input));
+      return { text: renderGetAnswer(await this.call(input)), isError: false };
     } catch (error) {
       if (!isArefError(error)) throw error;
-      const answer: ArtifactsGetError = {
-        error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
-      };
-      return JSON.stringify(answer);
+      return { text: renderModelError(error), isError: true };
     }
   }
 

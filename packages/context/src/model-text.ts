@@ -1,6 +1,4 @@
-import { isArefError } from "@artifact-refs/schema";
 import type { ArtifactsGetResult, ArtifactsGetTool } from "./artifacts-get.js";
-import { renderModelError } from "./model-errors.js";
 import type { ExternalizedResult } from "./externalizer.js";
 import { ARTIFACTS_GET_TOOL_NAME, type ModelHint } from "./model-hint.js";
 
@@ -50,17 +48,17 @@ export function renderGetAnswerText(answer: ArtifactsGetResult): { text: string;
   return { text: answer.text, note: parts.join("\n") };
 }
 
+/** An artifacts_get answer as the one plain-text block a model reads: the selected content, a blank line, then the note. */
+export function renderGetAnswer(answer: ArtifactsGetResult): string {
+  const { text, note } = renderGetAnswerText(answer);
+  return text.length === 0 ? note : `${text}${text.endsWith("\n") ? "" : "\n"}\n${note}`;
+}
+
 /**
- * Runs artifacts_get and returns what the model reads, in plain text: the selected content,
- * a blank line, then the note; a bad call (bad ref, unknown artifact, bad selector) is answered
- * with `CODE: message` and a hint naming a tool, so the model can correct itself.
+ * Runs artifacts_get and returns what the model reads, in plain text (ArtifactsGetTool.handle):
+ * the selected content, a blank line, then the note; a bad call is answered with `CODE: message`
+ * and a hint naming a tool.
  */
-export async function artifactsGetText(tool: ArtifactsGetTool, input: unknown): Promise<string> {
-  try {
-    const { text, note } = renderGetAnswerText(await tool.call(input));
-    return text.length === 0 ? note : `${text}${text.endsWith("\n") ? "" : "\n"}\n${note}`;
-  } catch (error) {
-    if (!isArefError(error)) throw error;
-    return renderModelError(error);
-  }
+export function artifactsGetText(tool: ArtifactsGetTool, input: unknown): Promise<string> {
+  return tool.handle(input);
 }

@@ -80,16 +80,13 @@ describe("artifacts_get", () => {
     expect("text" in (await tool.call({ ref: ref.short_ref }))).toBe(true);
   });
 
-  it("returns errors as {error} from handle(), and throws from call()", async () => {
+  it("answers errors in plain text from handle() (CODE: message, a hint naming a tool), and throws from call()", async () => {
     const { tool, store } = await setup();
-    const missing = JSON.parse(await tool.handle({ ref: "art:000000000000" })) as { error: { code: string } };
-    expect(missing.error.code).toBe("NOT_FOUND");
-    const bad = JSON.parse(await tool.handle({ ref: "art:XYZ" })) as { error: { code: string } };
-    expect(bad.error.code).toBe("INVALID_HANDLE");
-    const badSel = JSON.parse(await tool.handle({ ref: "art:000000000000", selector: { mode: "nope" } })) as {
-      error: { code: string };
-    };
-    expect(badSel.error.code).toBe("INVALID_SELECTOR");
+    const missing = await tool.handle({ ref: "art:000000000000" });
+    expect(missing).toMatch(/^NOT_FOUND: /);
+    expect(missing).not.toMatch(/`aref|\baref [a-z]/);
+    expect(await tool.handle({ ref: "art:XYZ" })).toMatch(/^INVALID_HANDLE: /);
+    expect(await tool.handle({ ref: "art:000000000000", selector: { mode: "nope" } })).toMatch(/^INVALID_SELECTOR: /);
     await expect(tool.call({ ref: "x", extra: 1 })).rejects.toSatisfy((e) => hasErrorCode(e, "INVALID_INPUT"));
     await expect(tool.call("{not json")).rejects.toThrow(/not valid JSON/);
     // another session cannot read this session's artifact by short ref

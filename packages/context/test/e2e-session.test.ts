@@ -129,12 +129,15 @@ describe("end to end: a scripted 50-turn session with large tool outputs", () =>
           await writer.appendMessage("assistant", "", {
             tool_calls: [{ id: fetchId, name: "artifacts_get", arguments: JSON.stringify(fetchArgs) }],
           });
-          const answer = JSON.parse(await get.handle(fetchArgs)) as ArtifactsGetAnswer;
+          // What the model reads: the selected text, then plain-text lines on what it was.
+          const reply = await get.handle(fetchArgs);
+          const answer = (await get.call(fetchArgs)) as ArtifactsGetAnswer;
           expect(answer.text?.length, JSON.stringify(answer).slice(0, 300)).toBeGreaterThan(0);
           expect(answer.text.length).toBeLessThanOrEqual(1_500);
+          expect(reply.startsWith(answer.text)).toBe(true);
           const fetched = await writer.appendToolResult({
             tool: "artifacts_get",
-            result: JSON.stringify(answer),
+            result: reply,
             callId: fetchId,
           });
           expect(fetched.action).toBe("inline"); // never externalized

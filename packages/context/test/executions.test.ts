@@ -49,7 +49,7 @@ describe("ExecutionContext", () => {
     // the reference is fetchable with artifacts_get right away
     const shape = ctx.contextShape();
     const tool = new ArtifactsGetTool({ store, session });
-    expect(JSON.parse(await tool.handle({ ref: shape.executions[0]!.short_ref }))).toHaveProperty("text");
+    expect(await tool.handle({ ref: shape.executions[0]!.short_ref })).toMatch(/^\[artifacts_get: \d+ chars of art:/m);
   });
 
   it("builds the context message: recent + referenced, large results as references, tagged injected", async () => {

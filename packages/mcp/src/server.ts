@@ -14,6 +14,7 @@ import {
   hasErrorCode,
   isArefError,
   parseSessionId,
+  SelectorFieldsSchema,
   type SessionReference,
 } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
@@ -43,29 +44,6 @@ export interface ArefMcpServerOptions {
   /** Redact secrets before storing stashed content (default true, built-in rules). */
   redact?: boolean | Redactor;
 }
-
-const SelectorShape = z
-  .object({
-    mode: z.enum(["headtail", "grep", "range", "jsonpath"]).describe("headtail (default), grep, range or jsonpath"),
-    pattern: z.string().optional().describe("grep: regular expression"),
-    ignoreCase: z.boolean().optional().describe("grep: case-insensitive"),
-    context: z.number().int().min(0).max(100).optional().describe("grep: lines of context around each match"),
-    maxMatches: z.number().int().min(1).max(1_000_000_000).optional().describe("grep: stop after this many matches"),
-    skip: z.number().int().min(0).max(1_000_000_000).optional().describe("grep: skip this many matches (paging)"),
-    start: z.number().int().min(1).max(1_000_000_000).optional().describe("range: first line (1-based)"),
-    end: z.number().int().min(1).max(1_000_000_000).optional().describe("range: last line (inclusive)"),
-    head: z.number().int().min(0).max(1_000_000_000).optional().describe("headtail: lines from the start"),
-    tail: z.number().int().min(0).max(1_000_000_000).optional().describe("headtail: lines from the end"),
-    expr: z.string().optional().describe("jsonpath: JSONPath or JSON Pointer"),
-    maxChars: z
-      .number()
-      .int()
-      .min(1)
-      .max(1_000_000_000)
-      .optional()
-      .describe("cap of the returned text (never above the server's cap)"),
-  })
-  .describe("Which part to return (default headtail)");
 
 function errorResult(error: unknown): CallToolResult {
   if (!isArefError(error)) throw error;
@@ -151,7 +129,7 @@ export function createArefMcpServer(options: ArefMcpServerOptions): McpServer {
       description: getTool.definition.description,
       inputSchema: {
         ref: z.string().min(1).describe("art:<12+ hex>, a full 64-hex id, or aref:v1:sha256:<64 hex>"),
-        selector: SelectorShape.optional(),
+        selector: SelectorFieldsSchema.optional(),
       },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

@@ -1,4 +1,11 @@
-import { ArefError, type ArtifactId, type Selector } from "@artifact-refs/schema";
+import {
+  ArefError,
+  type ArtifactId,
+  SELECTOR_FIELDS,
+  type Selector,
+  SelectorFieldsSchema,
+} from "@artifact-refs/schema";
+import { z } from "zod";
 import { parseSelector } from "@artifact-refs/resolve";
 
 /** Scheme and host of artifact resource URIs: `aref://sha256/<64 hex>`. */
@@ -6,24 +13,14 @@ export const RESOURCE_URI_PREFIX = "aref://sha256/";
 /** The plain resource template (one artifact, whole content). */
 export const RESOURCE_TEMPLATE = `${RESOURCE_URI_PREFIX}{hex}`;
 /** Selector parameters a resource URI may carry (a bounded part of the artifact). */
-export const SELECTOR_QUERY_KEYS = [
-  "mode",
-  "pattern",
-  "ignoreCase",
-  "context",
-  "maxMatches",
-  "skip",
-  "start",
-  "end",
-  "head",
-  "tail",
-  "expr",
-  "maxChars",
-] as const;
+export const SELECTOR_QUERY_KEYS = ["mode", ...SELECTOR_FIELDS] as const;
 /** The selection template: `aref://sha256/{hex}{?mode,pattern,…}`. */
 export const SELECTION_TEMPLATE = `${RESOURCE_URI_PREFIX}{hex}{?${SELECTOR_QUERY_KEYS.join(",")}}`;
 
-const NUMERIC = new Set(["context", "maxMatches", "skip", "start", "end", "head", "tail", "maxChars"]);
+/** The fields whose values are numbers (a query string carries text). */
+const NUMERIC = new Set<string>(
+  SELECTOR_FIELDS.filter((f) => SelectorFieldsSchema.shape[f].unwrap() instanceof z.ZodNumber),
+);
 
 export function resourceUri(id: ArtifactId): string {
   return `${RESOURCE_URI_PREFIX}${id}`;

@@ -47,9 +47,11 @@ describe("OpenAI SDK adapter against a local Chat Completions server", () => {
     expect(fake.requests[1]!.raw).toContain(short);
     expect(fake.requests[1]!.raw).toContain("artifact_reference");
     const third = fake.requests[2]!.body.messages as Array<{ role: string; content: string }>;
-    const answer = JSON.parse(third.at(-1)!.content) as { text: string; artifact_reference: string };
-    expect(answer.artifact_reference).toBe(short);
-    expect(answer.text.match(/FAIL/g)).toHaveLength(4);
+    // Plain text: the matching lines as stored, then what they were (no JSON to unescape).
+    const answer = third.at(-1)!.content;
+    expect(answer).toContain(`[artifacts_get: `);
+    expect(answer).toContain(` of ${short}`);
+    expect(answer.match(/^\d+:FAIL/gm)).toHaveLength(4);
     expect(await store.getText(id)).toBe(LOG);
   });
 
@@ -66,13 +68,13 @@ describe("OpenAI SDK adapter against a local Chat Completions server", () => {
       type: "function",
       function: { name: "artifacts_get", arguments: '{"ref":"art:nothex"}' },
     });
-    expect(JSON.parse(bad!.content).error.code).toBe("INVALID_HANDLE");
+    expect(bad!.content).toMatch(/^INVALID_HANDLE: /);
     const notJson = await refs.handleToolCall({
       id: "c3",
       type: "function",
       function: { name: "artifacts_get", arguments: "{oops" },
     });
-    expect(JSON.parse(notJson!.content).error.code).toBe("INVALID_INPUT");
+    expect(notJson!.content).toMatch(/^INVALID_INPUT: /);
     expect(
       await refs.handleToolCall({ id: "c4", type: "function", function: { name: "other", arguments: "{}" } }),
     ).toBeUndefined();

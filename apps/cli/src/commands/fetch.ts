@@ -4,6 +4,8 @@ import {
   FetchReceiptSchema,
   HARD_FETCH_MAX_CHARS,
   receiptName,
+  type SelectorField,
+  selectorFieldModes,
   toHandle,
   type Selector,
 } from "@artifact-refs/schema";
@@ -28,6 +30,15 @@ interface FetchOptions {
   jsonpath?: string;
   pretty?: boolean;
 }
+
+/** The flags that modify a selector of some modes only, and the selector field each sets. */
+const MODIFIER_FLAGS = [
+  ["--ignore-case", "ignoreCase"],
+  ["--context", "context"],
+  ["--max-matches", "maxMatches"],
+  ["--skip", "skip"],
+  ["--offset", "offset"],
+] as const satisfies ReadonlyArray<readonly [string, SelectorField & keyof FetchOptions]>;
 
 /** The CLI form of each selector, for the hint of a selector error (the schema's hint shows the JSON form). */
 const CLI_SELECTOR_FORM: Record<Selector["mode"], string> = {
@@ -177,20 +188,17 @@ export function register(program: Command, ctx: CliContext): void {
           }),
         opts,
       );
-      const dangling = [
-        ["--ignore-case", opts.ignoreCase, "grep"],
-        ["--context", opts.context, "grep"],
-        ["--max-matches", opts.maxMatches, "grep"],
-        ["--skip", opts.skip, "grep/jsonpath"],
-        ["--offset", opts.offset, "range"],
-      ].filter(([, value, modes]) => value !== undefined && !(modes as string).split("/").includes(selector.mode));
+      // A modifier flag of another mode is an error, never ignored (the modes each field belongs to come from the selector schema).
+      const dangling = MODIFIER_FLAGS.map(
+        ([flag, field]) => [flag, opts[field], selectorFieldModes(field)] as const,
+      ).filter(([, value, modes]) => value !== undefined && !modes.includes(selector.mode));
       if (dangling.length > 0) {
         const [flag, , modes] = dangling[0]!;
         throw new ArefError(
           "INVALID_SELECTOR",
-          `${flag} applies to ${String(modes).replace("/", " and ")} only, and this fetch is ${selector.mode}`,
+          `${flag} applies to ${modes.join(" and ")} only, and this fetch is ${selector.mode}`,
           {
-            hint: `add the selector it belongs to (--${String(modes).split("/")[0]} …), or drop ${flag}`,
+            hint: `add the selector it belongs to (--${modes[0]} …), or drop ${flag}`,
           },
         );
       }

@@ -21,6 +21,7 @@ import {
   RefParams,
   SessionRefParams,
   StashJsonBodySchema,
+  SELECTOR_PARAMS_HINT,
   StashQuerySchema,
   selectorOf,
 } from "../schemas.js";
@@ -118,8 +119,8 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
     url: "/api/artifacts/:ref",
     summary: "Bounded fetch: a selection of an artifact, never more than its cap",
     description:
-      "Selector in the query: mode=headtail (head, tail) | grep (pattern, ignoreCase, context, maxMatches, skip) | range (start, end) | jsonpath (expr); maxChars caps the text (default 8000). " +
-      "The answer says what was left out and gives the selector for the next part.",
+      `Selector in the query: mode=headtail (the default), grep, range or jsonpath, with its parameters (${SELECTOR_PARAMS_HINT}); maxChars caps the text (default 8000). ` +
+      "The answer says what was left out and gives the selector for the next part: send its fields back as the query.",
     tags: ["artifacts"],
     auth: true,
     params: RefParams,

@@ -1,0 +1,41 @@
+// What the model reads from the AI SDK artifacts_get tool is plain text (the selected content, then
+// lines on what it was and the call for the next part), and following the call it names rebuilds
+// the content; a bad call reads `CODE: message` with a hint naming a tool, never a command line.
+import {
+  expectPlainError,
+  type FetchPart,
+  followCases,
+  followNext,
+  readPlainAnswer,
+} from "@artifact-refs/tooling/testing/follow-next";
+import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
+import { describe, expect, it } from "vitest";
+import { createAiSdkRefs } from "../src/index.js";
+
+const store = new ArtifactStore({ driver: new MemoryDriver() });
+const refs = createAiSdkRefs({ store, session: "plain" });
+let n = 0;
+
+async function ask(input: Record<string, unknown>): Promise<string> {
+  const out = await refs.tool.execute!(input, { toolCallId: `c${++n}`, messages: [] });
+  expect(typeof out).toBe("string");
+  return out as string;
+}
+
+describe("AI SDK adapter: artifacts_get answers in plain text", () => {
+  for (const c of followCases()) {
+    it(`follows the next call it names to the end: ${c.name}`, async () => {
+      const put = await store.put(c.content, { session: "plain", mime: c.mime });
+      const fetch: FetchPart = async (selector) =>
+        readPlainAnswer(await ask({ ref: put.shortRef, selector }), put.shortRef);
+      c.check(await followNext(fetch, c.first), c.content);
+    });
+  }
+
+  it("answers bad calls with CODE: message and a hint naming a tool, never a command line", async () => {
+    const missing = await ask({ ref: `art:${"0".repeat(12)}` });
+    expectPlainError(missing, "NOT_FOUND");
+    expect(missing).toMatch(/artifacts_list|artifacts_get/);
+    expectPlainError(await ask({ ref: "art:nothex" }), "INVALID_HANDLE");
+  });
+});
