@@ -62,6 +62,18 @@ export {
   type GrepSelector,
   type RangeSelector,
   type JsonPathSelector,
+  MAX_SELECTOR_POSITION,
+  MAX_SELECTOR_LINES,
+  MAX_SELECTOR_MATCHES,
+  MAX_SELECTOR_EXPR_CHARS,
+  type SelectorMode,
+  type SelectorField,
+  SELECTOR_MODES,
+  SELECTOR_FIELDS_BY_MODE,
+  SELECTOR_FIELDS,
+  selectorFieldModes,
+  SelectorFieldsSchema,
+  selectorJsonSchema,
 } from "./selector.js";
 export {
   CutSchema,
