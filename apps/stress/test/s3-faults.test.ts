@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { isArefError } from "@artifact-refs/schema";
-import { ArtifactStore, metaKey } from "@artifact-refs/store";
+import { ArtifactStore } from "@artifact-refs/store";
+import { metaKey } from "@artifact-refs/store/internal";
 import { S3Driver } from "@artifact-refs/store-s3";
 import { startFaultProxy, type FaultProxy, type LoggedRequest } from "@artifact-refs/tooling/s3/fault-proxy";
 import { startS3Server, type S3TestServer } from "@artifact-refs/tooling/s3/server";

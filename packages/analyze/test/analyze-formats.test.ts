@@ -9,7 +9,7 @@ import {
   loadReplayMessages,
   parseReplayTranscript,
   type ReplayMessage,
-} from "../src/internal.js";
+} from "../src/index.js";
 import { bigLog, memoryStore, tempDir } from "./helpers.js";
 
 const BASE: ReplayMessage[] = [

@@ -13,7 +13,7 @@ import {
   renderAnalyzeSvg,
   sweAgentPolicy,
   type ReplayMessage,
-} from "../src/internal.js";
+} from "../src/index.js";
 import { bigLog } from "./helpers.js";
 
 const count = (t: string) => countTokens(t);

@@ -3,7 +3,7 @@
  * inputs of issue 14 (unknown roles, structured content, empty transcript, no user message).
  */
 import { describe, expect, it } from "vitest";
-import { analyzeTexts, parseReplayTranscript, replayTranscript, type ReplayMessage } from "../src/internal.js";
+import { analyzeTexts, parseReplayTranscript, replayTranscript, type ReplayMessage } from "../src/index.js";
 import { bigLog } from "./helpers.js";
 
 describe("a transcript whose observations are user messages of 100k+ chars", () => {

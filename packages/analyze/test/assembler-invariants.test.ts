@@ -36,7 +36,7 @@ import {
   totalReports,
   type ReplayCall,
   type ReplayReport,
-} from "../src/internal.js";
+} from "../src/index.js";
 import { describeWithData, sharedDataFiles } from "@artifact-refs/tooling/testing/shared-data";
 import { TRAJECTORY_DIR, TRAJECTORY_MORE_DIR } from "./helpers.js";
 

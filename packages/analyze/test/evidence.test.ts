@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evidenceTerms, replayTranscript, type ReplayMessage } from "../src/internal.js";
+import { evidenceTerms, replayTranscript, type ReplayMessage } from "../src/index.js";
 import { bigLog } from "./helpers.js";
 
 describe("evidence terms", () => {

@@ -11,7 +11,6 @@ export { INJECTED_TAG_PREFIX, stripInjectedTag } from "./injected.js";
 export {
   serializePayload,
   deserializePayload,
-  sniffTextMime,
   countLines,
   type PayloadEncoding,
   type SerializedPayload,

@@ -1,5 +1,5 @@
 import { ArefError } from "@artifact-refs/schema";
-import { sniffMime } from "@artifact-refs/store";
+import { sniffMime } from "@artifact-refs/store/internal";
 
 /** How a payload sits in a transcript: raw text, or a JSON value serialized as text. */
 export type PayloadEncoding = "text" | "json";

@@ -5,7 +5,7 @@ import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { z } from "zod";
 import { createMastraRefs, historyBudget } from "../src/index.js";
-import { startFakeStreamingOpenAI } from "./fake-stream.js";
+import { startFakeStreamingOpenAI } from "@artifact-refs/tooling/testing/fake-openai";
 
 /** ~120 KB tool output, different for each turn; its middle line must never reach a request. */
 function log120k(turn: number): string {

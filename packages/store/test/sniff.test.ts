@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ArtifactStore, MemoryDriver, sniffMime } from "../src/index.js";
+import { ArtifactStore, MemoryDriver } from "../src/index.js";
+import { sniffMime } from "../src/internal.js";
 
 describe("the one MIME sniffer (store put and context's externalizer)", () => {
   it("tells PDF text, HTML, JSON objects and arrays from plain text and bytes", () => {
