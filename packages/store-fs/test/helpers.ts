@@ -91,7 +91,7 @@ async function openToAll(path: string): Promise<void> {
 }
 
 /**
- * Copies the child script and the built packages it imports (and zod) into a fresh
+ * Copies the child script and the built packages it imports (and zod, lru-cache) into a fresh
  * world-readable directory, so that a child running as another user can load them
  * wherever the checkout lives (a checkout under a private home directory included).
  */
@@ -105,6 +105,9 @@ export async function stageChildForAnyUser(): Promise<{ child: string; cleanup: 
   }
   const zod = await realpath(fileURLToPath(new URL("../node_modules/zod", import.meta.url)));
   await cp(zod, join(modules, "zod"), { recursive: true });
+  // The store's own dependency (its reference cache), resolved from the store package.
+  const lru = await realpath(fileURLToPath(new URL("../../store/node_modules/lru-cache", import.meta.url)));
+  await cp(lru, join(modules, "lru-cache"), { recursive: true });
   await cp(CHILD, join(dir, "child.mjs"));
   await openToAll(dir);
   return { child: join(dir, "child.mjs"), cleanup: () => rm(dir, { recursive: true, force: true }) };
