@@ -105,6 +105,7 @@ export async function stageChildForAnyUser(): Promise<{ child: string; cleanup: 
   }
   const zod = await realpath(fileURLToPath(new URL("../node_modules/zod", import.meta.url)));
   await cp(zod, join(modules, "zod"), { recursive: true });
+  // The store's own dependency (its reference and chunk caches), resolved from the store package.
   const lru = await realpath(fileURLToPath(new URL("../../store/node_modules/lru-cache", import.meta.url)));
   await cp(lru, join(modules, "lru-cache"), { recursive: true });
   await cp(CHILD, join(dir, "child.mjs"));
