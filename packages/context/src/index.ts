@@ -56,23 +56,7 @@ export {
   type ModelHint,
   type HintExtras,
 } from "./model-hint.js";
-export {
-  INJECTED_TAG,
-  INJECTED_TAG_PREFIX,
-  INJECTED_KEY_STORE_KEY,
-  configureInjectedKey,
-  useStoreInjectedKey,
-  tagInjected,
-  isInjected,
-  stripInjectedTag,
-} from "./injected.js";
-export {
-  serializePayload,
-  deserializePayload,
-  countLines,
-  type PayloadEncoding,
-  type SerializedPayload,
-} from "./payload.js";
+export { INJECTED_TAG, configureInjectedKey, useStoreInjectedKey, tagInjected, isInjected } from "./injected.js";
 export { defaultPreview, type PreviewFunction, type PreviewInput, type ContentPreview } from "./preview.js";
 
 // Transcripts
@@ -93,8 +77,6 @@ export {
   toolResultValue,
   artifactRefOf,
   readTranscriptText,
-  loadPayloadText,
-  REFERENCE_DETAIL_KEYS,
   type Transcript,
   type RehydrateOptions,
   type RehydratedTranscript,
@@ -205,7 +187,7 @@ export {
 } from "./transcript/prune.js";
 export { historyFromTranscript } from "./transcript/history.js";
 export { readCheckpoint, type CheckpointPack } from "./assembler/index.js";
-export { modelErrorHint, renderModelError, ARTIFACTS_LIST_TOOL_NAME } from "./model-errors.js";
-export { renderHintText, renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
-export { fitTurns, olderOutputStub, type TurnShape } from "./fit-turns.js";
+export { modelErrorHint, renderModelError } from "./model-errors.js";
+export { renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
+export { fitTurns, type TurnShape } from "./fit-turns.js";
 export { partsToHistory, partsText, toolCallInput, type MessagePart } from "./provider-messages.js";

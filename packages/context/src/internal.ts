@@ -7,7 +7,7 @@
  */
 export * from "./index.js";
 export { buildRedactor } from "./externalizer.js";
-export { INJECTED_TAG_PREFIX, stripInjectedTag } from "./injected.js";
+export { INJECTED_TAG_PREFIX, INJECTED_KEY_STORE_KEY, stripInjectedTag } from "./injected.js";
 export {
   serializePayload,
   deserializePayload,
