@@ -20,7 +20,7 @@ const tok = getTokenizer({ model: "gpt-4.1", impl: "gpt-tokenizer" });
 console.log(tok.name, tok.count("hello world")); // gpt-tokenizer:o200k_base 2
 tok.dispose();
 
-// Budgets: the docs/ARCHITECTURE.md §references defaults, AREF_MAX_* environment overrides, every violation returned.
+// Budgets: the default budget table (docs/ARCHITECTURE.md §references), AREF_MAX_* environment overrides, every violation returned.
 const config = loadBudgetConfig(process.env);
 const check = checkBudget({ hotStateTokens: 1200, artifactIndexEntries: 25, promptTokens: null }, config);
 for (const v of check.violations) console.log(`${v.budget}: ${v.message}`);
@@ -35,7 +35,7 @@ const report = checkPromptBudget(
 );
 console.log(report.ok, report.measurements.promptTokens); // true 16
 
-// Per-turn metrics (the docs/ARCHITECTURE.md §references event) to a JSONL file and memory, with regression warnings.
+// Per-turn metrics (the prompt_metrics event, docs/ARCHITECTURE.md §references) to a JSONL file and memory, with regression warnings.
 const memory = memorySink();
 const recorder = createMetricsRecorder({
   sinks: [jsonlSink("/tmp/aref-metrics.jsonl"), memory],
