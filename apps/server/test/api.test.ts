@@ -368,7 +368,7 @@ describe("sessions", () => {
   });
 });
 
-describe("executions (seed 004)", () => {
+describe("executions (docs/ARCHITECTURE.md §executions)", () => {
   it("runs read_file and returns the seed's response shape; the result is stored", async () => {
     const res = await call(
       `${h.url}/api/artifacts/execute`,
@@ -530,7 +530,7 @@ describe("executions (seed 004)", () => {
     );
   });
 
-  it("GET /api/artifacts/context/:session_id is seed 004's context shape", async () => {
+  it("GET /api/artifacts/context/:session_id is the §executions context shape", async () => {
     const res = await call(`${h.url}/api/artifacts/context/sess-a`, { token: TOKEN_A });
     expect(res.status).toBe(200);
     expect(res.json.session_id).toBe("sess-a");

@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe("web UI (Chromium)", () => {
-  it("runs seed 004's flow: tool form, timeline, chat reference, full result with grep, chart", async () => {
+  it("runs the §executions flow: tool form, timeline, chat reference, full result with grep, chart", async () => {
     await page.goto(`${h.url}/#token=${TOKEN_A}&session=sess-a`);
     await page.locator("#tool-select option[value=read_file]").waitFor({ state: "attached" });
     expect(await page.locator("#status").textContent()).toContain("session sess-a");

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_BUDGET, loadBudgetConfig, resolveBudgetConfig } from "@artifact-refs/budget";
 
 describe("budget config", () => {
-  it("defaults are seed 000's table, with the seed's warning thresholds", () => {
+  it("defaults are the §references table, with the seed's warning thresholds", () => {
     expect(loadBudgetConfig({})).toEqual({
       maxHotStateTokens: 1000,
       maxArtifactIndexEntries: 20,

@@ -30,7 +30,7 @@ const turn: PromptMetricsInput = {
 const fixed = () => new Date("2025-01-02T03:04:05.000Z");
 
 describe("prompt metrics event", () => {
-  it("has every field of seed 000's event", () => {
+  it("has every field of the §references event", () => {
     const event = buildPromptMetrics(turn, undefined, fixed);
     expect(event).toEqual({
       ...SEED_000_PROMPT_METRICS,

@@ -278,7 +278,7 @@ describe("hot state deltas", () => {
   }
 });
 
-describe("bootstrap ArtifactRefs (seed 000)", () => {
+describe("bootstrap ArtifactRefs (docs/ARCHITECTURE.md §references)", () => {
   it("puts a task above the threshold in the prompt as an ArtifactRef with a head/tail excerpt", async () => {
     const store = memoryStore();
     const bigTask = `${TASK}\n${bigLog(20_000)}`;

@@ -21,7 +21,7 @@ const byFileName: ReferenceResolver = (query, executions) => ({
 });
 
 describe("ExecutionContext", () => {
-  it("records executions with results as references and summaries (seed 004)", async () => {
+  it("records executions with results as references and summaries (docs/ARCHITECTURE.md §executions)", async () => {
     const store = memoryStore();
     const ctx = new ExecutionContext({ session, store });
     const readme = "# My Project\n\nThis is a sample project.\n";
@@ -91,7 +91,7 @@ describe("ExecutionContext", () => {
     expect(() => ctx.setOverrides({ maxContextItems: 0 })).toThrow(/invalid session overrides: maxContextItems/);
   });
 
-  it("serves seed 004's context shape and round-trips its state", async () => {
+  it("serves the §executions context shape and round-trips its state", async () => {
     const store = memoryStore();
     const ctx = new ExecutionContext({ session, store });
     await ctx.record({
@@ -118,7 +118,7 @@ describe("ExecutionContext", () => {
     expect(() => ExecutionContext.fromJSON({ session_id: session }, { store })).toThrow(/invalid execution state/);
   });
 
-  it("resolves the user's words with the Resolution package by default (seed 004's examples)", async () => {
+  it("resolves the user's words with the Resolution package by default (the §executions examples)", async () => {
     const ctx = new ExecutionContext({ session, store: memoryStore(), config: { executions: { recentLimit: 0 } } });
     const config = await ctx.record({
       tool_name: "builtin.read_file",
@@ -171,7 +171,7 @@ describe("ExecutionContext", () => {
     expect(resolveReferences("what did I just stash?", xs, { now }).candidates[0]?.id).toBe(stored.execution_id);
   });
 
-  it("recalls top executions within recall.maxItems and maxChars (seed 001), explicit references first", async () => {
+  it("recalls top executions within recall.maxItems and maxChars (docs/ARCHITECTURE.md §memory), explicit references first", async () => {
     const ctx = new ExecutionContext({
       session,
       store: memoryStore(),
@@ -205,7 +205,7 @@ describe("ExecutionContext", () => {
     expect(withArgs.tool_args).toEqual({ command: "export KEY=[REDACTED:aws_access_key]" });
   });
 
-  it("summarizes like seed 004 and rejects a bad session", () => {
+  it("summarizes like §executions and rejects a bad session", () => {
     expect(summarizeExecution("builtin.list_files", { path: "src" }, "a\nb\n\nc\n")).toBe("Listed 3 items in src");
     expect(summarizeExecution("builtin.write_file", { path: "x.py" }, "")).toBe("Wrote to x.py");
     expect(summarizeExecution("fetch_url", {}, "x".repeat(2048), "error")).toBe("Executed fetch_url (2.0 KB) [error]");

@@ -185,7 +185,7 @@ describe("resolveReferences", () => {
     expect(resolveReferences("what did I just load?", []).candidates).toEqual([]);
   });
 
-  it("accepts seed 004 execution records (execution_id, result_summary, timestamps)", () => {
+  it("accepts §executions execution records (execution_id, result_summary, timestamps)", () => {
     const records: ExecutionLike[] = [
       {
         execution_id: "x2",

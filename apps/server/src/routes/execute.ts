@@ -144,7 +144,7 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const execute = defineRoute({
     method: "POST",
     url: "/api/artifacts/execute",
-    summary: "Run a registered tool (or a batch), record each execution, return seed 004's response",
+    summary: "Run a registered tool (or a batch), record each execution, return the §executions response",
     description:
       "Single: { session_id, tool_name, tool_args, artifact_title?, artifact_type?, artifact_id? }. Batch: { session_id, batch: [ {tool_name, tool_args, …} ] }. " +
       'Unknown tools and invalid arguments are 4xx before anything runs; a tool that fails (missing file, path outside the workspace) is a recorded execution with status "error".',
@@ -202,7 +202,8 @@ export function executeRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const context = defineRoute({
     method: "GET",
     url: "/api/artifacts/context/:session_id",
-    summary: "The session's artifact context (seed 004): executions, recent files, recent tools",
+    summary:
+      "The session's artifact context (docs/ARCHITECTURE.md §executions): executions, recent files, recent tools",
     tags: ["executions"],
     auth: true,
     params: ContextParams,

@@ -128,7 +128,7 @@ export function sessionRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const metrics = defineRoute({
     method: "GET",
     url: "/api/sessions/:id/metrics",
-    summary: "The session's per-turn prompt metrics (seed 000) and its prompt budget",
+    summary: "The session's per-turn prompt metrics (docs/ARCHITECTURE.md §references) and its prompt budget",
     tags: ["sessions"],
     auth: true,
     params: SessionParams,
