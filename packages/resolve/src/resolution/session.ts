@@ -132,15 +132,7 @@ export function markPositions(
 ): void {
   if (!positions) return;
   const n = marks.n;
-  // Positions below n: positions is ascending, so a binary search finds where they end.
-  let lo = 0;
-  let hi = positions.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (positions[mid]! < n) lo = mid + 1;
-    else hi = mid;
-  }
-  const count = lo;
+  const count = countBelow(positions, n); // positions is ascending: a binary search finds where those below n end
   if (count <= window.head + window.tail) {
     for (let i = 0; i < count; i++) marks.set(positions[i]!);
     return;
