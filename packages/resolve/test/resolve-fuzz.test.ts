@@ -59,6 +59,11 @@ function check(run: () => { candidates: { id: string }[] }): void {
 }
 
 describe("resolution never crashes and never invents an id", () => {
+  it("'both' with one previous answer adds the similar other record whole (its id, not the id's characters)", () => {
+    const answer = resolveReferences("both", session, { previous: ["w5"], now: new Date(base) });
+    expect(answer.candidates.map((c) => c.id)).toEqual(["w5", "w2"]);
+  });
+
   it("on arbitrary text (any script, control characters), previous ids and clocks", () => {
     const text = fc.oneof(
       fc.string({ maxLength: 300, unit: "grapheme" }),

@@ -28,7 +28,8 @@ export function resolveFollowUp(
     case "same":
       return { ids: [first.id], reasons: [why("the same one")] };
     case "both": {
-      const ids = prev.length >= 2 ? prev.map((p) => p.id) : [first.id, ...(similarOther(first, list, prev)?.id ?? [])];
+      const other = prev.length >= 2 ? undefined : similarOther(first, list, prev);
+      const ids = prev.length >= 2 ? prev.map((p) => p.id) : other ? [first.id, other.id] : [first.id];
       return { ids, reasons: ids.map(() => why("both of them")) };
     }
     case "other": {
