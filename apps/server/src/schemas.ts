@@ -101,17 +101,19 @@ export function selectorOf(query: FetchQuery | Omit<FetchQuery, "session">): Sel
   return parseWith(SelectorSchema, selector, "selector", "INVALID_SELECTOR");
 }
 
+/** A MIME type as a stash names it: printable ASCII without spaces, at most 200 characters. */
+const MimeParamSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/);
+
 export const StashQuerySchema = z
   .object({
     session: SessionIdSchema.optional(),
     label: z.string().min(1).max(MAX_LABEL_CHARS).optional(),
     type: ArtifactTypeSchema.optional(),
-    mime: z
-      .string()
-      .min(1)
-      .max(200)
-      .regex(/^[\x21-\x7e]+$/)
-      .optional(),
+    mime: MimeParamSchema.optional(),
     ttl_ms: intParam(1, 10 * 365 * 24 * 3600 * 1000).optional(),
   })
   .strict();
@@ -123,12 +125,7 @@ export const StashJsonBodySchema = z
     session: SessionIdSchema.optional(),
     label: z.string().min(1).max(MAX_LABEL_CHARS).optional(),
     type: ArtifactTypeSchema.optional(),
-    mime: z
-      .string()
-      .min(1)
-      .max(200)
-      .regex(/^[\x21-\x7e]+$/)
-      .optional(),
+    mime: MimeParamSchema.optional(),
     summary: z.string().max(500).optional(),
     ttl_ms: z
       .number()
