@@ -354,6 +354,20 @@ export class PromptAssembler {
     let keep = Math.min(this.keepTurns, turns.length);
     const recall = [...p.recallParts];
     let kept = await this.#keptTurnParts(history, layout, keep, counter);
+    // The oldest kept turn moves into the checkpoint (recorded as a cut when `record`).
+    const dropOldestTurn = async (record: boolean): Promise<PromptPart[]> => {
+      if (record) {
+        const moved = turns[turns.length - keep]!;
+        cuts.push({
+          what: `turn at message #${moved[0]}`,
+          reason: "maxPromptTokens",
+          tokens: sum(kept.filter((k) => moved.includes(k.source!))),
+          recover: "checkpoint",
+        });
+      }
+      keep--;
+      return this.#keptTurnParts(history, layout, keep, counter);
+    };
     for (;;) {
       const total =
         sum(p.fixed) +
@@ -365,17 +379,7 @@ export class PromptAssembler {
         sum(p.userParts);
       if (total <= this.budgets.maxPromptTokens) break;
       if (keep > 2) {
-        if (turnCuts) {
-          const moved = turns[turns.length - keep]!;
-          cuts.push({
-            what: `turn at message #${moved[0]}`,
-            reason: "maxPromptTokens",
-            tokens: sum(kept.filter((k) => moved.includes(k.source!))),
-            recover: "checkpoint",
-          });
-        }
-        keep--;
-        kept = await this.#keptTurnParts(history, layout, keep, counter);
+        kept = await dropOldestTurn(turnCuts);
         continue;
       }
       if (recall.length > 0) {
@@ -408,15 +412,7 @@ export class PromptAssembler {
       }
       if (keep > 0) {
         // Older turns into the checkpoint, down to the user's request alone.
-        const moved = turns[turns.length - keep]!;
-        cuts.push({
-          what: `turn at message #${moved[0]}`,
-          reason: "maxPromptTokens",
-          tokens: sum(kept.filter((k) => moved.includes(k.source!))),
-          recover: "checkpoint",
-        });
-        keep--;
-        kept = await this.#keptTurnParts(history, layout, keep, counter);
+        kept = await dropOldestTurn(true);
         continue;
       }
       break;
