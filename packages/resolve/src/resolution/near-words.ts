@@ -6,6 +6,7 @@
 // They are matched below the lexicon's concept words, only when the word itself matches nothing,
 // and never name an execution (src/resolution/score.ts).
 import { readFileSync } from "node:fs";
+import { LRUCache } from "lru-cache";
 import { fileURLToPath } from "node:url";
 import { isStopword, stem } from "./tokens.js";
 
@@ -42,7 +43,8 @@ function load(): Table | null {
   return table;
 }
 
-const memo = new Map<string, string[]>();
+// Each lookup scans every vector once; the latest 4,096 words asked keep their answer.
+const memo = new LRUCache<string, string[]>({ max: 4_096 });
 
 /** Words near `word` in meaning (nearest first), without stopwords and forms of the word itself; [] for an unknown word. */
 export function nearWords(word: string): string[] {
@@ -69,7 +71,6 @@ export function nearWords(word: string): string[] {
       .filter((w) => !isStopword(w) && stem(w) !== own)
       .slice(0, MAX_NEAR);
   }
-  if (memo.size >= 4096) memo.clear();
   memo.set(word, found);
   return found;
 }
