@@ -7,6 +7,27 @@ import { dirname, join, resolve } from "node:path";
 import ts from "typescript";
 
 /**
+ * The compiler options of a tsconfig file, set to emit declarations only (no maps, no
+ * incremental state); callers add where they go.
+ *
+ * @param {string} configPath
+ */
+export function declarationOptions(configPath) {
+  const config = ts.readConfigFile(configPath, ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, dirname(configPath));
+  return {
+    ...parsed.options,
+    noEmit: false,
+    declaration: true,
+    emitDeclarationOnly: true,
+    declarationMap: false,
+    sourceMap: false,
+    incremental: false,
+    composite: false,
+  };
+}
+
+/**
  * Emits dist/<entry>.d.ts (and the files they import) for the given entry sources.
  * Throws with the compiler's messages when the declarations cannot be emitted.
  *
@@ -16,17 +37,8 @@ import ts from "typescript";
 export function emitDeclarations(entries, { cwd = process.cwd(), outDir = "dist" } = {}) {
   const configPath = ts.findConfigFile(cwd, ts.sys.fileExists, "tsconfig.json");
   if (!configPath) throw new Error(`no tsconfig.json in ${cwd}`);
-  const config = ts.readConfigFile(configPath, ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, dirname(configPath));
   const options = {
-    ...parsed.options,
-    noEmit: false,
-    declaration: true,
-    emitDeclarationOnly: true,
-    declarationMap: false,
-    sourceMap: false,
-    incremental: false,
-    composite: false,
+    ...declarationOptions(configPath),
     customConditions: [],
     rootDir: join(cwd, "src"),
     outDir: resolve(cwd, outDir),

@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
+import { declarationOptions } from "../dts.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const check = process.argv.includes("--check");
@@ -42,21 +43,7 @@ function entries() {
 }
 
 function compilerOptions() {
-  const configPath = join(root, "tooling/tsconfig.base.json");
-  const config = ts.readConfigFile(configPath, ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, dirname(configPath));
-  return {
-    ...parsed.options,
-    noEmit: false,
-    declaration: true,
-    emitDeclarationOnly: true,
-    declarationMap: false,
-    sourceMap: false,
-    incremental: false,
-    composite: false,
-    outDir: undefined,
-    rootDir: undefined,
-  };
+  return { ...declarationOptions(join(root, "tooling/tsconfig.base.json")), outDir: undefined, rootDir: undefined };
 }
 
 const all = entries();
