@@ -1,6 +1,7 @@
 // What the model reads from the AI SDK artifacts_get tool is plain text (the selected content, then
 // lines on what it was and the call for the next part), and following the call it names rebuilds
-// the content; a bad call reads `CODE: message` with a hint naming a tool, never a command line.
+// the content; a bad call is a tool error (the SDK sends the model `error-text`) reading
+// `CODE: message` with a hint naming a tool, never a command line.
 import {
   expectPlainError,
   type FetchPart,
@@ -22,6 +23,16 @@ async function ask(input: Record<string, unknown>): Promise<string> {
   return out as string;
 }
 
+/** A bad call throws (the AI SDK's tool error); its message is the text the model reads, with the stable code. */
+async function askBad(input: Record<string, unknown>, code: string): Promise<string> {
+  const error: unknown = await Promise.resolve(refs.tool.execute!(input, { toolCallId: `c${++n}`, messages: [] })).then(
+    () => expect.unreachable("a bad artifacts_get call must be a tool error"),
+    (e: unknown) => e,
+  );
+  expect(error).toMatchObject({ name: "ArefError", code });
+  return (error as Error).message;
+}
+
 describe("AI SDK adapter: artifacts_get answers in plain text", () => {
   for (const c of followCases()) {
     it(`follows the next call it names to the end: ${c.name}`, async () => {
@@ -32,10 +43,10 @@ describe("AI SDK adapter: artifacts_get answers in plain text", () => {
     });
   }
 
-  it("answers bad calls with CODE: message and a hint naming a tool, never a command line", async () => {
-    const missing = await ask({ ref: `art:${"0".repeat(12)}` });
+  it("answers bad calls with a tool error reading CODE: message and a hint naming a tool, never a command line", async () => {
+    const missing = await askBad({ ref: `art:${"0".repeat(12)}` }, "NOT_FOUND");
     expectPlainError(missing, "NOT_FOUND");
     expect(missing).toMatch(/artifacts_list|artifacts_get/);
-    expectPlainError(await ask({ ref: "art:nothex" }), "INVALID_HANDLE");
+    expectPlainError(await askBad({ ref: "art:nothex" }, "INVALID_HANDLE"), "INVALID_HANDLE");
   });
 });

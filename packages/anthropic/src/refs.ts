@@ -66,19 +66,14 @@ export class AnthropicRefs extends SessionRefs {
    * produces it) is stashed when large.
    */
   async toolResultBlock(block: ToolUseBlock, output?: ToolOutputSource, deadline?: Deadline): Promise<ToolResultBlock> {
-    if (this.isArtifactsGet(block.name)) {
-      // Plain text for the model; a bad call is flagged is_error.
-      const { text, isError } = await this.artifactsGet.respond(block.input);
-      return { type: "tool_result", tool_use_id: block.id, content: text, ...(isError ? { is_error: true } : {}) };
-    }
-    const content = await this.toolContent(
+    const { text, isError } = await this.toolContent(
       { name: block.name, id: block.id, args: toolArgs(block.input) },
       block.input,
       output,
       deadline,
       "pass the tool's output, or a function that runs the tool: refs.toolResultBlock(block, () => myTool(block.input))",
     );
-    return { type: "tool_result", tool_use_id: block.id, content };
+    return { type: "tool_result", tool_use_id: block.id, content: text, ...(isError ? { is_error: true } : {}) };
   }
 
   /** Answers an artifacts_get `tool_use` block; undefined for any other tool. */
