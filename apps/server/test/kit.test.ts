@@ -3,8 +3,22 @@ import type { ReferenceCandidate as ContextCandidate } from "@artifact-refs/cont
 import { resolveReferences, type Candidate } from "@artifact-refs/resolve";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { createKit, RESOLUTION_KIND, SessionExecutions } from "../src/kit/index.js";
-import type { ChatContext, ReferenceCandidate } from "../src/index.js";
+import type { ChatContext, ReferenceCandidate, ServerKit } from "../src/index.js";
 import { ByteCache, SelectionCache } from "../src/selection-cache.js";
+
+/** Records a read_file of notes.txt in session s1 that returned `result`. */
+function readNotes(kit: ServerKit, result: string) {
+  return kit.executions.record({
+    session_id: "s1",
+    tool_name: "read_file",
+    tool_args: { path: "notes.txt" },
+    artifact_type: "toolform",
+    artifact_title: "Read File",
+    interaction_type: "form_submit",
+    result,
+    result_type: "success",
+  });
+}
 
 describe("SessionExecutions", () => {
   it("keeps executions in the store only: a second instance (or a restart) over the same store sees them all; results stay in the store", async () => {
@@ -82,16 +96,7 @@ describe("the conversation's last resolution", () => {
     const driver = new MemoryDriver();
     const store = new ArtifactStore({ driver });
     const kit = createKit(store);
-    await kit.executions.record({
-      session_id: "s1",
-      tool_name: "read_file",
-      tool_args: { path: "notes.txt" },
-      artifact_type: "toolform",
-      artifact_title: "Read File",
-      interaction_type: "form_submit",
-      result: "notes",
-      result_type: "success",
-    });
+    await readNotes(kit, "notes");
     await store.records.append("s1", RESOLUTION_KIND, { execution_ids: "not a list" });
     const answer = await kit.chatContext("s1", "what is in notes.txt?");
     expect(answer.candidates[0]?.reasons.join(" ")).not.toContain("follow-up");
@@ -145,16 +150,7 @@ describe("ReferenceCandidate", () => {
     expectTypeOf<ChatContext["candidates"][number]>().toEqualTypeOf<Candidate>();
     // At run time: the kit hands on resolveReferences' candidates as they are (the chat route names `id` `execution_id`).
     const kit = createKit(new ArtifactStore({ driver: new MemoryDriver() }));
-    const done = await kit.executions.record({
-      session_id: "s1",
-      tool_name: "read_file",
-      tool_args: { path: "notes.txt" },
-      artifact_type: "toolform",
-      artifact_title: "Read File",
-      interaction_type: "form_submit",
-      result: "meeting notes",
-      result_type: "success",
-    });
+    const done = await readNotes(kit, "meeting notes");
     const ctx = await kit.chatContext("s1", "what is in notes.txt?");
     expect(ctx.candidates[0]).toEqual({ id: done.execution_id, score: expect.any(Number), reasons: expect.any(Array) });
   });

@@ -12,6 +12,7 @@ import {
   logScript,
   startFakeOpenAI,
   type FakeOpenAI,
+  type Script,
 } from "@artifact-refs/tooling/testing/fake-openai";
 
 const LOG = bigLog();
@@ -38,8 +39,8 @@ function checkRequests(f: FakeOpenAI, short: string) {
 }
 
 /** A local OpenAI server for this test (closed after it) and an AI SDK provider pointed at it. */
-async function fakeProvider() {
-  const fake = await startFakeOpenAI(logScript);
+async function fakeProvider(script: Script = logScript) {
+  const fake = await startFakeOpenAI(script);
   onTestFinished(fake.close);
   return { fake, provider: createOpenAI({ baseURL: fake.url, apiKey: "test-key" }) };
 }
@@ -170,11 +171,9 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
   }, 120_000);
 
   it("a bad artifacts_get call is a tool error: the model reads it as error-text, CODE: message", async () => {
-    const fake = await startFakeOpenAI((_raw, index) =>
+    const { fake, provider } = await fakeProvider((_raw, index) =>
       index === 0 ? { tool: "artifacts_get", args: { ref: `art:${"0".repeat(12)}` } } : { text: "no such artifact" },
     );
-    onTestFinished(fake.close);
-    const provider = createOpenAI({ baseURL: fake.url, apiKey: "test-key" });
     const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t5" });
     const result = await generateText({
       model: provider.chat("m"),
