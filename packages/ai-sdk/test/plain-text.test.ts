@@ -2,13 +2,7 @@
 // lines on what it was and the call for the next part), and following the call it names rebuilds
 // the content; a bad call is a tool error (the SDK sends the model `error-text`) reading
 // `CODE: message` with a hint naming a tool, never a command line.
-import {
-  expectPlainError,
-  type FetchPart,
-  followCases,
-  followNext,
-  readPlainAnswer,
-} from "@artifact-refs/tooling/testing/follow-next";
+import { expectPlainError, itFollowsPlainAnswers } from "@artifact-refs/tooling/testing/follow-next";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { describe, expect, it } from "vitest";
 import { createAiSdkRefs } from "../src/index.js";
@@ -34,14 +28,10 @@ async function askBad(input: Record<string, unknown>, code: string): Promise<str
 }
 
 describe("AI SDK adapter: artifacts_get answers in plain text", () => {
-  for (const c of followCases()) {
-    it(`follows the next call it names to the end: ${c.name}`, async () => {
-      const put = await store.put(c.content, { session: "plain", mime: c.mime });
-      const fetch: FetchPart = async (selector) =>
-        readPlainAnswer(await ask({ ref: put.shortRef, selector }), put.shortRef);
-      c.check(await followNext(fetch, c.first), c.content);
-    });
-  }
+  itFollowsPlainAnswers(
+    (content, mime) => store.put(content, { session: "plain", mime }),
+    (ref, selector) => ask({ ref, selector }),
+  );
 
   it("answers bad calls with a tool error reading CODE: message and a hint naming a tool, never a command line", async () => {
     const missing = await askBad({ ref: `art:${"0".repeat(12)}` }, "NOT_FOUND");
