@@ -9,7 +9,7 @@ import {
 } from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
-import { fromPrompt, fromPromptParts, toHistory } from "./messages.js";
+import { errorResultIds, fromPrompt, fromPromptParts, toHistory } from "./messages.js";
 import { jsonSchema, tool, type LanguageModelMiddleware, type ModelMessage, type Tool, type ToolSet } from "ai";
 
 export interface AiSdkRefsOptions extends SessionRefsOptions {
@@ -193,7 +193,10 @@ export class AiSdkRefs extends SessionRefs {
           maxPromptTokens: this.maxPromptTokens,
           externalized,
         };
-        return { ...params, prompt: fromPromptParts(prompt.messages) as typeof params.prompt };
+        return {
+          ...params,
+          prompt: fromPromptParts(prompt.messages, errorResultIds(messages)) as typeof params.prompt,
+        };
       },
     };
   }
@@ -251,7 +254,7 @@ export class AiSdkRefs extends SessionRefs {
   ): Promise<ModelMessage[]> {
     const prompt = await this.assemblePrompt(toHistory(messages));
     this.lastStep = { stepNumber, tokens: prompt.tokens, maxPromptTokens: this.maxPromptTokens, externalized };
-    return fromPrompt(prompt.messages);
+    return fromPrompt(prompt.messages, errorResultIds(messages));
   }
 }
 

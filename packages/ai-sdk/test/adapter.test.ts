@@ -198,6 +198,53 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
     expect(sent).toMatchObject({ role: "tool", content: expect.stringMatching(/^NOT_FOUND: /) });
   });
 
+  it("an error-text tool result stays error-text through prepareStep and the middleware; others are text", async () => {
+    const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t6" });
+    const history: ModelMessage[] = [
+      { role: "user", content: "read two artifacts" },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "c1", toolName: "artifacts_get", input: { ref: "art:000000000000" } },
+          { type: "tool-call", toolCallId: "c2", toolName: "read_log", input: {} },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "c1",
+            toolName: "artifacts_get",
+            output: { type: "error-text", value: "NOT_FOUND: no artifact" },
+          },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-result", toolCallId: "c2", toolName: "read_log", output: { type: "text", value: "ok" } },
+        ],
+      },
+    ];
+    const outputs = (messages: ReadonlyArray<{ role: string; content: unknown }>) =>
+      messages
+        .filter((m) => m.role === "tool")
+        .flatMap((m) => m.content as Array<{ toolCallId: string; output: unknown }>)
+        .map((p) => [p.toolCallId, p.output]);
+    const expected = [
+      ["c1", { type: "error-text", value: "NOT_FOUND: no artifact" }],
+      ["c2", { type: "text", value: "ok" }],
+    ];
+    expect(outputs((await refs.prepareStep({ messages: history })).messages)).toEqual(expected);
+    const params = await refs.middleware.transformParams!({
+      type: "generate",
+      params: { prompt: history as never },
+      model: {} as never,
+    });
+    expect(outputs(params.prompt as Array<{ role: string; content: unknown }>)).toEqual(expected);
+  });
+
   it("artifacts_get errors are tool errors; bad options are clear errors", async () => {
     const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t4" });
     await expect(refs.tool.execute!({ ref: "art:bogus" }, { toolCallId: "c1", messages: [] })).rejects.toThrow(

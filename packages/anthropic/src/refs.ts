@@ -7,7 +7,7 @@ import {
   type ToolOutputSource,
 } from "@artifact-refs/context";
 
-import { fromPrompt, toHistory, type AnthropicMessage } from "./prompt.js";
+import { errorResultIds, fromPrompt, toHistory, type AnthropicMessage } from "./prompt.js";
 
 export type { ToolOutputSource };
 
@@ -84,13 +84,15 @@ export class AnthropicRefs extends SessionRefs {
   /**
    * The `system` and `messages` of the next Messages API call, by the shared assembler: inside
    * the budget, large messages of any role by reference, older turns in a checkpoint
-   * (BUDGET_EXCEEDED, naming the part, only when the irreducible part is over).
+   * (BUDGET_EXCEEDED, naming the part, only when the irreducible part is over). A tool_result
+   * flagged `is_error` keeps its flag.
    */
   async prompt(request: {
     system?: string;
     messages: readonly AnthropicMessage[];
   }): Promise<{ system: string; messages: AnthropicMessage[] }> {
-    return fromPrompt((await this.assemblePrompt(toHistory(request.system, request.messages))).messages);
+    const prompt = await this.assemblePrompt(toHistory(request.system, request.messages));
+    return fromPrompt(prompt.messages, errorResultIds(request.messages));
   }
 }
 
