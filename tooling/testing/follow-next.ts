@@ -3,7 +3,7 @@
 // parts rebuild the content (headtail, range, a 300 KB single line) or the full match list (grep,
 // JSONPath). Each surface passes a `fetch` that goes through its own wire (arguments, query string,
 // flags, a button click); the expectations are computed here from the content, not from an answer.
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 
 /** A selector as a surface sends and receives it (plain JSON). */
 export type WireSelector = { mode: string } & Record<string, unknown>;
@@ -175,6 +175,24 @@ export function readPlainAnswer(answer: string, ref: string): FetchedPart {
   const args = JSON.parse(call[1]!) as { ref: string; selector: WireSelector };
   expect(args.ref).toBe(ref);
   return { text, next: args.selector };
+}
+
+/**
+ * The plain-text follow-`next` cases of an SDK adapter, one `it` each: `put` stores a case's
+ * content, `ask(ref, selector)` calls artifacts_get through the adapter and returns the text the
+ * model reads; the calls each answer names are followed to the end and must rebuild the content.
+ */
+export function itFollowsPlainAnswers(
+  put: (content: string, mime: string) => Promise<{ shortRef: string }>,
+  ask: (ref: string, selector: WireSelector) => Promise<string>,
+): void {
+  for (const c of followCases()) {
+    it(`follows the next call it names to the end: ${c.name}`, async () => {
+      const { shortRef } = await put(c.content, c.mime);
+      const fetch: FetchPart = async (selector) => readPlainAnswer(await ask(shortRef, selector), shortRef);
+      c.check(await followNext(fetch, c.first), c.content);
+    });
+  }
 }
 
 /** An error answer as a model reads it: `CODE: message`, a hint naming a tool, never a command line. */

@@ -1,6 +1,7 @@
 // Paging through one stored artifact with artifacts_get range selectors, whatever form the
 // adapter answers in (its JSON answer `{ text, next }`, or the plain-text answer: the selected
 // text, then a note "[artifacts_get: N chars of …]" and "next part: call artifacts_get with {…}").
+import { expect } from "vitest";
 
 /** A log of about `bytes` bytes (ASCII lines, one "ERROR" line in 17); its middle line is `middleLine(log)`. */
 export function bigToolLog(bytes: number): string {
@@ -49,4 +50,35 @@ export async function pageAll(get: (selector: unknown) => Promise<string>, maxPa
     if (pages.length > maxPages) throw new Error(`artifacts_get paging did not end after ${maxPages} pages`);
   }
   return pages;
+}
+
+/** What `expectStoredWhole` reads of the store (structural: this package imports no workspace package). */
+export interface RecordReader {
+  getRecord(ref: string, options: { session: string }): Promise<{ size_bytes: number; chunked?: { chunks: number } }>;
+}
+
+/**
+ * The 5 MB case of every SDK adapter: what the model was `shown` for the tool's output is a short
+ * reference (under 12,000 chars, without the payload), the store holds `log` whole (chunked), and
+ * paging with the adapter's artifacts_get (`get(ref, selector)`, the answer's text) from that
+ * reference rebuilds it byte for byte, no page over `maxChars`.
+ */
+export async function expectStoredWholeAndPaged(
+  store: RecordReader,
+  session: string,
+  log: string,
+  shown: string,
+  get: (ref: string, selector: unknown) => Promise<string>,
+  maxChars = 100_000,
+): Promise<void> {
+  expect(shown.length).toBeLessThan(12_000);
+  expect(shown).not.toContain(middleLine(log));
+  const ref = /art:[0-9a-f]{12,64}/.exec(shown)![0];
+  const record = await store.getRecord(ref, { session });
+  expect(record.size_bytes).toBe(Buffer.byteLength(log));
+  expect(record.chunked?.chunks).toBeGreaterThan(20);
+  const pages = await pageAll((selector) => get(ref, selector));
+  expect(pages.length).toBeGreaterThan(50);
+  expect(Math.max(...pages.map((p) => p.length))).toBeLessThanOrEqual(maxChars);
+  expect(pages.join("")).toBe(log);
 }

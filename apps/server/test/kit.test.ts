@@ -1,8 +1,24 @@
-import { describe, expect, it } from "vitest";
-import { resolveReferences } from "@artifact-refs/resolve";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { ReferenceCandidate as ContextCandidate } from "@artifact-refs/context";
+import { resolveReferences, type Candidate } from "@artifact-refs/resolve";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { createKit, RESOLUTION_KIND, SessionExecutions } from "../src/kit/index.js";
+import type { ChatContext, ReferenceCandidate, ServerKit } from "../src/index.js";
 import { ByteCache, SelectionCache } from "../src/selection-cache.js";
+
+/** Records a read_file of notes.txt in session s1 that returned `result`. */
+function readNotes(kit: ServerKit, result: string) {
+  return kit.executions.record({
+    session_id: "s1",
+    tool_name: "read_file",
+    tool_args: { path: "notes.txt" },
+    artifact_type: "toolform",
+    artifact_title: "Read File",
+    interaction_type: "form_submit",
+    result,
+    result_type: "success",
+  });
+}
 
 describe("SessionExecutions", () => {
   it("keeps executions in the store only: a second instance (or a restart) over the same store sees them all; results stay in the store", async () => {
@@ -56,18 +72,18 @@ describe("the conversation's last resolution", () => {
     const readme = await read("README.md", "# Project\nHow to install and run it.");
     const config = await read("config.json", '{ "port": 8080 }');
     const now = await a.chatContext("s1", "what did I just read?");
-    expect(now.candidates[0]?.execution_id).toBe(config.execution_id);
+    expect(now.candidates[0]?.id).toBe(config.execution_id);
     // The next message lands on the other instance.
     const before = await b.chatContext("s1", "and the one before that?");
     expect(before.candidates[0]).toMatchObject({
-      execution_id: readme.execution_id,
+      id: readme.execution_id,
       reasons: [expect.stringContaining("follow-up")],
     });
     // A restarted instance (nothing in memory) continues the conversation from the store.
     const restarted = instance();
     const other = await restarted.chatContext("s1", "and the other one?");
     expect(other.candidates[0]).toMatchObject({
-      execution_id: config.execution_id,
+      id: config.execution_id,
       reasons: expect.arrayContaining([expect.stringContaining("follow-up")]),
     });
     const stored = await new ArtifactStore({ driver }).records.page("s1", RESOLUTION_KIND);
@@ -80,16 +96,7 @@ describe("the conversation's last resolution", () => {
     const driver = new MemoryDriver();
     const store = new ArtifactStore({ driver });
     const kit = createKit(store);
-    await kit.executions.record({
-      session_id: "s1",
-      tool_name: "read_file",
-      tool_args: { path: "notes.txt" },
-      artifact_type: "toolform",
-      artifact_title: "Read File",
-      interaction_type: "form_submit",
-      result: "notes",
-      result_type: "success",
-    });
+    await readNotes(kit, "notes");
     await store.records.append("s1", RESOLUTION_KIND, { execution_ids: "not a list" });
     const answer = await kit.chatContext("s1", "what is in notes.txt?");
     expect(answer.candidates[0]?.reasons.join(" ")).not.toContain("follow-up");
@@ -133,5 +140,18 @@ describe("selection and byte caches", () => {
     expect(SelectionCache.key("id", { mode: "grep", pattern: "a" })).not.toBe(
       SelectionCache.key("id", { mode: "grep", pattern: "b" }),
     );
+  });
+});
+
+describe("ReferenceCandidate", () => {
+  it("is one type: the resolve package's candidate, in the context package, the kit and the server's exports", async () => {
+    expectTypeOf<ReferenceCandidate>().toEqualTypeOf<Candidate>();
+    expectTypeOf<ContextCandidate>().toEqualTypeOf<Candidate>();
+    expectTypeOf<ChatContext["candidates"][number]>().toEqualTypeOf<Candidate>();
+    // At run time: the kit hands on resolveReferences' candidates as they are (the chat route names `id` `execution_id`).
+    const kit = createKit(new ArtifactStore({ driver: new MemoryDriver() }));
+    const done = await readNotes(kit, "meeting notes");
+    const ctx = await kit.chatContext("s1", "what is in notes.txt?");
+    expect(ctx.candidates[0]).toEqual({ id: done.execution_id, score: expect.any(Number), reasons: expect.any(Array) });
   });
 });

@@ -51,8 +51,26 @@ export function toHistory(messages: readonly ModelMessage[]): HistoryMessage[] {
   });
 }
 
-/** The assembled prompt's messages → AI SDK messages (consecutive tool results stay separate messages). */
-export function fromPrompt(messages: readonly PromptMessage[]): ModelMessage[] {
+/** The `toolCallId`s of tool results whose output is an error (`error-text`, `error-json`); the assembler keeps no flag. */
+export function errorResultIds(messages: ReadonlyArray<{ role: string; content: unknown }>): Set<string> {
+  const ids = new Set<string>();
+  for (const m of messages)
+    if (m.role === "tool" && Array.isArray(m.content))
+      for (const p of m.content as Part[]) {
+        const type = (p.output as { type?: unknown } | undefined)?.type;
+        if (p.type === "tool-result" && (type === "error-text" || type === "error-json")) ids.add(p.toolCallId ?? "");
+      }
+  return ids;
+}
+
+/**
+ * The assembled prompt's messages → AI SDK messages (consecutive tool results stay separate
+ * messages); a result whose id is in `errorIds` is an `error-text` output, any other `text`.
+ */
+export function fromPrompt(
+  messages: readonly PromptMessage[],
+  errorIds: ReadonlySet<string> = new Set(),
+): ModelMessage[] {
   return messages.map((m): ModelMessage => {
     if (m.role === "system") return { role: "system", content: m.content };
     if (m.role === "user") return { role: "user", content: m.content };
@@ -64,7 +82,7 @@ export function fromPrompt(messages: readonly PromptMessage[]): ModelMessage[] {
             type: "tool-result",
             toolCallId: m.tool_call_id ?? "",
             toolName: m.name ?? "tool",
-            output: { type: "text", value: m.content },
+            output: { type: errorIds.has(m.tool_call_id ?? "") ? "error-text" : "text", value: m.content },
           },
         ],
       };
@@ -89,8 +107,8 @@ export function fromPrompt(messages: readonly PromptMessage[]): ModelMessage[] {
  * The same for a language model middleware: the provider-level prompt (LanguageModelV3Prompt)
  * wants user and assistant content as parts.
  */
-export function fromPromptParts(messages: readonly PromptMessage[]): unknown[] {
-  return fromPrompt(messages).map((m) =>
+export function fromPromptParts(messages: readonly PromptMessage[], errorIds?: ReadonlySet<string>): unknown[] {
+  return fromPrompt(messages, errorIds).map((m) =>
     (m.role === "user" || m.role === "assistant") && typeof m.content === "string"
       ? { ...m, content: [{ type: "text", text: m.content }] }
       : m,

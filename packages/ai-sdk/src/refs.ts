@@ -5,10 +5,11 @@ import {
   toolArgs,
   type ExternalizedResult,
   type SessionRefsOptions,
+  type ToolContent,
 } from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
-import { fromPrompt, fromPromptParts, toHistory } from "./messages.js";
+import { errorResultIds, fromPrompt, fromPromptParts, toHistory } from "./messages.js";
 import { jsonSchema, tool, type LanguageModelMiddleware, type ModelMessage, type Tool, type ToolSet } from "ai";
 
 export interface AiSdkRefsOptions extends SessionRefsOptions {
@@ -35,7 +36,21 @@ export interface StepBudgetReport {
   externalized: number;
 }
 
-/** The AI SDK tool for artifacts_get: bounded reads of stored artifacts by short ref. */
+/**
+ * A tool answer in the AI SDK's terms: the text, or, for an error answer, a thrown ArefError whose
+ * message is that text; the SDK records a `tool-error` and sends the model an `error-text` output
+ * (which providers flag natively, e.g. Anthropic's `is_error`).
+ */
+function toolOutput({ text, isError, code }: ToolContent): string {
+  if (isError) throw new ArefError(code ?? "INTERNAL", text);
+  return text;
+}
+
+/**
+ * The AI SDK tool for artifacts_get: bounded reads of stored artifacts by short ref. A bad call
+ * (bad ref, unknown artifact, bad selector) is a tool error: the model reads `CODE: message`
+ * with a hint as an `error-text` output.
+ */
 export function artifactsGetTool(
   options: { store: ArtifactStore; session: string; maxChars?: number } | ArtifactsGetTool,
 ): Tool {
@@ -51,7 +66,7 @@ export function artifactsGetTool(
   return tool({
     description: d.description,
     inputSchema: jsonSchema<Record<string, unknown>>(d.parameters as Parameters<typeof jsonSchema>[0]),
-    execute: async (input: Record<string, unknown>) => getter.handle(input),
+    execute: async (input: Record<string, unknown>) => toolOutput(await getter.respond(input)),
   });
 }
 
@@ -178,7 +193,10 @@ export class AiSdkRefs extends SessionRefs {
           maxPromptTokens: this.maxPromptTokens,
           externalized,
         };
-        return { ...params, prompt: fromPromptParts(prompt.messages) as typeof params.prompt };
+        return {
+          ...params,
+          prompt: fromPromptParts(prompt.messages, errorResultIds(messages)) as typeof params.prompt,
+        };
       },
     };
   }
@@ -236,7 +254,7 @@ export class AiSdkRefs extends SessionRefs {
   ): Promise<ModelMessage[]> {
     const prompt = await this.assemblePrompt(toHistory(messages));
     this.lastStep = { stepNumber, tokens: prompt.tokens, maxPromptTokens: this.maxPromptTokens, externalized };
-    return fromPrompt(prompt.messages);
+    return fromPrompt(prompt.messages, errorResultIds(messages));
   }
 }
 

@@ -12,6 +12,7 @@ import {
   logScript,
   startFakeOpenAI,
   type FakeOpenAI,
+  type Script,
 } from "@artifact-refs/tooling/testing/fake-openai";
 
 const LOG = bigLog();
@@ -38,8 +39,8 @@ function checkRequests(f: FakeOpenAI, short: string) {
 }
 
 /** A local OpenAI server for this test (closed after it) and an AI SDK provider pointed at it. */
-async function fakeProvider() {
-  const fake = await startFakeOpenAI(logScript);
+async function fakeProvider(script: Script = logScript) {
+  const fake = await startFakeOpenAI(script);
   onTestFinished(fake.close);
   return { fake, provider: createOpenAI({ baseURL: fake.url, apiKey: "test-key" }) };
 }
@@ -169,10 +170,86 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
     }
   }, 120_000);
 
-  it("artifacts_get answers errors as content; bad options are clear errors", async () => {
+  it("a bad artifacts_get call is a tool error: the model reads it as error-text, CODE: message", async () => {
+    const { fake, provider } = await fakeProvider((_raw, index) =>
+      index === 0 ? { tool: "artifacts_get", args: { ref: `art:${"0".repeat(12)}` } } : { text: "no such artifact" },
+    );
+    const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t5" });
+    const result = await generateText({
+      model: provider.chat("m"),
+      tools: refs.wrapTools({ read_log: readLog }),
+      prepareStep: refs.prepareStep,
+      stopWhen: stepCountIs(3),
+      prompt: "read art:000000000000",
+    });
+    expect(result.text).toBe("no such artifact");
+    const failed = result.steps[0]!.content.find((p) => p.type === "tool-error");
+    expect(failed).toMatchObject({ toolName: "artifacts_get", error: { code: "NOT_FOUND" } });
+    const toolMessage = result.response.messages.find((m) => m.role === "tool")!;
+    expect(toolMessage.content).toEqual([
+      expect.objectContaining({
+        type: "tool-result",
+        toolName: "artifacts_get",
+        output: { type: "error-text", value: expect.stringMatching(/^NOT_FOUND: .*\nhint: .*artifacts_(list|get)/s) },
+      }),
+    ]);
+    // OpenAI's wire format has no error field: the provider sends the text, which says it.
+    const sent = (fake.requests[1]!.body.messages as Array<{ role: string; content: string }>).at(-1)!;
+    expect(sent).toMatchObject({ role: "tool", content: expect.stringMatching(/^NOT_FOUND: /) });
+  });
+
+  it("an error-text tool result stays error-text through prepareStep and the middleware; others are text", async () => {
+    const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t6" });
+    const history: ModelMessage[] = [
+      { role: "user", content: "read two artifacts" },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "c1", toolName: "artifacts_get", input: { ref: "art:000000000000" } },
+          { type: "tool-call", toolCallId: "c2", toolName: "read_log", input: {} },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "c1",
+            toolName: "artifacts_get",
+            output: { type: "error-text", value: "NOT_FOUND: no artifact" },
+          },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-result", toolCallId: "c2", toolName: "read_log", output: { type: "text", value: "ok" } },
+        ],
+      },
+    ];
+    const outputs = (messages: ReadonlyArray<{ role: string; content: unknown }>) =>
+      messages
+        .filter((m) => m.role === "tool")
+        .flatMap((m) => m.content as Array<{ toolCallId: string; output: unknown }>)
+        .map((p) => [p.toolCallId, p.output]);
+    const expected = [
+      ["c1", { type: "error-text", value: "NOT_FOUND: no artifact" }],
+      ["c2", { type: "text", value: "ok" }],
+    ];
+    expect(outputs((await refs.prepareStep({ messages: history })).messages)).toEqual(expected);
+    const params = await refs.middleware.transformParams!({
+      type: "generate",
+      params: { prompt: history as never },
+      model: {} as never,
+    });
+    expect(outputs(params.prompt as Array<{ role: string; content: unknown }>)).toEqual(expected);
+  });
+
+  it("artifacts_get errors are tool errors; bad options are clear errors", async () => {
     const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t4" });
-    const out = await refs.tool.execute!({ ref: "art:bogus" }, { toolCallId: "c1", messages: [] });
-    expect(out).toMatch(/^INVALID_HANDLE: /);
+    await expect(refs.tool.execute!({ ref: "art:bogus" }, { toolCallId: "c1", messages: [] })).rejects.toThrow(
+      expect.objectContaining({ code: "INVALID_HANDLE", message: expect.stringMatching(/^INVALID_HANDLE: /) }),
+    );
     expect(() => refs.wrapTools({ artifacts_get: readLog })).toThrow(/already in the set/);
     expect(() =>
       createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t", maxPromptTokens: 0 }),

@@ -7,4 +7,4 @@ export {
   type ToolResultBlock,
   type ToolOutputSource,
 } from "./refs.js";
-export { toHistory, fromPrompt, type AnthropicMessage } from "./prompt.js";
+export { toHistory, fromPrompt, errorResultIds, type AnthropicMessage } from "./prompt.js";

@@ -59,12 +59,25 @@ export function toHistory(system: string | undefined, messages: readonly Anthrop
   return out;
 }
 
+/** The `tool_use_id`s of the tool_result blocks flagged `is_error` (the assembler keeps no flag: fromPrompt puts it back). */
+export function errorResultIds(messages: readonly AnthropicMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const m of messages)
+    if (Array.isArray(m.content))
+      for (const b of m.content) if (b.type === "tool_result" && b.is_error === true) ids.add(b.tool_use_id ?? "");
+  return ids;
+}
+
 /**
  * The assembled prompt → `{system, messages}`: system parts (system prompt, hot state,
- * checkpoint) join the system text in order; tool results go into the next user message;
- * consecutive messages of one role are merged so roles alternate, starting with the user.
+ * checkpoint) join the system text in order; tool results go into the next user message
+ * (`is_error` on those whose id is in `errorIds`); consecutive messages of one role are merged
+ * so roles alternate, starting with the user.
  */
-export function fromPrompt(prompt: readonly PromptMessage[]): { system: string; messages: AnthropicMessage[] } {
+export function fromPrompt(
+  prompt: readonly PromptMessage[],
+  errorIds: ReadonlySet<string> = new Set(),
+): { system: string; messages: AnthropicMessage[] } {
   const system: string[] = [];
   const messages: Array<{ role: "user" | "assistant"; content: Block[] }> = [];
   const push = (role: "user" | "assistant", blocks: Block[]) => {
@@ -74,9 +87,12 @@ export function fromPrompt(prompt: readonly PromptMessage[]): { system: string; 
   };
   for (const m of prompt) {
     if (m.role === "system") system.push(m.content);
-    else if (m.role === "tool")
-      push("user", [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", content: m.content }]);
-    else if (m.role === "user") push("user", [{ type: "text", text: m.content }]);
+    else if (m.role === "tool") {
+      const id = m.tool_call_id ?? "";
+      push("user", [
+        { type: "tool_result", tool_use_id: id, content: m.content, ...(errorIds.has(id) ? { is_error: true } : {}) },
+      ]);
+    } else if (m.role === "user") push("user", [{ type: "text", text: m.content }]);
     else {
       const blocks: Block[] = m.content.length > 0 ? [{ type: "text", text: m.content }] : [];
       for (const c of m.tool_calls ?? [])

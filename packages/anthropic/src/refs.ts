@@ -7,7 +7,7 @@ import {
   type ToolOutputSource,
 } from "@artifact-refs/context";
 
-import { fromPrompt, toHistory, type AnthropicMessage } from "./prompt.js";
+import { errorResultIds, fromPrompt, toHistory, type AnthropicMessage } from "./prompt.js";
 
 export type { ToolOutputSource };
 
@@ -66,19 +66,14 @@ export class AnthropicRefs extends SessionRefs {
    * produces it) is stashed when large.
    */
   async toolResultBlock(block: ToolUseBlock, output?: ToolOutputSource, deadline?: Deadline): Promise<ToolResultBlock> {
-    if (this.isArtifactsGet(block.name)) {
-      // Plain text for the model; a bad call is flagged is_error.
-      const { text, isError } = await this.artifactsGet.respond(block.input);
-      return { type: "tool_result", tool_use_id: block.id, content: text, ...(isError ? { is_error: true } : {}) };
-    }
-    const content = await this.toolContent(
+    const { text, isError } = await this.toolContent(
       { name: block.name, id: block.id, args: toolArgs(block.input) },
       block.input,
       output,
       deadline,
       "pass the tool's output, or a function that runs the tool: refs.toolResultBlock(block, () => myTool(block.input))",
     );
-    return { type: "tool_result", tool_use_id: block.id, content };
+    return { type: "tool_result", tool_use_id: block.id, content: text, ...(isError ? { is_error: true } : {}) };
   }
 
   /** Answers an artifacts_get `tool_use` block; undefined for any other tool. */
@@ -89,13 +84,15 @@ export class AnthropicRefs extends SessionRefs {
   /**
    * The `system` and `messages` of the next Messages API call, by the shared assembler: inside
    * the budget, large messages of any role by reference, older turns in a checkpoint
-   * (BUDGET_EXCEEDED, naming the part, only when the irreducible part is over).
+   * (BUDGET_EXCEEDED, naming the part, only when the irreducible part is over). A tool_result
+   * flagged `is_error` keeps its flag.
    */
   async prompt(request: {
     system?: string;
     messages: readonly AnthropicMessage[];
   }): Promise<{ system: string; messages: AnthropicMessage[] }> {
-    return fromPrompt((await this.assemblePrompt(toHistory(request.system, request.messages))).messages);
+    const prompt = await this.assemblePrompt(toHistory(request.system, request.messages));
+    return fromPrompt(prompt.messages, errorResultIds(request.messages));
   }
 }
 

@@ -1,13 +1,7 @@
 // What the model reads from artifacts_get through the Anthropic adapter is plain text (the selected
 // content, then lines on what it was and the call for the next part), and following the call it
 // names rebuilds the content; a bad call reads `CODE: message` with a hint naming a tool, is_error.
-import {
-  expectPlainError,
-  type FetchPart,
-  followCases,
-  followNext,
-  readPlainAnswer,
-} from "@artifact-refs/tooling/testing/follow-next";
+import { expectPlainError, itFollowsPlainAnswers } from "@artifact-refs/tooling/testing/follow-next";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { describe, expect, it } from "vitest";
 import { createAnthropicRefs } from "../src/index.js";
@@ -24,17 +18,14 @@ async function ask(input: unknown): Promise<{ content: string; is_error?: boolea
 }
 
 describe("Anthropic adapter: artifacts_get answers in plain text", () => {
-  for (const c of followCases()) {
-    it(`follows the next call it names to the end: ${c.name}`, async () => {
-      const put = await store.put(c.content, { session: "plain", mime: c.mime });
-      const fetch: FetchPart = async (selector) => {
-        const block = await ask({ ref: put.shortRef, selector });
-        expect(block.is_error).toBeUndefined();
-        return readPlainAnswer(block.content, put.shortRef);
-      };
-      c.check(await followNext(fetch, c.first), c.content);
-    });
-  }
+  itFollowsPlainAnswers(
+    (content, mime) => store.put(content, { session: "plain", mime }),
+    async (ref, selector) => {
+      const block = await ask({ ref, selector });
+      expect(block.is_error).toBeUndefined();
+      return block.content;
+    },
+  );
 
   it("answers bad calls with is_error, CODE: message and a hint naming a tool, never a command line", async () => {
     const missing = await ask({ ref: `art:${"0".repeat(12)}` });

@@ -36,6 +36,41 @@ describe("Anthropic refs.prompt: the shared assembler", () => {
     }
   }, 120_000);
 
+  it("a tool_result flagged is_error keeps its flag through the assembler; the others get none", async () => {
+    const refs = createAnthropicRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "an-err" });
+    const out = await refs.prompt({
+      messages: [
+        { role: "user", content: "Read two artifacts." },
+        {
+          role: "assistant",
+          content: [
+            { type: "tool_use", id: "tu_1", name: "artifacts_get", input: { ref: "art:000000000000" } },
+            { type: "tool_use", id: "tu_2", name: "read_log", input: {} },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: "tu_1",
+              content: "NOT_FOUND: no artifact art:000000000000",
+              is_error: true,
+            },
+            { type: "tool_result", tool_use_id: "tu_2", content: "ok" },
+          ],
+        },
+      ],
+    });
+    const results = out.messages.flatMap((m) =>
+      Array.isArray(m.content) ? m.content.filter((b) => b.type === "tool_result") : [],
+    );
+    expect(results).toEqual([
+      { type: "tool_result", tool_use_id: "tu_1", content: "NOT_FOUND: no artifact art:000000000000", is_error: true },
+      { type: "tool_result", tool_use_id: "tu_2", content: "ok" },
+    ]);
+  });
+
   it("a budget smaller than the irreducible part throws BUDGET_EXCEEDED naming the part", async () => {
     const refs = createAnthropicRefs({
       store: new ArtifactStore({ driver: new MemoryDriver() }),

@@ -2,6 +2,7 @@ import { applySelector, applySelectorToChunks, parseSelector } from "@artifact-r
 import {
   ArefError,
   DEFAULT_FETCH_MAX_CHARS,
+  type ErrorCode,
   isArefError,
   parseSessionId,
   SELECTOR_FIELDS,
@@ -20,6 +21,19 @@ export interface ToolDefinition {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+}
+
+/**
+ * What the model reads for one tool call, and whether it reports a failed call. Every SDK adapter
+ * maps `isError` to its own shape: Anthropic `is_error: true`, the AI SDK an `error-text` output
+ * (a tool error); OpenAI's tool messages have no error field, so there the text alone says it
+ * (`CODE: message`).
+ */
+export interface ToolContent {
+  text: string;
+  isError: boolean;
+  /** The error's stable code when `isError`. */
+  code?: ErrorCode;
 }
 
 /** The selector as the model sees it: derived from the one selector schema (fields, bounds, descriptions). */
@@ -228,12 +242,12 @@ export class ArtifactsGetTool {
   }
 
   /** handle(), and whether the answer is an error (for SDKs that flag error results, e.g. Anthropic's is_error). */
-  async respond(input: unknown): Promise<{ text: string; isError: boolean }> {
+  async respond(input: unknown): Promise<ToolContent> {
     try {
       return { text: renderGetAnswer(await this.call(input)), isError: false };
     } catch (error) {
       if (!isArefError(error)) throw error;
-      return { text: renderModelError(error), isError: true };
+      return { text: renderModelError(error), isError: true, code: error.code };
     }
   }
 

@@ -10,6 +10,7 @@ import {
 import {
   recall as recallItems,
   resolveReferences as resolveWithResolution,
+  type Candidate,
   type ExecutionLike,
 } from "@artifact-refs/resolve";
 import type { ArtifactStore } from "@artifact-refs/store";
@@ -26,12 +27,8 @@ import { tagInjected } from "./injected.js";
 import { ARTIFACTS_GET_TOOL_NAME } from "./model-hint.js";
 import { utf8Length } from "./payload.js";
 
-/** One ranked match of a user's words to an execution (the Resolution package's shape). */
-export interface ReferenceCandidate {
-  id: string;
-  score: number;
-  reasons: string[];
-}
+/** One ranked match of a user's words to an execution: the resolve package's `Candidate`. */
+export type ReferenceCandidate = Candidate;
 
 /** Resolves a user's words to executions: temporal, content, tool, relevance. */
 export type ReferenceResolver = (

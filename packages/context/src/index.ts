@@ -86,6 +86,7 @@ export {
 // artifacts_get and handles in arguments
 export {
   ArtifactsGetTool,
+  type ToolContent,
   type ToolDefinition,
   type ArtifactsGetOptions,
   type ArtifactsGetArgs,

@@ -1,6 +1,6 @@
 import { ArefError, parseSessionId } from "@artifact-refs/schema";
 import type { ArtifactStore } from "@artifact-refs/store";
-import { ArtifactsGetTool, type ToolDefinition } from "./artifacts-get.js";
+import { ArtifactsGetTool, type ToolContent, type ToolDefinition } from "./artifacts-get.js";
 import type { ContextConfig, ContextConfigInput } from "./config.js";
 import { Externalizer, type Deadline, type ExternalizedResult } from "./externalizer.js";
 import { ARTIFACTS_GET_TOOL_NAME } from "./model-hint.js";
@@ -121,9 +121,10 @@ export class SessionRefs {
   }
 
   /**
-   * What the model sees for one tool call: artifacts_get is answered here (bounded; `input` is
-   * its arguments as the SDK gives them, an object or JSON text), any other tool's output goes
-   * through externalizeOutput.
+   * What the model sees for one tool call, and whether it is an error answer (each adapter
+   * flags it in its SDK's shape): artifacts_get is answered here (bounded; `input` is its
+   * arguments as the SDK gives them, an object or JSON text; a bad call is `isError`), any
+   * other tool's output goes through externalizeOutput.
    */
   async toolContent(
     call: ToolOutputCall,
@@ -131,9 +132,9 @@ export class SessionRefs {
     output?: ToolOutputSource,
     deadline?: Deadline,
     usage?: string,
-  ): Promise<string> {
-    if (this.isArtifactsGet(call.name)) return this.artifactsGet.handle(input);
-    return (await this.externalizeOutput(call, output, deadline, usage)).content;
+  ): Promise<ToolContent> {
+    if (this.isArtifactsGet(call.name)) return this.artifactsGet.respond(input);
+    return { text: (await this.externalizeOutput(call, output, deadline, usage)).content, isError: false };
   }
 
   /**

@@ -3,7 +3,7 @@ import { SessionRefs, toolArgs, type ExternalizedResult, type ToolOutputCall } f
 import { bigLog, memoryStore } from "./helpers.js";
 
 describe("SessionRefs", () => {
-  it("toolContent answers artifacts_get itself and externalizes any other output, telling onResult", async () => {
+  it("toolContent answers artifacts_get itself (bad calls flagged isError) and externalizes any other output, telling onResult", async () => {
     const heard: Array<{ result: ExternalizedResult; call: ToolOutputCall }> = [];
     const store = memoryStore();
     const refs = new SessionRefs({ store, session: "s1" }, "createTestRefs", (result, call) =>
@@ -17,17 +17,31 @@ describe("SessionRefs", () => {
     );
     const [record] = await store.listReferences("s1");
     const short = await store.shortRef(record!.artifact_id, { session: "s1" });
-    expect(stashed).toContain(short);
-    expect(stashed).not.toContain(log.split("\n")[200]);
-    expect(JSON.parse(await refs.toolContent({ name: "add", id: "c2" }, {}, { sum: 3 }))).toEqual({ sum: 3 });
+    expect(stashed.isError).toBe(false);
+    expect(stashed.text).toContain(short);
+    expect(stashed.text).not.toContain(log.split("\n")[200]);
+    const small = await refs.toolContent({ name: "add", id: "c2" }, {}, { sum: 3 });
+    expect(small.isError).toBe(false);
+    expect(JSON.parse(small.text)).toEqual({ sum: 3 });
     // artifacts_get answers in plain text: the matching lines, then what they were.
     const answer = await refs.toolContent(
       { name: "artifacts_get", id: "c3" },
       JSON.stringify({ ref: short, selector: { mode: "grep", pattern: "ERROR" } }),
     );
-    expect(answer).toMatch(/^\d+:.*ERROR/);
-    expect(answer).toContain(`[artifacts_get: `);
-    expect(await refs.toolContent({ name: "artifacts_get", id: "c4" }, "{oops")).toMatch(/^INVALID_INPUT: /);
+    expect(answer).toMatchObject({ isError: false, text: expect.stringMatching(/^\d+:.*ERROR/) });
+    expect(answer.code).toBeUndefined();
+    expect(answer.text).toContain(`[artifacts_get: `);
+    // A bad artifacts_get call is an error answer with its stable code, for every adapter to flag.
+    expect(await refs.toolContent({ name: "artifacts_get", id: "c4" }, "{oops")).toEqual({
+      text: expect.stringMatching(/^INVALID_INPUT: /),
+      isError: true,
+      code: "INVALID_INPUT",
+    });
+    expect(await refs.toolContent({ name: "artifacts_get", id: "c6" }, { ref: `art:${"0".repeat(12)}` })).toEqual({
+      text: expect.stringMatching(/^NOT_FOUND: /),
+      isError: true,
+      code: "NOT_FOUND",
+    });
     expect(heard.map((h) => h.call)).toEqual([
       { name: "read_log", id: "c1", args: { path: "a.log" } },
       { name: "add", id: "c2" },

@@ -1,12 +1,8 @@
 import {
   ArefError,
-  ArtifactIdSchema,
-  ArtifactTypeSchema,
+  ArtifactIndexEntrySchema,
   type HotState,
   HotStateSchema,
-  MAX_LABEL_CHARS,
-  MAX_SUMMARY_CHARS,
-  ShortRefSchema,
   parseRef,
   parseWith,
   toShortRef,
@@ -23,18 +19,12 @@ export type HotStateFields = Omit<HotState, "artifact_index">;
 /** A change to the fields: `undefined` (or null, except for current_plan_id) removes a field. */
 export type HotStatePatch = { [K in keyof Omit<HotStateFields, "session_id">]?: HotStateFields[K] | undefined };
 
-export const IndexCandidateSchema = z
-  .object({
-    artifact_id: z.union([ArtifactIdSchema, ShortRefSchema]),
-    type: ArtifactTypeSchema,
-    label: z.string().max(MAX_LABEL_CHARS).optional(),
-    version: z.string().max(64).optional(),
-    summary: z.string().max(MAX_SUMMARY_CHARS).optional(),
-    pinned: z.boolean().optional(),
-    last_referenced: z.number().int().nonnegative().optional(),
-    created: z.number().int().nonnegative().optional(),
-  })
-  .strict();
+/** An artifact index entry (the schema package's, same fields and limits) and what orders it. */
+export const IndexCandidateSchema = ArtifactIndexEntrySchema.extend({
+  pinned: z.boolean().optional(),
+  last_referenced: z.number().int().nonnegative().optional(),
+  created: z.number().int().nonnegative().optional(),
+}).strict();
 
 /** Everything a dispatcher holds, to persist it and restore it later (`createDispatcher({ snapshot })`). */
 export const DispatcherSnapshotSchema = z

@@ -1,4 +1,4 @@
-import { hasErrorCode } from "@artifact-refs/schema";
+import { hasErrorCode, MAX_LABEL_CHARS } from "@artifact-refs/schema";
 import { describe, expect, it } from "vitest";
 import { createDispatcher } from "@artifact-refs/hot-state";
 import { idOf } from "./helpers.js";
@@ -119,5 +119,12 @@ describe("dispatcher", () => {
     expect(() => createDispatcher({ session_id: "s1", snapshot: broken })).toThrow(
       /invalid hot state snapshot: artifacts\.0\.type/,
     );
+    // An entry is held to the artifact index entry's limits, and nothing else rides along.
+    const long = { ...snap, artifacts: [{ ...snap.artifacts[0], label: "x".repeat(MAX_LABEL_CHARS + 1) }] };
+    expect(() => createDispatcher({ session_id: "s1", snapshot: long })).toThrow(
+      /invalid hot state snapshot: artifacts\.0\.label/,
+    );
+    const extra = { ...snap, artifacts: [{ ...snap.artifacts[0], secret: "x" }] };
+    expect(() => createDispatcher({ session_id: "s1", snapshot: extra })).toThrow(/invalid hot state snapshot/);
   });
 });

@@ -96,6 +96,8 @@ export class OpenAIRefs extends SessionRefs {
   /**
    * The model-facing content for one tool call: artifacts_get is answered here (bounded);
    * any other tool's output (or the function that produces it) is externalized when large.
+   * OpenAI tool messages have no error field: a bad artifacts_get call says so in the text
+   * itself (`CODE: message` and a hint), which is all the model reads.
    */
   async contentFor(
     name: string,
@@ -104,13 +106,14 @@ export class OpenAIRefs extends SessionRefs {
     output?: ToolOutputSource,
     deadline?: Deadline,
   ): Promise<string> {
-    return this.toolContent(
+    const { text } = await this.toolContent(
       { name, id: callId, args: parseArguments(argsText) },
       argsText,
       output,
       deadline,
       "pass the tool's output, or a function that runs the tool: refs.toolMessage(call, () => myTool(args))",
     );
+    return text;
   }
 
   /** Chat Completions: the `{role: "tool"}` message for a tool call (artifacts_get needs no output). */

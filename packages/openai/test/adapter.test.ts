@@ -75,6 +75,10 @@ describe("OpenAI SDK adapter against a local Chat Completions server", () => {
       function: { name: "artifacts_get", arguments: "{oops" },
     });
     expect(notJson!.content).toMatch(/^INVALID_INPUT: /);
+    // Neither OpenAI shape has an error field: the text says it, in both APIs alike.
+    expect(Object.keys(bad!).sort()).toEqual(["content", "role", "tool_call_id"]);
+    const badOutput = await refs.functionCallOutput({ call_id: "c6", name: "artifacts_get", arguments: "{oops" });
+    expect(badOutput).toEqual({ type: "function_call_output", call_id: "c6", output: notJson!.content });
     expect(
       await refs.handleToolCall({ id: "c4", type: "function", function: { name: "other", arguments: "{}" } }),
     ).toBeUndefined();

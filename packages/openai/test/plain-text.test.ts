@@ -1,13 +1,7 @@
 // What the model reads from artifacts_get through the OpenAI adapter is plain text (the selected
 // content, then lines on what it was and the call for the next part), and following the call it
 // names rebuilds the content; a bad call reads `CODE: message` with a hint naming a tool.
-import {
-  expectPlainError,
-  type FetchPart,
-  followCases,
-  followNext,
-  readPlainAnswer,
-} from "@artifact-refs/tooling/testing/follow-next";
+import { expectPlainError, itFollowsPlainAnswers } from "@artifact-refs/tooling/testing/follow-next";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { describe, expect, it } from "vitest";
 import { createOpenAIRefs } from "../src/index.js";
@@ -28,14 +22,10 @@ async function ask(args: unknown): Promise<string> {
 }
 
 describe("OpenAI adapter: artifacts_get answers in plain text", () => {
-  for (const c of followCases()) {
-    it(`follows the next call it names to the end: ${c.name}`, async () => {
-      const put = await store.put(c.content, { session: "plain", mime: c.mime });
-      const fetch: FetchPart = async (selector) =>
-        readPlainAnswer(await ask({ ref: put.shortRef, selector }), put.shortRef);
-      c.check(await followNext(fetch, c.first), c.content);
-    });
-  }
+  itFollowsPlainAnswers(
+    (content, mime) => store.put(content, { session: "plain", mime }),
+    (ref, selector) => ask({ ref, selector }),
+  );
 
   it("answers bad calls with CODE: message and a hint naming a tool, never a command line", async () => {
     const missing = await ask({ ref: `art:${"0".repeat(12)}` });

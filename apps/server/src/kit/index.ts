@@ -188,7 +188,7 @@ export function createKit(
         // weaker candidates are still listed in `candidates` with their reasons.
         referenced,
         referencedRecords: referenced.map((id) => context.getExecution(id)).filter((e) => e !== undefined),
-        candidates: resolution.candidates.map((c) => ({ execution_id: c.id, score: c.score, reasons: c.reasons })),
+        candidates: resolution.candidates,
         ambiguous: resolution.ambiguous,
       };
     }),

@@ -1,5 +1,5 @@
 import type { BudgetConfig } from "@artifact-refs/budget";
-import type { ExecutionContextShape } from "@artifact-refs/context";
+import type { ExecutionContextShape, ReferenceCandidate } from "@artifact-refs/context";
 import type { ExecutionRecord, HotState, PromptMetrics, ResultType, Selection, Selector } from "@artifact-refs/schema";
 import type { ChatTurn } from "./records.js";
 
@@ -43,11 +43,8 @@ export interface ExecutionLog {
   sessions?(): Promise<string[]>;
 }
 
-export interface ReferenceCandidate {
-  execution_id: string;
-  score: number;
-  reasons: string[];
-}
+/** One ranked execution a chat message may mean: the resolve package's candidate (`id` is the execution id). */
+export type { ReferenceCandidate };
 
 export interface ContextMessage {
   role: "system";
@@ -65,6 +62,7 @@ export interface ChatContext {
   referenced: string[];
   /** Their records, when the kit has them at hand (saves the caller a listing). */
   referencedRecords?: ExecutionRecord[];
+  /** Every execution the message may mean, best first, with why (the chat receipt names `id` `execution_id`). */
   candidates: ReferenceCandidate[];
   ambiguous: boolean;
 }

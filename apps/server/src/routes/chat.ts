@@ -120,7 +120,7 @@ export function chatRoutes(app: AppContext): RouteDef<any, any, any>[] {
         message_id: messageId,
         context_message: ctx.message,
         referenced_executions: ctx.referenced,
-        candidates: ctx.candidates,
+        candidates: ctx.candidates.map((c) => ({ execution_id: c.id, score: c.score, reasons: c.reasons })),
         ambiguous: ctx.ambiguous,
         response,
         provider: provider?.name ?? null,
