@@ -64,7 +64,13 @@ export interface ParsedQuery {
   negated: string[];
   /** A follow-up on the previous answer ("the other one", "the one before that", "both of them"). */
   followUp: FollowUp | undefined;
+  /** A question about an amount ("how many …", "how much …", "what was the total …"): its answer is a number in a result. */
+  asksValue: boolean;
 }
+
+/** Questions whose answer is an amount: the result that gives a number for the message's words answers them. */
+const VALUE_QUESTION =
+  /\bhow\s+(many|much|big|large|small|long|full|fast|slow|often|old|high|low|far|heavy|busy|close)\b|\bwhat\s+(?:was|is|were|are|'s)\s+(?:the\s+)?(?:\w+\s+)?(count|number|total|size|rate|amount|percentage|percent|share|ratio|score|average|mean|median|p\d+|latency|usage|peak|max|maximum|min|minimum)\b/;
 
 const NAME_RE = /(?:https?:\/\/[^\s'"`<>()]+)|(?:[~.]?[\w@-]*[\\/][\w@.\-\\/*]+)|(?:\b[\w-]+\.[A-Za-z][\w]{0,9}\b)/g;
 
@@ -331,6 +337,7 @@ export function parseQuery(input: string): ParsedQuery {
     compounds,
     negated: negation.words,
     followUp,
+    asksValue: VALUE_QUESTION.test(lower),
   };
 }
 

@@ -71,6 +71,25 @@ export interface ScoreContext {
 /** A match through a word near in the word vectors counts this share of the field's weight (a concept word: 0.55). */
 const NEAR_DISCOUNT = 0.4;
 
+/** Added per word (× its IDF, at least 1) when the result gives a number next to it, for a question about an amount. */
+const ANSWER_BONUS = 1.5;
+
+/** A number within two words of the term in the record's summary ("open 312", "312 open tickets"), as "= 312". */
+function valueNextTo(t: QueryTerm, x: IndexedExecution): string | undefined {
+  const plain = t.word.replace(/s$/, "");
+  for (const { field, words } of x.sequences) {
+    if (field !== "summary") continue;
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (w !== plain && stem(w) !== t.stem) continue;
+      // Nearest first, the number after the word before the one ahead of it ("open 312", "312 open").
+      for (const j of [i + 1, i - 1, i + 2, i - 2])
+        if (j >= 0 && j < words.length && /^\d/.test(words[j]!)) return `= ${words[j]}`;
+    }
+  }
+  return undefined;
+}
+
 export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
   // No closures and no strings until a match is known: most executions match no word at all.
   let bestScore = 0;
@@ -339,6 +358,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
   const namedWords: string[] = [];
   const matchedWords: string[] = [];
   let related = 0;
+  const answers: string[] = [];
   // Two words of the message written as one in the record ("crunchy data" → crunchydata.com).
   const joined = new Set<string>();
   for (const c of query.compounds) {
@@ -377,7 +397,19 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       namedWords.push(t.word);
     }
     matchedFields.push(`${m.how} in ${fieldName(m.field)}`);
+    // A question about an amount is answered by the result that gives a number for its word
+    // ("how many are open?" → "open 312"), more than by the request that holds the word.
+    if (query.asksValue && !m.near && t.weight >= 1) {
+      const at = valueNextTo(t, x);
+      if (at) {
+        // Not scaled down by a low IDF: the number beside the word answers even when every record holds the word.
+        const bonus = t.weight * Math.max(1, idf.get(t.word) ?? 1) * ANSWER_BONUS;
+        text += bonus;
+        answers.push(`"${t.word}" ${at}`);
+      }
+    }
   }
+  if (answers.length) reasons.push(`answer: the result gives ${answers.slice(0, 3).join(", ")}`);
   if (matchedFields.length) reasons.push(`words: ${matchedFields.slice(0, 6).join(", ")}`);
 
   let bestName = 0;
