@@ -513,5 +513,7 @@ function fieldName(f: Field): string {
           ? "label"
           : f === "query"
             ? "search query"
-            : "summary";
+            : f === "about"
+              ? "what the command does"
+              : "summary";
 }
