@@ -169,7 +169,9 @@ export function parseQuery(input: string): ParsedQuery {
     // The event clause ("before the migration ran") anchors the order; the rest describes the referent.
     const clause = `${temporal.side} ${temporal.phrase}`;
     const at = lower.indexOf(clause);
-    const rest = at >= 0 ? `${body.slice(0, at)} ${body.slice(at + clause.length)}`.trim() : "";
+    // "right/just after the grep": the modifier belongs to the event clause, not to the rest.
+    const head = body.slice(0, at).replace(/\b(?:right|just|immediately|directly)\s*$/i, "");
+    const rest = at >= 0 ? `${head} ${body.slice(at + clause.length)}`.trim() : "";
     if (rest.replace(/[^\p{L}\p{N}]/gu, "").length > 0) {
       const inner = parseQuery(rest);
       return { ...inner, text, temporal, negated: [...inner.negated, ...negation.words] };
@@ -198,7 +200,7 @@ export function parseQuery(input: string): ParsedQuery {
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
   const termText = body.replace(
-    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/gi,
+    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b|\b(right|just|immediately|directly)\s+(?=before\b|after\b)/gi,
     " ",
   );
   const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu) ?? [];
@@ -439,6 +441,14 @@ function relatedWords(word: string, lower: string): string[] {
 }
 
 /** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
+/**
+ * The latest execution named by order alone ("the last one", "the most recent step", "the final command"),
+ * up to the end of the clause, after one more word (a verb: "the last one say") when an execution noun is
+ * named; without one only a verb of what it did may follow ("before the last deploy" is an event).
+ */
+const LATEST_REF =
+  "(?:the|my|your|our)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
+
 export function parseTemporal(lower: string): TemporalOp | undefined {
   const nounAfter = (re: RegExp) => {
     for (const m of lower.matchAll(re)) {
@@ -455,6 +465,9 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return false;
   };
 
+  // "before the last one", "just before the most recent step (took)": the one before the latest, not an event.
+  if (new RegExp(`\\bbefore\\s+${LATEST_REF}`).test(lower))
+    return { kind: "previous", why: "the one before the latest" };
   // Before/after an event ("before the migration ran", "after my edit"), unless the event is
   // the referent itself ("before it died").
   const ev =
@@ -494,8 +507,11 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   ) {
     return { kind: "previous", why: '"earlier"' };
   }
-  const nth = /\bthe (second|third|fourth|fifth|2nd|3rd|4th|5th)\b(?![- ](to[- ])?last)/.exec(lower);
-  if (nth && nounAfter(new RegExp(`\\bthe ${nth[1]}\\b`, "g"))) {
+  // "the second file", or a clause that starts with the ordinal ("second thing we looked at, …").
+  const nth = /(?:\bthe|^|[,;:.!?]\s*)\s*(second|third|fourth|fifth|2nd|3rd|4th|5th)\b(?![- ](to[- ])?last)/.exec(
+    lower,
+  );
+  if (nth && nounAfter(new RegExp(`(?:\\bthe|^|[,;:.!?]\\s*)\\s*${nth[1]}\\b`, "g"))) {
     const n = { second: 2, third: 3, fourth: 4, fifth: 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 }[nth[1] as "second"];
     return { kind: "nth", n, why: `"the ${nth[1]}"` };
   }

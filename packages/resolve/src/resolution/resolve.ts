@@ -390,7 +390,12 @@ function resolveParsed(
     } else if (op.kind === "event") {
       // "before the model one": the anchor is one of the kind the message is about.
       const anchor = resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined);
-      if (anchor) {
+      if (anchor && max <= 0) {
+        // Nothing but the event is named ("what came after the grep?"): the record right beside it.
+        const next = list[op.side === "before" ? anchor.index - 1 : anchor.index + 1];
+        const s = next && (scored.find((v) => v.x === next) ?? unscored(query, next));
+        if (s) chosen = { ...s, reasons: [...s.reasons, `order: right ${op.side} ${anchor.id} (${op.phrase})`] };
+      } else if (anchor) {
         const side = scored.filter(
           (s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0,
         );
