@@ -43,3 +43,40 @@ describe("questions about an amount", () => {
     expect(r.candidates.every((c) => c.reasons.every((why) => !why.startsWith("answer:")))).toBe(true);
   });
 });
+
+const ops: ExecutionLike[] = [
+  {
+    id: "o1",
+    tool_name: "execute_bash",
+    tool_args: { command: "du -sh build/cache" },
+    summary: "4.2G\tbuild/cache",
+  },
+  {
+    id: "o2",
+    tool_name: "execute_bash",
+    tool_args: { command: "make bundle" },
+    summary: "bundle written; finished in 3m12s",
+  },
+  {
+    id: "o3",
+    tool_name: "read_file",
+    tool_args: { path: "docs/cache-policy.md" },
+    summary: "cache policy: entries expire after a week; the cache is pruned nightly",
+  },
+];
+
+describe("questions about an amount of a kind", () => {
+  it("a size question prefers the result that states a size, a duration question one that states a duration", () => {
+    const size = resolveReferences("how much space does the cache use?", ops);
+    expect(size.candidates[0]!.id).toBe("o1");
+    expect(size.candidates[0]!.reasons.join(" ")).toMatch(/answer: the result gives .*a size \(4\.2G\)/);
+    const time = resolveReferences("how long did the bundle take?", ops);
+    expect(time.candidates[0]!.id).toBe("o2");
+    expect(time.candidates[0]!.reasons.join(" ")).toMatch(/a duration \(3m12s\)/);
+  });
+
+  it("an amount alone does not make a general question about the session", () => {
+    expect(resolveReferences("how long does light take to reach the earth?", ops).candidates).toEqual([]);
+    expect(resolveReferences("how much memory does a typical laptop have?", ops).candidates).toEqual([]);
+  });
+});

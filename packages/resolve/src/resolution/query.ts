@@ -66,7 +66,36 @@ export interface ParsedQuery {
   followUp: FollowUp | undefined;
   /** A question about an amount ("how many …", "how much …", "what was the total …"): its answer is a number in a result. */
   asksValue: boolean;
+  /** The kind of amount asked ("how much disk …" → size, "how long did it take" → duration) and the message's words that say it. */
+  valueUnit: { kind: ValueKind; words: string[] } | undefined;
+  /** The message speaks of something that happened (a past-tense verb): a result of the session rather than a general fact. */
+  past: boolean;
 }
+
+export type ValueKind = "size" | "duration";
+
+/** Words that ask for an amount of a kind: a size in bytes, or a duration. */
+const UNIT_WORDS: Record<ValueKind, RegExp> = {
+  size: /^(disk|space|size|sizes|storage|memory|ram|footprint|bytes?|kilobytes?|megabytes?|gigabytes?|terabytes?|kb|mb|gb|tb|kib|mib|gib|big|bigger|large|larger|heavy)$/,
+  duration:
+    /^(time|times|took|duration|latency|elapsed|runtime|fast|faster|slow|slower|quick|quickly|seconds?|minutes?|hours?|ms|secs?|mins?)$/,
+};
+
+/** The kind of amount a value question asks for, from its words ("how long did/does …" asks a duration). */
+function valueUnitOf(lower: string): ParsedQuery["valueUnit"] {
+  const words = lower.match(/[a-z]+/g) ?? [];
+  for (const kind of ["size", "duration"] as const) {
+    const said = words.filter((w) => UNIT_WORDS[kind].test(w));
+    if (kind === "duration" && /\bhow long (?:did|does|do|will|would|was|were|has|had|to|it)\b/.test(lower))
+      said.push("long");
+    if (said.length) return { kind, words: [...new Set(said)] };
+  }
+  return undefined;
+}
+
+/** A past-tense verb: "was", "did", "came", "took", "found", or a regular "-ed" form. */
+const PAST_TENSE =
+  /\b(was|were|did|had|got|came|went|took|ran|found|saw|made|gave|wrote|read|left|grew|fell|rose|showed|shown|done|been|[a-z]{3,}ed)\b/;
 
 /** Questions whose answer is an amount: the result that gives a number for the message's words answers them. */
 const VALUE_QUESTION =
@@ -340,6 +369,8 @@ export function parseQuery(input: string): ParsedQuery {
     negated: negation.words,
     followUp,
     asksValue: VALUE_QUESTION.test(lower),
+    valueUnit: VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : undefined,
+    past: PAST_TENSE.test(lower),
   };
 }
 

@@ -368,6 +368,9 @@ function resolveParsed(
         (s.coverage > 0.5 ||
           (s.coverage >= 0.5 && (s.named || s.matchedWeight >= 2 || definiteMatched(query, s))) ||
           (s.strong && s.coverage >= 1 / 3) ||
+          // A question about an amount that this result answers ("how many genes came out …" → "1,284 genes"):
+          // about something that happened (past tense), or answered by an amount of the kind asked.
+          (s.answered && s.coverage >= 1 / 3 && (query.past || s.amounted)) ||
           (s.strong && s.coverage >= 0.25 && definiteNamed(query, s))),
     );
     if (max <= 0 || !covered) return none;

@@ -32,6 +32,10 @@ export interface Scored {
   matchedWords: string[];
   /** The part of `text` that came from concept-related words only (weak evidence). */
   related: number;
+  /** A question about an amount that this record's result answers (a number beside its word, or an amount of the kind asked). */
+  answered: boolean;
+  /** …by an amount of the kind asked ("312 MB" for "how much disk"). */
+  amounted: boolean;
   reasons: string[];
 }
 
@@ -88,6 +92,18 @@ function valueNextTo(t: QueryTerm, x: IndexedExecution): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Amounts in a summary: sizes in bytes ("312 MB", "9.41G", "148.3MB") and durations ("174 ms", "3m05s", "04:12.114", "38.2 s"). */
+const AMOUNT: Record<"size" | "duration", RegExp> = {
+  size: /\b\d[\d.,]*\s?(?:[KMGTP]i?B|[KMGT]|bytes)\b/,
+  duration:
+    /\b\d[\d.,]*\s?(?:ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?)\b|\b\d+m\d+s\b|\b\d+h\d+m\b|\b\d{1,2}:\d\d(?::\d\d)?(?:\.\d+)?\b/i,
+};
+
+function amountOf(kind: "size" | "duration", x: IndexedExecution): string | undefined {
+  const summary = x.source.summary ?? x.source.result_summary ?? "";
+  return AMOUNT[kind].exec(summary)?.[0];
 }
 
 export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
@@ -342,6 +358,8 @@ export function unscored(query: ParsedQuery, x: IndexedExecution): Scored {
     namedWords: [],
     matchedWords: [],
     related: 0,
+    answered: false,
+    amounted: false,
     reasons: [],
   };
 }
@@ -409,6 +427,30 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       }
     }
   }
+  // "how much disk …", "how long did it take": a result that states an amount of that kind answers it,
+  // and covers the message's words that asked for it ("disk", "long").
+  // Only a record the message's words or names already point at (an amount alone is no reference).
+  let amounted = false;
+  if (query.valueUnit && (matchedWords.length > 0 || query.names.some((n) => matchName(n, x) > 0))) {
+    const amount = amountOf(query.valueUnit.kind, x);
+    amounted = amount !== undefined;
+    if (amount) {
+      text += ANSWER_BONUS * Math.max(1, ...query.valueUnit.words.map((w) => idf.get(w) ?? 1));
+      for (const t of query.terms)
+        if (query.valueUnit.words.includes(t.word) && !matchedWords.includes(t.word)) {
+          matchedWeight += t.weight;
+          matchedWords.push(t.word);
+        }
+      answers.push(`a ${query.valueUnit.kind} (${amount})`);
+    }
+  }
+  // The question words themselves ("how many", "how much") are answered by the amount.
+  if (answers.length)
+    for (const t of query.terms)
+      if (/^how (many|much)$/.test(t.word) && !matchedWords.includes(t.word)) {
+        matchedWeight += t.weight;
+        matchedWords.push(t.word);
+      }
   if (answers.length) reasons.push(`answer: the result gives ${answers.slice(0, 3).join(", ")}`);
   if (matchedFields.length) reasons.push(`words: ${matchedFields.slice(0, 6).join(", ")}`);
 
@@ -498,6 +540,8 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     namedWords,
     matchedWords,
     related,
+    answered: answers.length > 0,
+    amounted,
     reasons,
   };
 }
