@@ -471,7 +471,6 @@ function relatedWords(word: string, lower: string): string[] {
   return [...out];
 }
 
-/** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 /**
  * The latest execution named by order alone ("the last one", "the most recent step", "the final command"),
  * up to the end of the clause, after one more word (a verb: "the last one say") when an execution noun is
@@ -480,6 +479,7 @@ function relatedWords(word: string, lower: string): string[] {
 const LATEST_REF =
   "(?:the|my|your|our)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
 
+/** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 export function parseTemporal(lower: string): TemporalOp | undefined {
   const nounAfter = (re: RegExp) => {
     for (const m of lower.matchAll(re)) {
