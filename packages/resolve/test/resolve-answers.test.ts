@@ -80,3 +80,30 @@ describe("questions about an amount of a kind", () => {
     expect(resolveReferences("how much memory does a typical laptop have?", ops).candidates).toEqual([]);
   });
 });
+
+describe("a question about a result", () => {
+  const dash: ExecutionLike[] = [
+    {
+      id: "q1",
+      tool_name: "sql_query",
+      tool_args: { query: "SELECT region, avg(latency_ms) FROM requests GROUP BY region" },
+      summary: "4 rows",
+    },
+    {
+      id: "q2",
+      tool_name: "http_get",
+      tool_args: { url: "https://grafana.example.net/d/overview" },
+      summary: "dashboard: slowest region eu-west, p95 latency 840 ms",
+    },
+    { id: "q3", tool_name: "write_file", tool_args: { path: "notes/todo.md" }, summary: "Wrote 200 bytes" },
+    { id: "q4", tool_name: "read_file", tool_args: { path: "src/app.ts" }, summary: "express app, 3 routes" },
+  ];
+  const scoreOf = (text: string, id: string) =>
+    resolveReferences(text, dash).candidates.find((c) => c.id === id)?.score ?? 0;
+
+  it("weighs words found in what came back (the summary) more than the same words listed", () => {
+    expect(scoreOf("which region was the slowest for latency?", "q2")).toBeGreaterThan(
+      scoreOf("region latency slowest", "q2") + 0.1,
+    );
+  });
+});

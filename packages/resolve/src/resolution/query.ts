@@ -70,6 +70,8 @@ export interface ParsedQuery {
   valueUnit: { kind: ValueKind; words: string[] } | undefined;
   /** The message speaks of something that happened (a past-tense verb): a result of the session rather than a general fact. */
   past: boolean;
+  /** A question (which/what/who/how/where/when/did/was/is …) that names no file or URL: it asks what a result said. */
+  asksResult: boolean;
 }
 
 export type ValueKind = "size" | "duration";
@@ -371,6 +373,7 @@ export function parseQuery(input: string): ParsedQuery {
     asksValue: VALUE_QUESTION.test(lower),
     valueUnit: VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : undefined,
     past: PAST_TENSE.test(lower),
+    asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
   };
 }
 

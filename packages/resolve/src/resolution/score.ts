@@ -75,6 +75,9 @@ export interface ScoreContext {
 /** A match through a word near in the word vectors counts this share of the field's weight (a concept word: 0.55). */
 const NEAR_DISCOUNT = 0.4;
 
+/** The weight of a summary match, relative to the field's own, in a question about a result (no name in it). */
+const SUMMARY_ANSWER = 1.3;
+
 /** Added per word (× its IDF, at least 1) when the result gives a number next to it, for a question about an amount. */
 const ANSWER_BONUS = 1.5;
 
@@ -406,7 +409,9 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       matchedWeight += t.weight;
       matchedWords.push(t.word);
     }
-    const gained = t.weight * (idf.get(t.word) ?? 1) * m.score;
+    // A question about what came back ("which …", "how …", "did …") is answered by a result: its summary counts more.
+    const answerField = query.asksResult && m.field === "summary" ? SUMMARY_ANSWER : 1;
+    const gained = t.weight * (idf.get(t.word) ?? 1) * m.score * answerField;
     text += gained;
     if (m.related) related += gained;
     // A word only near in meaning does not name the execution.
