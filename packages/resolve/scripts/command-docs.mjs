@@ -2,7 +2,8 @@
 // @withfig/autocomplete (MIT; descriptions of commands, subcommands and options for ~700 tools).
 // The package is not a dependency: install it anywhere and pass its folder:
 //   npm install @withfig/autocomplete@2.692.3 && node scripts/command-docs.mjs node_modules/@withfig/autocomplete
-// Output: one command a line, ["<command>", { "d": description, "s": { "<sub>": { "d", "s"? } }, "o": { "<flag>": description } }]
+// Output: one command a line, ["<command>", { "d": description, "s": { "<sub>": { "d", "s"?, "l"? } }, "o": { "<flag>": description } }]
+// ("l": the subcommand is the spec of another command, e.g. docker compose → docker-compose)
 // (another name of a command: ["<name>", "=<command>"]), two levels of subcommands, the command's own options only, descriptions cut at 120 characters, at most 40 options per command, environment-variable notes left out.
 import { readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -40,6 +41,8 @@ function node(spec, depth) {
     }
     if (Object.keys(opts).length) o.o = opts;
   }
+  // A subcommand that is another tool's spec ("docker compose" → docker-compose): read on through that spec.
+  if (typeof spec.loadSpec === "string" && !Array.isArray(spec.subcommands)) o.l = spec.loadSpec.toLowerCase();
   if (Array.isArray(spec.subcommands) && depth < 2) {
     const subs = {};
     for (const sub of spec.subcommands) {

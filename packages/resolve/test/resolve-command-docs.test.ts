@@ -42,6 +42,8 @@ describe("what a command does (CLI specs)", () => {
     expect(describeCommand("git log --oneline")).toMatch(/commit logs/i);
     expect(describeCommand("sudo FOO=1 df -h /var")).toMatch(/disk space/i);
     expect(describeCommand("cat a.txt | wc -l")).toMatch(/line/i);
+    // a subcommand that is another tool's spec reads on through it (docker compose → docker-compose)
+    expect(describeCommand("docker compose logs --tail=50 api")).toMatch(/output from containers/i);
     expect(describeCommand("no-such-tool-here --x")).toBe("");
     expect(describeCommand("")).toBe("");
   });

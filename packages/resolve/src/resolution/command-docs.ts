@@ -11,6 +11,8 @@ interface Doc {
   d?: string;
   s?: Record<string, Doc>;
   o?: Record<string, string>;
+  /** This subcommand is another command's spec ("docker compose" → "docker-compose"). */
+  l?: string;
 }
 type Docs = Record<string, Doc | string>;
 
@@ -76,7 +78,8 @@ export function describeCommand(command: string): string {
       const sub = depth < 2 && at.s && Object.hasOwn(at.s, part.toLowerCase()) ? at.s[part.toLowerCase()] : undefined;
       if (!sub) continue;
       if (sub.d) out.push(sub.d);
-      at = sub;
+      // A subcommand that is another command's spec reads on through that spec's subcommands.
+      at = (sub.l && !sub.s && lookup(all, sub.l)) || sub;
       depth++;
     }
   }
