@@ -1,6 +1,7 @@
 // Scores the resolver on the reference set(s): `pnpm --filter @artifact-refs/resolve eval [file.json ...]`.
 // Default: ../shared/data/references/dev.json and dev2.json (relative to the repository) and the
-// package's own held-out fixtures (test/fixtures/heldout*.json, eval/heldout-r2.json), written apart from the dev sets.
+// package's own held-out fixtures (test/fixtures/heldout*.json, eval/heldout-r2.json), written apart from the dev sets,
+// and eval/dev-r3.json (round 3: written apart from this package's code, then tuned on).
 // dev2's scenarios s11-s14 are kept out of tuning: they are scored and reported apart, by kind
 // only, and their query texts are never printed (`--hold s11,s12` changes the list; `--hold none` drops it).
 import { readFileSync } from "node:fs";
@@ -25,6 +26,7 @@ const files = args.length
       resolve(here, "../test/fixtures/heldout.json"),
       resolve(here, "../test/fixtures/heldout-untuned.json"),
       resolve(here, "heldout-r2.json"),
+      resolve(here, "dev-r3.json"),
     ];
 
 interface SetLike {

@@ -127,6 +127,38 @@ describe("clock phrases use the executions' timestamps", () => {
   });
 });
 
+describe("order words that name the latest or a neighbour", () => {
+  it("'before the latest one/step' is the one before the latest, whatever verb follows", () => {
+    expect(ids("what did the step before the last one print")[0]).toBe("x7");
+    expect(ids("and the thing just before the newest step?")[0]).toBe("x7");
+    expect(ids("what did the one right before the most recent one show")[0]).toBe("x7");
+  });
+
+  it("nothing named but an event: the record right beside it", () => {
+    expect(ids("what was right after the rollout?")[0]).toBe("x5");
+    expect(ids("and what came just before the rollout")[0]).toBe("x3");
+  });
+
+  it("'as it stands', 'currently', 'the current version' mean the latest of the kind", () => {
+    const edits: ExecutionLike[] = [
+      { id: "f1", tool_name: "read_file", tool_args: { path: "deploy/nginx.conf" }, summary: "worker_processes 2" },
+      { id: "f2", tool_name: "write_file", tool_args: { path: "deploy/nginx.conf" }, summary: "worker_processes 4" },
+      { id: "f3", tool_name: "execute_bash", tool_args: { command: "nginx -t" }, summary: "syntax is ok" },
+      { id: "f4", tool_name: "write_file", tool_args: { path: "deploy/nginx.conf" }, summary: "gzip on" },
+    ];
+    for (const text of [
+      "show nginx.conf as it stands",
+      "what does nginx.conf currently hold",
+      "the current version of nginx.conf",
+    ])
+      expect(ids(text, edits)[0], text).toBe("f4");
+  });
+
+  it("an ordinal that starts a clause counts like 'the second'", () => {
+    expect(ids("third one, what did it say?")[0]).toBe("x3");
+  });
+});
+
 describe("negation", () => {
   it("'not the first run, the second' and 'not the latest'", () => {
     expect(ids("not the first test run, the second one")[0]).toBe("x7");

@@ -1,5 +1,6 @@
 import { stem, words } from "./tokens.js";
 import { type ToolClass, normalizeToolName, toolClasses } from "./lexicon.js";
+import { describeCommand } from "./command-docs.js";
 
 /**
  * The execution shape the resolver and recall work on: the reference data set's format
@@ -32,10 +33,24 @@ export interface ExecutionLike {
   is_referenceable?: boolean;
 }
 
+/** The weight of a word found only in what the command does in general (its CLI spec's description). */
+export const ABOUT_WEIGHT = 0.5;
+
 /** Where a matched word was found; the weight says how much it names the execution. */
-export type Field = "base" | "path" | "args" | "label" | "query" | "summary";
-/** A web search's query holds the searcher's own topic words: it names the search less than a path or arguments do. */
-export const FIELD_WEIGHT: Record<Field, number> = { base: 3, path: 2, args: 2, label: 2, query: 1.5, summary: 1 };
+export type Field = "base" | "path" | "args" | "label" | "query" | "summary" | "about";
+/**
+ * A web search's query holds the searcher's own topic words: it names the search less than a path or arguments do.
+ * "about": what the command run does and reports in general (src/resolution/command-docs.ts), not what this run said.
+ */
+export const FIELD_WEIGHT: Record<Field, number> = {
+  base: 3,
+  path: 2,
+  args: 2,
+  label: 2,
+  query: 1.5,
+  summary: 1,
+  about: ABOUT_WEIGHT,
+};
 
 export interface IndexedExecution {
   id: string;
@@ -156,6 +171,7 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   };
 
   let target = "";
+  const about: string[] = [];
   for (const [key, value] of Object.entries(args)) {
     if (typeof value !== "string") {
       if (value !== null && value !== undefined && typeof value !== "object") addText(String(value), "args");
@@ -171,6 +187,7 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
       target ||= value;
     } else if (COMMAND_KEYS.includes(k)) {
       addCommand(value, addText, addPath, addUrl);
+      about.push(describeCommand(value));
       target ||= value;
     } else if (QUERY_KEYS.includes(k)) {
       addText(value, classes.has("search") && !classes.has("sql") ? "query" : "args");
@@ -183,6 +200,8 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   if (e.artifact_title) addText(e.artifact_title, "label");
   const summary = e.summary ?? e.result_summary ?? "";
   addText(summary, "summary");
+  // Last: a word of the description counts only where the record's own fields do not hold it.
+  for (const text of about) if (text) addText(text, "about");
 
   const isFile = classes.has("read") || classes.has("write");
   const normTarget = target.trim().replace(/^\.\//, "").replace(/\/+$/, "").replace(/\s+/g, " ").toLowerCase();

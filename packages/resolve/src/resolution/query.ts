@@ -64,7 +64,44 @@ export interface ParsedQuery {
   negated: string[];
   /** A follow-up on the previous answer ("the other one", "the one before that", "both of them"). */
   followUp: FollowUp | undefined;
+  /** A question about an amount ("how many …", "how much …", "what was the total …"): its answer is a number in a result. */
+  asksValue: boolean;
+  /** The kind of amount asked ("how much disk …" → size, "how long did it take" → duration) and the message's words that say it. */
+  valueUnit: { kind: ValueKind; words: string[] } | undefined;
+  /** The message speaks of something that happened (a past-tense verb): a result of the session rather than a general fact. */
+  past: boolean;
+  /** A question (which/what/who/how/where/when/did/was/is …) that names no file or URL: it asks what a result said. */
+  asksResult: boolean;
 }
+
+export type ValueKind = "size" | "duration";
+
+/** Words that ask for an amount of a kind: a size in bytes, or a duration. */
+const UNIT_WORDS: Record<ValueKind, RegExp> = {
+  size: /^(disk|space|size|sizes|storage|memory|ram|footprint|bytes?|kilobytes?|megabytes?|gigabytes?|terabytes?|kb|mb|gb|tb|kib|mib|gib|big|bigger|large|larger|heavy)$/,
+  duration:
+    /^(time|times|took|duration|latency|elapsed|runtime|fast|faster|slow|slower|quick|quickly|seconds?|minutes?|hours?|ms|secs?|mins?)$/,
+};
+
+/** The kind of amount a value question asks for, from its words ("how long did/does …" asks a duration). */
+function valueUnitOf(lower: string): ParsedQuery["valueUnit"] {
+  const words = lower.match(/[a-z]+/g) ?? [];
+  for (const kind of ["size", "duration"] as const) {
+    const said = words.filter((w) => UNIT_WORDS[kind].test(w));
+    if (kind === "duration" && /\bhow long (?:did|does|do|will|would|was|were|has|had|to|it)\b/.test(lower))
+      said.push("long");
+    if (said.length) return { kind, words: [...new Set(said)] };
+  }
+  return undefined;
+}
+
+/** A past-tense verb: "was", "did", "came", "took", "found", or a regular "-ed" form. */
+const PAST_TENSE =
+  /\b(was|were|did|had|got|came|went|took|ran|found|saw|made|gave|wrote|read|left|grew|fell|rose|showed|shown|done|been|[a-z]{3,}ed)\b/;
+
+/** Questions whose answer is an amount: the result that gives a number for the message's words answers them. */
+const VALUE_QUESTION =
+  /\bhow\s+(many|much|big|large|small|long|full|fast|slow|often|old|high|low|far|heavy|busy|close)\b|\bwhat\s+(?:was|is|were|are|'s)\s+(?:the\s+)?(?:\w+\s+)?(count|number|total|size|rate|amount|percentage|percent|share|ratio|score|average|mean|median|p\d+|latency|usage|peak|max|maximum|min|minimum)\b/;
 
 const NAME_RE = /(?:https?:\/\/[^\s'"`<>()]+)|(?:[~.]?[\w@-]*[\\/][\w@.\-\\/*]+)|(?:\b[\w-]+\.[A-Za-z][\w]{0,9}\b)/g;
 
@@ -163,7 +200,9 @@ export function parseQuery(input: string): ParsedQuery {
     // The event clause ("before the migration ran") anchors the order; the rest describes the referent.
     const clause = `${temporal.side} ${temporal.phrase}`;
     const at = lower.indexOf(clause);
-    const rest = at >= 0 ? `${body.slice(0, at)} ${body.slice(at + clause.length)}`.trim() : "";
+    // "right/just after the grep": the modifier belongs to the event clause, not to the rest.
+    const head = body.slice(0, at).replace(/\b(?:right|just|immediately|directly)\s*$/i, "");
+    const rest = at >= 0 ? `${head} ${body.slice(at + clause.length)}`.trim() : "";
     if (rest.replace(/[^\p{L}\p{N}]/gu, "").length > 0) {
       const inner = parseQuery(rest);
       return { ...inner, text, temporal, negated: [...inner.negated, ...negation.words] };
@@ -192,7 +231,7 @@ export function parseQuery(input: string): ParsedQuery {
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
   const termText = body.replace(
-    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/gi,
+    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b|\b(right|just|immediately|directly)\s+(?=before\b|after\b)/gi,
     " ",
   );
   const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu) ?? [];
@@ -331,6 +370,10 @@ export function parseQuery(input: string): ParsedQuery {
     compounds,
     negated: negation.words,
     followUp,
+    asksValue: VALUE_QUESTION.test(lower),
+    valueUnit: VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : undefined,
+    past: PAST_TENSE.test(lower),
+    asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
   };
 }
 
@@ -431,6 +474,14 @@ function relatedWords(word: string, lower: string): string[] {
   return [...out];
 }
 
+/**
+ * The latest execution named by order alone ("the last one", "the most recent step", "the final command"),
+ * up to the end of the clause, after one more word (a verb: "the last one say") when an execution noun is
+ * named; without one only a verb of what it did may follow ("before the last deploy" is an event).
+ */
+const LATEST_REF =
+  "(?:the|my|your|our)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
+
 /** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 export function parseTemporal(lower: string): TemporalOp | undefined {
   const nounAfter = (re: RegExp) => {
@@ -448,6 +499,9 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return false;
   };
 
+  // "before the last one", "just before the most recent step (took)": the one before the latest, not an event.
+  if (new RegExp(`\\bbefore\\s+${LATEST_REF}`).test(lower))
+    return { kind: "previous", why: "the one before the latest" };
   // Before/after an event ("before the migration ran", "after my edit"), unless the event is
   // the referent itself ("before it died").
   const ev =
@@ -487,8 +541,11 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   ) {
     return { kind: "previous", why: '"earlier"' };
   }
-  const nth = /\bthe (second|third|fourth|fifth|2nd|3rd|4th|5th)\b(?![- ](to[- ])?last)/.exec(lower);
-  if (nth && nounAfter(new RegExp(`\\bthe ${nth[1]}\\b`, "g"))) {
+  // "the second file", or a clause that starts with the ordinal ("second thing we looked at, …").
+  const nth = /(?:\bthe|^|[,;:.!?]\s*)\s*(second|third|fourth|fifth|2nd|3rd|4th|5th)\b(?![- ](to[- ])?last)/.exec(
+    lower,
+  );
+  if (nth && nounAfter(new RegExp(`(?:\\bthe|^|[,;:.!?]\\s*)\\s*${nth[1]}\\b`, "g"))) {
     const n = { second: 2, third: 3, fourth: 4, fifth: 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 }[nth[1] as "second"];
     return { kind: "nth", n, why: `"the ${nth[1]}"` };
   }
@@ -501,7 +558,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return { kind: "first", why: '"first"' };
   }
   if (
-    /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b/.test(
+    /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(
       lower,
     ) ||
     nounAfter(/\b(last|latest)\b/g) ||

@@ -368,6 +368,9 @@ function resolveParsed(
         (s.coverage > 0.5 ||
           (s.coverage >= 0.5 && (s.named || s.matchedWeight >= 2 || definiteMatched(query, s))) ||
           (s.strong && s.coverage >= 1 / 3) ||
+          // A question about an amount that this result answers ("how many genes came out …" → "1,284 genes"):
+          // about something that happened (past tense), or answered by an amount of the kind asked.
+          (s.answered && s.coverage >= 1 / 3 && (query.past || s.amounted)) ||
           (s.strong && s.coverage >= 0.25 && definiteNamed(query, s))),
     );
     if (max <= 0 || !covered) return none;
@@ -390,7 +393,12 @@ function resolveParsed(
     } else if (op.kind === "event") {
       // "before the model one": the anchor is one of the kind the message is about.
       const anchor = resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined);
-      if (anchor) {
+      if (anchor && max <= 0) {
+        // Nothing but the event is named ("what came after the grep?"): the record right beside it.
+        const next = list[op.side === "before" ? anchor.index - 1 : anchor.index + 1];
+        const s = next && (scored.find((v) => v.x === next) ?? unscored(query, next));
+        if (s) chosen = { ...s, reasons: [...s.reasons, `order: right ${op.side} ${anchor.id} (${op.phrase})`] };
+      } else if (anchor) {
         const side = scored.filter(
           (s) => (op.side === "before" ? s.x.index < anchor.index : s.x.index > anchor.index) && s.total > 0,
         );

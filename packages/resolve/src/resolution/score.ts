@@ -32,6 +32,10 @@ export interface Scored {
   matchedWords: string[];
   /** The part of `text` that came from concept-related words only (weak evidence). */
   related: number;
+  /** A question about an amount that this record's result answers (a number beside its word, or an amount of the kind asked). */
+  answered: boolean;
+  /** …by an amount of the kind asked ("312 MB" for "how much disk"). */
+  amounted: boolean;
   reasons: string[];
 }
 
@@ -70,6 +74,40 @@ export interface ScoreContext {
 
 /** A match through a word near in the word vectors counts this share of the field's weight (a concept word: 0.55). */
 const NEAR_DISCOUNT = 0.4;
+
+/** The weight of a summary match, relative to the field's own, in a question about a result (no name in it). */
+const SUMMARY_ANSWER = 1.3;
+
+/** Added per word (× its IDF, at least 1) when the result gives a number next to it, for a question about an amount. */
+const ANSWER_BONUS = 1.5;
+
+/** A number within two words of the term in the record's summary ("open 312", "312 open tickets"), as "= 312". */
+function valueNextTo(t: QueryTerm, x: IndexedExecution): string | undefined {
+  const plain = t.word.replace(/s$/, "");
+  for (const { field, words } of x.sequences) {
+    if (field !== "summary") continue;
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (w !== plain && stem(w) !== t.stem) continue;
+      // Nearest first, the number after the word before the one ahead of it ("open 312", "312 open").
+      for (const j of [i + 1, i - 1, i + 2, i - 2])
+        if (j >= 0 && j < words.length && /^\d/.test(words[j]!)) return `= ${words[j]}`;
+    }
+  }
+  return undefined;
+}
+
+/** Amounts in a summary: sizes in bytes ("312 MB", "9.41G", "148.3MB") and durations ("174 ms", "3m05s", "04:12.114", "38.2 s"). */
+const AMOUNT: Record<"size" | "duration", RegExp> = {
+  size: /\b\d[\d.,]*\s?(?:[KMGTP]i?B|[KMGT]|bytes)\b/,
+  duration:
+    /\b\d[\d.,]*\s?(?:ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?)\b|\b\d+m\d+s\b|\b\d+h\d+m\b|\b\d{1,2}:\d\d(?::\d\d)?(?:\.\d+)?\b/i,
+};
+
+function amountOf(kind: "size" | "duration", x: IndexedExecution): string | undefined {
+  const summary = x.source.summary ?? x.source.result_summary ?? "";
+  return AMOUNT[kind].exec(summary)?.[0];
+}
 
 export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
   // No closures and no strings until a match is known: most executions match no word at all.
@@ -323,6 +361,8 @@ export function unscored(query: ParsedQuery, x: IndexedExecution): Scored {
     namedWords: [],
     matchedWords: [],
     related: 0,
+    answered: false,
+    amounted: false,
     reasons: [],
   };
 }
@@ -339,6 +379,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
   const namedWords: string[] = [];
   const matchedWords: string[] = [];
   let related = 0;
+  const answers: string[] = [];
   // Two words of the message written as one in the record ("crunchy data" → crunchydata.com).
   const joined = new Set<string>();
   for (const c of query.compounds) {
@@ -368,7 +409,9 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       matchedWeight += t.weight;
       matchedWords.push(t.word);
     }
-    const gained = t.weight * (idf.get(t.word) ?? 1) * m.score;
+    // A question about what came back ("which …", "how …", "did …") is answered by a result: its summary counts more.
+    const answerField = query.asksResult && m.field === "summary" ? SUMMARY_ANSWER : 1;
+    const gained = t.weight * (idf.get(t.word) ?? 1) * m.score * answerField;
     text += gained;
     if (m.related) related += gained;
     // A word only near in meaning does not name the execution.
@@ -377,7 +420,43 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       namedWords.push(t.word);
     }
     matchedFields.push(`${m.how} in ${fieldName(m.field)}`);
+    // A question about an amount is answered by the result that gives a number for its word
+    // ("how many are open?" → "open 312"), more than by the request that holds the word.
+    if (query.asksValue && !m.near && t.weight >= 1) {
+      const at = valueNextTo(t, x);
+      if (at) {
+        // Not scaled down by a low IDF: the number beside the word answers even when every record holds the word.
+        const bonus = t.weight * Math.max(1, idf.get(t.word) ?? 1) * ANSWER_BONUS;
+        text += bonus;
+        answers.push(`"${t.word}" ${at}`);
+      }
+    }
   }
+  // "how much disk …", "how long did it take": a result that states an amount of that kind answers it,
+  // and covers the message's words that asked for it ("disk", "long").
+  // Only a record the message's words or names already point at (an amount alone is no reference).
+  let amounted = false;
+  if (query.valueUnit && (matchedWords.length > 0 || query.names.some((n) => matchName(n, x) > 0))) {
+    const amount = amountOf(query.valueUnit.kind, x);
+    amounted = amount !== undefined;
+    if (amount) {
+      text += ANSWER_BONUS * Math.max(1, ...query.valueUnit.words.map((w) => idf.get(w) ?? 1));
+      for (const t of query.terms)
+        if (query.valueUnit.words.includes(t.word) && !matchedWords.includes(t.word)) {
+          matchedWeight += t.weight;
+          matchedWords.push(t.word);
+        }
+      answers.push(`a ${query.valueUnit.kind} (${amount})`);
+    }
+  }
+  // The question words themselves ("how many", "how much") are answered by the amount.
+  if (answers.length)
+    for (const t of query.terms)
+      if (/^how (many|much)$/.test(t.word) && !matchedWords.includes(t.word)) {
+        matchedWeight += t.weight;
+        matchedWords.push(t.word);
+      }
+  if (answers.length) reasons.push(`answer: the result gives ${answers.slice(0, 3).join(", ")}`);
   if (matchedFields.length) reasons.push(`words: ${matchedFields.slice(0, 6).join(", ")}`);
 
   let bestName = 0;
@@ -466,6 +545,8 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     namedWords,
     matchedWords,
     related,
+    answered: answers.length > 0,
+    amounted,
     reasons,
   };
 }
@@ -481,5 +562,7 @@ function fieldName(f: Field): string {
           ? "label"
           : f === "query"
             ? "search query"
-            : "summary";
+            : f === "about"
+              ? "what the command does"
+              : "summary";
 }

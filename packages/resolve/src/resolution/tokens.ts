@@ -13,6 +13,7 @@ export const STOPWORDS = new Set(
     "make made put take use well really actually kind sort bit lot lots much many more most less least " +
     "now again still already ago moment while since before after earlier later last latest first previous prior current " +
     "time times other another same new old once twice run runs running turn turned getting using saying doing having making taking looking trying seeing compare contrast " +
+    "step steps came come comes coming recent recently newest between among roughly approximately " +
     "uh oh um umm hmm hm ah eh wow oops lol btw wait hang quick q whatever gonna wanna"
   ).split(/\s+/),
 );
