@@ -7,6 +7,7 @@ import type { Driver, DriverEntry } from "@artifact-refs/store";
 import { z } from "zod";
 import { errnoOf, fsError } from "./errors.js";
 import { FileMaker, ScratchNames, assertRealDirs, irregularError, irregularKind, syncDir, touch } from "./files.js";
+import { DirectoryCache, type ListingWork } from "./dir-cache.js";
 import { compress, decompress } from "./gzip.js";
 import { GZ_SUFFIX, locate, type Location } from "./paths.js";
 import { listKeys, logicalSize, sweepScratch } from "./walk.js";
@@ -72,6 +73,8 @@ export class FsDriver implements Driver {
   readonly #names = new ScratchNames();
   /** Directories below the root seen to be real directories (not symlinks): checked once per instance. */
   readonly #realDirs = new Set<string>();
+  /** Sorted snapshots of quiet directories, re-used by listings while the directory is unchanged. */
+  readonly #dirs: DirectoryCache;
 
   constructor(options: FsDriverOptions) {
     const parsed = parseWith(FsDriverOptionsSchema, options, "FsDriver options", "CONFIG_INVALID");
@@ -80,6 +83,7 @@ export class FsDriver implements Driver {
     this.gzip = parsed.gzip ?? false;
     this.fsync = parsed.fsync ?? true;
     this.#files = new FileMaker(this.root);
+    this.#dirs = new DirectoryCache(this.root);
     this.#rootUrl = pathToFileURL(this.root).href.replace(/\/$/, "");
   }
 
@@ -180,12 +184,18 @@ export class FsDriver implements Driver {
       if (outcome === "deleted") removed = true;
       if (outcome === "kept") kept = true;
     }
+    if (removed) this.#dirs.drop(loc.dir);
     if (removed && this.fsync) await this.#syncDir(loc.dir);
     return removed && !kept;
   }
 
   list(prefix: string): AsyncIterable<DriverEntry> {
-    return listKeys(this.root, prefix, this.#realDirs);
+    return listKeys(this.root, prefix, this.#realDirs, this.#dirs);
+  }
+
+  /** What this driver's listings have read so far: directories, entries, and directory snapshots re-used unchanged. */
+  get listingWork(): Readonly<ListingWork> {
+    return { ...this.#dirs.work };
   }
 
   uri(key: string): string {
@@ -205,6 +215,7 @@ export class FsDriver implements Driver {
   async close(): Promise<void> {
     this.#files.clear();
     this.#realDirs.clear();
+    this.#dirs.clear();
   }
 
   #locate(key: string): Location {
@@ -274,6 +285,7 @@ export class FsDriver implements Driver {
         }
         throw fsError(error, "write", loc.path, this.root);
       }
+      this.#dirs.drop(loc.dir);
       if (this.fsync) await this.#syncDir(loc.dir);
       return true;
     }
