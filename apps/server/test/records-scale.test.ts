@@ -183,7 +183,8 @@ describe("a session with 100,000 records", () => {
       Object.assign(counts, { lists: 0, keys: 0, gets: 0 });
       const page = await first();
       const warm = work();
-      expect(warm.directoriesRead - cold.directoriesRead, "directories read again").toBe(0);
+      // The 10-s directories of 10,000 are not read again; small ones (< 500 entries) are, cheaply.
+      expect(warm.entriesRead - cold.entriesRead, "entries read again").toBeLessThanOrEqual(500);
       expect(warm.snapshotsReused - cold.snapshotsReused).toBeGreaterThan(0);
       expect(warm.filesStatted - cold.filesStatted).toBeLessThanOrEqual(1_100);
       // A record written now (by this server's store) lists at once: the newest directory changed.

@@ -9,8 +9,14 @@ import { errnoOf, fsError } from "./errors.js";
  * the read could leave the directory's times unchanged; past this age any later change moves them.
  */
 export const DIRECTORY_SETTLE_MS = 2_000;
-/** Entries remembered over all directories (~100 bytes each): the oldest directories go first beyond it. */
-export const DIRECTORY_CACHE_ENTRIES = 200_000;
+/** Entries remembered over all directories (~100 bytes each, so ~10 MB): the least recently used directories go first beyond it. */
+export const DIRECTORY_CACHE_ENTRIES = 100_000;
+/**
+ * Only directories of at least this many entries are remembered: a small one costs about as much
+ * to read again as the stat that validates a snapshot, and a walk over many small directories
+ * (gc over the blob shards) would otherwise fill the cache with names nobody lists twice.
+ */
+export const DIRECTORY_CACHE_MIN_ENTRIES = 500;
 
 /** What a directory entry is, from its d_type (no stat). */
 export type EntryKind = "dir" | "file" | "other";
@@ -94,7 +100,8 @@ export class DirectoryCache {
     // The times were read before the entries: a change after the stat moves them, so the snapshot
     // is only ever re-used for a directory that has not changed since it was stat'ed.
     const settled = BigInt(Date.now() - DIRECTORY_SETTLE_MS) * 1_000_000n;
-    if (stats.mtimeNs <= settled && stats.ctimeNs <= settled && entries.length <= DIRECTORY_CACHE_ENTRIES) {
+    const worth = entries.length >= DIRECTORY_CACHE_MIN_ENTRIES && entries.length <= DIRECTORY_CACHE_ENTRIES;
+    if (worth && stats.mtimeNs <= settled && stats.ctimeNs <= settled) {
       this.#cached.set(dir, { ...snapshot, ino: stats.ino, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs });
       this.#entries += entries.length;
       for (const [oldest, value] of this.#cached) {

@@ -26,22 +26,36 @@ describe("fs driver: directory snapshots", () => {
 
   it("reads a settled directory once, then re-uses it; another instance's write or delete is seen at once", async () => {
     const writer = new FsDriver({ root, fsync: false });
-    for (let i = 0; i < 50; i++) await writer.putIfAbsent(`logs/day/${String(i).padStart(3, "0")}-x`, bytes(`v${i}`));
+    await writer.putIfAbsent("logs/day/0000-x", bytes("v0"));
+    await Promise.all(
+      Array.from({ length: 599 }, (_, i) =>
+        writeFile(join(root, "logs", "day", `${String(i + 1).padStart(4, "0")}-x`), `v${i + 1}`),
+      ),
+    );
     await settle();
     const reader = new FsDriver({ root });
-    expect(await keysOf(reader, "logs/day/01")).toEqual(
-      Array.from({ length: 10 }, (_, i) => `logs/day/01${i}-x`), // in name order
+    expect(await keysOf(reader, "logs/day/001")).toEqual(
+      Array.from({ length: 10 }, (_, i) => `logs/day/001${i}-x`), // in name order
     );
-    expect(reader.listingWork).toEqual({ directoriesRead: 1, entriesRead: 50, snapshotsReused: 0, filesStatted: 10 });
-    expect(await keysOf(reader, "logs/day/04")).toHaveLength(10);
-    expect(await keysOf(reader, "logs/day/")).toHaveLength(50);
-    expect(reader.listingWork).toEqual({ directoriesRead: 1, entriesRead: 50, snapshotsReused: 2, filesStatted: 70 });
+    expect(reader.listingWork).toEqual({ directoriesRead: 1, entriesRead: 600, snapshotsReused: 0, filesStatted: 10 });
+    expect(await keysOf(reader, "logs/day/004")).toHaveLength(10);
+    expect(await keysOf(reader, "logs/day/")).toHaveLength(600);
+    expect(reader.listingWork).toEqual({ directoriesRead: 1, entriesRead: 600, snapshotsReused: 2, filesStatted: 620 });
 
-    await writer.putIfAbsent("logs/day/015-y", bytes("new")); // another instance, right after the snapshot
-    expect(await keysOf(reader, "logs/day/015")).toEqual(["logs/day/015-x", "logs/day/015-y"]);
-    await writer.delete("logs/day/015-x");
-    expect(await keysOf(reader, "logs/day/015")).toEqual(["logs/day/015-y"]);
+    await writer.putIfAbsent("logs/day/0015-y", bytes("new")); // another instance, right after the snapshot
+    expect(await keysOf(reader, "logs/day/0015")).toEqual(["logs/day/0015-x", "logs/day/0015-y"]);
+    await writer.delete("logs/day/0015-x");
+    expect(await keysOf(reader, "logs/day/0015")).toEqual(["logs/day/0015-y"]);
     expect(reader.listingWork.directoriesRead).toBe(3); // both changes read the directory anew
+  }, 20_000);
+
+  it("does not remember small directories (cheaper to read again than to keep)", async () => {
+    const driver = new FsDriver({ root, fsync: false });
+    for (let i = 0; i < 20; i++) await driver.putIfAbsent(`small/${i}`, bytes(`${i}`));
+    await settle();
+    await keysOf(driver, "small/");
+    await keysOf(driver, "small/");
+    expect(driver.listingWork).toMatchObject({ directoriesRead: 2, snapshotsReused: 0 });
   }, 20_000);
 
   it("never re-uses a directory that changed less than the settle time before it was read", async () => {
@@ -59,9 +73,12 @@ describe("fs driver: directory snapshots", () => {
   it("a directory replaced by another one (same name, new inode) is read anew; irregular entries stay reported", async () => {
     const driver = new FsDriver({ root, fsync: false });
     await driver.putIfAbsent("s/d/k1", bytes("1"));
+    await Promise.all(Array.from({ length: 500 }, (_, i) => writeFile(join(root, "s", "d", `n${i}`), "n")));
     await symlink("/etc/passwd", join(root, "s", "d", "planted"));
     await settle();
-    expect(await keysOf(driver, "s/d/")).toEqual(["s/d/k1", "s/d/planted"]);
+    expect(await keysOf(driver, "s/d/")).toHaveLength(502);
+    expect(await keysOf(driver, "s/d/k")).toEqual(["s/d/k1"]);
+    expect(driver.listingWork).toMatchObject({ directoriesRead: 1, snapshotsReused: 1 }); // "s/d/", remembered
     const listed = [];
     for await (const entry of driver.list("s/d/p")) listed.push(entry);
     expect(listed).toEqual([expect.objectContaining({ key: "s/d/planted", irregular: "symbolic link" })]);
