@@ -1,5 +1,9 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ArtifactStore, type Driver, MemoryDriver } from "@artifact-refs/store";
+import { openStore } from "@artifact-refs/store-spec";
 import { createServer } from "../src/index.js";
 import { makeWorkspace } from "./helpers.js";
 
@@ -55,29 +59,40 @@ const record = (i: number, session: string, at: number) => ({
   turn: 0,
 });
 
+/** What the fs driver's listings read (its `listingWork`). */
+interface ListingWork {
+  directoriesRead: number;
+  entriesRead: number;
+  snapshotsReused: number;
+  filesStatted: number;
+}
+
+/** Appends N records `step` ms apart (ending 5 s ago) to a memory store; returns its driver. */
+async function build(session: string, step: number, driver = new MemoryDriver()): Promise<MemoryDriver> {
+  let clock = Date.now() - N * step - 5_000;
+  const writer = new ArtifactStore({
+    driver,
+    now: () => new Date(clock),
+    records: { maxRecords: N, pruneEvery: N + 1 },
+  });
+  for (let i = 0; i < N; ) {
+    // The store reads its clock when an append starts: a batch in flight still gets one time per record.
+    const batch: Promise<unknown>[] = [];
+    for (const end = Math.min(N, i + 2_000); i < end; i++) {
+      batch.push(writer.records.append(session, "execution", record(i, session, clock)));
+      clock += step;
+    }
+    await Promise.all(batch);
+  }
+  return driver;
+}
+
 describe("a session with 100,000 records", () => {
   it("GET executions answers the first page paged, reading a bounded part of the session (both shapes)", async () => {
     const memory = new MemoryDriver();
     const { proxy, counts } = counted(memory);
-    let clock = Date.now();
-    const writer = new ArtifactStore({
-      driver: memory,
-      now: () => new Date(clock),
-      records: { maxRecords: N, pruneEvery: N + 1 },
-    });
     const shapes = { spread: 1_000, burst: 1 } as const; // ms between records
-    for (const [session, step] of Object.entries(shapes)) {
-      clock = Date.now() - N * step - 5_000;
-      for (let i = 0; i < N; ) {
-        // The store reads its clock when an append starts: a batch in flight still gets one time per record.
-        const batch: Promise<unknown>[] = [];
-        for (const end = Math.min(N, i + 2_000); i < end; i++) {
-          batch.push(writer.records.append(session, "execution", record(i, session, clock)));
-          clock += step;
-        }
-        await Promise.all(batch);
-      }
-    }
+    for (const [session, step] of Object.entries(shapes)) await build(session, step, memory);
     const ws = await makeWorkspace();
     const server = await createServer({
       store: new ArtifactStore({ driver: proxy }),
@@ -113,6 +128,83 @@ describe("a session with 100,000 records", () => {
     } finally {
       await server.close();
       await ws.cleanup();
+    }
+  }, 300_000);
+
+  it("the burst on an fs store: each 10-s directory of 10,000 records is read once, then re-used while unchanged", async () => {
+    const memory = await build("burst", 1);
+    // The same objects as files where the fs driver keeps them (100,000 puts with fsync would take minutes).
+    const root = join(await mkdtemp(join(tmpdir(), "aref-records-scale-")), "store");
+    const made = new Map<string, Promise<unknown>>();
+    const files: Array<[string, Uint8Array]> = [];
+    for await (const entry of memory.list("")) files.push([join(root, entry.key), (await memory.get(entry.key))!]);
+    for (let i = 0; i < files.length; i += 500)
+      await Promise.all(
+        files.slice(i, i + 500).map(async ([file, bytes]) => {
+          const dir = dirname(file);
+          if (!made.has(dir)) made.set(dir, mkdir(dir, { recursive: true }));
+          await made.get(dir);
+          await writeFile(file, bytes);
+        }),
+      );
+    // Directories re-used only once they have settled (DIRECTORY_SETTLE_MS of the fs driver, 2 s).
+    await new Promise((r) => setTimeout(r, 2_200));
+    const fs = await openStore(root);
+    const work = () => (fs.driver as unknown as { listingWork: ListingWork }).listingWork;
+    const { proxy, counts } = counted(fs.driver);
+    const ws = await makeWorkspace();
+    const server = await createServer({
+      store: new ArtifactStore({ driver: proxy }),
+      workspace: ws.root,
+      ui: false,
+      rateLimit: false,
+    });
+    try {
+      const first = async () => {
+        const res = await server.app.inject({ method: "GET", url: "/api/sessions/burst/executions?limit=100" });
+        expect(res.statusCode).toBe(200);
+        const page = res.json();
+        expect(page.executions).toHaveLength(100);
+        expect(page.executions.at(-1).execution_id).toBe(`exec_${N - 1}`);
+        expect(page.executions[0].execution_id).toBe(`exec_${N - 100}`);
+        return page;
+      };
+      await first();
+      const cold = work();
+      // Seen: 3 directories read holding 13,708 entries (before: every listing of a finer window read
+      // its 10-s directory whole again, ~13 × 10,000 entries), 966 files stat'ed for the 801 keys 21
+      // listings yielded (batches of 64), 107 records read. How many 10-s directories a first page
+      // touches depends on where the burst falls against the 100-s and 1,000-s boundaries (a probing
+      // listing of a wider window reads its first subdirectory): at most 4, each read once.
+      expect(cold.entriesRead, "entries read, first request").toBeLessThanOrEqual(4 * 10_000 + 1_000);
+      expect(cold.filesStatted, "files stat'ed, first request").toBeLessThanOrEqual(1_100);
+      expect(counts.gets, "records read").toBeLessThanOrEqual(110);
+      expect(counts.lists, "listings").toBeLessThanOrEqual(60);
+      Object.assign(counts, { lists: 0, keys: 0, gets: 0 });
+      const page = await first();
+      const warm = work();
+      // The 10-s directories of 10,000 are not read again; small ones (< 500 entries) are, cheaply.
+      expect(warm.entriesRead - cold.entriesRead, "entries read again").toBeLessThanOrEqual(500);
+      expect(warm.snapshotsReused - cold.snapshotsReused).toBeGreaterThan(0);
+      expect(warm.filesStatted - cold.filesStatted).toBeLessThanOrEqual(1_100);
+      // A record written now (by this server's store) lists at once: the newest directory changed.
+      const writer = new ArtifactStore({ driver: fs.driver });
+      await writer.records.append("burst", "execution", record(N, "burst", Date.now()));
+      const after = (
+        await server.app.inject({ method: "GET", url: "/api/sessions/burst/executions?limit=100" })
+      ).json();
+      expect(after.executions.at(-1).execution_id).toBe(`exec_${N}`);
+      const next = (
+        await server.app.inject({
+          method: "GET",
+          url: `/api/sessions/burst/executions?limit=100&before=${page.before}`,
+        })
+      ).json();
+      expect(next.executions.at(-1).execution_id).toBe(`exec_${N - 101}`);
+    } finally {
+      await server.close();
+      await ws.cleanup();
+      await rm(dirname(root), { recursive: true, force: true });
     }
   }, 300_000);
 });

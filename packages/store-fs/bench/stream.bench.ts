@@ -8,7 +8,18 @@
 // few rounds is the least disturbed. Throughput is file size ÷ time. Peak memory of our stash and
 // cat is measured in child processes by the CLI acceptance test (apps/cli/test/big-artifact.test.ts).
 import { execFileSync } from "node:child_process";
-import { createReadStream, createWriteStream } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,6 +68,7 @@ try {
     // Ours: putStream from a file stream into a fresh fs store; getStream to a file. cacache never
     // fsyncs, so the like-for-like row is fsync:false; the default (fsync each file) is shown too.
     let id = "";
+    let chunks = 0;
     // The same stash with the whole-content SHA-256 on the main thread (the chunk hashes always are).
     process.env.AREF_HASH_WORKER = "off";
     {
@@ -74,8 +86,12 @@ try {
         `aref stash (putStream${fsync ? ", fsync" : ", fsync:false"})`,
         await timed(
           async () =>
-            (id = (await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" }))
-              .id),
+            ({
+              id,
+              record: {
+                chunked: { chunks } = { chunks: 0 },
+              },
+            } = await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" })),
         ),
       );
       if (!fsync)
@@ -84,6 +100,37 @@ try {
           await timed(async () => pipeline(await store.getStream(id), createWriteStream(`${r}-out`))),
         );
       await rm(`${r}-store-${fsync}`, { recursive: true, force: true });
+    }
+    // The layout's own floor: as many files as the stash wrote chunks, of their average size, each
+    // created the way the driver creates a new chunk (mkdir of its blobs/sha256/ab/cd shard, a temp
+    // file, link to the final name, unlink the temp), with plain synchronous calls: no chunking, no
+    // hashing, no fsync. What one file per ~64 KiB chunk costs this file system, whoever writes it.
+    if (chunks > 0) {
+      const root = `${r}-layout`;
+      keep(
+        "layout floor: one file per chunk (mkdir shard + temp + link + unlink)",
+        await timed(() => {
+          const piece = Buffer.alloc(Math.ceil(size / chunks));
+          const fd = openSync(file, "r");
+          try {
+            for (let i = 0; i < chunks; i++) {
+              const n = readSync(fd, piece, 0, piece.length, null);
+              const hex = createHash("sha256").update(`${round} ${i}`).digest("hex");
+              const dir = join(root, hex.slice(0, 2), hex.slice(2, 4));
+              mkdirSync(dir, { recursive: true, mode: 0o700 });
+              const temp = join(dir, `.tmp-${i}`);
+              const out = openSync(temp, "wx", 0o600);
+              writeSync(out, piece, 0, n);
+              closeSync(out);
+              linkSync(temp, join(dir, hex));
+              unlinkSync(temp);
+            }
+          } finally {
+            closeSync(fd);
+          }
+        }),
+      );
+      await rm(root, { recursive: true, force: true });
     }
     // cacache: streaming put and get (integrity-checked by ssri).
     const cache = `${r}-cacache`;
@@ -107,12 +154,16 @@ try {
   console.log("| case | best time | MB/s | vs floor (sha256sum + cp) | vs cacache |");
   console.log("|---|---:|---:|---:|---:|");
   for (const [name, ms] of Object.entries(best)) {
-    const peer = name.startsWith("aref stash")
-      ? best["cacache put.stream"]
-      : name.startsWith("aref cat")
-        ? best["cacache get.stream"]
-        : undefined;
-    const vsFloor = name.startsWith("aref") || name.startsWith("cacache") ? `${(floor / ms).toFixed(2)}×` : "";
+    const peer =
+      name.startsWith("aref stash") || name.startsWith("layout floor")
+        ? best["cacache put.stream"]
+        : name.startsWith("aref cat")
+          ? best["cacache get.stream"]
+          : undefined;
+    const vsFloor =
+      name.startsWith("aref") || name.startsWith("cacache") || name.startsWith("layout")
+        ? `${(floor / ms).toFixed(2)}×`
+        : "";
     console.log(
       `| ${name} | ${(ms / 1000).toFixed(2)} s | ${mbps(ms).toFixed(0)} | ${vsFloor} | ${peer ? `${(peer / ms).toFixed(2)}×` : ""} |`,
     );

@@ -38,10 +38,13 @@ export class ScratchNames {
 export class FileMaker {
   readonly #root: string;
   readonly #known = new Set<string>();
+  readonly #onCreated: (dir: string) => void;
   #umaskKeepsOwnerBits: boolean | undefined;
 
-  constructor(root: string) {
+  /** `onCreated` hears of every directory this maker created itself (a real directory: mkdir never follows a link). */
+  constructor(root: string, onCreated: (dir: string) => void = () => undefined) {
     this.#root = root;
+    this.#onCreated = onCreated;
   }
 
   async ensureDir(dir: string): Promise<void> {
@@ -62,6 +65,7 @@ export class FileMaker {
       created = false;
     }
     if (created && this.#umaskKeepsOwnerBits !== true) await chmod(dir, DIR_MODE);
+    if (created) this.#onCreated(dir);
     this.#known.add(dir);
   }
 
@@ -142,20 +146,22 @@ export function irregularError(path: string, kind: string, root: string): ArefEr
  * Checks that no directory between `root` (exclusive) and `dir` (inclusive) is a symbolic link
  * or anything but a directory, so a planted `refs/<session>` link cannot send reads or writes
  * outside the store. Directories seen real are remembered in `known`; missing ones end the walk.
+ * Returns false when a directory on the way is missing (then nothing below it exists either).
  */
-export async function assertRealDirs(root: string, dir: string, known: Set<string>): Promise<void> {
-  if (known.has(dir) || dir === root || !dir.startsWith(withSep(root))) return;
+export async function assertRealDirs(root: string, dir: string, known: Set<string>): Promise<boolean> {
+  if (known.has(dir) || dir === root || !dir.startsWith(withSep(root))) return true;
   const parent = dirname(dir);
-  await assertRealDirs(root, parent, known);
+  if (!(await assertRealDirs(root, parent, known))) return false;
   let stats: Stats;
   try {
     stats = await lstat(dir);
   } catch (error) {
     const errno = (error as { code?: string }).code;
-    if (errno === "ENOENT" || errno === "ENOTDIR") return;
+    if (errno === "ENOENT" || errno === "ENOTDIR") return false;
     throw error;
   }
-  if (stats.isFile()) return; // a file where a directory belongs: the operation itself fails with ENOTDIR, which names it
+  if (stats.isFile()) return true; // a file where a directory belongs: the operation itself fails with ENOTDIR, which names it
   if (!stats.isDirectory()) throw irregularError(dir, irregularKind(stats), root);
   known.add(dir);
+  return true;
 }

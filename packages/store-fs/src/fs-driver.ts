@@ -7,6 +7,7 @@ import type { Driver, DriverEntry } from "@artifact-refs/store";
 import { z } from "zod";
 import { errnoOf, fsError } from "./errors.js";
 import { FileMaker, ScratchNames, assertRealDirs, irregularError, irregularKind, syncDir, touch } from "./files.js";
+import { DirectoryCache, type ListingWork } from "./dir-cache.js";
 import { compress, decompress } from "./gzip.js";
 import { GZ_SUFFIX, locate, type Location } from "./paths.js";
 import { listKeys, logicalSize, sweepScratch } from "./walk.js";
@@ -72,6 +73,8 @@ export class FsDriver implements Driver {
   readonly #names = new ScratchNames();
   /** Directories below the root seen to be real directories (not symlinks): checked once per instance. */
   readonly #realDirs = new Set<string>();
+  /** Sorted snapshots of quiet directories, re-used by listings while the directory is unchanged. */
+  readonly #dirs: DirectoryCache;
 
   constructor(options: FsDriverOptions) {
     const parsed = parseWith(FsDriverOptionsSchema, options, "FsDriver options", "CONFIG_INVALID");
@@ -79,18 +82,22 @@ export class FsDriver implements Driver {
     this.location = this.root;
     this.gzip = parsed.gzip ?? false;
     this.fsync = parsed.fsync ?? true;
-    this.#files = new FileMaker(this.root);
+    this.#files = new FileMaker(this.root, (dir) => this.#realDirs.add(dir));
+    this.#dirs = new DirectoryCache(this.root);
     this.#rootUrl = pathToFileURL(this.root).href.replace(/\/$/, "");
   }
 
   async putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }> {
-    const loc = await this.#locateReal(key);
+    const { loc, dirExists } = await this.#locateDir(key);
     // Already stored (in either gzip form)? Refresh its time, which keeps a re-used blob out
     // of gc's reach, and stop. The existence check is a synchronous stat on purpose: it is
     // answered from the kernel's dentry cache in microseconds and, unlike an async call that
     // fails with ENOENT (the common case: new content), allocates no error and costs no
     // thread-pool round trip. A file removed between the check and the refresh is created anew.
-    for (const path of this.#forms(loc)) {
+    // In a directory that does not exist yet (most chunks of a big artifact land in a new
+    // blobs/sha256/ab/cd shard) there is nothing to check: a file made meanwhile by another
+    // writer makes the link below fail with EEXIST, which answers "already stored" the same way.
+    for (const path of dirExists ? this.#forms(loc) : []) {
       const found = lstatOrNone(path);
       if (found === undefined) continue;
       // A planted symlink or FIFO is removed (the link itself, never its target) and the content written anew.
@@ -180,12 +187,18 @@ export class FsDriver implements Driver {
       if (outcome === "deleted") removed = true;
       if (outcome === "kept") kept = true;
     }
+    if (removed) this.#dirs.drop(loc.dir);
     if (removed && this.fsync) await this.#syncDir(loc.dir);
     return removed && !kept;
   }
 
   list(prefix: string): AsyncIterable<DriverEntry> {
-    return listKeys(this.root, prefix, this.#realDirs);
+    return listKeys(this.root, prefix, this.#realDirs, this.#dirs);
+  }
+
+  /** What this driver's listings have read so far: directories, entries, and directory snapshots re-used unchanged. */
+  get listingWork(): Readonly<ListingWork> {
+    return { ...this.#dirs.work };
   }
 
   uri(key: string): string {
@@ -205,6 +218,7 @@ export class FsDriver implements Driver {
   async close(): Promise<void> {
     this.#files.clear();
     this.#realDirs.clear();
+    this.#dirs.clear();
   }
 
   #locate(key: string): Location {
@@ -213,13 +227,22 @@ export class FsDriver implements Driver {
 
   /** Locates a key and checks that no directory on its way below the root is a symlink (a planted link would lead outside the store). */
   async #locateReal(key: string): Promise<Location> {
+    return (await this.#locateDir(key)).loc;
+  }
+
+  /** #locateReal, also telling whether the key's directory exists (false: nothing is stored under it). */
+  async #locateDir(key: string): Promise<{ loc: Location; dirExists: boolean }> {
     const loc = this.#locate(key);
     try {
-      await assertRealDirs(this.root, loc.dir, this.#realDirs);
+      return { loc, dirExists: await assertRealDirs(this.root, loc.dir, this.#realDirs) };
     } catch (error) {
       throw fsError(error, "read", loc.dir, this.root);
     }
-    return loc;
+  }
+
+  #forgetDirs(): void {
+    this.#files.clear();
+    this.#realDirs.clear();
   }
 
   /** The files a key may be stored in, the one this driver writes first. */
@@ -249,7 +272,7 @@ export class FsDriver implements Driver {
         await this.#files.writeNewFile(temp, bytes, this.fsync);
       } catch (error) {
         if (errnoOf(error) === "ENOENT" && attempt < WRITE_ATTEMPTS) {
-          this.#files.clear(); // a directory we knew is gone: re-check them all
+          this.#forgetDirs(); // a directory we knew is gone: re-check them all
           continue;
         }
         throw fsError(error, "write", loc.dir, this.root); // name the directory, not our temp file
@@ -269,11 +292,12 @@ export class FsDriver implements Driver {
         if (mode === "rename") await unlink(temp).catch(() => undefined);
         if (errno === "EEXIST" && mode === "link") return false;
         if (errno === "ENOENT" && attempt < WRITE_ATTEMPTS) {
-          this.#files.clear(); // a directory we knew is gone: re-check them all
+          this.#forgetDirs(); // a directory we knew is gone: re-check them all
           continue;
         }
         throw fsError(error, "write", loc.path, this.root);
       }
+      this.#dirs.drop(loc.dir);
       if (this.fsync) await this.#syncDir(loc.dir);
       return true;
     }

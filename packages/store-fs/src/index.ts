@@ -1,1 +1,2 @@
 export { FsDriver, FsDriverOptionsSchema, SCRATCH_MIN_AGE_MS, type FsDriverOptions } from "./fs-driver.js";
+export { DIRECTORY_SETTLE_MS, type ListingWork } from "./dir-cache.js";

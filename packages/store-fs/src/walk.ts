@@ -5,6 +5,7 @@ import type { DriverEntry } from "@artifact-refs/store";
 import { errnoOf, fsError } from "./errors.js";
 import { assertRealDirs, irregularKind } from "./files.js";
 import { gzipLogicalSize } from "./gzip.js";
+import { DirectoryCache, lowerBound } from "./dir-cache.js";
 import { GZ_SUFFIX, isScratchName, keyOfFile, listingStart } from "./paths.js";
 
 const STAT_BATCH = 64;
@@ -36,40 +37,56 @@ export async function logicalSize(path: string, stats: Stats): Promise<number> {
 
 /**
  * Every key starting with `prefix`. Walks only the directories the prefix can reach:
- * `refs/<session>/` reads one directory, `blobs/sha256/ab/cd/abcd12` one shard.
- * Temp and trash files are never reported; a blob stored in both forms is reported once.
+ * `refs/<session>/` reads one directory, `blobs/sha256/ab/cd/abcd12` one shard. Inside a
+ * directory only the names starting with the rest of the prefix are looked at (found by binary
+ * search in the directory's sorted snapshot, re-used while the directory is unchanged), in name
+ * order. Temp and trash files are never reported; a blob stored in both forms is reported once.
  */
 export async function* listKeys(
   root: string,
   prefix: string,
   realDirs: Set<string> = new Set(),
+  dirs: DirectoryCache = new DirectoryCache(root),
 ): AsyncIterable<DriverEntry> {
   const { dir, base } = listingStart(root, prefix);
   await assertRealDirs(root, dir, realDirs); // a symlinked directory on the way is refused, never listed through
-  yield* walk(root, dir, base, prefix);
+  yield* walk(root, dir, base, prefix, dirs);
 }
 
-async function* walk(root: string, dir: string, base: string, prefix: string): AsyncIterable<DriverEntry> {
-  const entries = await entriesOf(dir, root);
-  const files: { path: string; key: string }[] = [];
+async function* walk(
+  root: string,
+  dir: string,
+  base: string,
+  prefix: string,
+  dirs: DirectoryCache,
+): AsyncIterable<DriverEntry> {
+  const { names, kinds } = await dirs.read(dir);
+  // Below the prefix's own directory every name matches; in it, those starting with the rest of the prefix.
+  const rest = prefix.length > base.length ? prefix.slice(base.length) : "";
   const subdirs: string[] = [];
   const seen = new Set<string>();
-  for (const entry of entries) {
-    if (entry.isDirectory()) {
-      if (`${base}${entry.name}/`.startsWith(prefix) || prefix.startsWith(`${base}${entry.name}/`))
-        subdirs.push(entry.name);
-    } else {
+  const end = names.length;
+  let i = lowerBound(names, rest);
+  // Files in batches of STAT_BATCH, made into keys only as the consumer asks: a listing stopped
+  // after 200 keys of a 10,000-entry directory stats 200 files and builds no more keys than that.
+  while (i < end && names[i]!.startsWith(rest)) {
+    const files: { path: string; key: string }[] = [];
+    for (; files.length < STAT_BATCH && i < end && names[i]!.startsWith(rest); i++) {
+      const name = names[i]!;
+      if (kinds[i] === "dir") {
+        subdirs.push(name);
+        continue;
+      }
       // Regular files are keys; anything else (a symlink, a FIFO) is reported as irregular, never followed.
-      const key = keyOfFile(base, entry.name);
+      const key = keyOfFile(base, name);
       if (key?.startsWith(prefix) && !seen.has(key)) {
         seen.add(key);
-        files.push({ path: join(dir, entry.name), key });
+        files.push({ path: join(dir, name), key });
       }
     }
-  }
-  for (let i = 0; i < files.length; i += STAT_BATCH) {
+    dirs.work.filesStatted += files.length;
     const batch = await Promise.all(
-      files.slice(i, i + STAT_BATCH).map(async ({ path, key }) => {
+      files.map(async ({ path, key }) => {
         const stats = await statOrNone(path, root);
         if (!stats) return undefined;
         if (!stats.isFile())
@@ -86,7 +103,7 @@ async function* walk(root: string, dir: string, base: string, prefix: string): A
     );
     for (const entry of batch) if (entry) yield entry;
   }
-  for (const name of subdirs) yield* walk(root, join(dir, name), `${base}${name}/`, prefix);
+  for (const name of subdirs) yield* walk(root, join(dir, name), `${base}${name}/`, prefix, dirs);
 }
 
 /**

@@ -10,7 +10,13 @@ import { FsDriver, type FsDriverOptions } from "@artifact-refs/store-fs";
 /** A fresh store root under a fresh temp directory (the root itself is created by the driver). */
 export async function tempRoot(): Promise<{ parent: string; root: string; cleanup: () => Promise<void> }> {
   const parent = await mkdtemp(join(tmpdir(), "aref-fs-"));
-  return { parent, root: join(parent, "store"), cleanup: () => rm(parent, { recursive: true, force: true }) };
+  // maxRetries: a put that failed on its reference (a planted symlink) may still be finishing its
+  // blob write (the store runs them at once and rejects on the first failure), racing the removal.
+  return {
+    parent,
+    root: join(parent, "store"),
+    cleanup: () => rm(parent, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),
+  };
 }
 
 /** Contract harness: a driver on a fresh root; `reopen` is a second, independent FsDriver on the same root. */
