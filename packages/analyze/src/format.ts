@@ -208,7 +208,10 @@ export function formatSummary(report: AnalyzeReport, options: AnalyzeTextOptions
     ...r.files.flatMap((f) => (f.warnings ?? []).map((w) => `warning: ${w}`)),
   ];
   if (options.wide) return lines.join("\n");
-  return lines.map((l) => wrapText(l, options.width ?? ANALYZE_TEXT_WIDTH, "  ")).join("\n");
+  // A pair `a / b` stays on one line (held by no-break spaces while folding).
+  const fold = (l: string) =>
+    wrapText(l.replaceAll(" / ", "\u00a0/\u00a0"), options.width ?? ANALYZE_TEXT_WIDTH, "  ").replaceAll("\u00a0", " ");
+  return lines.map(fold).join("\n");
 }
 
 /** evidence_visible / evidence_reachable per strategy and peer policy (naive: 100% by definition). */

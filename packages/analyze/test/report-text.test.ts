@@ -98,7 +98,10 @@ describe("the default table fits 100 columns", () => {
     expect(rows[0]).toMatch(/^call +msg +naive +refs +window +append +n\.pfx +w\.pfx +a\.pfx +fetch +compact +viol$/);
     expect(rows).toHaveLength(1 + report.turns.filter((t) => t.file === file).length);
     expect(formatTurnTable(report, file, { wide: true }).split("\n")[0]).toContain("| window prefix |");
-    expect(widest(formatSummary(report))).toBeLessThanOrEqual(ANALYZE_TEXT_WIDTH);
+    const summary = formatSummary(report);
+    expect(widest(summary)).toBeLessThanOrEqual(ANALYZE_TEXT_WIDTH);
+    expect(summary).not.toMatch(/%\n +\//); // a pair "x% / y%" is never split
+    expect(summary.replace(/\n {2}/g, " ")).toBe(formatSummary(report, { wide: true }));
     expect(widest(formatSummary(report, { wide: true }))).toBeGreaterThan(ANALYZE_TEXT_WIDTH);
     const worst = formatWorstFiles(report);
     expect(widest(worst)).toBeLessThanOrEqual(ANALYZE_TEXT_WIDTH);
