@@ -30,4 +30,17 @@ describe("README", () => {
     expect(r.stdout).toMatch(/gc: swept 1 of 2 blobs/);
     expect(r.stdout).toMatch(/verify: 1 blobs checked, no problems/);
   });
+
+  it("the analyze example runs as written: 100 columns by default, --wide, --json and the chart", () => {
+    const cwd = tempDir("aref-analyze-readme-");
+    const script = `set -euo pipefail\naref() { "${process.execPath}" "${BIN}" "$@"; }\n${block("## Analyze transcripts")}`;
+    const r = spawnSync("bash", ["-c", script], { cwd, encoding: "utf8", env: { PATH: process.env.PATH, HOME: cwd } });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(Math.max(...r.stdout.split("\n").map((l) => Array.from(l).length))).toBeLessThanOrEqual(100);
+    expect(r.stdout).toMatch(/^total \(3 files\) +7 /m);
+    expect(readFileSync(join(cwd, "report.md"), "utf8")).toContain(" rehydration mismatches |");
+    expect(JSON.parse(readFileSync(join(cwd, "report.json"), "utf8")).files).toHaveLength(3);
+    expect(readFileSync(join(cwd, "policies.svg"), "utf8").match(/<text class="group-label"/g)).toHaveLength(2 * 4);
+  });
 });

@@ -17,4 +17,6 @@ const report = await analyzeTexts([{ name: "t.jsonl", text }]);
 console.log(report.calls); // 3
 console.log(report.externalized); // 1
 console.log(report.strategies.window.tokens < report.naive_tokens); // true
-console.log(formatAnalyzeTable(report).split("\n")[0]!.startsWith("| transcript |")); // true
+// The default table fits 100 columns; { wide: true } prints every column as markdown.
+console.log(formatAnalyzeTable(report).split("\n")[0]!.startsWith("transcript (.jsonl)  calls")); // true
+console.log(formatAnalyzeTable(report, { wide: true }).startsWith("| transcript | calls |")); // true

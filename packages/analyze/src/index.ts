@@ -24,14 +24,21 @@ export {
   AnalyzeFileSchema,
   AnalyzeTurnSchema,
   buildAnalyzeReport,
-  formatAnalyzeTable,
-  formatTurnTable,
-  formatSummary,
-  formatEvidence,
-  renderAnalyzeSvg,
   type AnalyzeReport,
   type AnalyzeFile,
   type AnalyzeTurn,
 } from "./report.js";
+export {
+  ANALYZE_TEXT_WIDTH,
+  PEER_SHORT_NAMES,
+  formatAnalyzeTable,
+  formatWorstFiles,
+  formatTurnTable,
+  formatSummary,
+  formatEvidence,
+  type AnalyzeTextOptions,
+} from "./format.js";
+export { renderAnalyzeSvg } from "./chart.js";
+export { wrapText } from "./text-table.js";
 export * from "./policies/index.js";
 export { evidenceTerms, FirstSeen, type EvidenceCounts } from "./evidence.js";

@@ -164,16 +164,22 @@ describe("analyze report", () => {
       { name: "one.jsonl", text },
       { name: "two.jsonl", text },
     ]);
-    const table = formatAnalyzeTable(r);
-    expect(table.split("\n")).toHaveLength(2 + 2 + 1);
-    expect(table).toContain("| one.jsonl | 3 |");
-    expect(table).toContain("**total (2 files)** | 6 |");
-    expect(formatTurnTable(r, "two.jsonl").split("\n")).toHaveLength(2 + 3);
+    const table = formatAnalyzeTable(r).split("\n\n")[0]!.split("\n");
+    expect(table).toHaveLength(1 + 2 + 1);
+    expect(table[1]).toMatch(/^one {2,}3 /);
+    expect(table[3]).toMatch(/^total \(2 files\) {2,}6 /);
+    const wide = formatAnalyzeTable(r, { wide: true }).split("\n");
+    expect(wide).toHaveLength(2 + 2 + 1);
+    expect(wide[2]).toMatch(/^\| one\.jsonl +\| +3 \|/);
+    expect(wide[4]).toMatch(/^\| \*\*total \(2 files\)\*\* +\| +6 \|/);
+    expect(formatTurnTable(r, "two.jsonl").split("\n\n")[0]!.split("\n")).toHaveLength(1 + 3);
+    expect(formatTurnTable(r, "two.jsonl", { wide: true }).split("\n")).toHaveLength(2 + 3);
     const svg = renderAnalyzeSvg(r);
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
-    expect((svg.match(/<polyline /g) ?? []).length).toBe(5);
+    // Two panels (tokens, cost) of 3 groups (two files and the total) × 6 policies.
+    expect((svg.match(/<rect class="bar"/g) ?? []).length).toBe(2 * 3 * 6);
     expect(svg).not.toMatch(/<script|@import|url\(|href=/);
-    expect(svg.replace('xmlns="http://www.w3.org/2000/svg"', "")).not.toMatch(/https?:/);
+    expect(svg.replaceAll('xmlns="http://www.w3.org/2000/svg"', "")).not.toMatch(/https?:/);
   });
 });

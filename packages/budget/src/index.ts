@@ -60,4 +60,4 @@ export {
   regressionWarnings,
 } from "./metrics.js";
 export type { BudgetViolation, Cut, PromptMetrics } from "@artifact-refs/schema";
-export { renderBarChart, type ChartSeries, type ChartSpec } from "./chart.js";
+export { renderBarChart, niceTicks, shortenLabel, shortenLabels, type ChartSeries, type ChartSpec } from "./chart.js";

@@ -32,6 +32,7 @@ function encoding(value: string): "cl100k_base" | "o200k_base" {
 interface AnalyzeOpts {
   chart?: string;
   turns?: boolean;
+  wide?: boolean;
   maxPromptTokens?: number;
   fetchChars?: number;
   keepTurns?: number;
@@ -57,8 +58,16 @@ export function register(program: Command, ctx: CliContext): void {
         "trajectory JSONL, an OpenAI chat messages array, an Anthropic messages array.",
     )
     .argument("<transcripts...>", "transcript files (.jsonl or .json), or directories: every .jsonl/.json file in each")
-    .option("--chart <file>", "write an SVG chart of input tokens per call")
+    .option(
+      "--chart <file>",
+      "write an SVG chart: per transcript, each policy's input tokens and cost as a percent of naive",
+    )
     .option("--turns", "print the per-call table (default when one transcript is given)")
+    .option(
+      "--wide",
+      "print every column (floor, refs, rehydration mismatches, full peer names, one decimal) as markdown tables; " +
+        "the default fits 100 columns",
+    )
     .option("--max-prompt-tokens <n>", "prompt budget of the assembler (default 8000)", positive)
     .option(
       "--fetch-chars <n>",
@@ -82,9 +91,10 @@ export function register(program: Command, ctx: CliContext): void {
       examples([
         ["aref analyze session.jsonl", "per-call and total figures of one transcript"],
         [
-          "aref analyze ../shared/data/trajectories --chart tokens.svg",
-          "every transcript of a directory: a table and a chart",
+          "aref analyze ../shared/data/trajectories --chart policies.svg",
+          "every transcript of a directory: a table (100 columns) and a chart",
         ],
+        ["aref analyze ../shared/data/trajectories --wide > report.md", "every column, as markdown tables"],
         [
           "aref analyze messages.json --json | jq .strategies",
           "window and append totals as JSON (artifact-refs.analyze.v1)",
@@ -99,12 +109,15 @@ export function register(program: Command, ctx: CliContext): void {
         });
       }
       const {
+        ANALYZE_TEXT_WIDTH,
         AnalyzeReportSchema,
         analyzeFiles,
         formatAnalyzeTable,
         formatSummary,
         formatTurnTable,
+        formatWorstFiles,
         renderAnalyzeSvg,
+        wrapText,
       } = await import("@artifact-refs/analyze");
       const progress = ctx.progress("analyze");
       let report;
@@ -133,14 +146,17 @@ export function register(program: Command, ctx: CliContext): void {
         }
       }
       await ctx.emit(AnalyzeReportSchema, report, async (r) => {
-        await ctx.out(`${formatSummary(r)}\n\n${formatAnalyzeTable(r)}\n`);
+        const text = { wide: opts.wide === true };
+        await ctx.out(`${formatSummary(r, text)}\n\n${formatAnalyzeTable(r, text)}\n`);
+        const worst = formatWorstFiles(r, text);
+        if (worst) await ctx.out(`\n${worst}\n`);
         if (opts.turns || r.files.length === 1) {
-          for (const f of r.files) await ctx.out(`\n${f.file}: per call\n\n${formatTurnTable(r, f.file)}\n`);
+          for (const f of r.files) await ctx.out(`\n${f.file}: per call\n\n${formatTurnTable(r, f.file, text)}\n`);
         }
-        await ctx.out(
-          "\nEach cell is a ratio to the naive transcript under the same measure: input tokens / cache-weighted cost " +
-            `(price model ${opts.priceModel ?? "anthropic"}: a prefix byte-identical to the previous call's prompt at the cached price, the rest at the write price).\n`,
-        );
+        const note =
+          "Each cell is a ratio to the naive transcript under the same measure: input tokens / cache-weighted cost " +
+          `(price model ${opts.priceModel ?? "anthropic"}: a prefix byte-identical to the previous call's prompt at the cached price, the rest at the write price).`;
+        await ctx.out(`\n${opts.wide ? note : wrapText(note, ANALYZE_TEXT_WIDTH)}\n`);
         if (opts.chart) await ctx.out(`chart: ${opts.chart}\n`);
       });
     });
