@@ -97,6 +97,13 @@ const minimum: Record<string, { requests: number; run: () => Promise<unknown> }>
       await Promise.all([get(existing), get(existing)]);
     },
   },
+  "bounded fetch cold through open() (access check and content at once)": {
+    requests: 3,
+    run: async () => {
+      await list(existing);
+      await Promise.all([get(existing), get(existing)]);
+    },
+  },
   "bounded fetch by short ref, right after this instance stashed it": { requests: 1, run: () => get(existing) },
   "bounded fetch, access check reused (second fetch)": { requests: 1, run: () => get(existing) },
   "list a session of 3 references": {

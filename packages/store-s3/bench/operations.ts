@@ -112,6 +112,12 @@ export const OPERATIONS: Operation[] = [
     },
   },
   {
+    name: "bounded fetch cold through open() (access check and content at once)",
+    requests: 3,
+    setup: (store, ctx) => stored(elsewhere(store), ctx),
+    run: (store, s) => store.open((s as Stored).shortRef, { session: (s as Stored).session, maxAgeMs: 60_000 }),
+  },
+  {
     name: "bounded fetch by short ref, right after this instance stashed it",
     requests: 1,
     setup: (store, ctx) => stored(store, ctx),

@@ -87,6 +87,17 @@ export interface PutResult {
   reference?: SessionReference;
 }
 
+/** What `open` gives: the id, the session's live reference (with a session), and the content. */
+export interface OpenedArtifact {
+  id: ArtifactId;
+  /** With a session: its live reference (the access check passed). */
+  reference?: SessionReference;
+  /** The content of an artifact stored as one blob, integrity-checked. */
+  bytes?: Uint8Array;
+  /** A chunked artifact (over 512 KiB): its chunks, each read (and checked) on demand. */
+  chunks?: ChunkedArtifact;
+}
+
 /** Fields of a session's earlier reference that a new put of the same bytes did not set. */
 function pick(before: SessionReference, options: PutOptions): Partial<ArtifactRecord> {
   return {
@@ -318,19 +329,62 @@ export class ArtifactStore {
   async get(ref: string, options: SessionOption = {}): Promise<Uint8Array> {
     const id = await this.resolve(ref, options);
     // The session's access check and the content read go out at once; the check decides.
-    const [, bytes] = await Promise.all([
-      options.session === undefined ? undefined : this.#liveReference(options.session, id),
-      this.#core.driver.get(blobKey(id)),
+    const { content } = await this.#withAccess(options.session, id, this.#content(id));
+    if ("bytes" in content) return content.bytes;
+    const { chunks } = content;
+    const parts = await mapLimit(chunks.chunks, CHUNK_PARALLELISM, (_, i) => chunks.read(i));
+    const all = concatBytes(parts, chunks.size);
+    const actual = sha256Hex(all);
+    if (actual !== id) throw wholeHashMismatch(id, actual);
+    return all;
+  }
+
+  /**
+   * What a bounded fetch needs, in the fewest round trips: the session's access check and the
+   * content, read at once. Cold, by short ref in a session: the listing (for the id), then the
+   * reference and the blob together (3 requests, 2 round trips; the reference's body holds its expiry,
+   * which no listing shows); by id or handle: 2 requests, 1 round trip; with a reference this instance
+   * read or wrote within `maxAgeMs` (a put's own reference included): the blob alone, 1 request. A
+   * chunked artifact (over 512 KiB) gives its chunks, so a selection reads only those it needs.
+   */
+  async open(ref: string, options: SessionOption & ReferenceReadOptions = {}): Promise<OpenedArtifact> {
+    const maxAgeMs = parseMaxAge(options.maxAgeMs);
+    if (options.session === undefined) {
+      const id = await this.resolve(ref);
+      return { id, ...(await this.#content(id)) };
+    }
+    const session = parseSessionId(options.session);
+    const cached = maxAgeMs > 0 ? this.#references.get(session, ref, maxAgeMs) : undefined;
+    if (cached !== undefined && !this.#core.isExpired(cached))
+      return { id: cached.artifact_id, reference: cached, ...(await this.#content(cached.artifact_id)) };
+    const since = this.#references.generation(session);
+    const id = await this.resolve(ref, { session });
+    const { reference, content } = await this.#withAccess(session, id, this.#content(id));
+    if (maxAgeMs > 0) this.#references.set(session, ref, reference!, since);
+    return { id, reference, ...content };
+  }
+
+  /** Runs `read` and, with a session, its access check at once; the check's error wins over the read's. */
+  async #withAccess<T>(
+    session: string | undefined,
+    id: ArtifactId,
+    read: Promise<T>,
+  ): Promise<{ reference: SessionReference | undefined; content: T }> {
+    const [access, content] = await Promise.allSettled([
+      session === undefined ? undefined : this.#liveReference(session, id),
+      read,
     ]);
+    if (access.status === "rejected") throw access.reason;
+    if (content.status === "rejected") throw content.reason;
+    return { reference: access.value, content: content.value };
+  }
+
+  /** The integrity-checked bytes of an artifact stored as one blob, else the chunks of a chunked one. */
+  async #content(id: ArtifactId): Promise<{ bytes: Uint8Array } | { chunks: ChunkedArtifact }> {
+    const bytes = await this.#core.driver.get(blobKey(id));
     if (bytes === undefined) {
-      const chunked = await this.#chunkedOf(id);
-      if (chunked !== undefined) {
-        const parts = await mapLimit(chunked.chunks, CHUNK_PARALLELISM, (_, i) => chunked.read(i));
-        const all = concatBytes(parts, chunked.size);
-        const actual = sha256Hex(all);
-        if (actual !== id) throw wholeHashMismatch(id, actual);
-        return all;
-      }
+      const chunks = await this.#chunkedOf(id);
+      if (chunks !== undefined) return { chunks };
       throw new ArefError("NOT_FOUND", `artifact ${toShortRef(id)} is not in the store`, {
         hint: "it was never stored here, or it was removed or swept by gc; stash it again",
         details: { artifact_id: id },
@@ -347,7 +401,7 @@ export class ArtifactStore {
         },
       );
     }
-    return bytes;
+    return { bytes };
   }
 
   /**
@@ -394,10 +448,7 @@ export class ArtifactStore {
    * without reading the content): NOT_FOUND when the session holds none, EXPIRED when it expired.
    */
   async reference(session: string, ref: string, options: ReferenceReadOptions = {}): Promise<SessionReference> {
-    const maxAgeMs = options.maxAgeMs ?? 0;
-    if (!(Number.isFinite(maxAgeMs) && maxAgeMs >= 0)) {
-      throw new ArefError("INVALID_INPUT", `maxAgeMs must be a number ≥ 0, got ${String(options.maxAgeMs)}`);
-    }
+    const maxAgeMs = parseMaxAge(options.maxAgeMs);
     if (maxAgeMs > 0) {
       // Only validated session ids are ever cached: a hit needs no parsing.
       const cached = this.#references.get(session, ref, maxAgeMs);
@@ -904,6 +955,13 @@ function uniquePrefixLength(ids: string[]): number {
     length = Math.max(length, common + 1);
   }
   return Math.min(64, length);
+}
+
+function parseMaxAge(maxAgeMs: number | undefined): number {
+  const value = maxAgeMs ?? 0;
+  if (!(Number.isFinite(value) && value >= 0))
+    throw new ArefError("INVALID_INPUT", `maxAgeMs must be a number ≥ 0, got ${String(maxAgeMs)}`);
+  return value;
 }
 
 function parsePutOptions(options: PutOptions | undefined): PutOptions {
