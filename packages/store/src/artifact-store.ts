@@ -25,7 +25,7 @@ import {
   tooLarge,
   wholeHashMismatch,
 } from "./chunked.js";
-import { collect, mapLimit } from "./concurrency.js";
+import { allSettled, collect, mapLimit } from "./concurrency.js";
 import { decodeUtf8, sha256Hex, toBytes } from "./content.js";
 import { StoreCore, encodeJson, rethrowUnlessCorrupt } from "./core.js";
 import type { Driver } from "./driver.js";
@@ -160,7 +160,7 @@ export class ArtifactStore {
     const started = performance.now();
     // Content and record are independent writes: do them at once, with the session's listing. A crash
     // between them can leave a record without content (verify reports it, gc removes it), never a partial blob.
-    const [blobCreated, recordCreated, seen] = await Promise.all([
+    const [blobCreated, recordCreated, seen] = await allSettled([
       createBlob(this.#core, id, bytes, refresh),
       createRecord(this.#core, id, toStore.record),
       this.#sessionSide(session, id),
@@ -168,7 +168,7 @@ export class ArtifactStore {
     // Content and record exist now, so the reference may be written: a crash from here on leaves it
     // pointing at stored content. What a write found already there (the stored copy's hash, the stored
     // record) is checked at the same time, not before.
-    const [blob, ensured, written] = await Promise.all([
+    const [blob, ensured, written] = await allSettled([
       blobCreated ? { created: true, healed: false, wrote: true } : checkStoredBlob(this.#core, id, bytes, refresh),
       recordCreated
         ? { stored: toStore.record, own: toStore.own, created: true }
