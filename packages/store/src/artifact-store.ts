@@ -569,7 +569,26 @@ export class ArtifactStore {
     const sessionId = parseSessionId(session);
     const options = parsePutOptions(referenceOptions);
     const record = await this.getRecord(ref);
-    return this.#writeReference(sessionId, record.artifact_id, record, options);
+    const id = record.artifact_id;
+    const reference = await this.#writeReference(sessionId, id, record, options);
+    // As in put, once the reference is written: refresh the content (the blob, or a chunked artifact's
+    // manifest), so a gc whose marks missed the reference cannot delete it from now on. There are no
+    // bytes to store again: content gone meanwhile (swept by a concurrent gc) takes the reference back.
+    const { driver } = this.#core;
+    const key = blobKey(record.chunked?.manifest ?? id);
+    const there = driver.touch === undefined ? (await driver.head(key)) !== undefined : await driver.touch(key);
+    if (!there) {
+      try {
+        await driver.delete(refKey(sessionId, id));
+      } finally {
+        this.#references.forget(sessionId);
+      }
+      throw new ArefError("NOT_FOUND", `artifact ${toShortRef(id)} is not in the store any more`, {
+        hint: "a gc swept its content while the reference was added; stash the content again",
+        details: { artifact_id: id },
+      });
+    }
+    return reference;
   }
 
   /** A session's references, oldest first. UNKNOWN_SESSION when the session holds none (live or expired). */
