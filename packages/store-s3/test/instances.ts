@@ -13,8 +13,17 @@ export interface Instance {
   child: ChildProcessWithoutNullStreams;
 }
 
-export function startInstance(bucket: string, prefix: string, endpoint: string, env: Record<string, string>): Instance {
-  const child = spawn(process.execPath, [join(here, "fixtures", "instance.mjs"), bucket, prefix, endpoint], {
+/** `floorMs`: the store's gc grace floor (its gc loop then runs with grace = the floor); none by default. */
+export function startInstance(
+  bucket: string,
+  prefix: string,
+  endpoint: string,
+  env: Record<string, string>,
+  floorMs?: number,
+): Instance {
+  const args = [join(here, "fixtures", "instance.mjs"), bucket, prefix, endpoint];
+  if (floorMs !== undefined) args.push(String(floorMs));
+  const child = spawn(process.execPath, args, {
     cwd: packageDir,
     env: { ...process.env, ...env },
   });

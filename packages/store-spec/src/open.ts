@@ -44,7 +44,7 @@ export async function openDriver(spec: string | StoreSpec): Promise<Driver> {
   }
 }
 
-/** Opens an ArtifactStore on the backend a spec names (`?maxBytes=` sets its per-artifact cap). */
+/** Opens an ArtifactStore on the backend a spec names (`?maxBytes=` sets its per-artifact cap, `?gcGraceFloorMs=` the grace floor of a store it creates). */
 export async function openStore(
   spec: string | StoreSpec,
   options: Omit<ArtifactStoreOptions, "driver"> = {},
@@ -53,9 +53,12 @@ export async function openStore(
     typeof spec === "string" ? parseStoreSpec(spec) : parseWith(StoreSpecSchema, spec, "store spec", "CONFIG_INVALID");
   // The spec's ?maxBytes= is the store's cap unless the caller sets one (a --max-bytes flag).
   const maxBytes = options.maxBytes ?? (parsed.kind === "memory" ? undefined : parsed.maxBytes);
+  // Likewise ?gcGraceFloorMs= (recorded in layout.json when this opens a new store).
+  const gcGraceFloorMs = options.gcGraceFloorMs ?? (parsed.kind === "memory" ? undefined : parsed.gcGraceFloorMs);
   return new ArtifactStore({
     ...options,
     ...(maxBytes === undefined ? {} : { maxBytes }),
+    ...(gcGraceFloorMs === undefined ? {} : { gcGraceFloorMs }),
     driver: await openDriver(parsed),
   });
 }

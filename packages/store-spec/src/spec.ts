@@ -32,6 +32,8 @@ export const StoreSpecSchema = z.discriminatedUnion("kind", [
         .refine((v) => !v.includes("\u0000"), "must not contain a NUL character"),
       gzip: z.boolean(),
       maxBytes: z.number().int().positive().optional(),
+      /** The store-wide gc grace floor recorded when the store is created (see ArtifactStoreOptions.gcGraceFloorMs). */
+      gcGraceFloorMs: z.number().int().nonnegative().optional(),
     })
     .strict(),
   z
@@ -52,6 +54,8 @@ export const StoreSpecSchema = z.discriminatedUnion("kind", [
       conditionalWrites: z.enum(["auto", "on", "off"]).optional(),
       /** Cap of one artifact in bytes (the store's maxBytes; default 1 GiB). */
       maxBytes: z.number().int().positive().optional(),
+      /** The store-wide gc grace floor recorded when the store is created (see ArtifactStoreOptions.gcGraceFloorMs). */
+      gcGraceFloorMs: z.number().int().nonnegative().optional(),
     })
     .strict(),
 ]);
@@ -96,6 +100,19 @@ function maxBytesParam(spec: string, params: URLSearchParams): { maxBytes?: numb
       `maxBytes must be a whole number of bytes (optionally with KiB, MiB or GiB), got ${JSON.stringify(value)}`,
     );
   return { maxBytes: bytes };
+}
+
+/**
+ * `?gcGraceFloorMs=` (whole milliseconds): the store-wide gc grace floor recorded when the store is
+ * created; puts into a session skip a refresh request when it is set (see the store README).
+ */
+function floorParam(spec: string, params: URLSearchParams): { gcGraceFloorMs?: number } {
+  const value = params.get("gcGraceFloorMs");
+  if (value === null) return {};
+  const ms = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(ms))
+    throw bad(spec, `gcGraceFloorMs must be a whole number of milliseconds, got ${JSON.stringify(value)}`);
+  return { gcGraceFloorMs: ms };
 }
 
 function checkParams(spec: string, params: URLSearchParams, allowed: string[]): void {
@@ -144,7 +161,14 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
       throw bad(spec, "the bucket cannot have a port; put host and port in ?endpoint=http://host:port");
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
       throw bad(spec, "the bucket name must be 3-63 chars of lowercase letters, digits, '.' and '-'");
-    checkParams(spec, url.searchParams, ["endpoint", "region", "forcePathStyle", "conditionalWrites", "maxBytes"]);
+    checkParams(spec, url.searchParams, [
+      "endpoint",
+      "region",
+      "forcePathStyle",
+      "conditionalWrites",
+      "maxBytes",
+      "gcGraceFloorMs",
+    ]);
     let prefix: string;
     try {
       prefix = decodeURIComponent(url.pathname).replace(/^\/+/, "").replace(/\/+$/, "");
@@ -181,6 +205,7 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
       ...(forcePathStyle === undefined ? {} : { forcePathStyle }),
       ...(conditionalWrites === undefined ? {} : { conditionalWrites: conditionalWrites as "auto" | "on" | "off" }),
       ...maxBytesParam(spec, url.searchParams),
+      ...floorParam(spec, url.searchParams),
     };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec) && !spec.startsWith("file://")) throw bad(spec, "unknown scheme");
@@ -205,7 +230,7 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     path = spec.slice(0, at);
     params = new URLSearchParams(spec.slice(at + 1));
   }
-  checkParams(spec, params, ["gzip", "maxBytes"]);
+  checkParams(spec, params, ["gzip", "maxBytes", "gcGraceFloorMs"]);
   if (path.includes("\u0000")) throw bad(spec, "the path contains a NUL character");
   if (path.trim() === "") throw bad(spec, "no directory before the options");
   // "~" is the home directory, as in a shell (a quoted AREF_STORE="~/store" is not expanded by the shell)
@@ -215,6 +240,7 @@ export function parseStoreSpec(spec: string, cwd: string = process.cwd()): Store
     root: isAbsolute(path) ? path : resolve(cwd, path),
     gzip: flag(spec, params, "gzip") ?? false,
     ...maxBytesParam(spec, params),
+    ...floorParam(spec, params),
   };
 }
 
@@ -227,6 +253,7 @@ export function formatStoreSpec(spec: StoreSpec): string {
       const params = new URLSearchParams();
       if (spec.gzip) params.set("gzip", "true");
       if (spec.maxBytes !== undefined) params.set("maxBytes", String(spec.maxBytes));
+      if (spec.gcGraceFloorMs !== undefined) params.set("gcGraceFloorMs", String(spec.gcGraceFloorMs));
       const query = params.toString();
       return query ? `${spec.root}?${query}` : spec.root;
     }
@@ -237,6 +264,7 @@ export function formatStoreSpec(spec: StoreSpec): string {
       if (spec.forcePathStyle !== undefined) params.set("forcePathStyle", String(spec.forcePathStyle));
       if (spec.conditionalWrites !== undefined) params.set("conditionalWrites", spec.conditionalWrites);
       if (spec.maxBytes !== undefined) params.set("maxBytes", String(spec.maxBytes));
+      if (spec.gcGraceFloorMs !== undefined) params.set("gcGraceFloorMs", String(spec.gcGraceFloorMs));
       const query = params.toString();
       return `s3://${spec.bucket}/${spec.prefix}${query ? `?${query}` : ""}`;
     }

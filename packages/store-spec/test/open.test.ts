@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { isArefError } from "@artifact-refs/schema";
-import { openDriver, openStore, parseStoreSpec } from "@artifact-refs/store-spec";
+import { formatStoreSpec, openDriver, openStore, parseStoreSpec } from "@artifact-refs/store-spec";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 describe("openStore: memory", () => {
@@ -117,6 +117,37 @@ describe("?maxBytes= in the store spec", () => {
         let caught: unknown;
         try {
           parseStoreSpec(`${dir}?maxBytes=${bad}`);
+        } catch (error) {
+          caught = error;
+        }
+        expect(isArefError(caught) && caught.code === "CONFIG_INVALID", bad).toBe(true);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("?gcGraceFloorMs= in the store spec", () => {
+  it("records the grace floor in a new store's layout.json; gc then refuses a grace below it; bad values are CONFIG_INVALID", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "aref-spec-floor-"));
+    try {
+      expect(parseStoreSpec(`${dir}?gcGraceFloorMs=60000`)).toMatchObject({ kind: "fs", gcGraceFloorMs: 60_000 });
+      const s3 = parseStoreSpec("s3://bucket-a/p?gcGraceFloorMs=0");
+      expect(s3).toMatchObject({ kind: "s3", gcGraceFloorMs: 0 });
+      expect(formatStoreSpec(s3)).toBe("s3://bucket-a/p?gcGraceFloorMs=0");
+      const store = await openStore(`${dir}?gcGraceFloorMs=60000`);
+      await store.put("first write records the floor");
+      expect(JSON.parse(await readFile(join(dir, "layout.json"), "utf8"))).toEqual({
+        layout: 1,
+        gc_grace_floor_ms: 60_000,
+      });
+      // Opened again without the option: the store's own floor holds.
+      await expect((await openStore(dir)).gc({ graceMs: 0 })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+      for (const bad of ["-1", "1.5", "10m", "x"]) {
+        let caught: unknown;
+        try {
+          parseStoreSpec(`${dir}?gcGraceFloorMs=${bad}`);
         } catch (error) {
           caught = error;
         }

@@ -84,7 +84,7 @@ describe("parseStoreSpec: bad specs are CONFIG_INVALID with a clear message and 
     ["ftp://host/dir", /unknown scheme/],
     ["https://example.com/store", /unknown scheme/],
     ["./store?gzip=maybe", /gzip must be true or false, got "maybe"/],
-    ["./store?zip=true", /unknown option "zip" \(allowed: gzip, maxBytes\)/],
+    ["./store?zip=true", /unknown option "zip" \(allowed: gzip, maxBytes, gcGraceFloorMs\)/],
     ["file:///srv/aref?compress=1", /unknown option "compress"/],
     ["file://fileserver/share/aref", /must name a local path.*"fileserver"/],
     ["file:///bad%zzescape", /not a valid file:\/\/ URL/],
@@ -98,7 +98,7 @@ describe("parseStoreSpec: bad specs are CONFIG_INVALID with a clear message and 
     ["s3://bucket/x?forcePathStyle=sometimes", /forcePathStyle must be true or false/],
     [
       "s3://bucket/x?acl=public",
-      /unknown option "acl" \(allowed: endpoint, region, forcePathStyle, conditionalWrites, maxBytes\)/,
+      /unknown option "acl" \(allowed: endpoint, region, forcePathStyle, conditionalWrites, maxBytes, gcGraceFloorMs\)/,
     ],
     ["s3://bucket/x?conditionalWrites=maybe", /conditionalWrites must be auto, on or off/],
     ["s3://bucket/a/%2E%2E%2Fb", /must not contain '\.' or '\.\.' segments/],

@@ -25,13 +25,11 @@ import {
   tooLarge,
   wholeHashMismatch,
 } from "./chunked.js";
-import { collect, mapLimit } from "./concurrency.js";
+import { allSettled, collect, mapLimit } from "./concurrency.js";
 import { decodeUtf8, sha256Hex, toBytes } from "./content.js";
 import { StoreCore, encodeJson, rethrowUnlessCorrupt } from "./core.js";
 import type { Driver } from "./driver.js";
 import {
-  LAYOUT_KEY,
-  LAYOUT_VERSION,
   REF_PREFIX,
   blobKey,
   blobPrefixFor,
@@ -44,10 +42,21 @@ import {
   refPrefixFor,
   sessionPrefix,
 } from "./layout.js";
+import { FLOOR_MARGIN_MS, type StoreLayout, assertGraceAboveFloor, readLayoutMarker } from "./layout-marker.js";
 import { runGc, runStats, runVerify } from "./maintenance.js";
-import { ReferenceCache } from "./reference-cache.js";
+import {
+  checkStoredBlob,
+  createBlob,
+  createRecord,
+  ensureRecord,
+  recordToStore,
+  restoreAfterReference,
+  storeBlob,
+  storedRecord,
+} from "./put-steps.js";
+import { type Generation, ReferenceCache } from "./reference-cache.js";
 import { SessionRecords } from "./session-records.js";
-import { sessionView, sharedRecord } from "./session-view.js";
+import { sessionView } from "./session-view.js";
 import {
   GcOptionsSchema,
   PutOptionsSchema,
@@ -78,6 +87,17 @@ export interface PutResult {
   reference?: SessionReference;
 }
 
+/** What `open` gives: the id, the session's live reference (with a session), and the content. */
+export interface OpenedArtifact {
+  id: ArtifactId;
+  /** With a session: its live reference (the access check passed). */
+  reference?: SessionReference;
+  /** The content of an artifact stored as one blob, integrity-checked. */
+  bytes?: Uint8Array;
+  /** A chunked artifact (over 512 KiB): its chunks, each read (and checked) on demand. */
+  chunks?: ChunkedArtifact;
+}
+
 /** Fields of a session's earlier reference that a new put of the same bytes did not set. */
 function pick(before: SessionReference, options: PutOptions): Partial<ArtifactRecord> {
   return {
@@ -97,7 +117,7 @@ export class ArtifactStore {
   readonly #core: StoreCore;
   /** References read with `maxAgeMs`; forgotten on every reference change this instance makes. */
   readonly #references = new ReferenceCache();
-  #layoutChecked: Promise<void> | undefined;
+  #layoutChecked: Promise<StoreLayout | undefined> | undefined;
   /** Append-only session records (executions, chat turns, metrics) over the same driver. */
   readonly records: SessionRecords;
 
@@ -130,16 +150,30 @@ export class ArtifactStore {
     const bytes = toBytes(content);
     if (bytes.byteLength > this.#core.maxBytes) throw tooLarge(bytes.byteLength, this.#core.maxBytes);
     if (bytes.byteLength > SINGLE_BLOB_MAX) return this.#putChunked([bytes], undefined, options, session);
-    await this.#checkLayout(true);
+    const floorMs = (await this.#checkLayout(true))?.gcGraceFloorMs ?? 0;
     const id = sha256Hex(bytes);
     const key = blobKey(id);
-    // Content and record are independent writes: do them at once. A crash between them can
-    // leave a record without content (verify reports it, gc removes it), never a partial blob.
-    const [{ created, healed, wrote }, ensured, seen] = await Promise.all([
-      // With a session, the blob's time is refreshed after the reference write (restore below), not here.
-      this.#storeBlob(id, bytes, session === undefined),
-      this.#ensureRecord(id, (o) => this.#core.buildRecord(id, bytes, o), options, session !== undefined),
+    // With a session in a store without a grace floor, an existing blob's time is refreshed after the
+    // reference write (restore below); with a floor, before it (the refresh after may then be skipped).
+    const refresh = session === undefined || floorMs > 0;
+    const toStore = recordToStore((o) => this.#core.buildRecord(id, bytes, o), options, session !== undefined);
+    const started = performance.now();
+    // Content and record are independent writes: do them at once, with the session's listing. A crash
+    // between them can leave a record without content (verify reports it, gc removes it), never a partial blob.
+    const [blobCreated, recordCreated, seen] = await allSettled([
+      createBlob(this.#core, id, bytes, refresh),
+      createRecord(this.#core, id, toStore.record),
       this.#sessionSide(session, id),
+    ]);
+    // Content and record exist now, so the reference may be written: a crash from here on leaves it
+    // pointing at stored content. What a write found already there (the stored copy's hash, the stored
+    // record) is checked at the same time, not before.
+    const [blob, ensured, written] = await allSettled([
+      blobCreated ? { created: true, healed: false, wrote: true } : checkStoredBlob(this.#core, id, bytes, refresh),
+      recordCreated
+        ? { stored: toStore.record, own: toStore.own, created: true }
+        : storedRecord(this.#core, id, toStore),
+      session === undefined ? undefined : this.#ownReference(session, id, options, toStore.own, seen.before),
     ]);
     // Close the race with a concurrent gc, once the reference is written: refresh the blob's
     // time, or store it again if it was swept meanwhile. A gc whose second mark missed the
@@ -151,27 +185,48 @@ export class ArtifactStore {
     // again if gone. A record this put created is newer than the cutoff of any gc whose blob delete
     // came before it; a gc that started later and missed the reference took the blob too, which the
     // refresh finds gone: both are then stored again.
-    const restore = () =>
-      this.#restore({ key, bytes }, { key: metaKey(id), bytes: encodeJson(ensured.stored) }, wrote && !ensured.created);
-    return this.#referenceAndResult(id, session, options, ensured, seen, restore, { created, healed });
+    // In a store with a grace floor (layout.json), a put whose reference was written within the floor
+    // (less a margin) skips the refresh: every gc there runs with a grace of at least the floor, so a
+    // gc that could take this blob (written or refreshed by this put, after `started`) began its mark
+    // after the reference was written, and its second mark sees it. A record at risk (above) is still refreshed.
+    const restore = async () => {
+      const withinFloor = floorMs > 0 && performance.now() - started + FLOOR_MARGIN_MS <= floorMs;
+      const recordAtRisk = blob.wrote && !ensured.created;
+      if (withinFloor && !recordAtRisk) return;
+      await restoreAfterReference(
+        this.#core,
+        { key, bytes },
+        { key: metaKey(id), bytes: encodeJson(ensured.stored) },
+        recordAtRisk,
+      );
+    };
+    return this.#referenceAndResult(
+      id,
+      session,
+      options,
+      ensured,
+      seen,
+      restore,
+      { created: blobCreated, healed: blob.healed },
+      written,
+    );
   }
 
   /**
-   * After a reference write: refreshes `blob` (stores it again when gone) and, when `always` or the
-   * blob had to be stored again, `record` too (with `always`, the two refreshes go out at once).
+   * Writes a put's reference: its own metadata; the session's earlier reference (`before`) fills
+   * what this put does not say, so a re-put without a label keeps it. `since`: the reference
+   * cache's generation right after the write.
    */
-  async #restore(
-    blob: { key: string; bytes: Uint8Array },
-    record: { key: string; bytes: Uint8Array },
-    always: boolean,
-  ): Promise<void> {
-    const { driver } = this.#core;
-    const touch = async (target: { key: string; bytes: Uint8Array }) =>
-      driver.touch === undefined
-        ? !(await driver.putIfAbsent(target.key, target.bytes)).created
-        : (await driver.touch(target.key)) || !(await driver.putIfAbsent(target.key, target.bytes)).created;
-    const [blobThere] = await Promise.all([touch(blob), always ? touch(record) : true]);
-    if (!blobThere && !always) await driver.putIfAbsent(record.key, record.bytes);
+  async #ownReference(
+    session: string,
+    id: ArtifactId,
+    options: PutOptions,
+    own: ArtifactRecord,
+    before: SessionReference | undefined,
+  ): Promise<{ reference: SessionReference; since: Generation }> {
+    const mine = before === undefined ? own : { ...own, type: options.type ?? before.type, ...pick(before, options) };
+    const reference = await this.#writeReference(session, id, own, options, mine);
+    return { reference, since: this.#references.generation(session) };
   }
 
   /**
@@ -197,8 +252,7 @@ export class ArtifactStore {
 
   /**
    * The last steps of a put, once the content and its record are stored: the session's reference
-   * (its own metadata; its earlier reference fills what this put does not say, so a re-put without
-   * a label keeps it), then `restore` (re-store what a concurrent gc may have swept), then the result.
+   * (unless `written` already), then `restore` (re-store what a concurrent gc may have swept), then the result.
    */
   async #referenceAndResult(
     id: ArtifactId,
@@ -208,12 +262,16 @@ export class ArtifactStore {
     { before, shortRef }: { before: SessionReference | undefined; shortRef: string },
     restore: () => Promise<void>,
     { created, healed }: { created: boolean; healed: boolean },
+    written?: { reference: SessionReference; since: Generation },
   ): Promise<PutResult> {
     let reference: SessionReference | undefined;
     if (session !== undefined) {
-      const mine = before === undefined ? own : { ...own, type: options.type ?? before.type, ...pick(before, options) };
-      reference = await this.#writeReference(session, id, record, options, mine);
+      const done = written ?? (await this.#ownReference(session, id, options, own, before));
+      reference = done.reference;
+      const { since } = done;
       await restore();
+      // The writer has its reference: a read of it by the short ref within maxAgeMs needs no request.
+      this.#references.set(session, shortRef, reference, since);
     }
     // With a session: whether that session already held these bytes (another session's copy is never revealed).
     const deduped = session === undefined ? !created : before !== undefined && !this.#core.isExpired(before);
@@ -271,19 +329,62 @@ export class ArtifactStore {
   async get(ref: string, options: SessionOption = {}): Promise<Uint8Array> {
     const id = await this.resolve(ref, options);
     // The session's access check and the content read go out at once; the check decides.
-    const [, bytes] = await Promise.all([
-      options.session === undefined ? undefined : this.#liveReference(options.session, id),
-      this.#core.driver.get(blobKey(id)),
+    const { content } = await this.#withAccess(options.session, id, this.#content(id));
+    if ("bytes" in content) return content.bytes;
+    const { chunks } = content;
+    const parts = await mapLimit(chunks.chunks, CHUNK_PARALLELISM, (_, i) => chunks.read(i));
+    const all = concatBytes(parts, chunks.size);
+    const actual = sha256Hex(all);
+    if (actual !== id) throw wholeHashMismatch(id, actual);
+    return all;
+  }
+
+  /**
+   * What a bounded fetch needs, in the fewest round trips: the session's access check and the
+   * content, read at once. Cold, by short ref in a session: the listing (for the id), then the
+   * reference and the blob together (3 requests, 2 round trips; the reference's body holds its expiry,
+   * which no listing shows); by id or handle: 2 requests, 1 round trip; with a reference this instance
+   * read or wrote within `maxAgeMs` (a put's own reference included): the blob alone, 1 request. A
+   * chunked artifact (over 512 KiB) gives its chunks, so a selection reads only those it needs.
+   */
+  async open(ref: string, options: SessionOption & ReferenceReadOptions = {}): Promise<OpenedArtifact> {
+    const maxAgeMs = parseMaxAge(options.maxAgeMs);
+    if (options.session === undefined) {
+      const id = await this.resolve(ref);
+      return { id, ...(await this.#content(id)) };
+    }
+    const session = parseSessionId(options.session);
+    const cached = maxAgeMs > 0 ? this.#references.get(session, ref, maxAgeMs) : undefined;
+    if (cached !== undefined && !this.#core.isExpired(cached))
+      return { id: cached.artifact_id, reference: cached, ...(await this.#content(cached.artifact_id)) };
+    const since = this.#references.generation(session);
+    const id = await this.resolve(ref, { session });
+    const { reference, content } = await this.#withAccess(session, id, this.#content(id));
+    if (maxAgeMs > 0) this.#references.set(session, ref, reference!, since);
+    return { id, reference, ...content };
+  }
+
+  /** Runs `read` and, with a session, its access check at once; the check's error wins over the read's. */
+  async #withAccess<T>(
+    session: string | undefined,
+    id: ArtifactId,
+    read: Promise<T>,
+  ): Promise<{ reference: SessionReference | undefined; content: T }> {
+    const [access, content] = await Promise.allSettled([
+      session === undefined ? undefined : this.#liveReference(session, id),
+      read,
     ]);
+    if (access.status === "rejected") throw access.reason;
+    if (content.status === "rejected") throw content.reason;
+    return { reference: access.value, content: content.value };
+  }
+
+  /** The integrity-checked bytes of an artifact stored as one blob, else the chunks of a chunked one. */
+  async #content(id: ArtifactId): Promise<{ bytes: Uint8Array } | { chunks: ChunkedArtifact }> {
+    const bytes = await this.#core.driver.get(blobKey(id));
     if (bytes === undefined) {
-      const chunked = await this.#chunkedOf(id);
-      if (chunked !== undefined) {
-        const parts = await mapLimit(chunked.chunks, CHUNK_PARALLELISM, (_, i) => chunked.read(i));
-        const all = concatBytes(parts, chunked.size);
-        const actual = sha256Hex(all);
-        if (actual !== id) throw wholeHashMismatch(id, actual);
-        return all;
-      }
+      const chunks = await this.#chunkedOf(id);
+      if (chunks !== undefined) return { chunks };
       throw new ArefError("NOT_FOUND", `artifact ${toShortRef(id)} is not in the store`, {
         hint: "it was never stored here, or it was removed or swept by gc; stash it again",
         details: { artifact_id: id },
@@ -300,7 +401,7 @@ export class ArtifactStore {
         },
       );
     }
-    return bytes;
+    return { bytes };
   }
 
   /**
@@ -347,10 +448,7 @@ export class ArtifactStore {
    * without reading the content): NOT_FOUND when the session holds none, EXPIRED when it expired.
    */
   async reference(session: string, ref: string, options: ReferenceReadOptions = {}): Promise<SessionReference> {
-    const maxAgeMs = options.maxAgeMs ?? 0;
-    if (!(Number.isFinite(maxAgeMs) && maxAgeMs >= 0)) {
-      throw new ArefError("INVALID_INPUT", `maxAgeMs must be a number ≥ 0, got ${String(options.maxAgeMs)}`);
-    }
+    const maxAgeMs = parseMaxAge(options.maxAgeMs);
     if (maxAgeMs > 0) {
       // Only validated session ids are ever cached: a hit needs no parsing.
       const cached = this.#references.get(session, ref, maxAgeMs);
@@ -471,7 +569,26 @@ export class ArtifactStore {
     const sessionId = parseSessionId(session);
     const options = parsePutOptions(referenceOptions);
     const record = await this.getRecord(ref);
-    return this.#writeReference(sessionId, record.artifact_id, record, options);
+    const id = record.artifact_id;
+    const reference = await this.#writeReference(sessionId, id, record, options);
+    // As in put, once the reference is written: refresh the content (the blob, or a chunked artifact's
+    // manifest), so a gc whose marks missed the reference cannot delete it from now on. There are no
+    // bytes to store again: content gone meanwhile (swept by a concurrent gc) takes the reference back.
+    const { driver } = this.#core;
+    const key = blobKey(record.chunked?.manifest ?? id);
+    const there = driver.touch === undefined ? (await driver.head(key)) !== undefined : await driver.touch(key);
+    if (!there) {
+      try {
+        await driver.delete(refKey(sessionId, id));
+      } finally {
+        this.#references.forget(sessionId);
+      }
+      throw new ArefError("NOT_FOUND", `artifact ${toShortRef(id)} is not in the store any more`, {
+        hint: "a gc swept its content while the reference was added; stash the content again",
+        details: { artifact_id: id },
+      });
+    }
+    return reference;
   }
 
   /** A session's references, oldest first. UNKNOWN_SESSION when the session holds none (live or expired). */
@@ -562,10 +679,20 @@ export class ArtifactStore {
   /** Mark and sweep: removes blobs no live reference holds (see GcOptions and the README's grace rule). */
   async gc(gcOptions: GcOptions = {}): Promise<GcReport> {
     const options = parseWith(GcOptionsSchema, gcOptions ?? {}, "gc options") as GcOptions;
-    await this.#checkLayout(false);
+    const layout = await this.#checkLayout(false);
+    // The store's grace floor: an explicit grace below it is refused, the default is raised to it.
+    const graceMs = options.graceMs ?? Math.max(this.#core.gcGraceMs, layout?.gcGraceFloorMs ?? 0);
+    const { location } = this.#core.driver;
+    assertGraceAboveFloor(graceMs, layout, location);
+    // No marker yet: a writer creating the store now records its floor before its first blob, so
+    // the floor is read again once the blobs are listed.
+    const recheck =
+      layout === undefined
+        ? async () => assertGraceAboveFloor(graceMs, await this.#checkLayout(false), location)
+        : undefined;
     const expiredKeys = await this.#expiredReferenceKeys();
     const expired = options.dryRun ? expiredKeys.length : await this.#deleteExpired(expiredKeys);
-    const report = await runGc(this.#core, options, expired);
+    const report = await runGc(this.#core, { ...options, graceMs }, expired, recheck);
     // A session whose last reference this run expires ends: its records go with it (a dry run counts them).
     const ended: string[] = [];
     const expiring = new Set(expiredKeys);
@@ -609,7 +736,7 @@ export class ArtifactStore {
   ): Promise<PutResult> {
     await this.#checkLayout(true);
     const { driver } = this.#core;
-    const writer = new ChunkedWriter(this.#core, (id, bytes) => this.#storeBlob(id, bytes));
+    const writer = new ChunkedWriter(this.#core, (id, bytes) => storeBlob(this.#core, id, bytes));
     let written;
     try {
       for (const piece of head) await writer.write(piece);
@@ -642,11 +769,10 @@ export class ArtifactStore {
     };
     const { created: manifestCreated } = await driver.putIfAbsent(blobKey(manifestId), manifestBytes);
     const [ensured, seen] = await Promise.all([
-      this.#ensureRecord(
+      ensureRecord(
+        this.#core,
         id,
-        (o) => this.#core.buildRecord(id, first, o, firstText, layout),
-        options,
-        session !== undefined,
+        recordToStore((o) => this.#core.buildRecord(id, first, o, firstText, layout), options, session !== undefined),
       ),
       this.#sessionSide(session, id),
     ]);
@@ -657,7 +783,8 @@ export class ArtifactStore {
     // a swept chunk cannot be stored again: the put then takes back the reference it added and
     // fails with CONFLICT (stash again).
     const restore = async () => {
-      await this.#restore(
+      await restoreAfterReference(
+        this.#core,
         { key: blobKey(manifestId), bytes: manifestBytes },
         { key: metaKey(id), bytes: encodeJson(ensured.stored) },
         manifestCreated && !ensured.created,
@@ -713,68 +840,6 @@ export class ArtifactStore {
       }
     }
     return ids;
-  }
-
-  /** Creates the blob, or checks the stored copy (re-putting heals a corrupt one). */
-  /** `wrote`: this call wrote the bytes (new, re-stored after a sweep, or healed). */
-  /** `refresh` false: an existing blob's time is left alone (the caller refreshes it later). */
-  async #storeBlob(
-    id: ArtifactId,
-    bytes: Uint8Array,
-    refresh = true,
-  ): Promise<{ created: boolean; healed: boolean; wrote: boolean }> {
-    const { driver } = this.#core;
-    const key = blobKey(id);
-    // With a verify read to come, the refresh of an existing blob goes out with it (one round trip less).
-    const touch = refresh && this.#core.verifyOnDedupe ? driver.touch?.bind(driver) : undefined;
-    const { created } = await driver.putIfAbsent(key, bytes, { refresh: refresh && touch === undefined });
-    if (created || !this.#core.verifyOnDedupe) return { created, healed: false, wrote: created };
-    const [touched, stored] = await Promise.all([touch === undefined ? true : touch(key), driver.get(key)]);
-    if (stored === undefined || !touched) {
-      // Swept between the calls: store it again.
-      const again = await driver.putIfAbsent(key, bytes);
-      return { created: false, healed: false, wrote: again.created };
-    }
-    if (sha256Hex(stored) === id) return { created: false, healed: false, wrote: false };
-    await driver.put(key, bytes);
-    return { created: false, healed: true, wrote: true };
-  }
-
-  /**
-   * Writes the content record if missing. `own` is this put's view (its label, summary, type);
-   * with a session, the stored record holds only what the bytes determine (see session-view.ts).
-   */
-  async #ensureRecord(
-    id: ArtifactId,
-    build: (options: PutOptions) => ArtifactRecord,
-    options: PutOptions,
-    perSession: boolean,
-  ): Promise<{ stored: ArtifactRecord; own: ArtifactRecord; created: boolean }> {
-    const own = build(options);
-    const personal = options.summary !== undefined || options.label !== undefined;
-    const record = !perSession
-      ? own
-      : sharedRecord(personal ? build({ ...options, summary: undefined, label: undefined }) : own);
-    const key = metaKey(id);
-    // An existing record's time matters to gc only once its blob is swept; a put with a session
-    // refreshes (or restores) both after its reference write, so no refresh here.
-    const { created } = await this.#core.driver.putIfAbsent(key, encodeJson(record), { refresh: false });
-    if (created) return { stored: record, own, created };
-    try {
-      const existing = await this.#core.readRecord(id);
-      // A chunked record must name this manifest (a record of a failed or older layout is rewritten).
-      if (
-        existing &&
-        (record.chunked === undefined ||
-          existing.chunked?.manifest === record.chunked.manifest ||
-          (existing.chunked === undefined && (await this.#core.driver.head(blobKey(id))) !== undefined))
-      )
-        return { stored: existing, own, created };
-    } catch (error) {
-      rethrowUnlessCorrupt(error);
-    }
-    await this.#core.driver.put(key, encodeJson(record)); // heal missing or corrupt metadata
-    return { stored: record, own, created: true };
   }
 
   /** `own` (a put's own view): the reference takes its metadata from it alone; without it (addReference) the record's fill in. */
@@ -868,47 +933,24 @@ export class ArtifactStore {
     return removed;
   }
 
-  /** Writes the layout marker on first write; refuses a store written by an unknown layout version. */
-  #checkLayout(forWrite: boolean): Promise<void> {
-    this.#layoutChecked ??= (async () => {
-      const { driver } = this.#core;
-      let raw = await driver.get(LAYOUT_KEY);
-      if (raw === undefined && forWrite) {
-        await driver.putIfAbsent(LAYOUT_KEY, encodeJson({ layout: LAYOUT_VERSION }));
-        raw = await driver.get(LAYOUT_KEY);
-      }
-      if (raw === undefined) {
-        this.#layoutChecked = undefined; // nothing confirmed yet: the first write must still write the marker
-        return;
-      }
-      let layout: unknown;
-      try {
-        layout = (JSON.parse(new TextDecoder().decode(raw)) as { layout?: unknown } | null)?.layout;
-      } catch {
-        layout = undefined;
-      }
-      if (typeof layout !== "number") {
-        throw new ArefError(
-          "CORRUPT_METADATA",
-          `the store's ${LAYOUT_KEY} at ${driver.location} is damaged: expected {"layout": ${LAYOUT_VERSION}}`,
-          {
-            hint: `if this is an artifact-refs store, rewrite it: echo '{"layout":${LAYOUT_VERSION}}' > ${LAYOUT_KEY} in the store's root; else point --store at another location`,
-          },
-        );
-      }
-      if (layout !== LAYOUT_VERSION) {
-        throw new ArefError(
-          "UNSUPPORTED",
-          `the store at ${driver.location} has layout ${JSON.stringify(layout)}, this version reads layout ${LAYOUT_VERSION}`,
-          {
-            hint: "use the artifact-refs version that wrote it, or point --store at another location",
-          },
-        );
-      }
-    })().catch((error: unknown) => {
-      this.#layoutChecked = undefined;
-      throw error;
-    });
+  /**
+   * Writes the layout marker on first write (recording this instance's grace floor); refuses a store
+   * written by an unknown layout version. Read once per instance; undefined while the store has no marker.
+   */
+  #checkLayout(forWrite: boolean): Promise<StoreLayout | undefined> {
+    this.#layoutChecked ??= readLayoutMarker(
+      this.#core.driver,
+      forWrite ? { floorMs: this.#core.gcGraceFloorMs } : undefined,
+    ).then(
+      (layout) => {
+        if (layout === undefined) this.#layoutChecked = undefined; // the first write must still write the marker
+        return layout;
+      },
+      (error: unknown) => {
+        this.#layoutChecked = undefined;
+        throw error;
+      },
+    );
     return this.#layoutChecked;
   }
 }
@@ -932,6 +974,13 @@ function uniquePrefixLength(ids: string[]): number {
     length = Math.max(length, common + 1);
   }
   return Math.min(64, length);
+}
+
+function parseMaxAge(maxAgeMs: number | undefined): number {
+  const value = maxAgeMs ?? 0;
+  if (!(Number.isFinite(value) && value >= 0))
+    throw new ArefError("INVALID_INPUT", `maxAgeMs must be a number ≥ 0, got ${String(maxAgeMs)}`);
+  return value;
 }
 
 function parsePutOptions(options: PutOptions | undefined): PutOptions {

@@ -26,6 +26,8 @@ export class StoreCore {
   readonly driver: Driver;
   readonly maxBytes: number;
   readonly gcGraceMs: number;
+  /** The floor this instance records when it creates the store (the store's own layout.json decides). */
+  readonly gcGraceFloorMs: number;
   readonly verifyOnDedupe: boolean;
   readonly now: () => Date;
   readonly #summarize: NonNullable<ArtifactStoreOptions["summarize"]>;
@@ -42,6 +44,13 @@ export class StoreCore {
     this.driver = options.driver;
     this.maxBytes = maxBytes;
     this.gcGraceMs = grace;
+    const floor = options.gcGraceFloorMs ?? 0;
+    if (!Number.isSafeInteger(floor) || floor < 0)
+      throw new ArefError(
+        "CONFIG_INVALID",
+        `gcGraceFloorMs must be a whole number of milliseconds >= 0, got ${String(options.gcGraceFloorMs)}`,
+      );
+    this.gcGraceFloorMs = floor;
     this.verifyOnDedupe = options.verifyOnDedupe ?? true;
     this.now = options.now ?? (() => new Date());
     this.#summarize = options.summarize ?? ((input) => defaultSummary(input.text, input.bytes.byteLength));

@@ -1,4 +1,4 @@
-export { ArtifactStore, type PutResult } from "./artifact-store.js";
+export { ArtifactStore, type OpenedArtifact, type PutResult } from "./artifact-store.js";
 export { ChunkedArtifact, SINGLE_BLOB_MAX, CHUNK_PARALLELISM } from "./chunked.js";
 export { CHUNK_MIN, CHUNK_AVG, CHUNK_MAX, CHUNKING_ALGORITHM, Chunker, chunkBytes } from "./chunking.js";
 export { MANIFEST_VERSION, ManifestSchema, type Manifest, type ChunkInfo } from "./manifest.js";

@@ -105,14 +105,22 @@ async function backendNow(core: StoreCore): Promise<Date> {
  * 3. mark again, and delete each candidate still unreferenced, conditionally on its time
  *    (drivers do this atomically where the backend allows). A writer that lost the race
  *    finds its blob gone after writing its reference and stores it again (see put).
+ * `afterListing` runs once the blobs are listed (the store re-checks its grace floor there when
+ * the store had no layout marker at the start: a writer records it before its first blob).
  */
-export async function runGc(core: StoreCore, options: GcOptions, referencesExpired: number): Promise<GcReport> {
+export async function runGc(
+  core: StoreCore,
+  options: GcOptions,
+  referencesExpired: number,
+  afterListing?: () => Promise<void>,
+): Promise<GcReport> {
   const graceMs = options.graceMs ?? core.gcGraceMs;
   const markStart = await backendNow(core);
   const cutoff = new Date(markStart.getTime() - graceMs);
   const firstMark = await markLive(core);
   await options.onMarked?.();
   const blobs = await collect(core.driver.list(BLOB_PREFIX));
+  await afterListing?.();
   const blobIds = new Set(blobs.map((b) => idOfBlobKey(b.key)));
   const first = await markParts(core, firstMark, blobIds);
   const candidates = first.unreadable

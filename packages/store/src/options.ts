@@ -36,6 +36,14 @@ export interface ArtifactStoreOptions {
   /** GC never sweeps a blob modified less than this long before its mark began (default 10 min). */
   gcGraceMs?: number;
   /**
+   * The store-wide minimum gc grace, recorded in the store's `layout.json` when this instance
+   * creates the store (default 0; a store that exists keeps the floor it records). Every gc on the
+   * store refuses a grace below it, so a put that finished its reference within the floor needs no
+   * refresh after the reference write (one request and one round trip less per stash into a session).
+   * With a floor of 0 the refresh stays: a gc with grace 0 on another instance stays safe.
+   */
+  gcGraceFloorMs?: number;
+  /**
    * When a put finds the blob already stored, read it back and check its hash; a corrupt
    * blob is replaced by the good bytes (re-putting heals). Default true.
    */

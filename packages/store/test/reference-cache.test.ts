@@ -28,8 +28,10 @@ class CountingDriver extends MemoryDriver {
 async function setup(now?: () => Date) {
   const driver = new CountingDriver();
   const store = new ArtifactStore({ driver, ...(now ? { now } : {}) });
-  const a = await store.put("alpha content", { session: "s1" });
-  const b = await store.put("beta content", { session: "s2" });
+  // Written by another instance: `store` starts with nothing cached (its own puts seed the cache, tested below).
+  const writer = new ArtifactStore({ driver, ...(now ? { now } : {}) });
+  const a = await writer.put("alpha content", { session: "s1" });
+  const b = await writer.put("beta content", { session: "s2" });
   return { driver, store, a, b };
 }
 
@@ -45,6 +47,23 @@ describe("ArtifactStore.reference with maxAgeMs", () => {
     await store.reference("s1", a.shortRef);
     await store.reference("s1", a.shortRef);
     expect(driver.refReads - before).toBe(3);
+  });
+
+  it("a put's own reference answers a read by its short ref without a request, until a change", async () => {
+    const { driver, store } = await setup();
+    const put = await store.put("stashed here", { session: "s1", label: "mine" });
+    const before = driver.refReads;
+    const cached = await store.reference("s1", put.shortRef, { maxAgeMs: 60_000 });
+    expect(cached).toEqual(put.reference);
+    expect(driver.refReads).toBe(before);
+    await store.removeReference("s1", put.shortRef);
+    await expect(store.reference("s1", put.shortRef, { maxAgeMs: 60_000 })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    // Without maxAgeMs the put's reference is read like any other.
+    const again = await store.put("stashed here", { session: "s1" });
+    await store.reference("s1", again.shortRef);
+    expect(driver.refReads).toBeGreaterThan(before);
   });
 
   it("sees this instance's removals at once (removeReference, cleanupSession, purge)", async () => {
