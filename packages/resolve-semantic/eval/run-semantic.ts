@@ -42,13 +42,19 @@ const t0 = performance.now();
 const semantic = await SemanticResolver.load();
 console.log(`model loaded in ${(performance.now() - t0).toFixed(0)} ms`);
 
+/** Queries of the current set the semantic signal answered (reason `semantic: …`). */
+let fired = 0;
+
 async function withModel(data: SetLike): Promise<(text: string, executions: ExecutionLike[]) => Resolution> {
   const answers = new Map<string, Resolution>();
+  fired = 0;
   for (const s of data.scenarios)
     for (const q of s.queries) {
       const at = s.executions.findIndex((e) => e.id === q.after);
       const slice = s.executions.slice(0, at + 1);
-      answers.set(`${slice.length}\u0000${s.executions[0]?.id}\u0000${q.text}`, await semantic.resolve(q.text, slice));
+      const r = await semantic.resolve(q.text, slice);
+      if (r.candidates[0]?.reasons[0]?.startsWith("semantic:")) fired++;
+      answers.set(`${slice.length}\u0000${s.executions[0]?.id}\u0000${q.text}`, r);
     }
   return (text, executions) =>
     answers.get(`${executions.length}\u0000${executions[0]?.id}\u0000${text}`) ?? resolveReferences(text, executions);
@@ -63,13 +69,16 @@ async function row(data: SetLike, title: string, held: boolean): Promise<void> {
   console.log(`- without the model: ${f(plain)}`);
   console.log(`- with the model:    ${f(sem)}`);
   const rel = (r: typeof plain) => `${r.byKind.relevance?.correct ?? 0}/${r.byKind.relevance?.total ?? 0}`;
-  console.log(`- relevance: ${rel(plain)} -> ${rel(sem)}`);
+  console.log(`- relevance: ${rel(plain)} -> ${rel(sem)}; answered by the semantic signal: ${fired}`);
   const changed = sem.outcomes.filter((o, i) => o.correct !== plain.outcomes[i]?.correct);
   for (const o of changed)
     console.log(`  ${o.correct ? "gained" : "lost"} ${o.id} [${o.kind}]${held ? "" : ` ${JSON.stringify(o.text)}`}`);
   const misses = sem.outcomes.filter((o) => !o.correct);
   if (held && misses.length)
     console.log(`- misses with the model: ${misses.map((o) => `${o.id} [${o.kind}]`).join(", ")}`);
+  // A miss with no candidate is one the semantic signal could have answered; the others are wrong answers it never overrides.
+  const empty = misses.filter((o) => o.kind !== "none" && o.got.length === 0).length;
+  console.log(`- misses left without a candidate: ${empty} of ${misses.length}`);
   console.log("");
 }
 

@@ -3,6 +3,8 @@
 // package's own held-out fixtures (test/fixtures/heldout*.json, eval/heldout-r2.json), written apart from the dev sets,
 // eval/dev-r3.json (round 3: written apart from this package's code, then tuned on) and eval/heldout-r3.json
 // (round 3, written blind and frozen: held out like heldout-r2.json, misses by id and kind only).
+// With and without the optional semantic signal (a sentence-embedding model), side by side on the same sets:
+// `pnpm --filter @artifact-refs/resolve-semantic eval` (the model lives in that package, a layer above this one).
 // dev2's scenarios s11-s14 are kept out of tuning: they are scored and reported apart, by kind
 // only, and their query texts are never printed (`--hold s11,s12` changes the list; `--hold none` drops it).
 import { readFileSync } from "node:fs";
