@@ -18,6 +18,7 @@ export const LAYERS = {
 
   "@artifact-refs/hot-state": 4,
   "@artifact-refs/resolve": 5,
+  "@artifact-refs/resolve-semantic": 5.5,
   "@artifact-refs/context": 6,
   "@artifact-refs/analyze": 6.5,
   "@artifact-refs/mcp": 6.5,

@@ -1,7 +1,10 @@
 // Scores the resolver on the reference set(s): `pnpm --filter @artifact-refs/resolve eval [file.json ...]`.
 // Default: ../shared/data/references/dev.json and dev2.json (relative to the repository) and the
 // package's own held-out fixtures (test/fixtures/heldout*.json, eval/heldout-r2.json), written apart from the dev sets,
-// and eval/dev-r3.json (round 3: written apart from this package's code, then tuned on).
+// eval/dev-r3.json (round 3: written apart from this package's code, then tuned on) and eval/heldout-r3.json
+// (round 3, written blind and frozen: held out like heldout-r2.json, misses by id and kind only).
+// With and without the optional semantic signal (a sentence-embedding model), side by side on the same sets:
+// `pnpm --filter @artifact-refs/resolve-semantic eval` (the model lives in that package, a layer above this one).
 // dev2's scenarios s11-s14 are kept out of tuning: they are scored and reported apart, by kind
 // only, and their query texts are never printed (`--hold s11,s12` changes the list; `--hold none` drops it).
 import { readFileSync } from "node:fs";
@@ -27,7 +30,10 @@ const files = args.length
       resolve(here, "../test/fixtures/heldout-untuned.json"),
       resolve(here, "heldout-r2.json"),
       resolve(here, "dev-r3.json"),
+      resolve(here, "heldout-r3.json"),
     ];
+// Frozen sets held out from tuning: scored by kind only, their misses listed by id, texts never printed.
+const frozen = new Set(["heldout-r2.json", "heldout-r3.json"]);
 
 interface SetLike {
   scenarios: { id: string }[];
@@ -90,8 +96,7 @@ for (const file of files) {
   const title = file.replace(`${resolve(repo, "..")}/`, "");
   const held = basename(file) === "dev2.json" ? hold : [];
   if (!held.length || !Array.isArray(data.scenarios)) {
-    // eval/heldout-r2.json is frozen and held out as well: scored by kind only, its misses not printed.
-    report(data, title, basename(file) !== "heldout-r2.json");
+    report(data, title, !frozen.has(basename(file)));
     continue;
   }
   report(data, `${title} (all ${data.scenarios.length} scenarios)`, false);

@@ -29,6 +29,13 @@ export {
 } from "./resolution/evaluate.js";
 export type { ExecutionLike } from "./resolution/executions.js";
 export {
+  executionText,
+  SEMANTIC_MARGIN,
+  SEMANTIC_MIN,
+  SEMANTIC_WINDOW,
+  type SemanticSimilarities,
+} from "./resolution/semantic.js";
+export {
   recall,
   RecallIndex,
   defaultRender,

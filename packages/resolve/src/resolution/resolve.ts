@@ -5,6 +5,7 @@ import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
 import type { ToolClass } from "./lexicon.js";
+import { type SemanticSimilarities, semanticAnswer } from "./semantic.js";
 
 export interface ResolveOptions {
   /** Only executions up to and including this id are considered (the message came right after it). */
@@ -18,6 +19,12 @@ export interface ResolveOptions {
   previous?: readonly string[] | Resolution;
   /** At most this many candidates (default 5). */
   limit?: number;
+  /**
+   * Similarity of the message to each execution by id (a sentence-embedding model's, computed by the caller:
+   * @artifact-refs/resolve-semantic). Used only when lexical signals find nothing for a message that is not
+   * general: a clear semantic winner of the recent window answers it (src/resolution/semantic.ts).
+   */
+  semantic?: SemanticSimilarities;
 }
 
 export interface Candidate {
@@ -115,7 +122,9 @@ export function resolveWith(
     if (picked.length === query.parts.length)
       return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
   }
-  return resolveParsed(query, list, limit, score, options.now);
+  const lexical = resolveParsed(query, list, limit, score, options.now);
+  if (lexical.candidates.length > 0 || options.semantic === undefined || query.general || !text.trim()) return lexical;
+  return semanticAnswer(list, options.semantic);
 }
 
 function previousIds(previous: ResolveOptions["previous"]): string[] {

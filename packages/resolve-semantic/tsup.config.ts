@@ -1,0 +1,3 @@
+import { packageBuildConfig } from "../../tooling/tsup.shared.mjs";
+
+export default packageBuildConfig();

@@ -1,0 +1,3 @@
+import { packageTestConfig } from "../../tooling/vitest.shared.mjs";
+
+export default packageTestConfig();
