@@ -433,14 +433,19 @@ export class ArtifactStore {
 
   /** The artifact as UTF-8 text; UNSUPPORTED when it is binary. */
   async getText(ref: string, options: SessionOption = {}): Promise<string> {
-    const bytes = await this.get(ref, options);
-    const text = decodeUtf8(bytes);
-    if (text === undefined) {
-      throw new ArefError("UNSUPPORTED", `artifact ${ref} is binary (${bytes.byteLength} bytes), not UTF-8 text`, {
-        hint: "use `aref cat` to get its bytes",
-      });
-    }
-    return text;
+    return textOf(await this.get(ref, options), ref);
+  }
+
+  /**
+   * The session's reference to `ref` when this instance read or wrote it within `maxAgeMs` and it
+   * has not expired; undefined otherwise. Makes no request: a caller with its own cache of what it
+   * derived from the content (a selection) checks it first and calls `open()` only on a miss.
+   */
+  cachedReference(session: string, ref: string, options: ReferenceReadOptions = {}): SessionReference | undefined {
+    const maxAgeMs = parseMaxAge(options.maxAgeMs);
+    if (maxAgeMs <= 0) return undefined;
+    const cached = this.#references.get(session, ref, maxAgeMs);
+    return cached !== undefined && !this.#core.isExpired(cached) ? cached : undefined;
   }
 
   /**
@@ -1005,4 +1010,15 @@ function concatBytes(pieces: Uint8Array[], size: number): Uint8Array {
     at += p.byteLength;
   }
   return out;
+}
+
+/** Bytes as UTF-8 text; UNSUPPORTED (naming `ref`) when they are binary. */
+export function textOf(bytes: Uint8Array, ref: string): string {
+  const text = decodeUtf8(bytes);
+  if (text === undefined) {
+    throw new ArefError("UNSUPPORTED", `artifact ${ref} is binary (${bytes.byteLength} bytes), not UTF-8 text`, {
+      hint: "use `aref cat` to get its bytes",
+    });
+  }
+  return text;
 }
