@@ -32,12 +32,12 @@ class StagedDriver extends MemoryDriver {
   }
 
   /** A put writes its reference conditionally (putIfAbsent): held the same way. */
-  override async putIfAbsent(key: string, data: Uint8Array, options?: PutIfAbsentOptions) {
+  override async putIfAbsent(key: string, data: Uint8Array, _options?: PutIfAbsentOptions) {
     if (key.startsWith("refs/") && this.refGate) {
       this.onRefWrite?.();
       await this.refGate;
     }
-    return super.putIfAbsent(key, data, options);
+    return super.putIfAbsent(key, data);
   }
 
   override async delete(key: string, options?: { ifUnmodifiedSince?: Date }): Promise<boolean> {

@@ -7,8 +7,8 @@ const COLLIDING = ["aref ambiguous prefix test 14047557\n", "aref ambiguous pref
 /** A MemoryDriver that logs every request by kind and key area. */
 class LoggingDriver extends MemoryDriver {
   log: string[] = [];
-  override async putIfAbsent(key: string, data: Uint8Array, options?: PutIfAbsentOptions) {
-    const result = await super.putIfAbsent(key, data, options);
+  override async putIfAbsent(key: string, data: Uint8Array, _options?: PutIfAbsentOptions) {
+    const result = await super.putIfAbsent(key, data);
     this.log.push(`putIfAbsent ${key.split("/")[0]} ${result.created ? "created" : "existed"}`);
     return result;
   }
