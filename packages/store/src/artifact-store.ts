@@ -72,7 +72,11 @@ import {
 export interface PutResult {
   id: ArtifactId;
   handle: string;
-  /** Shortest unique prefix (≥ 12 hex) within the session, as `art:<hex>`. */
+  /**
+   * `art:` and the id's first 12 hex chars (a chunked put: the shortest prefix unique in the session).
+   * Unique in the session unless another of its ids shares those 48 bits (about N²/2⁴⁹ for N
+   * references): then reads by it fail AMBIGUOUS_REF listing the longer candidates.
+   */
   shortRef: string;
   record: ArtifactRecord;
   /** True when these bytes were not stored before. */
@@ -160,10 +164,9 @@ export class ArtifactStore {
     const started = performance.now();
     // Content and record are independent writes: do them at once, with the session's listing. A crash
     // between them can leave a record without content (verify reports it, gc removes it), never a partial blob.
-    const [blobCreated, recordCreated, seen] = await allSettled([
+    const [blobCreated, recordCreated] = await allSettled([
       createBlob(this.#core, id, bytes, refresh),
       createRecord(this.#core, id, toStore.record),
-      this.#sessionSide(session, id),
     ]);
     // Content and record exist now, so the reference may be written: a crash from here on leaves it
     // pointing at stored content. What a write found already there (the stored copy's hash, the stored
@@ -173,7 +176,7 @@ export class ArtifactStore {
       recordCreated
         ? { stored: toStore.record, own: toStore.own, created: true }
         : storedRecord(this.#core, id, toStore),
-      session === undefined ? undefined : this.#ownReference(session, id, options, toStore.own, seen.before),
+      session === undefined ? undefined : this.#claimReference(session, id, options, toStore.own),
     ]);
     // Close the race with a concurrent gc, once the reference is written: refresh the blob's
     // time, or store it again if it was swept meanwhile. A gc whose second mark missed the
@@ -205,11 +208,34 @@ export class ArtifactStore {
       session,
       options,
       ensured,
-      seen,
+      { before: written?.before, shortRef: toShortRef(id) },
       restore,
       { created: blobCreated, healed: blob.healed },
       written,
     );
+  }
+
+  /**
+   * A put's reference without a listing of the session: written only if the session holds none for
+   * these bytes (one conditional request). When it does (412), its earlier reference is read and fills
+   * what this put does not say, as `#ownReference` does, and the reference is written over it.
+   */
+  async #claimReference(
+    session: string,
+    id: ArtifactId,
+    options: PutOptions,
+    own: ArtifactRecord,
+  ): Promise<{ reference: SessionReference; since: Generation; before: SessionReference | undefined }> {
+    const fresh = this.#newReference(session, id, own, options, own);
+    let created: boolean;
+    try {
+      ({ created } = await this.#core.driver.putIfAbsent(refKey(session, id), encodeJson(fresh), { refresh: false }));
+    } finally {
+      this.#references.forget(session);
+    }
+    if (created) return { reference: fresh, since: this.#references.generation(session), before: undefined };
+    const before = await this.#core.readReference(session, id).catch(() => undefined);
+    return { ...(await this.#ownReference(session, id, options, own, before)), before };
   }
 
   /**
@@ -433,14 +459,19 @@ export class ArtifactStore {
 
   /** The artifact as UTF-8 text; UNSUPPORTED when it is binary. */
   async getText(ref: string, options: SessionOption = {}): Promise<string> {
-    const bytes = await this.get(ref, options);
-    const text = decodeUtf8(bytes);
-    if (text === undefined) {
-      throw new ArefError("UNSUPPORTED", `artifact ${ref} is binary (${bytes.byteLength} bytes), not UTF-8 text`, {
-        hint: "use `aref cat` to get its bytes",
-      });
-    }
-    return text;
+    return textOf(await this.get(ref, options), ref);
+  }
+
+  /**
+   * The session's reference to `ref` when this instance read or wrote it within `maxAgeMs` and it
+   * has not expired; undefined otherwise. Makes no request: a caller with its own cache of what it
+   * derived from the content (a selection) checks it first and calls `open()` only on a miss.
+   */
+  cachedReference(session: string, ref: string, options: ReferenceReadOptions = {}): SessionReference | undefined {
+    const maxAgeMs = parseMaxAge(options.maxAgeMs);
+    if (maxAgeMs <= 0) return undefined;
+    const cached = this.#references.get(session, ref, maxAgeMs);
+    return cached !== undefined && !this.#core.isExpired(cached) ? cached : undefined;
   }
 
   /**
@@ -850,13 +881,30 @@ export class ArtifactStore {
     options: Omit<PutOptions, "session">,
     own?: ArtifactRecord,
   ): Promise<SessionReference> {
+    const reference = this.#newReference(session, id, record, options, own);
+    try {
+      await this.#core.driver.put(refKey(session, id), encodeJson(reference));
+    } finally {
+      this.#references.forget(session);
+    }
+    return reference;
+  }
+
+  /** The reference `#writeReference` writes (see there). */
+  #newReference(
+    session: string,
+    id: ArtifactId,
+    record: ArtifactRecord,
+    options: Omit<PutOptions, "session">,
+    own?: ArtifactRecord,
+  ): SessionReference {
     const now = this.#core.now();
     const from = own ?? {
       ...record,
       ...(options.label === undefined ? {} : { label: options.label }),
       ...(options.tool === undefined ? {} : { tool: options.tool }),
     };
-    const reference = parseWith(
+    return parseWith(
       SessionReferenceSchema,
       {
         session_id: session,
@@ -871,12 +919,6 @@ export class ArtifactStore {
       },
       "session reference",
     );
-    try {
-      await this.#core.driver.put(refKey(session, id), encodeJson(reference));
-    } finally {
-      this.#references.forget(session);
-    }
-    return reference;
   }
 
   async #liveReference(session: string, id: ArtifactId): Promise<SessionReference> {
@@ -1005,4 +1047,15 @@ function concatBytes(pieces: Uint8Array[], size: number): Uint8Array {
     at += p.byteLength;
   }
   return out;
+}
+
+/** Bytes as UTF-8 text; UNSUPPORTED (naming `ref`) when they are binary. */
+export function textOf(bytes: Uint8Array, ref: string): string {
+  const text = decodeUtf8(bytes);
+  if (text === undefined) {
+    throw new ArefError("UNSUPPORTED", `artifact ${ref} is binary (${bytes.byteLength} bytes), not UTF-8 text`, {
+      hint: "use `aref cat` to get its bytes",
+    });
+  }
+  return text;
 }

@@ -7,3 +7,4 @@ export { sha256Hex, decodeUtf8, sniffMime, defaultSummary } from "./content.js";
 export { mapLimit } from "./concurrency.js";
 export { LAYOUT_VERSION, blobKey, metaKey, refKey, idOfBlobKey } from "./layout.js";
 export { recordKey, parseRecordKey } from "./record-keys.js";
+export { textOf } from "./artifact-store.js";

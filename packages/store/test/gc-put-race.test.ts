@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
+import { ArtifactStore, MemoryDriver, type PutIfAbsentOptions } from "@artifact-refs/store";
 
 /**
  * A MemoryDriver that holds reference writes until released, and runs a hook before each
@@ -29,6 +29,15 @@ class StagedDriver extends MemoryDriver {
       await this.refGate;
     }
     return super.put(key, data);
+  }
+
+  /** A put writes its reference conditionally (putIfAbsent): held the same way. */
+  override async putIfAbsent(key: string, data: Uint8Array, _options?: PutIfAbsentOptions) {
+    if (key.startsWith("refs/") && this.refGate) {
+      this.onRefWrite?.();
+      await this.refGate;
+    }
+    return super.putIfAbsent(key, data);
   }
 
   override async delete(key: string, options?: { ifUnmodifiedSince?: Date }): Promise<boolean> {

@@ -17,6 +17,24 @@ class LoggingDriver extends MemoryDriver {
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 
 describe("ArtifactStore.open (access check and content at once)", () => {
+  it("cachedReference: the reference this instance read or wrote within maxAgeMs, with no request", async () => {
+    const driver = new LoggingDriver();
+    const store = new ArtifactStore({ driver });
+    const put = await store.put("peeked", { session: "s1", ttlMs: 60_000 });
+    const other = new ArtifactStore({ driver });
+    driver.log = [];
+    expect(store.cachedReference("s1", put.shortRef, { maxAgeMs: 60_000 })?.artifact_id).toBe(put.id);
+    expect(store.cachedReference("s1", put.shortRef)).toBeUndefined(); // maxAgeMs 0: never cached
+    expect(store.cachedReference("s2", put.shortRef, { maxAgeMs: 60_000 })).toBeUndefined();
+    expect(other.cachedReference("s1", put.shortRef, { maxAgeMs: 60_000 })).toBeUndefined();
+    expect(driver.log).toEqual([]);
+    await other.open(put.shortRef, { session: "s1", maxAgeMs: 60_000 });
+    expect(other.cachedReference("s1", put.shortRef, { maxAgeMs: 60_000 })?.artifact_id).toBe(put.id);
+    await store.removeReference("s1", put.id);
+    expect(store.cachedReference("s1", put.shortRef, { maxAgeMs: 60_000 })).toBeUndefined();
+    expect(() => store.cachedReference("s1", put.shortRef, { maxAgeMs: -1 })).toThrow();
+  });
+
   it("by short ref in a session: the listing, then the reference and the blob; cached: the blob alone", async () => {
     const driver = new LoggingDriver();
     const writer = new ArtifactStore({ driver });

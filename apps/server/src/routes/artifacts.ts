@@ -9,6 +9,7 @@ import {
   parseWith,
   receiptName,
   toHandle,
+  type ArtifactId,
   type FetchReceipt,
   type Selector,
   type StashReceipt,
@@ -28,6 +29,8 @@ import {
 import { ERROR_RESPONSES } from "./common.js";
 import { SERVER_JSONPATH_WORK_BUDGET } from "../kit/index.js";
 import { SelectionCache } from "../selection-cache.js";
+import type { OpenedArtifact } from "@artifact-refs/store";
+import { textOf } from "@artifact-refs/store/internal";
 
 export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
   const { store, kit } = app;
@@ -136,11 +139,18 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
       const { selector } = memo;
       const scope = session === undefined ? {} : { session };
       // Access first: the session must hold a live reference. Expiry and this server's own drops
-      // are seen at once; a check at most accessCacheMs old may be reused (see ServerOptions).
-      const id =
-        session === undefined
-          ? (await store.getRecord(params.ref)).artifact_id
-          : (await store.reference(session, params.ref, { maxAgeMs: app.accessCacheMs })).artifact_id;
+      // are seen at once; a check at most accessCacheMs old may be reused (see ServerOptions): then
+      // a selection already cached costs no request. Cold, the check and the content go out at once
+      // (`open`: by short ref the listing, then reference + blob; 3 requests, 2 round trips).
+      const access = { session, maxAgeMs: app.accessCacheMs };
+      let opened: OpenedArtifact | undefined;
+      let id: ArtifactId;
+      if (session === undefined) id = (await store.getRecord(params.ref)).artifact_id;
+      else {
+        const cached = store.cachedReference(session, params.ref, access);
+        if (cached !== undefined) id = cached.artifact_id;
+        else id = (opened = await store.open(params.ref, access)).id;
+      }
       const key = `${id}${memo.key}`;
       // A 12-hex short ref that resolved in this scope is already the shortest unique one.
       const shortRef = /^art:[0-9a-f]{12}$/.test(params.ref) ? params.ref : await store.shortRef(id, scope);
@@ -151,7 +161,11 @@ export function artifactRoutes(app: AppContext): RouteDef<any, any, any>[] {
         // A chunked artifact (over 512 KiB): read only the chunks this selection needs.
         const selection = await app.selections.getOrSelect(
           key,
-          async () => (await store.chunks(id)) ?? (await store.getText(id)),
+          async () => {
+            // The content read with the access check, else (warm check, or no session) the content alone.
+            const content = opened ?? (await store.open(id));
+            return content.chunks ?? textOf(content.bytes!, id);
+          },
           (source) =>
             typeof source === "string"
               ? app.selectionPool.run(source, selector, () => kit.select(source, selector))
