@@ -175,9 +175,10 @@ describe("a session with 100,000 records", () => {
       // its 10-s directory whole again, ~13 × 10,000 entries), 966 files stat'ed for the 801 keys 21
       // listings yielded (batches of 64), 107 records read. How many 10-s directories a first page
       // touches depends on where the burst falls against the 100-s and 1,000-s boundaries (a probing
-      // listing of a wider window reads its first subdirectory): at most 4, each read once.
+      // listing of a wider window reads its first subdirectory): at most 4, each read once. The stats vary the
+      // same way (966 and 1,126 seen); a listing that stat'ed its whole directory would stat > 10,000.
       expect(cold.entriesRead, "entries read, first request").toBeLessThanOrEqual(4 * 10_000 + 1_000);
-      expect(cold.filesStatted, "files stat'ed, first request").toBeLessThanOrEqual(1_100);
+      expect(cold.filesStatted, "files stat'ed, first request").toBeLessThanOrEqual(2_000);
       expect(counts.gets, "records read").toBeLessThanOrEqual(110);
       expect(counts.lists, "listings").toBeLessThanOrEqual(60);
       Object.assign(counts, { lists: 0, keys: 0, gets: 0 });
@@ -186,7 +187,7 @@ describe("a session with 100,000 records", () => {
       // The 10-s directories of 10,000 are not read again; small ones (< 500 entries) are, cheaply.
       expect(warm.entriesRead - cold.entriesRead, "entries read again").toBeLessThanOrEqual(500);
       expect(warm.snapshotsReused - cold.snapshotsReused).toBeGreaterThan(0);
-      expect(warm.filesStatted - cold.filesStatted).toBeLessThanOrEqual(1_100);
+      expect(warm.filesStatted - cold.filesStatted).toBeLessThanOrEqual(2_000);
       // A record written now (by this server's store) lists at once: the newest directory changed.
       const writer = new ArtifactStore({ driver: fs.driver });
       await writer.records.append("burst", "execution", record(N, "burst", Date.now()));

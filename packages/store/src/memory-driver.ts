@@ -7,6 +7,9 @@ interface Slot {
 
 const checkKey = assertValidKey;
 
+/** Keys a listing snapshots at a time. */
+const LIST_PAGE = 256;
+
 /** Index of the first key in `sorted` that is ≥ `key` (UTF-16 code unit order). */
 function lowerBound(sorted: readonly string[], key: string): number {
   let lo = 0;
@@ -83,18 +86,23 @@ export class MemoryDriver implements Driver {
 
   async *list(prefix: string): AsyncIterable<DriverEntry> {
     assertValidListPrefix(prefix);
-    // Snapshot first: a concurrent writer must not break iteration.
-    const entries: DriverEntry[] = [];
-    for (
-      let i = lowerBound(this.#sorted, prefix);
-      i < this.#sorted.length && this.#sorted[i]!.startsWith(prefix);
-      i++
-    ) {
-      const key = this.#sorted[i]!;
-      const slot = this.#slots.get(key)!;
-      entries.push({ key, size: slot.data.byteLength, modifiedAt: new Date(slot.modifiedAt) });
+    // Pages of LIST_PAGE keys, each a snapshot: a concurrent writer cannot break iteration, and a
+    // caller that stops early (a paged listing) pays for the keys it took, not for every match.
+    // Like S3 and fs listings, keys written after the listing started may or may not appear.
+    let after: string | undefined;
+    for (;;) {
+      const page: DriverEntry[] = [];
+      let i = lowerBound(this.#sorted, after ?? prefix);
+      if (after !== undefined && this.#sorted[i] === after) i++;
+      for (; i < this.#sorted.length && page.length < LIST_PAGE && this.#sorted[i]!.startsWith(prefix); i++) {
+        const key = this.#sorted[i]!;
+        const slot = this.#slots.get(key)!;
+        page.push({ key, size: slot.data.byteLength, modifiedAt: new Date(slot.modifiedAt) });
+      }
+      yield* page;
+      if (page.length < LIST_PAGE) return;
+      after = page[page.length - 1]!.key;
     }
-    yield* entries;
   }
 
   #store(key: string, data: Uint8Array): void {

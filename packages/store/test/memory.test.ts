@@ -38,4 +38,38 @@ describe("MemoryDriver listing (sorted key index)", () => {
     }
     expect(model.size).toBeGreaterThan(50);
   });
+
+  it("a listing of many keys goes page by page: writes during it never break it, nothing is yielded twice", async () => {
+    const driver = new MemoryDriver();
+    const data = new Uint8Array([1]);
+    const name = (i: number) => `s/${String(i).padStart(5, "0")}`;
+    for (let i = 0; i < 1_000; i += 2) await driver.put(name(i), data);
+    const listed: string[] = [];
+    for await (const entry of driver.list("s/")) {
+      listed.push(entry.key);
+      if (listed.length === 100) {
+        // Mid-listing: a key before the position, one far ahead, and the removal of a key ahead.
+        await driver.put(name(1), data);
+        await driver.put(name(901), data);
+        await driver.delete(name(998));
+      }
+    }
+    expect(listed).toEqual([...listed].sort());
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed).not.toContain(name(1)); // behind the position when written
+    expect(listed).toContain(name(901)); // ahead: the next page sees it
+    expect(listed).not.toContain(name(998)); // removed before its page was read
+    expect(listed).toHaveLength(500);
+  });
+
+  it("stopping early leaves the rest of the listing unread (the page taken is a snapshot)", async () => {
+    const driver = new MemoryDriver();
+    for (let i = 0; i < 600; i++) await driver.put(`k/${String(i).padStart(4, "0")}`, new Uint8Array([i % 256]));
+    const first: string[] = [];
+    for await (const entry of driver.list("k/")) {
+      first.push(entry.key);
+      if (first.length === 10) break;
+    }
+    expect(first).toEqual(Array.from({ length: 10 }, (_, i) => `k/${String(i).padStart(4, "0")}`));
+  });
 });
