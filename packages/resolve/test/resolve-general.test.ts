@@ -191,6 +191,17 @@ describe("abbreviations derived from the session's own words", () => {
     expect(isAbbreviation("cat", "config")).toBe(false);
   });
 
+  it("a short English word with a 'y' is no consonant skeleton ('dry' is not 'directory')", () => {
+    expect(isAbbreviation("dry", "directory")).toBe(false);
+    expect(isAbbreviation("fly", "flatly")).toBe(false);
+    expect(isAbbreviation("sys", "system")).toBe(true); // still a prefix
+    const xs: ExecutionLike[] = [
+      { id: "y1", tool_name: "execute_bash", tool_args: { command: "make" }, summary: "build ok" },
+      { id: "y2", tool_name: "read_file", tool_args: { path: "docs/directory-layout.md" }, summary: "42 lines" },
+    ];
+    expect(ids("what did the dry run at the start print?", xs)[0]).toBe("y1");
+  });
+
   it("'the cfg' and 'the k8s rollout' find the session's config and kubectl records", () => {
     const xs: ExecutionLike[] = [
       ...session,
