@@ -154,6 +154,18 @@ describe("order words that name the latest or a neighbour", () => {
       expect(ids(text, edits)[0], text).toBe("f4");
   });
 
+  it("'the thing we looked at' is any execution, not only a file read", () => {
+    const xs: ExecutionLike[] = [
+      { id: "z1", tool_name: "execute_bash", tool_args: { command: "df -h" }, summary: "/ 71% used" },
+      { id: "z2", tool_name: "execute_bash", tool_args: { command: "uptime" }, summary: "load 3.2" },
+      { id: "z3", tool_name: "read_file", tool_args: { path: "nginx.conf" }, summary: "worker_processes 4" },
+      { id: "z4", tool_name: "read_file", tool_args: { path: "app.env" }, summary: "PORT=8080" },
+    ];
+    expect(ids("the third thing we looked at, once more", xs)[0]).toBe("z3");
+    expect(ids("first thing I looked at?", xs)[0]).toBe("z1");
+    expect(ids("which file have we looked at last?", xs)[0]).toBe("z4");
+  });
+
   it("an ordinal that starts a clause counts like 'the second'", () => {
     expect(ids("third one, what did it say?")[0]).toBe("x3");
   });

@@ -33,7 +33,7 @@ export interface HintRule {
 /** Verbs and nouns that point at kinds of tools. Weights are on a 0-3 scale. */
 export const HINT_RULES: HintRule[] = [
   {
-    re: /\b(loaded|opened|viewed|catted|looked at|checked out|inspected|examined|skimmed|was reading|were reading|been reading|(i|you|we)\s+(just\s+)?(read|load|open))\b/,
+    re: /\b(loaded|opened|viewed|catted|(?<!\b(?:thing|things|one|ones|step|steps|stuff) (?:(?:we|i|you) )?(?:first |just )?)looked at|checked out|inspected|examined|skimmed|was reading|were reading|been reading|(i|you|we)\s+(just\s+)?(read|load|open))\b/,
     hints: { read: 3, fetch: 1.5 },
     consumes: [
       "loaded",
