@@ -229,6 +229,22 @@ describe("abbreviations derived from the session's own words", () => {
   });
 });
 
+describe("concept words of everyday work", () => {
+  it("removing is dropping or deleting; signing off is approving", () => {
+    const xs: ExecutionLike[] = [
+      { id: "c1", tool_name: "sql_query", tool_args: { query: "SELECT count(*) FROM audit" }, summary: "1 row: 88" },
+      {
+        id: "c2",
+        tool_name: "read_file",
+        tool_args: { path: "ops/cleanup_plan.md" },
+        summary: "drop the legacy_audit table after export; approved by the data team lead",
+      },
+      { id: "c3", tool_name: "execute_bash", tool_args: { command: "make export" }, summary: "exported 88 rows" },
+    ];
+    expect(ids("where was the sign off for deleting it?", xs)[0]).toBe("c2");
+  });
+});
+
 describe("stashes count", () => {
   const stashes: ExecutionLike[] = [
     { id: "s1", tool_name: "read_file", tool_args: { path: "notes/plan.md" }, summary: "release plan, 4 steps" },

@@ -338,6 +338,8 @@ export const CONCEPTS: string[][] = [
   ["complaint", "complaints", "complaining", "issue", "issues", "problem", "problems", "ticket", "tickets"],
   ["outage", "incident", "incidents", "downtime", "down", "status"],
   ["slowest", "slow", "latency", "ms", "duration"],
+  ["remove", "removed", "removing", "removes", "delete", "deleted", "deleting", "drop", "dropped", "drops", "rm"],
+  ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
 /** Messages of these shapes ask something general, not about an execution of the session. */
