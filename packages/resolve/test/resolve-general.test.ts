@@ -243,6 +243,20 @@ describe("concept words of everyday work", () => {
     ];
     expect(ids("where was the sign off for deleting it?", xs)[0]).toBe("c2");
   });
+
+  it("buffers and caches sized in a setting are memory", () => {
+    const xs: ExecutionLike[] = [
+      { id: "m1", tool_name: "read_file", tool_args: { path: "redis/redis.conf" }, summary: "port 6379, bind 0.0.0.0" },
+      {
+        id: "m2",
+        tool_name: "execute_bash",
+        tool_args: { command: "mysql -e 'show variables like \"innodb_buffer_pool_size\"'" },
+        summary: "innodb_buffer_pool_size 8589934592",
+      },
+      { id: "m3", tool_name: "execute_bash", tool_args: { command: "uptime" }, summary: "up 4 days" },
+    ];
+    expect(ids("what is the mysql memory setting set to?", xs)[0]).toBe("m2");
+  });
 });
 
 describe("stashes count", () => {

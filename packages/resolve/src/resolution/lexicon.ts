@@ -322,7 +322,7 @@ export const CONCEPTS: string[][] = [
   ["revenue", "sales", "income", "earnings"],
   ["rate", "ratelimit", "throttle", "throttling", "quota", "429"],
   ["slow", "latency", "timeout", "timed", "duration", "performance"],
-  ["memory", "ram", "heap", "oom", "rss"],
+  ["memory", "ram", "heap", "oom", "rss", "mem", "buffer", "buffers"],
   ["cpu", "load", "usage", "profile", "profiling", "pprof", "flamegraph", "hotspot", "hotspots"],
   ["repo", "repository", "git", "commit", "commits"],
   ["diff", "changes", "changed", "patch"],
