@@ -257,6 +257,27 @@ describe("concept words of everyday work", () => {
     ];
     expect(ids("what is the mysql memory setting set to?", xs)[0]).toBe("m2");
   });
+
+  it("a workflow manager's run is a pipeline run", () => {
+    const xs: ExecutionLike[] = [
+      { id: "w0", tool_name: "execute_bash", tool_args: { command: "make lint" }, summary: "0 problems" },
+      {
+        id: "w1",
+        tool_name: "execute_bash",
+        tool_args: { command: "luigi --module etl Report" },
+        summary: "failed at ALIGN",
+      },
+      { id: "w2", tool_name: "execute_bash", tool_args: { command: "ls results" }, summary: "3 entries" },
+      {
+        id: "w3",
+        tool_name: "execute_bash",
+        tool_args: { command: "luigi --module etl Report --local-scheduler" },
+        summary: "done",
+      },
+      { id: "w4", tool_name: "execute_bash", tool_args: { command: "du -sh results" }, summary: "12G results" },
+    ];
+    expect(ids("how did the pipeline go, both times?", xs).slice(0, 2).sort()).toEqual(["w1", "w3"]);
+  });
 });
 
 describe("stashes count", () => {

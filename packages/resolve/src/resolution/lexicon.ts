@@ -339,6 +339,21 @@ export const CONCEPTS: string[][] = [
   ["outage", "incident", "incidents", "downtime", "down", "status"],
   ["slowest", "slow", "latency", "ms", "duration"],
   ["remove", "removed", "removing", "removes", "delete", "deleted", "deleting", "drop", "dropped", "drops", "rm"],
+  [
+    "pipeline",
+    "pipelines",
+    "workflow",
+    "workflows",
+    "snakemake",
+    "nextflow",
+    "airflow",
+    "luigi",
+    "prefect",
+    "dagster",
+    "kedro",
+    "dag",
+    "dvc",
+  ],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
