@@ -258,6 +258,25 @@ describe("concept words of everyday work", () => {
     expect(ids("what is the mysql memory setting set to?", xs)[0]).toBe("m2");
   });
 
+  it("a scanner's detections are what it flagged", () => {
+    const xs: ExecutionLike[] = [
+      { id: "f1", tool_name: "execute_bash", tool_args: { command: "npm ci" }, summary: "added 812 packages" },
+      {
+        id: "f2",
+        tool_name: "execute_bash",
+        tool_args: { command: "trufflehog filesystem ." },
+        summary: "detected 1 credential in scripts/upload.sh",
+      },
+      {
+        id: "f3",
+        tool_name: "read_file",
+        tool_args: { path: "scripts/upload.sh" },
+        summary: "uploads build/ to a bucket",
+      },
+    ];
+    expect(ids("what got flagged by the scan?", xs)[0]).toBe("f2");
+  });
+
   it("a workflow manager's run is a pipeline run", () => {
     const xs: ExecutionLike[] = [
       { id: "w0", tool_name: "execute_bash", tool_args: { command: "make lint" }, summary: "0 problems" },

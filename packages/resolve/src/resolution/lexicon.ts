@@ -354,6 +354,8 @@ export const CONCEPTS: string[][] = [
     "dag",
     "dvc",
   ],
+  ["scanner", "scanners", "scan", "scanned", "scanning", "detect", "detector", "audit", "linter"],
+  ["flagged", "flag", "flags", "findings", "finding", "detected", "caught", "reported"],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
