@@ -299,6 +299,29 @@ describe("concept words of everyday work", () => {
   });
 });
 
+describe("plural references named apart", () => {
+  it("'the X and Y sizes' picks the records that state a size and lists them in the order named", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "p1",
+        tool_name: "execute_bash",
+        tool_args: { command: "docker build -t api ." },
+        summary: "failed: no space",
+      },
+      { id: "p2", tool_name: "execute_bash", tool_args: { command: "docker build -t api ." }, summary: "image 312 MB" },
+      {
+        id: "p3",
+        tool_name: "execute_bash",
+        tool_args: { command: "docker build -t worker ." },
+        summary: "image 1.2 GB",
+      },
+      { id: "p4", tool_name: "read_file", tool_args: { path: "worker/Dockerfile" }, summary: "FROM python:3.12" },
+    ];
+    expect(ids("the worker and api image sizes side by side", xs).slice(0, 2)).toEqual(["p3", "p2"]);
+    expect(ids("the api and worker image sizes side by side", xs).slice(0, 2)).toEqual(["p2", "p3"]);
+  });
+});
+
 describe("stashes count", () => {
   const stashes: ExecutionLike[] = [
     { id: "s1", tool_name: "read_file", tool_args: { path: "notes/plan.md" }, summary: "release plan, 4 steps" },

@@ -95,6 +95,12 @@ function valueUnitOf(lower: string): ParsedQuery["valueUnit"] {
   return undefined;
 }
 
+/** "sizes", "durations", "timings": a plural that names a kind of amount asks for the amounts themselves. */
+function amountNamed(lower: string): ParsedQuery["valueUnit"] {
+  if (/\b(sizes|file sizes|durations|timings|run ?times|latencies)\b/.test(lower)) return valueUnitOf(lower);
+  return undefined;
+}
+
 /** A past-tense verb: "was", "did", "came", "took", "found", or a regular "-ed" form. */
 const PAST_TENSE =
   /\b(was|were|did|had|got|came|went|took|ran|found|saw|made|gave|wrote|read|left|grew|fell|rose|showed|shown|done|been|[a-z]{3,}ed)\b/;
@@ -371,7 +377,8 @@ export function parseQuery(input: string): ParsedQuery {
     negated: negation.words,
     followUp,
     asksValue: VALUE_QUESTION.test(lower),
-    valueUnit: VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : undefined,
+    // A value question, or a message that names the kind of amount itself ("the bundle sizes", "the run times").
+    valueUnit: VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower),
     past: PAST_TENSE.test(lower),
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
   };

@@ -507,6 +507,14 @@ function resolveParsed(
         ? distinct
         : [...distinct, ...others.filter((s) => !distinct.some((d) => d.x.group === s.x.group))];
     const chosen = pool.slice(0, count);
+    // Things named apart ("the mobile and desktop builds") are listed in the order the message names them:
+    // each by the first word of the message that it matches and the others chosen do not.
+    const own = (s: Scored) => {
+      const words = s.matchedWords.filter((w) => !chosen.some((o) => o !== s && o.matchedWords.includes(w)));
+      const at = words.map((w) => query.sequence.indexOf(w.replace(/s$/, ""))).filter((i) => i >= 0);
+      return at.length ? Math.min(...at) : Number.POSITIVE_INFINITY;
+    };
+    if (chosen.every((s) => own(s) < Number.POSITIVE_INFINITY)) chosen.sort((a, b) => own(a) - own(b));
     const rest = ranked.filter((s) => !chosen.includes(s));
     return {
       candidates: [
