@@ -139,6 +139,21 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("and what came just before the rollout")[0]).toBe("x3");
   });
 
+  it("'what did we just fix/edit?' asks for the latest write, not a record that says 'fix'", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "d1",
+        tool_name: "read_file",
+        tool_args: { path: "CHANGELOG.md" },
+        summary: "fix: retry on 503; edit docs",
+      },
+      { id: "d2", tool_name: "write_file", tool_args: { path: "src/retry.ts" }, summary: "Wrote 1,204 bytes" },
+      { id: "d3", tool_name: "execute_bash", tool_args: { command: "npm test" }, summary: "31 passed" },
+    ];
+    expect(ids("what did we just fix?", xs)[0]).toBe("d2");
+    expect(ids("which file did I edit?", xs)[0]).toBe("d2");
+  });
+
   it("'as it stands', 'currently', 'the current version' mean the latest of the kind", () => {
     const edits: ExecutionLike[] = [
       { id: "f1", tool_name: "read_file", tool_args: { path: "deploy/nginx.conf" }, summary: "worker_processes 2" },

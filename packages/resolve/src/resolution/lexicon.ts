@@ -137,7 +137,7 @@ export const HINT_RULES: HintRule[] = [
     what: "a fetched page",
   },
   {
-    re: /\b(wrote|written|saved|edited|my edits?|my changes?|(i|you|we) (changed|updated|fixed)|(the|my|your|our) (fix|patch|edit|change)|patched|modified|overwrote|write)\b/,
+    re: /\b(wrote|written|saved|edited|my edits?|my changes?|(i|you|we) (just )?(changed|updated|fixed)|did (i|you|we) (just )?(change|update|fix|edit|modify|touch)|(the|my|your|our) (fix|patch|edit|change)|patched|modified|overwrote|write)\b/,
     hints: { write: 3 },
     consumes: [
       "wrote",
