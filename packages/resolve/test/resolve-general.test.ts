@@ -154,6 +154,16 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("which file did I edit?", xs)[0]).toBe("d2");
   });
 
+  it("'the last result/output' is the latest execution, not a record whose text says 'results'", () => {
+    const xs: ExecutionLike[] = [
+      { id: "r1", tool_name: "web_search", tool_args: { query: "pgbouncer pool modes" }, summary: "9 results: docs" },
+      { id: "r2", tool_name: "execute_bash", tool_args: { command: "pgbouncer -V" }, summary: "PgBouncer 1.22.1" },
+      { id: "r3", tool_name: "read_file", tool_args: { path: "pgbouncer.ini" }, summary: "pool_mode = session" },
+    ];
+    expect(ids("and the one just before the last result?", xs)[0]).toBe("r2");
+    expect(ids("what did the last output say?", xs)[0]).toBe("r3");
+  });
+
   it("'as it stands', 'currently', 'the current version' mean the latest of the kind", () => {
     const edits: ExecutionLike[] = [
       { id: "f1", tool_name: "read_file", tool_args: { path: "deploy/nginx.conf" }, summary: "worker_processes 2" },

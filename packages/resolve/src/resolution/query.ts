@@ -189,6 +189,12 @@ export function parseQuery(input: string): ParsedQuery {
     }
     for (const c of rule.consumes ?? []) consumed.add(c);
   }
+  // "the last result", "the second-to-last output", "right before the latest one": a generic noun after an
+  // order word means any execution, not a record whose text says "result".
+  for (const m of lower.matchAll(
+    /\b(?:last|latest|previous|prior|first|second|third|fourth|fifth|next|final|newest|earlier|most recent)\s+(result|results|output|outputs)\b/g,
+  ))
+    consumed.add(m[1]!);
   // "the page I opened" is a fetched page, "the file I opened" a file read.
   if (
     hints.has("fetch") &&
@@ -487,7 +493,7 @@ function relatedWords(word: string, lower: string): string[] {
  * named; without one only a verb of what it did may follow ("before the last deploy" is an event).
  */
 const LATEST_REF =
-  "(?:the|my|your|our)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
+  "(?:the|my|your|our)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call|result|output)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
 
 /** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 export function parseTemporal(lower: string): TemporalOp | undefined {
