@@ -347,6 +347,20 @@ describe("plural references named apart", () => {
   });
 });
 
+describe("a tool word that is also a file type", () => {
+  it("'the sql' finds a query run and a .sql file alike", () => {
+    const xs: ExecutionLike[] = [
+      { id: "q1", tool_name: "read_file", tool_args: { path: "README.md" }, summary: "setup notes" },
+      { id: "q2", tool_name: "sql_query", tool_args: { query: "SELECT 1" }, summary: "1 row" },
+      { id: "q3", tool_name: "write_file", tool_args: { path: "db/cleanup.sql" }, summary: "Wrote 311 bytes" },
+      { id: "q4", tool_name: "execute_bash", tool_args: { command: "make" }, summary: "ok" },
+    ];
+    const got = ids("paste the sql here", xs);
+    expect(got).toContain("q2");
+    expect(got).toContain("q3");
+  });
+});
+
 describe("stashes count", () => {
   const stashes: ExecutionLike[] = [
     { id: "s1", tool_name: "read_file", tool_args: { path: "notes/plan.md" }, summary: "release plan, 4 steps" },

@@ -168,7 +168,8 @@ export const HINT_RULES: HintRule[] = [
   {
     re: /\b(query|queries|queried|sql|select statement)\b/,
     hints: { sql: 3 },
-    consumes: ["query", "queries", "queried", "sql"],
+    // "sql" also names .sql files: it stays a word of the message.
+    consumes: ["query", "queries", "queried"],
     what: "a query",
   },
   {
