@@ -164,6 +164,17 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("what did the last output say?", xs)[0]).toBe("r3");
   });
 
+  it("'the Nth thing/step' counts every execution, whatever else the message names", () => {
+    const xs: ExecutionLike[] = [
+      { id: "n1", tool_name: "execute_bash", tool_args: { command: "zpool list" }, summary: "vault 71% full" },
+      { id: "n2", tool_name: "execute_bash", tool_args: { command: "uptime" }, summary: "load 0.4" },
+      { id: "n3", tool_name: "execute_bash", tool_args: { command: "zfs list vault" }, summary: "vault 2.1T avail" },
+      { id: "n4", tool_name: "execute_bash", tool_args: { command: "zpool status vault" }, summary: "vault ONLINE" },
+    ];
+    expect(ids("the third step, what did it say about vault?", xs)[0]).toBe("n3");
+    expect(ids("first thing we did on vault?", xs)[0]).toBe("n1");
+  });
+
   it("'as it stands', 'currently', 'the current version' mean the latest of the kind", () => {
     const edits: ExecutionLike[] = [
       { id: "f1", tool_name: "read_file", tool_args: { path: "deploy/nginx.conf" }, summary: "worker_processes 2" },

@@ -10,8 +10,9 @@ export type TemporalOp =
       why: string /** "before this/it": before the current execution, not the latest of the kind. */;
       demonstrative?: boolean;
     }
-  | { kind: "first"; why: string }
-  | { kind: "nth"; n: number; why: string }
+  /** `overall`: "the first/third thing (we did)": the position in the whole session, whatever the other words name. */
+  | { kind: "first"; why: string; overall?: boolean }
+  | { kind: "nth"; n: number; why: string; overall?: boolean }
   | { kind: "event"; side: "before" | "after"; phrase: string; why: string }
   /** "an hour ago", "a few minutes ago": by the executions' timestamps. */
   | { kind: "clock"; agoMs: number; why: string };
@@ -497,6 +498,9 @@ const LATEST_REF =
 
 /** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 export function parseTemporal(lower: string): TemporalOp | undefined {
+  // "the third thing you did", "the very first step": an ordinal of a generic noun counts every execution.
+  const overall = (ordinal: string) =>
+    new RegExp(`\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b`).test(lower) ? { overall: true } : {};
   const nounAfter = (re: RegExp) => {
     for (const m of lower.matchAll(re)) {
       const after = lower
@@ -560,7 +564,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   );
   if (nth && nounAfter(new RegExp(`(?:\\bthe|^|[,;:.!?]\\s*)\\s*${nth[1]}\\b`, "g"))) {
     const n = { second: 2, third: 3, fourth: 4, fifth: 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 }[nth[1] as "second"];
-    return { kind: "nth", n, why: `"the ${nth[1]}"` };
+    return { kind: "nth", n, why: `"the ${nth[1]}"`, ...overall(nth[1]!) };
   }
   if (
     /\b(first time|the very first|originally|initially|at the (very )?(start|beginning|outset)|in the (very )?beginning|to begin with|the original|oldest|earliest)\b/.test(
@@ -568,7 +572,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     ) ||
     nounAfter(/\bfirst\b/g)
   ) {
-    return { kind: "first", why: '"first"' };
+    return { kind: "first", why: '"first"', ...overall("first") };
   }
   if (
     /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(

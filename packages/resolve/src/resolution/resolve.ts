@@ -396,6 +396,10 @@ function resolveParsed(
     let kind = max > 0 ? scored.filter((s) => s.total > 0 && firm(s) >= KIND * firmMax) : scored;
     let chosen: Scored | undefined;
     const op = query.temporal;
+    if ((op.kind === "first" || op.kind === "nth") && op.overall) {
+      const byRecord = new Map(scored.map((s) => [s.x, s]));
+      kind = list.map((x) => byRecord.get(x) ?? unscored(query, x));
+    }
     if (op.kind === "clock") {
       const pick = byClock(kind, op.agoMs, now, list);
       if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
