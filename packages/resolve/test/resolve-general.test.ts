@@ -175,6 +175,22 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("first thing we did on vault?", xs)[0]).toBe("n1");
   });
 
+  it("a tool kind named outright keeps order words to that kind ('the earlier test run')", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "k1",
+        tool_name: "execute_bash",
+        tool_args: { command: "cargo build" },
+        summary: "error[E0308]: 1 failing item, total 1 of 1 crates",
+        result_type: "error",
+      },
+      { id: "k2", tool_name: "run_tests", tool_args: { command: "cargo test" }, summary: "3 failing, 37 passed" },
+      { id: "k3", tool_name: "write_file", tool_args: { path: "src/lib.rs" }, summary: "Wrote 2 KB" },
+      { id: "k4", tool_name: "run_tests", tool_args: { command: "cargo test" }, summary: "all 40 passed" },
+    ];
+    expect(ids("in the earlier test run, how many were failing?", xs)[0]).toBe("k2");
+  });
+
   it("'as it stands', 'currently', 'the current version' mean the latest of the kind", () => {
     const edits: ExecutionLike[] = [
       { id: "f1", tool_name: "read_file", tool_args: { path: "deploy/nginx.conf" }, summary: "worker_processes 2" },

@@ -396,6 +396,14 @@ function resolveParsed(
     let kind = max > 0 ? scored.filter((s) => s.total > 0 && firm(s) >= KIND * firmMax) : scored;
     let chosen: Scored | undefined;
     const op = query.temporal;
+    // "the earlier test run": a tool kind the message names outright keeps the order words to that kind.
+    const namedKinds = [...query.hints].filter(([, h]) => h.weight >= 3).map(([c]) => c);
+    if (max > 0 && namedKinds.length) {
+      const ofKind = scored.filter(
+        (s) => s.total > 0 && namedKinds.some((c) => (s.x.classes.get(c as ToolClass) ?? 0) >= 1),
+      );
+      if (ofKind.length) kind = ofKind;
+    }
     if ((op.kind === "first" || op.kind === "nth") && op.overall) {
       const byRecord = new Map(scored.map((s) => [s.x, s]));
       kind = list.map((x) => byRecord.get(x) ?? unscored(query, x));
