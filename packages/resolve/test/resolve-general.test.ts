@@ -191,6 +191,29 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("in the earlier test run, how many were failing?", xs)[0]).toBe("k2");
   });
 
+  it("a failure pointed at without a name is the latest failure", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "g1",
+        tool_name: "execute_bash",
+        tool_args: { command: "pnpm lint" },
+        summary: "2 errors",
+        result_type: "error",
+      },
+      { id: "g2", tool_name: "read_file", tool_args: { path: "tsconfig.json" }, summary: "strict true" },
+      {
+        id: "g3",
+        tool_name: "http_get",
+        tool_args: { url: "http://localhost:3000/api/users" },
+        summary: "status 503, upstream timed out",
+        result_type: "error",
+      },
+    ];
+    expect(ids("that 503, what caused it?", xs)[0]).toBe("g3");
+    expect(ids("hm, the CI went red again — whats wrong", xs.slice(0, 1))[0]).toBe("g1");
+    expect(ids("that failure: what is it about?", xs)[0]).toBe("g3");
+  });
+
   it("'as it stands', 'currently', 'the current version' mean the latest of the kind", () => {
     const edits: ExecutionLike[] = [
       { id: "f1", tool_name: "read_file", tool_args: { path: "deploy/nginx.conf" }, summary: "worker_processes 2" },

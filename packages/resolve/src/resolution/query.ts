@@ -226,7 +226,7 @@ export function parseQuery(input: string): ParsedQuery {
     /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(
       lower,
     ) ||
-    /\b(went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked)\b/.test(
+    /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked)\b/.test(
       lower,
     ) ||
     /\bthe\s+[1-5]\d\d\b/.test(lower) ||
@@ -574,6 +574,14 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   ) {
     return { kind: "first", why: '"first"', ...overall("first") };
   }
+  // A failure pointed at without a name ("that failure", "that 500", "why did it fail?", "it went red"):
+  // the latest of the failures.
+  if (
+    /\b(?:that|this)\s+(?:failure|error|crash|exception|traceback|[45]\d\d)\b|\b(?:did|does|has) (?:that|this|it) (?:fail|break|crash|error)\b|\bit (?:went|turned|has gone) red\b/.test(
+      lower,
+    )
+  )
+    return { kind: "latest", why: "the failure pointed at" };
   if (
     /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(
       lower,
