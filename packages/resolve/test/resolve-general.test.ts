@@ -214,6 +214,32 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("that failure: what is it about?", xs)[0]).toBe("g3");
   });
 
+  it("'why did that fail?' is the latest failure even when an older record's text says 'failed'", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "h1",
+        tool_name: "execute_bash",
+        tool_args: { command: "pytest --fail-fast" },
+        summary: "fail: 3 of 40 tests",
+        result_type: "error",
+      },
+      {
+        id: "h2",
+        tool_name: "read_file",
+        tool_args: { path: "/etc/nginx/nginx.conf" },
+        summary: "worker_processes auto",
+      },
+      {
+        id: "h3",
+        tool_name: "execute_bash",
+        tool_args: { command: "curl -sI http://localhost" },
+        summary: "curl: (7) connection refused",
+        result_type: "error",
+      },
+    ];
+    expect(ids("hmm why did that fail", xs)[0]).toBe("h3");
+  });
+
   it("'as it stands', 'currently', 'the current version' mean the latest of the kind", () => {
     const edits: ExecutionLike[] = [
       { id: "f1", tool_name: "read_file", tool_args: { path: "deploy/nginx.conf" }, summary: "worker_processes 2" },

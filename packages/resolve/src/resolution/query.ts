@@ -190,6 +190,9 @@ export function parseQuery(input: string): ParsedQuery {
     }
     for (const c of rule.consumes ?? []) consumed.add(c);
   }
+  // "why did that fail?": the failure word points at the outcome, not at a record whose text says "failed".
+  if (POINTED_FAILURE.test(lower))
+    for (const w of ["fail", "failure", "error", "crash", "break", "red"]) consumed.add(w);
   // "the last result", "the second-to-last output", "right before the latest one": a generic noun after an
   // order word means any execution, not a record whose text says "result".
   for (const m of lower.matchAll(
@@ -496,6 +499,10 @@ function relatedWords(word: string, lower: string): string[] {
 const LATEST_REF =
   "(?:the|my|your|our)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call|result|output)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
 
+/** A failure pointed at without a name: "that failure", "that 500", "why did it fail?", "it went red". */
+const POINTED_FAILURE =
+  /\b(?:that|this)\s+(?:failure|error|crash|exception|traceback|[45]\d\d)\b|\b(?:did|does|has) (?:that|this|it) (?:fail|break|crash|error)\b|\bit (?:went|turned|has gone) red\b/;
+
 /** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 export function parseTemporal(lower: string): TemporalOp | undefined {
   // "the third thing you did", "the very first step": an ordinal of a generic noun counts every execution.
@@ -576,12 +583,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   }
   // A failure pointed at without a name ("that failure", "that 500", "why did it fail?", "it went red"):
   // the latest of the failures.
-  if (
-    /\b(?:that|this)\s+(?:failure|error|crash|exception|traceback|[45]\d\d)\b|\b(?:did|does|has) (?:that|this|it) (?:fail|break|crash|error)\b|\bit (?:went|turned|has gone) red\b/.test(
-      lower,
-    )
-  )
-    return { kind: "latest", why: "the failure pointed at" };
+  if (POINTED_FAILURE.test(lower)) return { kind: "latest", why: "the failure pointed at" };
   if (
     /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(
       lower,
