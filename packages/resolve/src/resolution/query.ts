@@ -191,8 +191,7 @@ export function parseQuery(input: string): ParsedQuery {
     for (const c of rule.consumes ?? []) consumed.add(c);
   }
   // "why did that fail?": the failure word points at the outcome, not at a record whose text says "failed".
-  if (POINTED_FAILURE.test(lower))
-    for (const w of ["fail", "failure", "error", "crash", "break", "red"]) consumed.add(w);
+  if (POINTED_FAILURE.test(lower)) for (const w of ["fail", "crash", "break", "red"]) consumed.add(w);
   // "the last result", "the second-to-last output", "right before the latest one": a generic noun after an
   // order word means any execution, not a record whose text says "result".
   for (const m of lower.matchAll(
