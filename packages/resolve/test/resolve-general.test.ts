@@ -139,6 +139,107 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("and what came just before the rollout")[0]).toBe("x3");
   });
 
+  it("'what did we just fix/edit?' asks for the latest write, not a record that says 'fix'", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "d1",
+        tool_name: "read_file",
+        tool_args: { path: "CHANGELOG.md" },
+        summary: "fix: retry on 503; edit docs",
+      },
+      { id: "d2", tool_name: "write_file", tool_args: { path: "src/retry.ts" }, summary: "Wrote 1,204 bytes" },
+      { id: "d3", tool_name: "execute_bash", tool_args: { command: "npm test" }, summary: "31 passed" },
+    ];
+    expect(ids("what did we just fix?", xs)[0]).toBe("d2");
+    expect(ids("which file did I edit?", xs)[0]).toBe("d2");
+  });
+
+  it("'the last result/output' is the latest execution, not a record whose text says 'results'", () => {
+    const xs: ExecutionLike[] = [
+      { id: "r1", tool_name: "web_search", tool_args: { query: "pgbouncer pool modes" }, summary: "9 results: docs" },
+      { id: "r2", tool_name: "execute_bash", tool_args: { command: "pgbouncer -V" }, summary: "PgBouncer 1.22.1" },
+      { id: "r3", tool_name: "read_file", tool_args: { path: "pgbouncer.ini" }, summary: "pool_mode = session" },
+    ];
+    expect(ids("and the one just before the last result?", xs)[0]).toBe("r2");
+    expect(ids("what did the last output say?", xs)[0]).toBe("r3");
+  });
+
+  it("'the Nth thing/step' counts every execution, whatever else the message names", () => {
+    const xs: ExecutionLike[] = [
+      { id: "n1", tool_name: "execute_bash", tool_args: { command: "zpool list" }, summary: "vault 71% full" },
+      { id: "n2", tool_name: "execute_bash", tool_args: { command: "uptime" }, summary: "load 0.4" },
+      { id: "n3", tool_name: "execute_bash", tool_args: { command: "zfs list vault" }, summary: "vault 2.1T avail" },
+      { id: "n4", tool_name: "execute_bash", tool_args: { command: "zpool status vault" }, summary: "vault ONLINE" },
+    ];
+    expect(ids("the third step, what did it say about vault?", xs)[0]).toBe("n3");
+    expect(ids("first thing we did on vault?", xs)[0]).toBe("n1");
+  });
+
+  it("a tool kind named outright keeps order words to that kind ('the earlier test run')", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "k1",
+        tool_name: "execute_bash",
+        tool_args: { command: "cargo build" },
+        summary: "error[E0308]: 1 failing item, total 1 of 1 crates",
+        result_type: "error",
+      },
+      { id: "k2", tool_name: "run_tests", tool_args: { command: "cargo test" }, summary: "3 failing, 37 passed" },
+      { id: "k3", tool_name: "write_file", tool_args: { path: "src/lib.rs" }, summary: "Wrote 2 KB" },
+      { id: "k4", tool_name: "run_tests", tool_args: { command: "cargo test" }, summary: "all 40 passed" },
+    ];
+    expect(ids("in the earlier test run, how many were failing?", xs)[0]).toBe("k2");
+  });
+
+  it("a failure pointed at without a name is the latest failure", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "g1",
+        tool_name: "execute_bash",
+        tool_args: { command: "pnpm lint" },
+        summary: "2 errors",
+        result_type: "error",
+      },
+      { id: "g2", tool_name: "read_file", tool_args: { path: "tsconfig.json" }, summary: "strict true" },
+      {
+        id: "g3",
+        tool_name: "http_get",
+        tool_args: { url: "http://localhost:3000/api/users" },
+        summary: "status 503, upstream timed out",
+        result_type: "error",
+      },
+    ];
+    expect(ids("that 503, what caused it?", xs)[0]).toBe("g3");
+    expect(ids("hm, the CI went red again — whats wrong", xs.slice(0, 1))[0]).toBe("g1");
+    expect(ids("that failure: what is it about?", xs)[0]).toBe("g3");
+  });
+
+  it("'why did that fail?' is the latest failure even when an older record's text says 'failed'", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "h1",
+        tool_name: "execute_bash",
+        tool_args: { command: "pytest --fail-fast" },
+        summary: "fail: 3 of 40 tests",
+        result_type: "error",
+      },
+      {
+        id: "h2",
+        tool_name: "read_file",
+        tool_args: { path: "/etc/nginx/nginx.conf" },
+        summary: "worker_processes auto",
+      },
+      {
+        id: "h3",
+        tool_name: "execute_bash",
+        tool_args: { command: "curl -sI http://localhost" },
+        summary: "curl: (7) connection refused",
+        result_type: "error",
+      },
+    ];
+    expect(ids("hmm why did that fail", xs)[0]).toBe("h3");
+  });
+
   it("'as it stands', 'currently', 'the current version' mean the latest of the kind", () => {
     const edits: ExecutionLike[] = [
       { id: "f1", tool_name: "read_file", tool_args: { path: "deploy/nginx.conf" }, summary: "worker_processes 2" },
@@ -152,6 +253,18 @@ describe("order words that name the latest or a neighbour", () => {
       "the current version of nginx.conf",
     ])
       expect(ids(text, edits)[0], text).toBe("f4");
+  });
+
+  it("'the thing we looked at' is any execution, not only a file read", () => {
+    const xs: ExecutionLike[] = [
+      { id: "z1", tool_name: "execute_bash", tool_args: { command: "df -h" }, summary: "/ 71% used" },
+      { id: "z2", tool_name: "execute_bash", tool_args: { command: "uptime" }, summary: "load 3.2" },
+      { id: "z3", tool_name: "read_file", tool_args: { path: "nginx.conf" }, summary: "worker_processes 4" },
+      { id: "z4", tool_name: "read_file", tool_args: { path: "app.env" }, summary: "PORT=8080" },
+    ];
+    expect(ids("the third thing we looked at, once more", xs)[0]).toBe("z3");
+    expect(ids("first thing I looked at?", xs)[0]).toBe("z1");
+    expect(ids("which file have we looked at last?", xs)[0]).toBe("z4");
   });
 
   it("an ordinal that starts a clause counts like 'the second'", () => {
@@ -191,6 +304,17 @@ describe("abbreviations derived from the session's own words", () => {
     expect(isAbbreviation("cat", "config")).toBe(false);
   });
 
+  it("a short English word with a 'y' is no consonant skeleton ('dry' is not 'directory')", () => {
+    expect(isAbbreviation("dry", "directory")).toBe(false);
+    expect(isAbbreviation("fly", "flatly")).toBe(false);
+    expect(isAbbreviation("sys", "system")).toBe(true); // still a prefix
+    const xs: ExecutionLike[] = [
+      { id: "y1", tool_name: "execute_bash", tool_args: { command: "make" }, summary: "build ok" },
+      { id: "y2", tool_name: "read_file", tool_args: { path: "docs/directory-layout.md" }, summary: "42 lines" },
+    ];
+    expect(ids("what did the dry run at the start print?", xs)[0]).toBe("y1");
+  });
+
   it("'the cfg' and 'the k8s rollout' find the session's config and kubectl records", () => {
     const xs: ExecutionLike[] = [
       ...session,
@@ -203,6 +327,113 @@ describe("abbreviations derived from the session's own words", () => {
     ];
     expect(ids("open the cfg file again")[0]).toBe("x6");
     expect(ids("did the k8s validation pass?", xs)[0]).toBe("x9");
+  });
+});
+
+describe("concept words of everyday work", () => {
+  it("removing is dropping or deleting; signing off is approving", () => {
+    const xs: ExecutionLike[] = [
+      { id: "c1", tool_name: "sql_query", tool_args: { query: "SELECT count(*) FROM audit" }, summary: "1 row: 88" },
+      {
+        id: "c2",
+        tool_name: "read_file",
+        tool_args: { path: "ops/cleanup_plan.md" },
+        summary: "drop the legacy_audit table after export; approved by the data team lead",
+      },
+      { id: "c3", tool_name: "execute_bash", tool_args: { command: "make export" }, summary: "exported 88 rows" },
+    ];
+    expect(ids("where was the sign off for deleting it?", xs)[0]).toBe("c2");
+  });
+
+  it("buffers and caches sized in a setting are memory", () => {
+    const xs: ExecutionLike[] = [
+      { id: "m1", tool_name: "read_file", tool_args: { path: "redis/redis.conf" }, summary: "port 6379, bind 0.0.0.0" },
+      {
+        id: "m2",
+        tool_name: "execute_bash",
+        tool_args: { command: "mysql -e 'show variables like \"innodb_buffer_pool_size\"'" },
+        summary: "innodb_buffer_pool_size 8589934592",
+      },
+      { id: "m3", tool_name: "execute_bash", tool_args: { command: "uptime" }, summary: "up 4 days" },
+    ];
+    expect(ids("what is the mysql memory setting set to?", xs)[0]).toBe("m2");
+  });
+
+  it("a scanner's detections are what it flagged", () => {
+    const xs: ExecutionLike[] = [
+      { id: "f1", tool_name: "execute_bash", tool_args: { command: "npm ci" }, summary: "added 812 packages" },
+      {
+        id: "f2",
+        tool_name: "execute_bash",
+        tool_args: { command: "trufflehog filesystem ." },
+        summary: "detected 1 credential in scripts/upload.sh",
+      },
+      {
+        id: "f3",
+        tool_name: "read_file",
+        tool_args: { path: "scripts/upload.sh" },
+        summary: "uploads build/ to a bucket",
+      },
+    ];
+    expect(ids("what got flagged by the scan?", xs)[0]).toBe("f2");
+  });
+
+  it("a workflow manager's run is a pipeline run", () => {
+    const xs: ExecutionLike[] = [
+      { id: "w0", tool_name: "execute_bash", tool_args: { command: "make lint" }, summary: "0 problems" },
+      {
+        id: "w1",
+        tool_name: "execute_bash",
+        tool_args: { command: "luigi --module etl Report" },
+        summary: "failed at ALIGN",
+      },
+      { id: "w2", tool_name: "execute_bash", tool_args: { command: "ls results" }, summary: "3 entries" },
+      {
+        id: "w3",
+        tool_name: "execute_bash",
+        tool_args: { command: "luigi --module etl Report --local-scheduler" },
+        summary: "done",
+      },
+      { id: "w4", tool_name: "execute_bash", tool_args: { command: "du -sh results" }, summary: "12G results" },
+    ];
+    expect(ids("how did the pipeline go, both times?", xs).slice(0, 2).sort()).toEqual(["w1", "w3"]);
+  });
+});
+
+describe("plural references named apart", () => {
+  it("'the X and Y sizes' picks the records that state a size and lists them in the order named", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "p1",
+        tool_name: "execute_bash",
+        tool_args: { command: "docker build -t api ." },
+        summary: "failed: no space",
+      },
+      { id: "p2", tool_name: "execute_bash", tool_args: { command: "docker build -t api ." }, summary: "image 312 MB" },
+      {
+        id: "p3",
+        tool_name: "execute_bash",
+        tool_args: { command: "docker build -t worker ." },
+        summary: "image 1.2 GB",
+      },
+      { id: "p4", tool_name: "read_file", tool_args: { path: "worker/Dockerfile" }, summary: "FROM python:3.12" },
+    ];
+    expect(ids("the worker and api image sizes side by side", xs).slice(0, 2)).toEqual(["p3", "p2"]);
+    expect(ids("the api and worker image sizes side by side", xs).slice(0, 2)).toEqual(["p2", "p3"]);
+  });
+});
+
+describe("a tool word that is also a file type", () => {
+  it("'the sql' finds a query run and a .sql file alike", () => {
+    const xs: ExecutionLike[] = [
+      { id: "q1", tool_name: "read_file", tool_args: { path: "README.md" }, summary: "setup notes" },
+      { id: "q2", tool_name: "sql_query", tool_args: { query: "SELECT 1" }, summary: "1 row" },
+      { id: "q3", tool_name: "write_file", tool_args: { path: "db/cleanup.sql" }, summary: "Wrote 311 bytes" },
+      { id: "q4", tool_name: "execute_bash", tool_args: { command: "make" }, summary: "ok" },
+    ];
+    const got = ids("paste the sql here", xs);
+    expect(got).toContain("q2");
+    expect(got).toContain("q3");
   });
 });
 

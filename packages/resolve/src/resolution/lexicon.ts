@@ -33,7 +33,7 @@ export interface HintRule {
 /** Verbs and nouns that point at kinds of tools. Weights are on a 0-3 scale. */
 export const HINT_RULES: HintRule[] = [
   {
-    re: /\b(loaded|opened|viewed|catted|looked at|checked out|inspected|examined|skimmed|was reading|were reading|been reading|(i|you|we)\s+(just\s+)?(read|load|open))\b/,
+    re: /\b(loaded|opened|viewed|catted|(?<!\b(?:thing|things|one|ones|step|steps|stuff) (?:(?:we|i|you) )?(?:first |just )?)looked at|checked out|inspected|examined|skimmed|was reading|were reading|been reading|(i|you|we)\s+(just\s+)?(read|load|open))\b/,
     hints: { read: 3, fetch: 1.5 },
     consumes: [
       "loaded",
@@ -137,7 +137,7 @@ export const HINT_RULES: HintRule[] = [
     what: "a fetched page",
   },
   {
-    re: /\b(wrote|written|saved|edited|my edits?|my changes?|(i|you|we) (changed|updated|fixed)|(the|my|your|our) (fix|patch|edit|change)|patched|modified|overwrote|write)\b/,
+    re: /\b(wrote|written|saved|edited|my edits?|my changes?|(i|you|we) (just )?(changed|updated|fixed)|did (i|you|we) (just )?(change|update|fix|edit|modify|touch)|(the|my|your|our) (fix|patch|edit|change)|patched|modified|overwrote|write)\b/,
     hints: { write: 3 },
     consumes: [
       "wrote",
@@ -168,7 +168,8 @@ export const HINT_RULES: HintRule[] = [
   {
     re: /\b(query|queries|queried|sql|select statement)\b/,
     hints: { sql: 3 },
-    consumes: ["query", "queries", "queried", "sql"],
+    // "sql" also names .sql files: it stays a word of the message.
+    consumes: ["query", "queries", "queried"],
     what: "a query",
   },
   {
@@ -322,7 +323,7 @@ export const CONCEPTS: string[][] = [
   ["revenue", "sales", "income", "earnings"],
   ["rate", "ratelimit", "throttle", "throttling", "quota", "429"],
   ["slow", "latency", "timeout", "timed", "duration", "performance"],
-  ["memory", "ram", "heap", "oom", "rss"],
+  ["memory", "ram", "heap", "oom", "rss", "mem", "buffer", "buffers"],
   ["cpu", "load", "usage", "profile", "profiling", "pprof", "flamegraph", "hotspot", "hotspots"],
   ["repo", "repository", "git", "commit", "commits"],
   ["diff", "changes", "changed", "patch"],
@@ -338,6 +339,25 @@ export const CONCEPTS: string[][] = [
   ["complaint", "complaints", "complaining", "issue", "issues", "problem", "problems", "ticket", "tickets"],
   ["outage", "incident", "incidents", "downtime", "down", "status"],
   ["slowest", "slow", "latency", "ms", "duration"],
+  ["remove", "removed", "removing", "removes", "delete", "deleted", "deleting", "drop", "dropped", "drops", "rm"],
+  [
+    "pipeline",
+    "pipelines",
+    "workflow",
+    "workflows",
+    "snakemake",
+    "nextflow",
+    "airflow",
+    "luigi",
+    "prefect",
+    "dagster",
+    "kedro",
+    "dag",
+    "dvc",
+  ],
+  ["scanner", "scanners", "scan", "scanned", "scanning", "detect", "detector", "audit", "linter"],
+  ["flagged", "flag", "flags", "findings", "finding", "detected", "caught", "reported"],
+  ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
 /** Messages of these shapes ask something general, not about an execution of the session. */

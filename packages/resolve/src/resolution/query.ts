@@ -10,8 +10,9 @@ export type TemporalOp =
       why: string /** "before this/it": before the current execution, not the latest of the kind. */;
       demonstrative?: boolean;
     }
-  | { kind: "first"; why: string }
-  | { kind: "nth"; n: number; why: string }
+  /** `overall`: "the first/third thing (we did)": the position in the whole session, whatever the other words name. */
+  | { kind: "first"; why: string; overall?: boolean }
+  | { kind: "nth"; n: number; why: string; overall?: boolean }
   | { kind: "event"; side: "before" | "after"; phrase: string; why: string }
   /** "an hour ago", "a few minutes ago": by the executions' timestamps. */
   | { kind: "clock"; agoMs: number; why: string };
@@ -92,6 +93,12 @@ function valueUnitOf(lower: string): ParsedQuery["valueUnit"] {
       said.push("long");
     if (said.length) return { kind, words: [...new Set(said)] };
   }
+  return undefined;
+}
+
+/** "sizes", "durations", "timings": a plural that names a kind of amount asks for the amounts themselves. */
+function amountNamed(lower: string): ParsedQuery["valueUnit"] {
+  if (/\b(sizes|file sizes|durations|timings|run ?times|latencies)\b/.test(lower)) return valueUnitOf(lower);
   return undefined;
 }
 
@@ -183,6 +190,14 @@ export function parseQuery(input: string): ParsedQuery {
     }
     for (const c of rule.consumes ?? []) consumed.add(c);
   }
+  // "why did that fail?": the failure word points at the outcome, not at a record whose text says "failed".
+  if (POINTED_FAILURE.test(lower)) for (const w of ["fail", "crash", "break", "red"]) consumed.add(w);
+  // "the last result", "the second-to-last output", "right before the latest one": a generic noun after an
+  // order word means any execution, not a record whose text says "result".
+  for (const m of lower.matchAll(
+    /\b(?:last|latest|previous|prior|first|second|third|fourth|fifth|next|final|newest|earlier|most recent)\s+(result|results|output|outputs)\b/g,
+  ))
+    consumed.add(m[1]!);
   // "the page I opened" is a fetched page, "the file I opened" a file read.
   if (
     hints.has("fetch") &&
@@ -213,7 +228,7 @@ export function parseQuery(input: string): ParsedQuery {
     /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(
       lower,
     ) ||
-    /\b(went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked)\b/.test(
+    /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked)\b/.test(
       lower,
     ) ||
     /\bthe\s+[1-5]\d\d\b/.test(lower) ||
@@ -371,7 +386,8 @@ export function parseQuery(input: string): ParsedQuery {
     negated: negation.words,
     followUp,
     asksValue: VALUE_QUESTION.test(lower),
-    valueUnit: VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : undefined,
+    // A value question, or a message that names the kind of amount itself ("the bundle sizes", "the run times").
+    valueUnit: VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower),
     past: PAST_TENSE.test(lower),
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
   };
@@ -480,10 +496,17 @@ function relatedWords(word: string, lower: string): string[] {
  * named; without one only a verb of what it did may follow ("before the last deploy" is an event).
  */
 const LATEST_REF =
-  "(?:the|my|your|our)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
+  "(?:the|my|your|our)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call|result|output)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
+
+/** A failure pointed at without a name: "that failure", "that 500", "why did it fail?", "it went red". */
+const POINTED_FAILURE =
+  /\b(?:that|this)\s+(?:failure|error|crash|exception|traceback|[45]\d\d)\b|\b(?:did|does|has) (?:that|this|it) (?:fail|break|crash|error)\b|\bit (?:went|turned|has gone) red\b/;
 
 /** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 export function parseTemporal(lower: string): TemporalOp | undefined {
+  // "the third thing you did", "the very first step": an ordinal of a generic noun counts every execution.
+  const overall = (ordinal: string) =>
+    new RegExp(`\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b`).test(lower) ? { overall: true } : {};
   const nounAfter = (re: RegExp) => {
     for (const m of lower.matchAll(re)) {
       const after = lower
@@ -547,7 +570,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   );
   if (nth && nounAfter(new RegExp(`(?:\\bthe|^|[,;:.!?]\\s*)\\s*${nth[1]}\\b`, "g"))) {
     const n = { second: 2, third: 3, fourth: 4, fifth: 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 }[nth[1] as "second"];
-    return { kind: "nth", n, why: `"the ${nth[1]}"` };
+    return { kind: "nth", n, why: `"the ${nth[1]}"`, ...overall(nth[1]!) };
   }
   if (
     /\b(first time|the very first|originally|initially|at the (very )?(start|beginning|outset)|in the (very )?beginning|to begin with|the original|oldest|earliest)\b/.test(
@@ -555,8 +578,11 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     ) ||
     nounAfter(/\bfirst\b/g)
   ) {
-    return { kind: "first", why: '"first"' };
+    return { kind: "first", why: '"first"', ...overall("first") };
   }
+  // A failure pointed at without a name ("that failure", "that 500", "why did it fail?", "it went red"):
+  // the latest of the failures.
+  if (POINTED_FAILURE.test(lower)) return { kind: "latest", why: "the failure pointed at" };
   if (
     /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(
       lower,

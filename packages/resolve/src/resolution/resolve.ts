@@ -396,6 +396,18 @@ function resolveParsed(
     let kind = max > 0 ? scored.filter((s) => s.total > 0 && firm(s) >= KIND * firmMax) : scored;
     let chosen: Scored | undefined;
     const op = query.temporal;
+    // "the earlier test run": a tool kind the message names outright keeps the order words to that kind.
+    const namedKinds = [...query.hints].filter(([, h]) => h.weight >= 3).map(([c]) => c);
+    if (max > 0 && namedKinds.length) {
+      const ofKind = scored.filter(
+        (s) => s.total > 0 && namedKinds.some((c) => (s.x.classes.get(c as ToolClass) ?? 0) >= 1),
+      );
+      if (ofKind.length) kind = ofKind;
+    }
+    if ((op.kind === "first" || op.kind === "nth") && op.overall) {
+      const byRecord = new Map(scored.map((s) => [s.x, s]));
+      kind = list.map((x) => byRecord.get(x) ?? unscored(query, x));
+    }
     if (op.kind === "clock") {
       const pick = byClock(kind, op.agoMs, now, list);
       if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
@@ -507,6 +519,14 @@ function resolveParsed(
         ? distinct
         : [...distinct, ...others.filter((s) => !distinct.some((d) => d.x.group === s.x.group))];
     const chosen = pool.slice(0, count);
+    // Things named apart ("the mobile and desktop builds") are listed in the order the message names them:
+    // each by the first word of the message that it matches and the others chosen do not.
+    const own = (s: Scored) => {
+      const words = s.matchedWords.filter((w) => !chosen.some((o) => o !== s && o.matchedWords.includes(w)));
+      const at = words.map((w) => query.sequence.indexOf(w.replace(/s$/, ""))).filter((i) => i >= 0);
+      return at.length ? Math.min(...at) : Number.POSITIVE_INFINITY;
+    };
+    if (chosen.every((s) => own(s) < Number.POSITIVE_INFINITY)) chosen.sort((a, b) => own(a) - own(b));
     const rest = ranked.filter((s) => !chosen.includes(s));
     return {
       candidates: [

@@ -114,7 +114,8 @@ export function isAbbreviation(a: string, b: string): boolean {
   if (numeronym) return b.length === Number(numeronym[2]) + 2 && b.endsWith(numeronym[3]!);
   if (/\d/.test(a)) return false;
   if (a.length >= 3 && b.startsWith(a)) return true;
-  if (VOWELS.test(a) || b.length < a.length + 3) return false;
+  // "try", "dry", "sky" are words, not consonant abbreviations: "y" after the first letter is a vowel here.
+  if (VOWELS.test(a) || /y/.test(a.slice(1)) || b.length < a.length + 3) return false;
   let j = 1;
   for (let i = 1; i < a.length; i++) {
     while (j < b.length && b[j] !== a[i]) j++;
