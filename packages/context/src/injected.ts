@@ -60,12 +60,25 @@ export function configureInjectedKey(secret: string | Uint8Array): void {
  */
 export async function useStoreInjectedKey(store: Pick<ArtifactStore, "driver">): Promise<boolean> {
   let readOnly = false;
+  let created = false;
   try {
-    await store.driver.putIfAbsent(INJECTED_KEY_STORE_KEY, randomBytes(32));
+    ({ created } = await store.driver.putIfAbsent(INJECTED_KEY_STORE_KEY, randomBytes(32)));
   } catch (error) {
     if (!hasErrorCode(error, "READ_ONLY") && !hasErrorCode(error, "PERMISSION_DENIED")) throw error;
     readOnly = true; // a read-only store: use its secret if it has one
   }
+  // On a backend without conditional writes (some S3-compatible servers), two instances starting at
+  // the same instant can both "create" the secret, and the first to read may read its own before the
+  // other's write lands. The last write is what stays: a creator reads it again once writes have
+  // settled, so every instance ends on the same key (tags made before still verify here).
+  if (created) setTimeout(() => void adoptStored(store).catch(() => {}), INJECTED_KEY_SETTLE_MS).unref();
+  return adoptStored(store, readOnly);
+}
+
+/** How long after creating the store's secret an instance reads it again (see useStoreInjectedKey). */
+const INJECTED_KEY_SETTLE_MS = 1_000;
+
+async function adoptStored(store: Pick<ArtifactStore, "driver">, readOnly = false): Promise<boolean> {
   const stored = await store.driver.get(INJECTED_KEY_STORE_KEY);
   if (stored === undefined && readOnly) return false;
   if (stored === undefined || stored.length < MIN_INJECTED_KEY_BYTES)

@@ -64,4 +64,34 @@ describe("the injected-tag key (issue 18: tags verify across instances)", () => 
     expect(a.isInjected(tagged)).toBe(true);
     expect(a.tagInjected("still works")).toBe(tagged);
   });
+
+  it("on a backend without conditional writes, two instances that both create the secret end on the same key", async () => {
+    // Stand-in for an S3-compatible server that ignores If-None-Match (the driver then checks, then
+    // writes): both first starts see no secret and both write one; the last write stays.
+    class CheckThenWrite extends MemoryDriver {
+      override async putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }> {
+        const exists = (await this.head(key)) !== undefined;
+        await new Promise((r) => setTimeout(r, 20));
+        if (exists) return { created: false };
+        await this.put(key, data);
+        return { created: true };
+      }
+    }
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      const store = new ArtifactStore({ driver: new CheckThenWrite() });
+      const [a, b] = [await instance(), await instance()];
+      const startA = a.useStoreInjectedKey(store);
+      await vi.advanceTimersByTimeAsync(10); // b checks while a is between its check and its write
+      const startB = b.useStoreInjectedKey(store);
+      await vi.advanceTimersByTimeAsync(40);
+      await Promise.all([startA, startB]);
+      expect(a.tagInjected("context")).not.toBe(b.tagInjected("context")); // the race happened
+      await vi.advanceTimersByTimeAsync(1_000); // each creator reads the stored secret again
+      expect(a.tagInjected("context")).toBe(b.tagInjected("context"));
+      expect(b.isInjected(a.tagInjected("after settling"))).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
