@@ -73,7 +73,7 @@ export class DirectoryCache {
       stats = await lstat(dir, { bigint: true });
     } catch (error) {
       const errno = errnoOf(error);
-      if (errno === "ENOENT" || errno === "ENOTDIR") return { names: [], kinds: [] };
+      if (errno === "ENOENT" || errno === "ENOTDIR" || errno === "ENAMETOOLONG") return { names: [], kinds: [] };
       throw fsError(error, "read", dir, this.#root);
     }
     if (!stats.isDirectory()) return { names: [], kinds: [] };
@@ -90,7 +90,7 @@ export class DirectoryCache {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
       const errno = errnoOf(error);
-      if (errno === "ENOENT" || errno === "ENOTDIR") return { names: [], kinds: [] };
+      if (errno === "ENOENT" || errno === "ENOTDIR" || errno === "ENAMETOOLONG") return { names: [], kinds: [] };
       throw fsError(error, "read", dir, this.#root);
     }
     this.work.directoriesRead++;

@@ -157,7 +157,7 @@ export async function assertRealDirs(root: string, dir: string, known: Set<strin
     stats = await lstat(dir);
   } catch (error) {
     const errno = (error as { code?: string }).code;
-    if (errno === "ENOENT" || errno === "ENOTDIR") return false;
+    if (errno === "ENOENT" || errno === "ENOTDIR" || errno === "ENAMETOOLONG") return false; // too long to exist
     throw error;
   }
   if (stats.isFile()) return true; // a file where a directory belongs: the operation itself fails with ENOTDIR, which names it

@@ -16,7 +16,7 @@ async function entriesOf(dir: string, root: string): Promise<Dirent[]> {
     return await readdir(dir, { withFileTypes: true });
   } catch (error) {
     const errno = errnoOf(error);
-    if (errno === "ENOENT" || errno === "ENOTDIR") return [];
+    if (errno === "ENOENT" || errno === "ENOTDIR" || errno === "ENAMETOOLONG") return [];
     throw fsError(error, "read", dir, root);
   }
 }
