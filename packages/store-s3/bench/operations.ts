@@ -54,7 +54,7 @@ export const OPERATIONS: Operation[] = [
   },
   {
     name: "put, existing content, no session",
-    requests: 5,
+    requests: 2,
     setup: async (store, ctx) => {
       const text = ctx.text();
       await store.put(text);
@@ -78,13 +78,15 @@ export const OPERATIONS: Operation[] = [
   },
   {
     name: "put, content another session stored, into a new session",
-    requests: 6,
+    requests: 3,
+    withoutFloor: 4,
     setup: async (store, ctx) => ({ ...(await stored(store, ctx)), session: ctx.session() }),
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
   },
   {
     name: "put, content the same session already holds",
-    requests: 8,
+    requests: 5,
+    withoutFloor: 6,
     setup: (store, ctx) => stored(store, ctx),
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
   },
@@ -176,7 +178,7 @@ const S3_TIME_PRECISION_MS = 1_100; // S3 LastModified has second precision: gc'
 export const PER_ITEM: PerItem[] = [
   {
     name: "gc, per swept blob (unreferenced, past grace)",
-    requests: 4,
+    requests: 5,
     async measure(count, store, ctx) {
       const sweep = async (n: number) => {
         for (let i = 0; i < n; i++) await store.put(ctx.text());

@@ -73,6 +73,8 @@ export function createS3Client(options: ResolvedOptions): S3Client {
  */
 export class S3Driver implements Driver {
   readonly kind = "s3";
+  /** Each request is a network round trip: the store writes instead of probing and reading back (verifyOnDedupe off). */
+  readonly remote = true;
   readonly location: string;
   readonly bucket: string;
   readonly prefix: string;

@@ -51,7 +51,7 @@ export class StoreCore {
         `gcGraceFloorMs must be a whole number of milliseconds >= 0, got ${String(options.gcGraceFloorMs)}`,
       );
     this.gcGraceFloorMs = floor;
-    this.verifyOnDedupe = options.verifyOnDedupe ?? true;
+    this.verifyOnDedupe = options.verifyOnDedupe ?? options.driver.remote !== true;
     this.now = options.now ?? (() => new Date());
     this.#summarize = options.summarize ?? ((input) => defaultSummary(input.text, input.bytes.byteLength));
   }

@@ -12,6 +12,12 @@ export interface Driver {
   readonly kind: string;
   /** Human-readable location (a path or URI) for messages and `content_uri`. */
   readonly location: string;
+  /**
+   * Optional: true when every request is a network round trip (S3). The store then defaults
+   * `verifyOnDedupe` off: a put writes the blob whether or not it exists (one request that also
+   * refreshes and repairs it) instead of probing, refreshing and reading back the stored copy.
+   */
+  readonly remote?: boolean;
 
   /**
    * Creates `key` with `data` unless it exists. Atomic: readers never see a partial

@@ -45,7 +45,10 @@ export interface ArtifactStoreOptions {
   gcGraceFloorMs?: number;
   /**
    * When a put finds the blob already stored, read it back and check its hash; a corrupt
-   * blob is replaced by the good bytes (re-putting heals). Default true.
+   * blob is replaced by the good bytes and the put reports `healed`. Off, a put writes the blob
+   * whether or not it exists (the write replaces a corrupt copy silently: re-putting still heals)
+   * and reports its own record without reading the stored one. Default: on, off for a driver
+   * marked `remote` (S3: 2 requests for a put of existing content without a session, was 5).
    */
   verifyOnDedupe?: boolean;
   /** Retention and warnings of session records (`store.records`). */
