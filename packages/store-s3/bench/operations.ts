@@ -155,7 +155,7 @@ export const OPERATIONS: Operation[] = [
   },
   {
     name: "remove a reference (by short ref)",
-    requests: 3,
+    requests: 2,
     setup: (store, ctx) => stored(store, ctx),
     run: (store, s) => store.removeReference((s as Stored).session, (s as Stored).shortRef),
   },

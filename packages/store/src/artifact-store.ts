@@ -672,8 +672,10 @@ export class ArtifactStore {
   async removeReference(session: string, ref: string): Promise<boolean> {
     const sessionId = parseSessionId(session);
     const id = await this.resolve(ref, { session: sessionId });
+    // A short ref was resolved by listing the session's references: the key was just seen.
+    const listed = parseRef(ref).kind !== "id";
     try {
-      return await this.#core.driver.delete(refKey(sessionId, id));
+      return await this.#core.driver.delete(refKey(sessionId, id), { listed });
     } finally {
       this.#references.forget(sessionId);
     }

@@ -170,6 +170,9 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       expect(await store.cleanupExpired()).toBe(0);
 
       expect(await store.removeReference("s1", b.shortRef)).toBe(true);
+      // Gone: by short ref nothing matches any more, by id the delete says it was not there.
+      await expectCode(store.removeReference("s1", b.shortRef), "NOT_FOUND");
+      expect(await store.removeReference("s1", b.id)).toBe(false);
       await expectCode(store.listReferences("s1"), "UNKNOWN_SESSION");
       expect(await store.cleanupSession("s2")).toBe(1);
       expect(await store.listSessions()).toEqual([]);
