@@ -360,7 +360,7 @@ describe("crash injection: S3 driver through the local server", () => {
         clientConfig: { credentials: s3.credentials },
       });
     const driver = direct();
-    const store = new ArtifactStore({ driver, maxBytes: MAX_BYTES, gcGraceMs: 0 });
+    const store = new ArtifactStore({ driver, maxBytes: MAX_BYTES, gcGraceMs: 0, gcGraceFloorMs: 0 });
     const kills = scale(5, 100);
     const batch = scale(1, 10);
     const tally = newTally();

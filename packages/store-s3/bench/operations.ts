@@ -1,14 +1,15 @@
 // The store operations whose requests are counted on the wire (bench/s3.bench.ts, bench/latency.bench.ts)
 // and held to their documented counts (test/request-counts.test.ts). Each operation has a setup (not
 // counted) and a run (counted); contents are unique per call, so a run never finds another run's state.
-import { ArtifactStore } from "@artifact-refs/store";
+import { ArtifactStore, DEFAULT_REMOTE_GC_GRACE_FLOOR_MS } from "@artifact-refs/store";
 
 /**
- * The store-wide gc grace floor the counted store is created with (layout.json): with a floor, a put
- * into a session that finishes within it skips the refresh after its reference write. A store without a
- * floor keeps that request (`withoutFloor`), so that a gc with grace 0 on another instance stays safe.
+ * The store-wide gc grace floor the counted store records (layout.json): the default of a store created
+ * over S3. With a floor, a put into a session that finishes within it skips the refresh after its
+ * reference write. A store created with `gcGraceFloorMs: 0` keeps that request (`withoutFloor`), so that
+ * a gc with grace 0 on another instance stays safe.
  */
-export const GRACE_FLOOR_MS = 600_000;
+export const GRACE_FLOOR_MS = DEFAULT_REMOTE_GC_GRACE_FLOOR_MS;
 
 export interface OperationContext {
   /** Unique text for this call. */

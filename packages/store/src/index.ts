@@ -30,6 +30,7 @@ export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_BYTES as DEFAULT_MAX_ARTIFACT_BYTES,
   DEFAULT_GC_GRACE_MS,
+  DEFAULT_REMOTE_GC_GRACE_FLOOR_MS,
   GcOptionsSchema,
   PutOptionsSchema,
   VerifyOptionsSchema,

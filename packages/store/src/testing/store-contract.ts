@@ -15,7 +15,7 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
     let clock: Date;
     let store: ArtifactStore;
     const open = (d: Driver, extra: Partial<ConstructorParameters<typeof ArtifactStore>[0]> = {}) =>
-      new ArtifactStore({ driver: d, now: () => clock, gcGraceMs: 0, ...extra });
+      new ArtifactStore({ driver: d, now: () => clock, gcGraceMs: 0, gcGraceFloorMs: 0, ...extra });
     const waitPrecision = () => sleep((harness.timePrecisionMs ?? 0) + 15);
 
     beforeEach(async () => {
@@ -251,7 +251,7 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
 
     it("re-putting heals a corrupt blob with verifyOnDedupe on and off; `healed` only when it read the copy back", async () => {
       for (const verifyOnDedupe of [true, false]) {
-        const own = new ArtifactStore({ driver, gcGraceMs: 0, verifyOnDedupe });
+        const own = new ArtifactStore({ driver, gcGraceMs: 0, gcGraceFloorMs: 0, verifyOnDedupe });
         const content = `content re-put with verifyOnDedupe ${verifyOnDedupe} `.repeat(50);
         const { id } = await own.put(content);
         const stored = (await driver.get(blobKey(id)))!;
@@ -284,7 +284,7 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
 
     it("metadata naming another artifact is corrupt; a re-put that reads it back (verifyOnDedupe) heals it, verify --repair always does", async () => {
       for (const verifyOnDedupe of [true, false]) {
-        const own = new ArtifactStore({ driver, gcGraceMs: 0, verifyOnDedupe });
+        const own = new ArtifactStore({ driver, gcGraceMs: 0, gcGraceFloorMs: 0, verifyOnDedupe });
         const a = await own.put(`aaa ${verifyOnDedupe}`);
         const b = await own.put(`bbb ${verifyOnDedupe}`);
         await driver.put(metaKey(a.id), (await driver.get(metaKey(b.id)))!);
