@@ -46,6 +46,13 @@ const stored = async (store: ArtifactStore, ctx: OperationContext, session = ctx
   return { text, id: put.id, shortRef: put.shortRef, session };
 };
 
+/** A bounded fetch in two calls: the access check (reused within 60 s), then the content by id. */
+const fetchByShortRef = async (store: ArtifactStore, s: unknown) => {
+  const { session, shortRef } = s as Stored;
+  const reference = await store.reference(session, shortRef, { maxAgeMs: 60_000 });
+  return store.get(reference.artifact_id);
+};
+
 export const OPERATIONS: Operation[] = [
   {
     name: "put, new content, no session",
@@ -108,11 +115,7 @@ export const OPERATIONS: Operation[] = [
     requests: 3,
     // Stored by another instance: this one has nothing cached.
     setup: (store, ctx) => stored(elsewhere(store), ctx),
-    run: async (store, s) => {
-      const { session, shortRef } = s as Stored;
-      const reference = await store.reference(session, shortRef, { maxAgeMs: 60_000 });
-      return store.get(reference.artifact_id);
-    },
+    run: fetchByShortRef,
   },
   {
     name: "bounded fetch cold through open() (access check and content at once)",
@@ -124,11 +127,7 @@ export const OPERATIONS: Operation[] = [
     name: "bounded fetch by short ref, right after this instance stashed it",
     requests: 1,
     setup: (store, ctx) => stored(store, ctx),
-    run: async (store, s) => {
-      const { session, shortRef } = s as Stored;
-      const reference = await store.reference(session, shortRef, { maxAgeMs: 60_000 });
-      return store.get(reference.artifact_id);
-    },
+    run: fetchByShortRef,
   },
   {
     name: "bounded fetch, access check reused (second fetch)",
@@ -138,11 +137,7 @@ export const OPERATIONS: Operation[] = [
       await store.reference(s.session, s.shortRef, { maxAgeMs: 60_000 });
       return s;
     },
-    run: async (store, s) => {
-      const { session, shortRef } = s as Stored;
-      const reference = await store.reference(session, shortRef, { maxAgeMs: 60_000 });
-      return store.get(reference.artifact_id);
-    },
+    run: fetchByShortRef,
   },
   {
     name: "list a session of 3 references",
