@@ -29,6 +29,8 @@ const SCRATCH = /^\.(tmp|trash)-/;
 interface Line {
   ready?: boolean;
   acked?: string;
+  /** A chunked put's manifest: gc sweeps its chunks and manifest, its id is never in `swept`. */
+  manifest?: string;
   record?: string;
   session?: string;
   ref?: boolean;
@@ -45,6 +47,10 @@ interface Tally {
   secondPasses: number;
   acked: Set<string>;
   referenced: Set<string>;
+  /** Manifest id → the chunked artifact's id (acknowledged puts of the current store). */
+  manifests: Map<string, string>;
+  /** What happened to each acknowledged id (printed with a failure, with the seed). */
+  history: Map<string, string[]>;
   /** Session records acknowledged per session (of the current store). */
   records: Map<string, Set<string>>;
   recordLines: number;
@@ -63,6 +69,8 @@ const newTally = (): Tally => ({
   secondPasses: 0,
   acked: new Set(),
   referenced: new Set(),
+  manifests: new Map(),
+  history: new Map(),
   records: new Map(),
   recordLines: 0,
   failures: [],
@@ -71,6 +79,12 @@ const newTally = (): Tally => ({
   tempFilesCleaned: 0,
   checks: 0,
 });
+
+function note(tally: Tally, id: string, event: string): void {
+  let events = tally.history.get(id);
+  if (!events) tally.history.set(id, (events = []));
+  events.push(event);
+}
 
 /** Runs `parallel` writers, kills each 0-50 ms after it is ready, records what they acknowledged. */
 async function killRound(
@@ -104,6 +118,12 @@ async function killRound(
           tally.acked.add(line.acked);
           tally.ackLines++;
           if (line.ref) tally.referenced.add(line.acked);
+          if (line.manifest) tally.manifests.set(line.manifest, line.acked);
+          note(
+            tally,
+            line.acked,
+            `kill ${tally.kills} (slot ${slot}): put acknowledged ${line.ref ? "with" : "without"} a reference${line.manifest ? `, chunked (manifest ${line.manifest.slice(0, 12)})` : ""}`,
+          );
         }
         if (line.record && line.session) {
           let ids = tally.records.get(line.session);
@@ -122,8 +142,13 @@ async function maintain(store: ArtifactStore, tally: Tally, withGc: boolean): Pr
   if (withGc) {
     const gc = await store.gc({ graceMs: 0 });
     tally.tempFilesCleaned += gc.temp_files_removed;
-    for (const id of gc.swept) if (tally.referenced.has(id)) tally.failures.push(`gc swept referenced blob ${id}`);
-    for (const id of gc.swept) tally.acked.delete(id); // unreferenced puts are garbage: gone is correct
+    for (const blob of gc.swept) {
+      // A chunked artifact's parts are swept, never its id (its record goes with them).
+      const id = tally.manifests.get(blob) ?? blob;
+      if (tally.referenced.has(id)) tally.failures.push(`gc swept referenced blob ${blob} (artifact ${id})`);
+      if (tally.acked.delete(id))
+        note(tally, id, `check ${tally.checks}: gc swept ${blob === id ? "it" : "its manifest"}`);
+    }
   }
   const repaired = await store.verify({ repair: true });
   for (const p of repaired.problems) {
@@ -141,7 +166,9 @@ async function checkAcked(store: ArtifactStore, tally: Tally): Promise<void> {
     try {
       await store.get(id);
     } catch (error) {
-      tally.failures.push(`acknowledged put ${id} unreadable after a kill: ${(error as Error).message}`);
+      tally.failures.push(
+        `acknowledged put ${id} unreadable after a kill: ${(error as Error).message}; its history: ${(tally.history.get(id) ?? []).join("; ")}`,
+      );
     }
   }
 }
@@ -201,6 +228,8 @@ describe("crash injection: fs store", () => {
         store = new ArtifactStore({ driver: new FsDriver({ root }), maxBytes: MAX_BYTES, gcGraceMs: 0 });
         tally.acked.clear();
         tally.referenced.clear();
+        tally.manifests.clear();
+        tally.history.clear();
         tally.records.clear();
       }
       await killRound(
@@ -299,7 +328,7 @@ describe("crash injection: fs store", () => {
         seed,
       },
     );
-    expect(tally.failures).toEqual([]);
+    expect(tally.failures, `seed ${seed} (replay: AREF_STRESS_SEED=${seed})`).toEqual([]);
     expect(tally.kills).toBe(kills);
     expect(tally.acked.size).toBeGreaterThan(0);
     expect(tally.recordLines).toBeGreaterThan(0);
@@ -331,7 +360,7 @@ describe("crash injection: S3 driver through the local server", () => {
         clientConfig: { credentials: s3.credentials },
       });
     const driver = direct();
-    const store = new ArtifactStore({ driver, maxBytes: MAX_BYTES, gcGraceMs: 0 });
+    const store = new ArtifactStore({ driver, maxBytes: MAX_BYTES, gcGraceMs: 0, gcGraceFloorMs: 0 });
     const kills = scale(5, 100);
     const batch = scale(1, 10);
     const tally = newTally();
@@ -389,7 +418,7 @@ describe("crash injection: S3 driver through the local server", () => {
         seed,
       },
     );
-    expect(tally.failures).toEqual([]);
+    expect(tally.failures, `seed ${seed} (replay: AREF_STRESS_SEED=${seed})`).toEqual([]);
     expect(tally.kills).toBe(kills);
   });
 });

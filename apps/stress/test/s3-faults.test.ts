@@ -65,8 +65,8 @@ describe("S3 faults", () => {
       requestTimeoutMs: 1_500,
     });
     const direct = new S3Driver({ ...common, endpoint: s3.endpoint, conditionalWrites: "off" });
-    const store = new ArtifactStore({ driver: faulty });
-    const clean = new ArtifactStore({ driver: direct });
+    const store = new ArtifactStore({ driver: faulty, gcGraceFloorMs: 0 }); // gc runs with grace 0
+    const clean = new ArtifactStore({ driver: direct, gcGraceFloorMs: 0 });
 
     const chance = (p: number) => () => r.next() < p;
     proxy.clearFaults();
@@ -213,8 +213,8 @@ describe("S3 faults", () => {
       requestTimeoutMs: 5_000,
     });
     const direct = new S3Driver({ ...common, endpoint: s3.endpoint, conditionalWrites: "off" });
-    const store = new ArtifactStore({ driver: faulty });
-    const clean = new ArtifactStore({ driver: direct });
+    const store = new ArtifactStore({ driver: faulty, gcGraceFloorMs: 0 }); // gc runs with grace 0
+    const clean = new ArtifactStore({ driver: direct, gcGraceFloorMs: 0 });
     const r = rng(seedFromEnv());
     const lines: string[] = [];
     for (let i = 0, n = 0; n < 3 * 1024 * 1024; i++) {

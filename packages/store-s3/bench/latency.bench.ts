@@ -14,7 +14,7 @@ import { S3Driver } from "@artifact-refs/store-s3";
 import { machine } from "@artifact-refs/tooling/bench/harness";
 import { startFaultProxy } from "@artifact-refs/tooling/s3/fault-proxy";
 import { startS3ServerProcess } from "@artifact-refs/tooling/s3/server";
-import { GRACE_FLOOR_MS, OPERATIONS, operationContext } from "./operations.js";
+import { OPERATIONS, operationContext } from "./operations.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 const delayMs = Number(process.env.BENCH_DELAY_MS ?? 20);
@@ -34,7 +34,7 @@ const driver = new S3Driver({
   conditionalWrites: "on",
 });
 // A store with a gc grace floor (layout.json): a put into a session skips the refresh after its reference.
-const store = new ArtifactStore({ driver, gcGraceFloorMs: GRACE_FLOOR_MS });
+const store = new ArtifactStore({ driver }); // S3 default: a 60 s gc grace floor
 await store.put("warm up: the layout check");
 const raw = new S3Client({ ...s3.clientConfig(), endpoint: proxy.endpoint });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

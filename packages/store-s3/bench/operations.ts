@@ -1,14 +1,15 @@
 // The store operations whose requests are counted on the wire (bench/s3.bench.ts, bench/latency.bench.ts)
 // and held to their documented counts (test/request-counts.test.ts). Each operation has a setup (not
 // counted) and a run (counted); contents are unique per call, so a run never finds another run's state.
-import { ArtifactStore } from "@artifact-refs/store";
+import { ArtifactStore, DEFAULT_REMOTE_GC_GRACE_FLOOR_MS } from "@artifact-refs/store";
 
 /**
- * The store-wide gc grace floor the counted store is created with (layout.json): with a floor, a put
- * into a session that finishes within it skips the refresh after its reference write. A store without a
- * floor keeps that request (`withoutFloor`), so that a gc with grace 0 on another instance stays safe.
+ * The store-wide gc grace floor the counted store records (layout.json): the default of a store created
+ * over S3. With a floor, a put into a session that finishes within it skips the refresh after its
+ * reference write. A store created with `gcGraceFloorMs: 0` keeps that request (`withoutFloor`), so that
+ * a gc with grace 0 on another instance stays safe.
  */
-export const GRACE_FLOOR_MS = 600_000;
+export const GRACE_FLOOR_MS = DEFAULT_REMOTE_GC_GRACE_FLOOR_MS;
 
 export interface OperationContext {
   /** Unique text for this call. */
@@ -45,6 +46,13 @@ const stored = async (store: ArtifactStore, ctx: OperationContext, session = ctx
   return { text, id: put.id, shortRef: put.shortRef, session };
 };
 
+/** A bounded fetch in two calls: the access check (reused within 60 s), then the content by id. */
+const fetchByShortRef = async (store: ArtifactStore, s: unknown) => {
+  const { session, shortRef } = s as Stored;
+  const reference = await store.reference(session, shortRef, { maxAgeMs: 60_000 });
+  return store.get(reference.artifact_id);
+};
+
 export const OPERATIONS: Operation[] = [
   {
     name: "put, new content, no session",
@@ -54,7 +62,7 @@ export const OPERATIONS: Operation[] = [
   },
   {
     name: "put, existing content, no session",
-    requests: 5,
+    requests: 2,
     setup: async (store, ctx) => {
       const text = ctx.text();
       await store.put(text);
@@ -78,13 +86,15 @@ export const OPERATIONS: Operation[] = [
   },
   {
     name: "put, content another session stored, into a new session",
-    requests: 6,
+    requests: 3,
+    withoutFloor: 4,
     setup: async (store, ctx) => ({ ...(await stored(store, ctx)), session: ctx.session() }),
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
   },
   {
     name: "put, content the same session already holds",
-    requests: 8,
+    requests: 5,
+    withoutFloor: 6,
     setup: (store, ctx) => stored(store, ctx),
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
   },
@@ -105,11 +115,7 @@ export const OPERATIONS: Operation[] = [
     requests: 3,
     // Stored by another instance: this one has nothing cached.
     setup: (store, ctx) => stored(elsewhere(store), ctx),
-    run: async (store, s) => {
-      const { session, shortRef } = s as Stored;
-      const reference = await store.reference(session, shortRef, { maxAgeMs: 60_000 });
-      return store.get(reference.artifact_id);
-    },
+    run: fetchByShortRef,
   },
   {
     name: "bounded fetch cold through open() (access check and content at once)",
@@ -121,11 +127,7 @@ export const OPERATIONS: Operation[] = [
     name: "bounded fetch by short ref, right after this instance stashed it",
     requests: 1,
     setup: (store, ctx) => stored(store, ctx),
-    run: async (store, s) => {
-      const { session, shortRef } = s as Stored;
-      const reference = await store.reference(session, shortRef, { maxAgeMs: 60_000 });
-      return store.get(reference.artifact_id);
-    },
+    run: fetchByShortRef,
   },
   {
     name: "bounded fetch, access check reused (second fetch)",
@@ -135,11 +137,7 @@ export const OPERATIONS: Operation[] = [
       await store.reference(s.session, s.shortRef, { maxAgeMs: 60_000 });
       return s;
     },
-    run: async (store, s) => {
-      const { session, shortRef } = s as Stored;
-      const reference = await store.reference(session, shortRef, { maxAgeMs: 60_000 });
-      return store.get(reference.artifact_id);
-    },
+    run: fetchByShortRef,
   },
   {
     name: "list a session of 3 references",
@@ -153,7 +151,7 @@ export const OPERATIONS: Operation[] = [
   },
   {
     name: "remove a reference (by short ref)",
-    requests: 3,
+    requests: 2,
     setup: (store, ctx) => stored(store, ctx),
     run: (store, s) => store.removeReference((s as Stored).session, (s as Stored).shortRef),
   },
@@ -176,7 +174,7 @@ const S3_TIME_PRECISION_MS = 1_100; // S3 LastModified has second precision: gc'
 export const PER_ITEM: PerItem[] = [
   {
     name: "gc, per swept blob (unreferenced, past grace)",
-    requests: 4,
+    requests: 5,
     async measure(count, store, ctx) {
       const sweep = async (n: number) => {
         for (let i = 0; i < n; i++) await store.put(ctx.text());

@@ -5,6 +5,7 @@ import {
   assertValidListPrefix,
   isValidKey,
   type Driver,
+  type DeleteOptions,
   type DriverEntry,
   type PutIfAbsentOptions,
 } from "@artifact-refs/store";
@@ -73,6 +74,8 @@ export function createS3Client(options: ResolvedOptions): S3Client {
  */
 export class S3Driver implements Driver {
   readonly kind = "s3";
+  /** Each request is a network round trip: the store writes instead of probing and reading back (verifyOnDedupe off). */
+  readonly remote = true;
   readonly location: string;
   readonly bucket: string;
   readonly prefix: string;
@@ -182,11 +185,14 @@ export class S3Driver implements Driver {
    * requests can be deleted (see the README's GC section). DeleteObject answers 204 whether
    * or not the key existed, so the HEAD also tells whether it existed.
    */
-  async delete(key: string, options: { ifUnmodifiedSince?: Date } = {}): Promise<boolean> {
+  async delete(key: string, options: DeleteOptions = {}): Promise<boolean> {
     checkKey(key);
-    const entry = await this.head(key);
-    if (entry === undefined) return false;
-    if (options.ifUnmodifiedSince !== undefined && entry.modifiedAt >= options.ifUnmodifiedSince) return false;
+    // A key the caller just listed needs no HEAD to say it existed (unless its time decides).
+    if (!options.listed || options.ifUnmodifiedSince !== undefined) {
+      const entry = await this.head(key);
+      if (entry === undefined) return false;
+      if (options.ifUnmodifiedSince !== undefined && entry.modifiedAt >= options.ifUnmodifiedSince) return false;
+    }
     try {
       await this.#client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
       return true;

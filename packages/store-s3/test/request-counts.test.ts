@@ -1,6 +1,6 @@
-import { ArtifactStore } from "@artifact-refs/store";
+import { ArtifactStore, DEFAULT_REMOTE_GC_GRACE_FLOOR_MS } from "@artifact-refs/store";
 import { describe, expect, it } from "vitest";
-import { GRACE_FLOOR_MS, OPERATIONS, PER_ITEM, operationContext } from "../bench/operations.js";
+import { OPERATIONS, PER_ITEM, operationContext } from "../bench/operations.js";
 import { useS3 } from "./support.js";
 
 /**
@@ -15,7 +15,8 @@ describe("requests per store operation on S3", () => {
   const open = (floor = false) =>
     new ArtifactStore({
       driver: s3.driver({ via: "proxy", conditionalWrites: "on", prefix: floor ? "counts-floor" : "counts" }),
-      ...(floor ? { gcGraceFloorMs: GRACE_FLOOR_MS } : {}),
+      // A new S3 store records the default floor (60 s); the store without one opts out explicitly.
+      ...(floor ? {} : { gcGraceFloorMs: 0 }),
     });
   const counted = async (fn: () => Promise<unknown>) => {
     s3.proxy.clearLog();
@@ -44,6 +45,17 @@ describe("requests per store operation on S3", () => {
       await store.close();
     });
   }
+
+  it("a new S3 store records the default grace floor (60 s); an explicit 0 records none, and gc refuses a grace below the floor", async () => {
+    for (const floor of [true, false]) {
+      const store = open(floor);
+      await store.put(`layout check ${floor}`);
+      const layout = JSON.parse(new TextDecoder().decode(await store.driver.get("layout.json")));
+      expect(layout.gc_grace_floor_ms).toBe(floor ? DEFAULT_REMOTE_GC_GRACE_FLOOR_MS : undefined);
+      if (floor) await expect(store.gc({ graceMs: 0 })).rejects.toMatchObject({ code: "INVALID_INPUT" });
+      await store.close();
+    }
+  });
 
   it("gc and verify stay within their documented requests per item", { timeout: 120_000 }, async () => {
     const store = open();

@@ -162,19 +162,28 @@ export class ArtifactStore {
     const refresh = session === undefined || floorMs > 0;
     const toStore = recordToStore((o) => this.#core.buildRecord(id, bytes, o), options, session !== undefined);
     const started = performance.now();
-    // Content and record are independent writes: do them at once, with the session's listing. A crash
-    // between them can leave a record without content (verify reports it, gc removes it), never a partial blob.
+    // Without a read-back (`verifyOnDedupe` off), the blob is written whether or not it exists: the
+    // write refreshes its time and replaces a corrupt copy (silently), and the record's conditional
+    // write tells whether these bytes were stored before. The put reports its own record, not the stored one.
+    const rewrite = !this.#core.verifyOnDedupe;
+    // Content and record are independent writes: do them at once. A crash between them can leave a
+    // record without content (verify reports it, gc removes it), never a partial blob.
     const [blobCreated, recordCreated] = await allSettled([
-      createBlob(this.#core, id, bytes, refresh),
+      rewrite ? this.#core.driver.put(key, bytes).then(() => false) : createBlob(this.#core, id, bytes, refresh),
       createRecord(this.#core, id, toStore.record),
     ]);
+    const created = rewrite ? recordCreated : blobCreated;
     // Content and record exist now, so the reference may be written: a crash from here on leaves it
     // pointing at stored content. What a write found already there (the stored copy's hash, the stored
     // record) is checked at the same time, not before.
     const [blob, ensured, written] = await allSettled([
-      blobCreated ? { created: true, healed: false, wrote: true } : checkStoredBlob(this.#core, id, bytes, refresh),
-      recordCreated
-        ? { stored: toStore.record, own: toStore.own, created: true }
+      // A rewritten blob next to an older record may be a re-store after a gc's blob delete whose record
+      // delete is still to come: that gc finds the blob back after its record delete and writes the record again.
+      rewrite || blobCreated
+        ? { created, healed: false, wrote: !rewrite }
+        : checkStoredBlob(this.#core, id, bytes, refresh),
+      rewrite || recordCreated
+        ? { stored: toStore.record, own: toStore.own, created: recordCreated }
         : storedRecord(this.#core, id, toStore),
       session === undefined ? undefined : this.#claimReference(session, id, options, toStore.own),
     ]);
@@ -210,7 +219,7 @@ export class ArtifactStore {
       ensured,
       { before: written?.before, shortRef: toShortRef(id) },
       restore,
-      { created: blobCreated, healed: blob.healed },
+      { created, healed: blob.healed },
       written,
     );
   }
@@ -663,8 +672,10 @@ export class ArtifactStore {
   async removeReference(session: string, ref: string): Promise<boolean> {
     const sessionId = parseSessionId(session);
     const id = await this.resolve(ref, { session: sessionId });
+    // A short ref was resolved by listing the session's references: the key was just seen.
+    const listed = parseRef(ref).kind !== "id";
     try {
-      return await this.#core.driver.delete(refKey(sessionId, id));
+      return await this.#core.driver.delete(refKey(sessionId, id), { listed });
     } finally {
       this.#references.forget(sessionId);
     }

@@ -14,7 +14,13 @@ import {
 import { decodeUtf8, defaultSummary, sniffMime } from "./content.js";
 import type { Driver } from "./driver.js";
 import { blobKey, metaKey, refKey } from "./layout.js";
-import { DEFAULT_GC_GRACE_MS, DEFAULT_MAX_BYTES, type ArtifactStoreOptions, type PutOptions } from "./options.js";
+import {
+  DEFAULT_GC_GRACE_MS,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_REMOTE_GC_GRACE_FLOOR_MS,
+  type ArtifactStoreOptions,
+  type PutOptions,
+} from "./options.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -44,14 +50,14 @@ export class StoreCore {
     this.driver = options.driver;
     this.maxBytes = maxBytes;
     this.gcGraceMs = grace;
-    const floor = options.gcGraceFloorMs ?? 0;
+    const floor = options.gcGraceFloorMs ?? (options.driver.remote === true ? DEFAULT_REMOTE_GC_GRACE_FLOOR_MS : 0);
     if (!Number.isSafeInteger(floor) || floor < 0)
       throw new ArefError(
         "CONFIG_INVALID",
         `gcGraceFloorMs must be a whole number of milliseconds >= 0, got ${String(options.gcGraceFloorMs)}`,
       );
     this.gcGraceFloorMs = floor;
-    this.verifyOnDedupe = options.verifyOnDedupe ?? true;
+    this.verifyOnDedupe = options.verifyOnDedupe ?? options.driver.remote !== true;
     this.now = options.now ?? (() => new Date());
     this.#summarize = options.summarize ?? ((input) => defaultSummary(input.text, input.bytes.byteLength));
   }

@@ -12,6 +12,12 @@ export interface Driver {
   readonly kind: string;
   /** Human-readable location (a path or URI) for messages and `content_uri`. */
   readonly location: string;
+  /**
+   * Optional: true when every request is a network round trip (S3). The store then defaults
+   * `verifyOnDedupe` off: a put writes the blob whether or not it exists (one request that also
+   * refreshes and repairs it) instead of probing, refreshing and reading back the stored copy.
+   */
+  readonly remote?: boolean;
 
   /**
    * Creates `key` with `data` unless it exists. Atomic: readers never see a partial
@@ -42,7 +48,7 @@ export interface Driver {
    * value was last modified before that time (atomically where the backend allows it,
    * else as close to it as the backend can check) and returns false otherwise.
    */
-  delete(key: string, options?: { ifUnmodifiedSince?: Date }): Promise<boolean>;
+  delete(key: string, options?: DeleteOptions): Promise<boolean>;
 
   /** Every key that starts with `prefix`, in no particular order. */
   list(prefix: string): AsyncIterable<DriverEntry>;
@@ -67,6 +73,17 @@ export interface PutIfAbsentOptions {
    * The store passes it for writes whose time no gc decision depends on at that point.
    */
   refresh?: boolean;
+}
+
+export interface DeleteOptions {
+  /** Delete only when the value was last modified before this time (see `Driver.delete`). */
+  ifUnmodifiedSince?: Date;
+  /**
+   * The caller has just seen the key in a listing: a driver that would otherwise check that it exists
+   * before deleting (S3: DeleteObject answers the same whether or not it did) may skip that request
+   * and return true. Ignored with `ifUnmodifiedSince`.
+   */
+  listed?: boolean;
 }
 
 export interface DriverEntry {

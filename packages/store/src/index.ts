@@ -22,6 +22,7 @@ export {
   isValidKey,
   isValidListPrefix,
   type Driver,
+  type DeleteOptions,
   type DriverEntry,
   type PutIfAbsentOptions,
 } from "./driver.js";
@@ -29,6 +30,7 @@ export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_BYTES as DEFAULT_MAX_ARTIFACT_BYTES,
   DEFAULT_GC_GRACE_MS,
+  DEFAULT_REMOTE_GC_GRACE_FLOOR_MS,
   GcOptionsSchema,
   PutOptionsSchema,
   VerifyOptionsSchema,

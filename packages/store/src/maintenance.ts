@@ -97,6 +97,14 @@ async function backendNow(core: StoreCore): Promise<Date> {
   return entry?.modifiedAt ?? new Date();
 }
 
+/** After gc deleted a record: a blob stored again meanwhile (a put between the two deletes) gets its record back. */
+async function restoreRecord(core: StoreCore, id: ArtifactId): Promise<void> {
+  if ((await core.driver.head(blobKey(id))) === undefined) return;
+  const bytes = await core.driver.get(blobKey(id));
+  if (bytes === undefined || sha256Hex(bytes) !== id) return; // gone again, or damaged: verify's to report
+  await core.driver.putIfAbsent(metaKey(id), encodeJson(core.buildRecord(id, bytes, {})), { refresh: false });
+}
+
 /**
  * Mark and sweep, safe against concurrent writers:
  * 1. mark: the ids every live reference holds, at backend time T;
@@ -141,8 +149,11 @@ export async function runGc(
       const removed = options.dryRun ? true : await core.driver.delete(blob.key, { ifUnmodifiedSince: cutoff });
       if (removed) {
         // Conditional too: a writer that re-stored the blob after the delete above has touched
-        // (or written) the record since the cutoff, and keeps it.
-        if (!options.dryRun) await core.driver.delete(metaKey(id), { ifUnmodifiedSince: cutoff });
+        // (or written) the record since the cutoff, and keeps it. A writer that rewrites blobs without
+        // touching an existing record (verifyOnDedupe off) may have stored the blob again meanwhile:
+        // the record is then written again from the blob.
+        if (!options.dryRun && (await core.driver.delete(metaKey(id), { ifUnmodifiedSince: cutoff })))
+          await restoreRecord(core, id);
         swept.push(id);
         bytesFreed += blob.size;
       }

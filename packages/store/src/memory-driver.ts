@@ -1,4 +1,10 @@
-import { assertValidKey, assertValidListPrefix, type Driver, type DriverEntry } from "./driver.js";
+import {
+  assertValidKey,
+  assertValidListPrefix,
+  type Driver,
+  type DriverEntry,
+  type PutIfAbsentOptions,
+} from "./driver.js";
 
 interface Slot {
   data: Uint8Array;
@@ -39,11 +45,11 @@ export class MemoryDriver implements Driver {
     this.#now = options.now ?? (() => new Date());
   }
 
-  async putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }> {
+  async putIfAbsent(key: string, data: Uint8Array, options: PutIfAbsentOptions = {}): Promise<{ created: boolean }> {
     checkKey(key);
     const slot = this.#slots.get(key);
     if (slot) {
-      slot.modifiedAt = this.#now();
+      if (options.refresh !== false) slot.modifiedAt = this.#now();
       return { created: false };
     }
     this.#store(key, data);

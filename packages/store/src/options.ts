@@ -12,6 +12,12 @@ import type { SessionRecordsOptions } from "./session-records.js";
 /** Default cap on one artifact's size (1 GiB). Content over 512 KiB is stored in chunks. */
 export const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
 export const DEFAULT_GC_GRACE_MS = 10 * 60 * 1000;
+/**
+ * The gc grace floor a store created over a `remote` driver (S3) records by default: a put into a
+ * session that finishes within it skips its refresh after the reference write (one request, one round
+ * trip). Local drivers default to 0 (a refresh costs them a syscall). Opt out with `gcGraceFloorMs: 0`.
+ */
+export const DEFAULT_REMOTE_GC_GRACE_FLOOR_MS = 60 * 1000;
 
 export interface SummarizeInput {
   /** The content as text, or undefined for binary content. */
@@ -37,7 +43,8 @@ export interface ArtifactStoreOptions {
   gcGraceMs?: number;
   /**
    * The store-wide minimum gc grace, recorded in the store's `layout.json` when this instance
-   * creates the store (default 0; a store that exists keeps the floor it records). Every gc on the
+   * creates the store (default 0, or DEFAULT_REMOTE_GC_GRACE_FLOOR_MS = 60 s over a `remote` driver such as
+   * S3; a store that exists keeps the floor it records, a store with a layout.json without one has 0). Every gc on the
    * store refuses a grace below it, so a put that finished its reference within the floor needs no
    * refresh after the reference write (one request and one round trip less per stash into a session).
    * With a floor of 0 the refresh stays: a gc with grace 0 on another instance stays safe.
@@ -45,7 +52,10 @@ export interface ArtifactStoreOptions {
   gcGraceFloorMs?: number;
   /**
    * When a put finds the blob already stored, read it back and check its hash; a corrupt
-   * blob is replaced by the good bytes (re-putting heals). Default true.
+   * blob is replaced by the good bytes and the put reports `healed`. Off, a put writes the blob
+   * whether or not it exists (the write replaces a corrupt copy silently: re-putting still heals)
+   * and reports its own record without reading the stored one. Default: on, off for a driver
+   * marked `remote` (S3: 2 requests for a put of existing content without a session, was 5).
    */
   verifyOnDedupe?: boolean;
   /** Retention and warnings of session records (`store.records`). */

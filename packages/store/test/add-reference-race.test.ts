@@ -1,38 +1,15 @@
-import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
+import { ArtifactStore } from "@artifact-refs/store";
 import { describe, expect, it } from "vitest";
-
-/** A MemoryDriver that holds reference writes until released and runs a hook before each blob delete. */
-class StagedDriver extends MemoryDriver {
-  refGate: Promise<void> | undefined;
-  onRefWrite: (() => void) | undefined;
-  beforeBlobDelete: (() => Promise<void>) | undefined;
-
-  override async put(key: string, data: Uint8Array): Promise<void> {
-    if (key.startsWith("refs/") && this.refGate) {
-      const gate = this.refGate;
-      this.refGate = undefined;
-      this.onRefWrite?.();
-      await gate;
-    }
-    return super.put(key, data);
-  }
-
-  override async delete(key: string, options?: { ifUnmodifiedSince?: Date }): Promise<boolean> {
-    if (key.startsWith("blobs/") && this.beforeBlobDelete) await this.beforeBlobDelete();
-    return super.delete(key, options);
-  }
-}
+import { StagedMemoryDriver } from "@artifact-refs/store/testing";
 
 describe("addReference racing gc (grace 0)", () => {
   it("content swept before the reference landed: the reference is taken back (NOT_FOUND), nothing dangles", async () => {
     let clock = 1_000;
-    const driver = new StagedDriver({ now: () => new Date(clock) });
+    const driver = new StagedMemoryDriver({ now: () => new Date(clock) });
     const store = new ArtifactStore({ driver, gcGraceMs: 0 });
     const { id } = await store.put("old garbage, about to be referenced"); // no reference: garbage for gc
     clock = 2_000;
-    let release!: () => void;
-    driver.refGate = new Promise((resolve) => (release = resolve));
-    const atRefWrite = new Promise<void>((resolve) => (driver.onRefWrite = resolve));
+    const { reached: atRefWrite, release } = driver.holdReferenceWrite();
     const adding = store.addReference("s1", id).catch((error: unknown) => error);
     await atRefWrite;
     clock = 3_000;
@@ -46,14 +23,12 @@ describe("addReference racing gc (grace 0)", () => {
 
   it("a reference written after gc's second mark, before its sweep, keeps the content", async () => {
     let clock = 1_000;
-    const driver = new StagedDriver({ now: () => new Date(clock) });
+    const driver = new StagedMemoryDriver({ now: () => new Date(clock) });
     const store = new ArtifactStore({ driver, gcGraceMs: 0 });
     const content = "old content referenced while gc sweeps";
     const { id } = await store.put(content);
     clock = 2_000;
-    let release!: () => void;
-    driver.refGate = new Promise((resolve) => (release = resolve));
-    const atRefWrite = new Promise<void>((resolve) => (driver.onRefWrite = resolve));
+    const { reached: atRefWrite, release } = driver.holdReferenceWrite();
     const adding = store.addReference("s1", id);
     await atRefWrite;
     clock = 3_000;

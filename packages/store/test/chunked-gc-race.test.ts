@@ -1,21 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { StagedMemoryDriver } from "@artifact-refs/store/testing";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-
-/** A MemoryDriver that holds reference writes until released (stages a gc between a put's steps). */
-class GatedDriver extends MemoryDriver {
-  refGate: Promise<void> | undefined;
-  onRefWrite: (() => void) | undefined;
-
-  override async put(key: string, data: Uint8Array): Promise<void> {
-    if (key.startsWith("refs/") && this.refGate) {
-      const gate = this.refGate;
-      this.refGate = undefined;
-      this.onRefWrite?.();
-      await gate;
-    }
-    return super.put(key, data);
-  }
-}
 
 // Over 512 KiB: stored in chunks (manifest + several chunk blobs).
 const big = Array.from({ length: 30_000 }, (_, i) => `line ${i} of a large tool output ${"x".repeat(i % 17)}`).join(
@@ -25,11 +10,9 @@ const big = Array.from({ length: 30_000 }, (_, i) => `line ${i} of a large tool 
 describe("a chunked put racing gc with grace 0", () => {
   it("never leaves a reference whose chunks are gone: the put fails with CONFLICT and a retry stores it", async () => {
     let clock = 1_000;
-    const driver = new GatedDriver({ now: () => new Date(clock) });
+    const driver = new StagedMemoryDriver({ now: () => new Date(clock) });
     const store = new ArtifactStore({ driver, gcGraceMs: 0 });
-    let release!: () => void;
-    driver.refGate = new Promise((resolve) => (release = resolve));
-    const atRefWrite = new Promise<void>((resolve) => (driver.onRefWrite = resolve));
+    const { reached: atRefWrite, release } = driver.holdReferenceWrite();
     const writer = store.put(big, { session: "s1" });
     const outcome = writer.then(
       () => undefined,
@@ -55,14 +38,12 @@ describe("a chunked put racing gc with grace 0", () => {
 
   it("keeps every chunk when gc runs between the chunk writes and the reference but finds them refreshed", async () => {
     let clock = 1_000;
-    const driver = new GatedDriver({ now: () => new Date(clock) });
+    const driver = new StagedMemoryDriver({ now: () => new Date(clock) });
     const store = new ArtifactStore({ driver, gcGraceMs: 0 });
     const first = await store.put(big, { session: "s0" }); // the chunks exist and are referenced
     await store.removeReference("s0", first.id);
     clock = 2_000;
-    let release!: () => void;
-    driver.refGate = new Promise((resolve) => (release = resolve));
-    const atRefWrite = new Promise<void>((resolve) => (driver.onRefWrite = resolve));
+    const { reached: atRefWrite, release } = driver.holdReferenceWrite();
     const writer = store.put(big, { session: "s1" }); // refreshes the chunks it writes (t=2000)
     await atRefWrite;
     clock = 3_000;

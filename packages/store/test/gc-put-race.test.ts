@@ -32,12 +32,12 @@ class StagedDriver extends MemoryDriver {
   }
 
   /** A put writes its reference conditionally (putIfAbsent): held the same way. */
-  override async putIfAbsent(key: string, data: Uint8Array, _options?: PutIfAbsentOptions) {
+  override async putIfAbsent(key: string, data: Uint8Array, options?: PutIfAbsentOptions) {
     if (key.startsWith("refs/") && this.refGate) {
       this.onRefWrite?.();
       await this.refGate;
     }
-    return super.putIfAbsent(key, data);
+    return super.putIfAbsent(key, data, options);
   }
 
   override async delete(key: string, options?: { ifUnmodifiedSince?: Date }): Promise<boolean> {
@@ -47,11 +47,14 @@ class StagedDriver extends MemoryDriver {
   }
 }
 
-describe("put with a session racing gc (grace 0)", () => {
+describe.each([
+  { verifyOnDedupe: true, path: "probe and read back" },
+  { verifyOnDedupe: false, path: "blob rewritten, the writer's record" },
+])("put with a session racing gc (grace 0), $path", ({ verifyOnDedupe }) => {
   it("a reference written after gc's second mark, but before its sweep, keeps the blob", async () => {
     let clock = 1_000;
     const driver = new StagedDriver({ now: () => new Date(clock) });
-    const store = new ArtifactStore({ driver, gcGraceMs: 0 });
+    const store = new ArtifactStore({ driver, gcGraceMs: 0, verifyOnDedupe });
     const content = "content first stored without a reference";
     const { id } = await store.put(content);
 
@@ -80,56 +83,61 @@ describe("put with a session racing gc (grace 0)", () => {
     expect((await store.verify()).problems).toEqual([]);
   });
 
-  it("a writer that stores the blob again between gc's blob delete and record delete keeps the record", async () => {
-    let clock = 1_000;
-    const driver = new StagedDriver({ now: () => new Date(clock) });
-    const store = new ArtifactStore({ driver, gcGraceMs: 0 });
-    const content = "content whose record gc is about to delete";
-    const { id } = await store.put(content); // blob and record at t=1000, no reference
+  for (const session of ["s1", undefined])
+    it(`a writer that stores the blob again between gc's blob delete and record delete keeps the record (${session ? "with" : "without"} a session)`, async () => {
+      let clock = 1_000;
+      const driver = new StagedDriver({ now: () => new Date(clock) });
+      const store = new ArtifactStore({ driver, gcGraceMs: 0, verifyOnDedupe });
+      const content = "content whose record gc is about to delete";
+      const { id } = await store.put(content); // blob and record at t=1000, no reference
 
-    // gc at t=3000 deletes the blob; just before it deletes the record, a writer puts the same
-    // content with a session (t=4000): blob stored again, record touched, reference written.
-    clock = 3_000;
-    driver.beforeMetaDelete = async () => {
-      driver.beforeMetaDelete = undefined;
-      clock = 4_000;
-      await store.put(content, { session: "s1" });
-    };
-    await store.gc({ graceMs: 0 });
+      // gc at t=3000 deletes the blob; just before it deletes the record, a writer puts the same
+      // content (t=4000): blob stored again, record touched (verifyOnDedupe off: left alone, gc
+      // then finds the blob back and writes the record again), reference written.
+      clock = 3_000;
+      driver.beforeMetaDelete = async () => {
+        driver.beforeMetaDelete = undefined;
+        clock = 4_000;
+        await store.put(content, session ? { session } : {});
+      };
+      await store.gc({ graceMs: 0 });
 
-    // verify first: getRecord would rebuild a missing record from the content.
-    expect((await store.verify()).problems).toEqual([]);
-    expect((await store.getRecord(id, { session: "s1" })).artifact_id).toBe(id);
-  });
+      // verify first: getRecord would rebuild a missing record from the content.
+      expect((await store.verify()).problems).toEqual([]);
+      expect((await store.getRecord(id, session ? { session } : {})).artifact_id).toBe(id);
+      expect(new TextDecoder().decode(await store.get(id))).toBe(content);
+    });
 
-  it("a writer whose read-back finds the blob swept re-stores it and keeps its record from gc's record delete", async () => {
-    let clock = 1_000;
-    const driver = new StagedDriver({ now: () => new Date(clock) });
-    const store = new ArtifactStore({ driver, gcGraceMs: 0 });
-    const content = "content re-put while gc sweeps it";
-    const { id } = await store.put(content);
+  // Only a put that reads the stored copy back has a read-back to stage.
+  if (verifyOnDedupe)
+    it("a writer whose read-back finds the blob swept re-stores it and keeps its record from gc's record delete", async () => {
+      let clock = 1_000;
+      const driver = new StagedDriver({ now: () => new Date(clock) });
+      const store = new ArtifactStore({ driver, gcGraceMs: 0, verifyOnDedupe });
+      const content = "content re-put while gc sweeps it";
+      const { id } = await store.put(content);
 
-    // The writer starts at t=2000: blob and record touched, then it waits in its read-back.
-    clock = 2_000;
-    let resume!: () => void;
-    driver.blobGetGate = new Promise((r) => (resume = r));
-    const atReadBack = new Promise<void>((r) => (driver.onBlobGet = r));
-    const writer = store.put(content, { session: "s1" });
-    await atReadBack;
+      // The writer starts at t=2000: blob and record touched, then it waits in its read-back.
+      clock = 2_000;
+      let resume!: () => void;
+      driver.blobGetGate = new Promise((r) => (resume = r));
+      const atReadBack = new Promise<void>((r) => (driver.onBlobGet = r));
+      const writer = store.put(content, { session: "s1" });
+      await atReadBack;
 
-    // gc at t=3000 (cutoff 3000) deletes the blob (t=2000); before its record delete, the writer
-    // goes on at t=4000: finds the blob gone, stores it again, writes its reference.
-    clock = 3_000;
-    driver.beforeMetaDelete = async () => {
-      driver.beforeMetaDelete = undefined;
-      clock = 4_000;
-      resume();
-      await writer;
-    };
-    await store.gc({ graceMs: 0 });
+      // gc at t=3000 (cutoff 3000) deletes the blob (t=2000); before its record delete, the writer
+      // goes on at t=4000: finds the blob gone, stores it again, writes its reference.
+      clock = 3_000;
+      driver.beforeMetaDelete = async () => {
+        driver.beforeMetaDelete = undefined;
+        clock = 4_000;
+        resume();
+        await writer;
+      };
+      await store.gc({ graceMs: 0 });
 
-    // verify first: getRecord would rebuild a missing record from the content.
-    expect((await store.verify()).problems).toEqual([]);
-    expect((await store.getRecord(id, { session: "s1" })).artifact_id).toBe(id);
-  });
+      // verify first: getRecord would rebuild a missing record from the content.
+      expect((await store.verify()).problems).toEqual([]);
+      expect((await store.getRecord(id, { session: "s1" })).artifact_id).toBe(id);
+    });
 });

@@ -68,7 +68,7 @@ export function runChunkedContract(name: string, factory: DriverFactory): void {
     beforeEach(async () => {
       harness = await factory();
       driver = harness.driver;
-      store = new ArtifactStore({ driver, gcGraceMs: 0 });
+      store = new ArtifactStore({ driver, gcGraceMs: 0, gcGraceFloorMs: 0 });
     });
     afterEach(async () => {
       await store.close();
@@ -141,7 +141,7 @@ export function runChunkedContract(name: string, factory: DriverFactory): void {
     });
 
     it("over the cap: TOO_LARGE naming the limit, nothing live, and gc sweeps the chunks already written", async () => {
-      const capped = new ArtifactStore({ driver, gcGraceMs: 0, maxBytes: 1_000_000 });
+      const capped = new ArtifactStore({ driver, gcGraceMs: 0, gcGraceFloorMs: 0, maxBytes: 1_000_000 });
       const error = await expectCode(capped.putStream(piecesOf(log), { session: "s" }), "TOO_LARGE");
       expect(error.message).toContain("1000000");
       expect(await driver.get(metaKey(id))).toBeUndefined();

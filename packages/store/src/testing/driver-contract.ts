@@ -72,6 +72,18 @@ export function runDriverContract(name: string, factory: DriverFactory, options:
       expect(await driver.get("d/x")).toBeUndefined();
     });
 
+    it("delete of a key the caller just listed (`listed`) removes it; with ifUnmodifiedSince the time still decides", async () => {
+      await driver.put("d/listed", bytesOf("x"));
+      const [entry] = await collect(driver.list("d/listed"));
+      expect(entry?.key).toBe("d/listed");
+      const old = new Date(Date.now() - 3_600_000);
+      expect(await driver.delete("d/listed", { listed: true, ifUnmodifiedSince: old })).toBe(false);
+      expect(await driver.get("d/listed")).toBeDefined();
+      expect(await driver.delete("d/listed", { listed: true })).toBe(true);
+      expect(await driver.get("d/listed")).toBeUndefined();
+      expect(await collect(driver.list("d/listed"))).toEqual([]);
+    });
+
     it("lists by prefix, across many keys and nested levels", async () => {
       const keys = Array.from({ length: 1_100 }, (_, i) => `l/p${i % 3}/k${String(i).padStart(4, "0")}`);
       for (let i = 0; i < keys.length; i += 50) {

@@ -24,6 +24,7 @@ export function runRecordsContract(name: string, factory: DriverFactory): void {
         driver: d,
         now: () => new Date(clock),
         gcGraceMs: 0,
+        gcGraceFloorMs: 0,
         records: { onWarning: (w) => warnings.push(w), ...records },
       });
 

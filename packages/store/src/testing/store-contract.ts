@@ -15,7 +15,7 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
     let clock: Date;
     let store: ArtifactStore;
     const open = (d: Driver, extra: Partial<ConstructorParameters<typeof ArtifactStore>[0]> = {}) =>
-      new ArtifactStore({ driver: d, now: () => clock, gcGraceMs: 0, ...extra });
+      new ArtifactStore({ driver: d, now: () => clock, gcGraceMs: 0, gcGraceFloorMs: 0, ...extra });
     const waitPrecision = () => sleep((harness.timePrecisionMs ?? 0) + 15);
 
     beforeEach(async () => {
@@ -170,6 +170,9 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       expect(await store.cleanupExpired()).toBe(0);
 
       expect(await store.removeReference("s1", b.shortRef)).toBe(true);
+      // Gone: by short ref nothing matches any more, by id the delete says it was not there.
+      await expectCode(store.removeReference("s1", b.shortRef), "NOT_FOUND");
+      expect(await store.removeReference("s1", b.id)).toBe(false);
       await expectCode(store.listReferences("s1"), "UNKNOWN_SESSION");
       expect(await store.cleanupSession("s2")).toBe(1);
       expect(await store.listSessions()).toEqual([]);
@@ -238,8 +241,27 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
         expect.objectContaining({ kind: "integrity", artifact_id: id, repaired: false }),
       ]);
       const healed = await store.put(content, { session: "s" });
-      expect(healed.healed).toBe(true);
+      // Reported only when the put read the stored copy back (verifyOnDedupe: default on, off for a
+      // remote driver, whose put writes the bytes again and so replaces the copy without reading it).
+      expect(healed.healed).toBe(driver.remote !== true);
+      expect(healed.created).toBe(false);
       expect(await store.getText(id)).toBe(content);
+      expect((await store.verify()).ok).toBe(true);
+    });
+
+    it("re-putting heals a corrupt blob with verifyOnDedupe on and off; `healed` only when it read the copy back", async () => {
+      for (const verifyOnDedupe of [true, false]) {
+        const own = new ArtifactStore({ driver, gcGraceMs: 0, gcGraceFloorMs: 0, verifyOnDedupe });
+        const content = `content re-put with verifyOnDedupe ${verifyOnDedupe} `.repeat(50);
+        const { id } = await own.put(content);
+        const stored = (await driver.get(blobKey(id)))!;
+        stored[10] = stored[10]! ^ 0x01;
+        await driver.put(blobKey(id), stored);
+        await expectCode(own.get(id), "INTEGRITY");
+        const again = await own.put(content);
+        expect(again).toMatchObject({ id, created: false, deduped: true, healed: verifyOnDedupe });
+        expect(await own.getText(id)).toBe(content);
+      }
       expect((await store.verify()).ok).toBe(true);
     });
 
@@ -260,13 +282,22 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       expect((await store.verify()).problems).toEqual([]);
     });
 
-    it("metadata naming another artifact is corrupt, and a re-put heals it", async () => {
-      const a = await store.put("aaa");
-      const b = await store.put("bbb");
-      await driver.put(metaKey(a.id), (await driver.get(metaKey(b.id)))!);
-      await expectCode(store.getRecord(a.id), "CORRUPT_METADATA");
-      expect((await store.put("aaa")).record.artifact_id).toBe(a.id);
-      expect((await store.getRecord(a.id)).artifact_id).toBe(a.id);
+    it("metadata naming another artifact is corrupt; a re-put that reads it back (verifyOnDedupe) heals it, verify --repair always does", async () => {
+      for (const verifyOnDedupe of [true, false]) {
+        const own = new ArtifactStore({ driver, gcGraceMs: 0, gcGraceFloorMs: 0, verifyOnDedupe });
+        const a = await own.put(`aaa ${verifyOnDedupe}`);
+        const b = await own.put(`bbb ${verifyOnDedupe}`);
+        await driver.put(metaKey(a.id), (await driver.get(metaKey(b.id)))!);
+        await expectCode(own.getRecord(a.id), "CORRUPT_METADATA");
+        // Off, the put reports its own record without reading the stored one.
+        expect((await own.put(`aaa ${verifyOnDedupe}`)).record.artifact_id).toBe(a.id);
+        if (!verifyOnDedupe) {
+          await expectCode(own.getRecord(a.id), "CORRUPT_METADATA");
+          const repaired = await own.verify({ repair: true });
+          expect(repaired.problems).toEqual([expect.objectContaining({ kind: "corrupt_metadata", repaired: true })]);
+        }
+        expect((await own.getRecord(a.id)).artifact_id).toBe(a.id);
+      }
     });
 
     it("a corrupt reference does not break listing; verify reports and repairs it", async () => {

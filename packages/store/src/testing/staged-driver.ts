@@ -1,0 +1,42 @@
+import { MemoryDriver } from "../memory-driver.js";
+
+/**
+ * A MemoryDriver for staging a race between a writer's steps and a gc (tests of the store's gc
+ * safety): `holdReferenceWrite()` holds the next reference write (`put` of a `refs/` key) until
+ * released, and `beforeBlobDelete` runs before each blob delete.
+ *
+ *   const driver = new StagedMemoryDriver({ now: () => new Date(clock) });
+ *   const held = driver.holdReferenceWrite();
+ *   const writer = store.put(content, { session: "s1" });
+ *   await held.reached; // the writer waits at its reference write: run gc now
+ *   held.release();
+ */
+export class StagedMemoryDriver extends MemoryDriver {
+  #refGate: Promise<void> | undefined;
+  #onRefWrite: (() => void) | undefined;
+  /** Runs (and is awaited) before each delete of a `blobs/` key. */
+  beforeBlobDelete: (() => Promise<void>) | undefined;
+
+  /** Holds the next reference write: `reached` resolves when it starts, `release()` lets it go on. */
+  holdReferenceWrite(): { reached: Promise<void>; release: () => void } {
+    let release!: () => void;
+    this.#refGate = new Promise((resolve) => (release = resolve));
+    const reached = new Promise<void>((resolve) => (this.#onRefWrite = resolve));
+    return { reached, release };
+  }
+
+  override async put(key: string, data: Uint8Array): Promise<void> {
+    if (key.startsWith("refs/") && this.#refGate) {
+      const gate = this.#refGate;
+      this.#refGate = undefined;
+      this.#onRefWrite?.();
+      await gate;
+    }
+    return super.put(key, data);
+  }
+
+  override async delete(key: string, options?: { ifUnmodifiedSince?: Date }): Promise<boolean> {
+    if (key.startsWith("blobs/") && this.beforeBlobDelete) await this.beforeBlobDelete();
+    return super.delete(key, options);
+  }
+}
