@@ -1,4 +1,14 @@
-import { Agent, OpenAIResponsesModel, run, setTracingDisabled, tool, type AgentInputItem } from "@openai/agents";
+import {
+  Agent,
+  OpenAIResponsesModel,
+  run,
+  setTraceProcessors,
+  setTracingDisabled,
+  tool,
+  type AgentInputItem,
+  type Span,
+  type TracingProcessor,
+} from "@openai/agents";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import OpenAI from "openai";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -97,6 +107,46 @@ describe("@artifact-refs/openai-agents with the real Agents SDK against a local 
     // The latest turn is always whole: its stored ref reaches the model.
     expect(fake.requests.at(-1)!.raw).toMatch(/stored as art:[0-9a-f]{12,}/);
   }, 240_000);
+
+  it("a bad artifacts_get call is an SDK tool error: the span records it, the model reads CODE: message", async () => {
+    const ended: Span<any>[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const recorder: TracingProcessor = {
+      onTraceStart: async () => {},
+      onTraceEnd: async () => {},
+      onSpanStart: async () => {},
+      onSpanEnd: async (span) => void ended.push(span),
+      shutdown: async () => {},
+      forceFlush: async () => {},
+    };
+    setTraceProcessors([recorder]); // only this recorder: nothing is exported
+    setTracingDisabled(false);
+    onTestFinished(() => {
+      setTracingDisabled(true);
+      setTraceProcessors([]);
+    });
+    const moves: Move[] = [
+      { tool: "read_log", args: { path: "test.log" } },
+      { tool: "artifacts_get", args: { ref: "art:000000000000" } },
+      { text: "done" },
+    ];
+    const fake = await startFakeOpenAI((_raw: string, n: number) => moves[n] ?? { text: "done" });
+    onTestFinished(fake.close);
+    const { agent } = setup(fake.url);
+    const result = await run(agent, "what failed?");
+    expect(result.finalOutput).toBe("done");
+    const fnSpans = ended
+      .map((s) => ({ data: s.spanData as { type: string; name?: string }, error: s.error }))
+      .filter((s) => s.data.type === "function");
+    expect(fnSpans.map((s) => [s.data.name, s.error?.message ?? null])).toEqual([
+      ["read_log", null],
+      ["artifacts_get", "Error running tool (non-fatal)"],
+    ]);
+    // The model reads our `CODE: message` and hint, not the SDK's generic message.
+    const outputs = (fake.requests[2]!.body.input as Array<{ type?: string; output?: string }>).filter(
+      (i) => i.type === "function_call_output",
+    );
+    expect(outputs[1]!.output).toMatch(/^NOT_FOUND: no artifact .*\nhint: call artifacts_list/);
+  });
 
   it("fails closed when the latest turn alone is over the budget; bad input gets clear errors", async () => {
     const { refs } = setup();
