@@ -137,9 +137,17 @@ export class LangChainRefs extends SessionRefs {
     };
   }
 
-  /** The messages for one model call, fitted into `maxInputChars` (see fitTurns in @artifact-refs/context). */
+  /**
+   * The messages for one model call, fitted into `maxInputChars` (see fitTurns in
+   * @artifact-refs/context); INVALID_INPUT when it is not a positive whole number.
+   */
   fitMessages(messages: BaseMessage[], budget: MessageBudget = {}): BaseMessage[] {
-    return [...fitTurns(messages, budget.maxInputChars ?? 48_000, MESSAGES)];
+    const max = budget.maxInputChars ?? 48_000;
+    if (!Number.isSafeInteger(max) || max < 1)
+      throw new ArefError("INVALID_INPUT", `maxInputChars must be a positive integer, got ${String(max)}`, {
+        hint: "refs.fitMessages(messages, { maxInputChars: 48_000 })",
+      });
+    return [...fitTurns(messages, max, MESSAGES)];
   }
 }
 

@@ -174,5 +174,16 @@ describe("@artifact-refs/langchain with @langchain/core, LangGraph and ChatOpenA
     );
     expect(() => refs.wrapTool({} as never)).toThrow(/wrapTool takes a @langchain\/core tool/);
     expect(() => createLangChainRefs(undefined as never)).toThrow(/createLangChainRefs needs \{ store, session \}/);
+    expect(() =>
+      createLangChainRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "a b" }),
+    ).toThrow(/invalid session id "a b"/);
+    // A budget that is not a positive whole number is refused, not read as "no budget" (NaN compares false).
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "48000"])
+      expect(() => refs.fitMessages([new HumanMessage("x".repeat(500))], { maxInputChars: bad as never })).toThrow(
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          message: expect.stringMatching(/^maxInputChars must be a positive integer/),
+        }),
+      );
   });
 });

@@ -118,6 +118,9 @@ describe("@artifact-refs/mastra with a real Mastra Agent against a local streami
     const refs = createMastraRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "m-bad" });
     expect(() => refs.wrapTool({} as never)).toThrow(/wrapTool takes a Mastra tool/);
     expect(() => createMastraRefs(undefined as never)).toThrow(/createMastraRefs needs \{ store, session \}/);
+    expect(() =>
+      createMastraRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "a b" }),
+    ).toThrow(/invalid session id "a b"/);
     const answer = await (refs.artifactsGetTool as unknown as { execute: (c: unknown) => Promise<unknown> }).execute({
       context: { ref: "art:000000000000" },
     });

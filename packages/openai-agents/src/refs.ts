@@ -124,10 +124,15 @@ export class AgentsRefs extends SessionRefs {
    * A `callModelInputFilter` (RunConfig) that keeps each model call under `maxInputChars`:
    * older tool outputs become one line that keeps their artifact refs, then the oldest whole
    * turns (from one user message to the next) are left out. Fails closed with BUDGET_EXCEEDED
-   * when even the latest turn does not fit.
+   * when even the latest turn does not fit; INVALID_INPUT when `maxInputChars` is not a positive
+   * whole number.
    */
   inputFilter(budget: InputBudget = {}): CallModelInputFilter {
     const max = budget.maxInputChars ?? 48_000;
+    if (!Number.isSafeInteger(max) || max < 1)
+      throw new ArefError("INVALID_INPUT", `maxInputChars must be a positive integer, got ${String(max)}`, {
+        hint: "refs.inputFilter({ maxInputChars: 48_000 })",
+      });
     return ({ modelData }) => {
       const input = fitTurns(modelData.input, max, AGENT_ITEMS, sizeOf(modelData.instructions ?? ""));
       return input === modelData.input ? modelData : { ...modelData, input: [...input] };

@@ -156,6 +156,24 @@ describe("@artifact-refs/openai-agents with the real Agents SDK against a local 
     ).toThrow(/BUDGET_EXCEEDED|over the budget of 50/);
     expect(() => refs.wrapTool({ type: "hosted" } as never)).toThrow(/wrapTool takes a function tool/);
     expect(() => createAgentsRefs(undefined as never)).toThrow(/createAgentsRefs needs \{ store, session \}/);
+    expect(() =>
+      createAgentsRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "a b" }),
+    ).toThrow(/invalid session id "a b"/);
+    // A budget that is not a positive whole number is refused when the filter is made, not read as "no budget".
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "48000"])
+      expect(() => refs.inputFilter({ maxInputChars: bad as never })).toThrow(
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          message: expect.stringMatching(/^maxInputChars must be a positive integer/),
+        }),
+      );
+    // Bad artifacts_get arguments (not an object, no ref, a bad selector) answer CODE: message, never throw.
+    for (const [args, code] of [
+      ["[1]", "INVALID_INPUT"],
+      ["{}", "INVALID_INPUT"],
+      [JSON.stringify({ ref: "art:000000000000", selector: { mode: "nope" } }), "INVALID_SELECTOR"],
+    ] as const)
+      expect(await refs.artifactsGetTool.invoke({} as never, args)).toMatch(new RegExp(`^${code}: .*\\nhint: `, "s"));
     const bad = await refs.artifactsGetTool.invoke({} as never, JSON.stringify({ ref: "art:000000000000" }));
     expect(bad).toMatch(/^NOT_FOUND: .*\nhint: call artifacts_list/);
   });
