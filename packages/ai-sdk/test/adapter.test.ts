@@ -246,6 +246,25 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
       createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t", maxPromptTokens: 0 }),
     ).toThrow(/maxPromptTokens must be a positive whole number/);
     expect(() => createAiSdkRefs({ session: "t" } as never)).toThrow(/needs \{ store, session \}/);
+    // A malformed message list is INVALID_INPUT naming the message, not a TypeError inside the adapter.
+    for (const [step, what] of [
+      [undefined, /messages must be an array, got undefined/],
+      [{ messages: null }, /messages must be an array, got null/],
+      [{ messages: [{ role: "bogus", content: "x" }] }, /message 0 has no role of system, user, assistant, tool/],
+      [
+        {
+          messages: [
+            { role: "user", content: "a" },
+            { role: "tool", content: 7 },
+          ],
+        },
+        /message 1 \(tool\): content/,
+      ],
+    ] as const)
+      await expect(refs.prepareStep(step as never)).rejects.toMatchObject({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(what),
+      });
     const small = await refs.wrapTools({
       add: tool({ inputSchema: jsonSchema<{ a: number }>({ type: "object" }), execute: async () => ({ sum: 3 }) }),
     }).add.execute!({ a: 1 }, { toolCallId: "c2", messages: [] });
