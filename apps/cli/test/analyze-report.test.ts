@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AnalyzeReportSchema, POLICY_NAMES } from "@artifact-refs/analyze";
 import { bigLog } from "@artifact-refs/tooling/testing/big-log";
+import { displayColumns, WIDE_NAMES, widestLine } from "@artifact-refs/tooling/testing/display-columns";
 import { DOMParser } from "@xmldom/xmldom";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, spawnCli, tempDir } from "./helpers.js";
@@ -54,6 +55,24 @@ describe("aref analyze on the built binary: output width", () => {
     expect(new Set([lines[header]!, ...rows].map(chars)).size).toBe(1); // right-aligned numbers line up
     expect(r.out).toContain("Worst file per strategy");
     expect(r.out).toMatch(/chart: policies\.svg\n$/);
+  });
+
+  it("CJK and emoji file names: every default line within 100 display columns, the table lined up", async () => {
+    const wide = join(tempDir("aref-analyze-wide-"), "runs");
+    mkdirSync(wide);
+    for (const [i, name] of WIDE_NAMES.entries())
+      writeFileSync(join(wide, name), transcript(1 + (i % 2), 9_000 + 700 * i));
+    const r = await spawnCli(["analyze", wide, "--turns"]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(widestLine(r.out)).toBeLessThanOrEqual(100);
+    const lines = r.out.split("\n");
+    const header = lines.findIndex((l) => l.startsWith("transcript (.jsonl)"));
+    const table = lines.slice(header, header + 1 + WIDE_NAMES.length + 1);
+    expect(table.at(-1)).toMatch(/^total \(7 files\) /);
+    expect(new Set(table.map(displayColumns)).size).toBe(1);
+    expect(new Set(table.map((l) => l.split(/ {2,}/)[0])).size).toBe(table.length);
+    for (const name of WIDE_NAMES) expect(r.out).toContain(`\n${name}: per call\n`);
   });
 
   it("one transcript: the per-call table fits too", async () => {

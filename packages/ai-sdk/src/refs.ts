@@ -1,6 +1,7 @@
 import {
   ArtifactsGetTool,
   ARTIFACTS_GET_TOOL_NAME,
+  checkMessageList,
   SessionRefs,
   toolArgs,
   type ExternalizedResult,
@@ -69,6 +70,9 @@ export function artifactsGetTool(
     execute: async (input: Record<string, unknown>) => toolOutput(await getter.respond(input)),
   });
 }
+
+const MESSAGE_ROLES = ["system", "user", "assistant", "tool"] as const;
+const PREPARE_STEP_HINT = "generateText({ …, prepareStep: refs.prepareStep }) passes { messages, stepNumber }";
 
 /** Tool results whose model-facing text prepareStep remembers (oldest forgotten first). */
 const MAX_REMEMBERED_RESULTS = 5000;
@@ -172,6 +176,7 @@ export class AiSdkRefs extends SessionRefs {
    * budget (fails closed with BUDGET_EXCEEDED).
    */
   async prepareStep(step: PrepareStepInput): Promise<{ messages: ModelMessage[] }> {
+    checkMessageList(step?.messages, { where: "prepareStep", roles: MESSAGE_ROLES, hint: PREPARE_STEP_HINT });
     const { messages, externalized } = await this.#externalizeHistory(step.messages);
     return { messages: await this.#assemble(messages, step.stepNumber, externalized) };
   }

@@ -3,7 +3,7 @@ import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type ModelMessage } from "ai";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { ExternalizedResult } from "@artifact-refs/context";
-import { createAiSdkRefs } from "../src/index.js";
+import { createAiSdkRefs, type AiSdkRefs } from "../src/index.js";
 import { runExampleWithEnv } from "@artifact-refs/tooling/testing/examples";
 import { expectScriptedLogRun } from "@artifact-refs/tooling/testing/log-run";
 import {
@@ -45,18 +45,23 @@ async function fakeProvider(script: Script = logScript) {
   return { fake, provider: createOpenAI({ baseURL: fake.url, apiKey: "test-key" }) };
 }
 
+/** generateText as the README sets it up: read_log wrapped by `refs`, its prepareStep, `steps` steps at most. */
+function generateWrapped(provider: ReturnType<typeof createOpenAI>, refs: AiSdkRefs, prompt: string, steps = 5) {
+  return generateText({
+    model: provider.chat("m"),
+    tools: refs.wrapTools({ read_log: readLog }),
+    prepareStep: refs.prepareStep,
+    stopWhen: stepCountIs(steps),
+    prompt,
+  });
+}
+
 describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local server", () => {
   it("wrapTools: the 100 KB result is stashed inside execute; requests carry the ref, never the payload", async () => {
     const { fake, provider } = await fakeProvider();
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const refs = createAiSdkRefs({ store, session: "t1" });
-    const result = await generateText({
-      model: provider.chat("m"),
-      tools: refs.wrapTools({ read_log: readLog }),
-      prepareStep: refs.prepareStep,
-      stopWhen: stepCountIs(5),
-      prompt: "which tests failed?",
-    });
+    const result = await generateWrapped(provider, refs, "which tests failed?");
     expect(result.text).toBe("found 4 failures");
     // Wrapped and prepareStep together: stored once, and the reference itself is never stashed again.
     expect(await store.listReferences("t1")).toHaveLength(1);
@@ -113,15 +118,7 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
       session: "t3",
       maxPromptTokens: 20,
     });
-    await expect(
-      generateText({
-        model: provider.chat("m"),
-        tools: refs.wrapTools({ read_log: readLog }),
-        prepareStep: refs.prepareStep,
-        stopWhen: stepCountIs(5),
-        prompt: "which tests failed? ".repeat(20),
-      }),
-    ).rejects.toMatchObject({
+    await expect(generateWrapped(provider, refs, "which tests failed? ".repeat(20))).rejects.toMatchObject({
       code: "BUDGET_EXCEEDED",
       message: expect.stringMatching(/over maxPromptTokens 20 .*largest: (task|user message|request and last turns)/),
     });
@@ -175,13 +172,7 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
       index === 0 ? { tool: "artifacts_get", args: { ref: `art:${"0".repeat(12)}` } } : { text: "no such artifact" },
     );
     const refs = createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t5" });
-    const result = await generateText({
-      model: provider.chat("m"),
-      tools: refs.wrapTools({ read_log: readLog }),
-      prepareStep: refs.prepareStep,
-      stopWhen: stepCountIs(3),
-      prompt: "read art:000000000000",
-    });
+    const result = await generateWrapped(provider, refs, "read art:000000000000", 3);
     expect(result.text).toBe("no such artifact");
     const failed = result.steps[0]!.content.find((p) => p.type === "tool-error");
     expect(failed).toMatchObject({ toolName: "artifacts_get", error: { code: "NOT_FOUND" } });
@@ -255,6 +246,25 @@ describe("AI SDK adapter with the real `ai` + @ai-sdk/openai against a local ser
       createAiSdkRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "t", maxPromptTokens: 0 }),
     ).toThrow(/maxPromptTokens must be a positive whole number/);
     expect(() => createAiSdkRefs({ session: "t" } as never)).toThrow(/needs \{ store, session \}/);
+    // A malformed message list is INVALID_INPUT naming the message, not a TypeError inside the adapter.
+    for (const [step, what] of [
+      [undefined, /messages must be an array, got undefined/],
+      [{ messages: null }, /messages must be an array, got null/],
+      [{ messages: [{ role: "bogus", content: "x" }] }, /message 0 has no role of system, user, assistant, tool/],
+      [
+        {
+          messages: [
+            { role: "user", content: "a" },
+            { role: "tool", content: 7 },
+          ],
+        },
+        /message 1 \(tool\): content/,
+      ],
+    ] as const)
+      await expect(refs.prepareStep(step as never)).rejects.toMatchObject({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(what),
+      });
     const small = await refs.wrapTools({
       add: tool({ inputSchema: jsonSchema<{ a: number }>({ type: "object" }), execute: async () => ({ sum: 3 }) }),
     }).add.execute!({ a: 1 }, { toolCallId: "c2", messages: [] });

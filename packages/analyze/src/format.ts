@@ -1,7 +1,6 @@
-import { shortenLabel } from "@artifact-refs/budget";
 import { POLICY_NAMES, type PolicyName } from "./policies/types.js";
 import type { AnalyzeFile, AnalyzeReport } from "./report.js";
-import { fitTable, markdownTable, wrapText, type TextColumn } from "./text-table.js";
+import { displayWidth, fitTable, markdownTable, shortenToWidth, wrapText, type TextColumn } from "./text-table.js";
 
 /** Widest line of the default (terminal) tables and text. */
 export const ANALYZE_TEXT_WIDTH = 100;
@@ -136,25 +135,25 @@ export function formatWorstFiles(report: AnalyzeReport, options: AnalyzeTextOpti
       const d = score(f) - score(w);
       return d > 0 || (d === 0 && f.naive_tokens > w.naive_tokens) ? f : w;
     });
-  const lines = ["Worst file per strategy (highest share of naive; ties: the larger file):"];
+  const lines = [wrapText("Worst file per strategy (highest share of naive; ties: the larger file):", width)];
   for (const s of ["window", "append"] as const) {
     for (const m of ["tokens", "cost"] as const) {
       const of = (f: AnalyzeFile) => share(f.strategies[s][m], m === "tokens" ? f.naive_tokens : f.naive_cost);
       const f = worst(of);
       const head = `  ${`${s} ${m}`.padEnd(13)} ${`${(100 * of(f)).toFixed(1)}%`.padStart(6)}  `;
-      lines.push(head + cut(f.file, width - head.length));
+      lines.push(head + cut(f.file, width - displayWidth(head)));
     }
   }
   const most = worst((f) => f.budget_violations);
   if (most.budget_violations > 0) {
     const head = `  most budget violations: ${most.budget_violations} in `;
-    lines.push(head + cut(most.file, width - head.length));
+    lines.push(head + cut(most.file, width - displayWidth(head)));
   }
   return lines.join("\n");
 }
 
 function cut(text: string, max: number): string {
-  return Number.isFinite(max) ? shortenLabel(text, max) : text;
+  return Number.isFinite(max) ? shortenToWidth(text, max) : text;
 }
 
 /** Per-call table of one file (what each call costs and how much of it is a cached prefix). */

@@ -12,24 +12,10 @@ import {
   wrapText,
   type AnalyzeReport,
 } from "../src/index.js";
-import { bigLog } from "./helpers.js";
+import { transcript } from "./helpers.js";
 
 const chars = (line: string) => Array.from(line).length;
 const widest = (text: string) => Math.max(...text.split("\n").map(chars));
-
-/** A generated transcript: `reads` tool outputs of `size` characters each (0: short outputs only). */
-function transcript(reads: number, size: number): string {
-  const messages: Array<Record<string, string>> = [
-    { role: "system", content: "You are an agent." },
-    { role: "user", content: "Find the failing request in the logs." },
-  ];
-  for (let i = 0; i < reads; i++) {
-    messages.push({ role: "assistant", content: `cat app-${i}.log` });
-    messages.push({ role: "tool", content: size ? bigLog(size + i * 997) : `ok ${i}`, tool_name: "bash" });
-  }
-  messages.push({ role: "assistant", content: "The failing request is 17." });
-  return `${messages.map((m) => JSON.stringify(m)).join("\n")}\n`;
-}
 
 // 14 transcripts with long names (two differ only in the middle), small and large ones.
 const INPUTS = Array.from({ length: 14 }, (_, i) => ({

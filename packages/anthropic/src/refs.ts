@@ -1,4 +1,5 @@
 import {
+  checkMessageList,
   SessionRefs,
   toolArgs,
   type Deadline,
@@ -91,6 +92,11 @@ export class AnthropicRefs extends SessionRefs {
     system?: string;
     messages: readonly AnthropicMessage[];
   }): Promise<{ system: string; messages: AnthropicMessage[] }> {
+    checkMessageList(request?.messages, {
+      where: "AnthropicRefs.prompt",
+      roles: ["user", "assistant"],
+      hint: "pass { system?, messages } as for messages.create",
+    });
     const prompt = await this.assemblePrompt(toHistory(request.system, request.messages));
     return fromPrompt(prompt.messages, errorResultIds(request.messages));
   }

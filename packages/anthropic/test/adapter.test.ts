@@ -87,6 +87,25 @@ describe("Anthropic SDK adapter against a local Messages server", () => {
     expect(() =>
       createAnthropicRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "" }),
     ).toThrow(/invalid session id/);
+    // A malformed message list is INVALID_INPUT naming the message, not a TypeError inside the adapter.
+    for (const [request, what] of [
+      [undefined, /messages must be an array, got undefined/],
+      [{ messages: null }, /messages must be an array, got null/],
+      [{ messages: [{ role: "bogus", content: "x" }] }, /message 0 has no role of user, assistant/],
+      [
+        {
+          messages: [
+            { role: "user", content: "a" },
+            { role: "assistant", content: 7 },
+          ],
+        },
+        /message 1 \(assistant\): content/,
+      ],
+    ] as const)
+      await expect(refs.prompt(request as never)).rejects.toMatchObject({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(what),
+      });
   });
 
   it("examples/messages.ts runs as written against the local server", async () => {

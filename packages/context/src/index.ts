@@ -191,4 +191,4 @@ export { readCheckpoint, type CheckpointPack } from "./assembler/index.js";
 export { modelErrorHint, renderModelError } from "./model-errors.js";
 export { renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
 export { fitTurns, type TurnShape } from "./fit-turns.js";
-export { partsToHistory, partsText, toolCallInput, type MessagePart } from "./provider-messages.js";
+export { checkMessageList, partsToHistory, partsText, toolCallInput, type MessagePart } from "./provider-messages.js";

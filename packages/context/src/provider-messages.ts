@@ -1,7 +1,30 @@
 // The part of every adapter's "provider messages → history" conversion that is the same for all
 // of them: a message's content parts (text, tool calls, tool results, anything else) become the
 // assembler's history messages. Each adapter maps its SDK's part names onto `MessagePart`.
+import { ArefError } from "@artifact-refs/schema";
 import type { HistoryMessage } from "./assembler/types.js";
+
+/**
+ * Checks an SDK message list before an adapter reads it: an array of objects whose `role` is one
+ * of `roles` and whose `content` is a string or an array of parts (or null/absent where
+ * `nullContent`). Anything else is INVALID_INPUT naming the message, not a TypeError inside the adapter.
+ */
+export function checkMessageList(
+  messages: unknown,
+  options: { where: string; roles: readonly string[]; nullContent?: boolean; hint: string },
+): void {
+  const fail = (what: string) => {
+    throw new ArefError("INVALID_INPUT", `${options.where}: ${what}`, { hint: options.hint });
+  };
+  if (!Array.isArray(messages)) fail(`messages must be an array, got ${messages === null ? "null" : typeof messages}`);
+  for (const [i, m] of (messages as unknown[]).entries()) {
+    const { role, content } = (m ?? {}) as { role?: unknown; content?: unknown };
+    if (typeof m !== "object" || m === null || typeof role !== "string" || !options.roles.includes(role))
+      fail(`message ${i} has no role of ${options.roles.join(", ")}`);
+    if (!(typeof content === "string" || Array.isArray(content) || (options.nullContent && content == null)))
+      fail(`message ${i} (${String(role)}): content must be a string or an array of parts`);
+  }
+}
 
 /** One content part of a provider message, in the terms the adapters share. */
 export type MessagePart =

@@ -1,5 +1,4 @@
 import {
-  artifactsGetText,
   fitTurns,
   modelTextOf,
   SessionRefs,
@@ -24,17 +23,21 @@ export interface MessageBudget {
 
 const contentText = (m: BaseMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
 
+/** The same ToolMessage (id, name, call id, error status) with other content. */
+const withContent = (m: ToolMessage, content: string) =>
+  new ToolMessage({
+    content,
+    tool_call_id: m.tool_call_id,
+    ...(m.name ? { name: m.name } : {}),
+    ...(m.id ? { id: m.id } : {}),
+    ...(m.status ? { status: m.status } : {}),
+  });
+
 /** LangChain messages as fitTurns sees them. */
 const MESSAGES: TurnShape<BaseMessage> = {
   sizeOf: (m) => contentText(m).length + JSON.stringify((m as { tool_calls?: unknown }).tool_calls ?? null).length + 40,
   toolOutput: (m) => (ToolMessage.isInstance(m) ? { tool: m.name ?? "a tool", text: contentText(m) } : undefined),
-  withToolOutput: (m, text) =>
-    new ToolMessage({
-      content: text,
-      tool_call_id: (m as ToolMessage).tool_call_id,
-      ...(m.name ? { name: m.name } : {}),
-      ...(m.id ? { id: m.id } : {}),
-    }),
+  withToolOutput: (m, text) => withContent(m as ToolMessage, text),
   startsTurn: (m) => m.getType() === "human",
 };
 
@@ -55,13 +58,26 @@ export class LangChainRefs extends SessionRefs {
     );
   }
 
-  /** artifacts_get as a LangChain tool (plain-text answers, bounded). */
+  /**
+   * artifacts_get as a LangChain tool (plain-text answers, bounded). A bad call made as a tool
+   * call (ToolNode, `invoke(toolCall)`) answers a ToolMessage with `status: "error"` whose content
+   * is `CODE: message` and a hint; invoked with plain arguments it throws that ArefError.
+   */
   get artifactsGetTool(): StructuredToolInterface {
-    this.#getTool ??= tool(async (input: unknown) => artifactsGetText(this.artifactsGet, input), {
-      name: this.definition.name,
-      description: this.definition.description,
-      schema: this.definition.parameters as never,
-    }) as unknown as StructuredToolInterface;
+    this.#getTool ??= tool(
+      async (input: unknown, config?: { toolCall?: { id?: string } }) => {
+        const { text, isError, code } = await this.artifactsGet.respond(input);
+        if (!isError) return text;
+        const id = config?.toolCall?.id;
+        if (id === undefined) throw new ArefError(code ?? "INTERNAL", text);
+        return new ToolMessage({ status: "error", content: text, tool_call_id: id, name: this.definition.name });
+      },
+      {
+        name: this.definition.name,
+        description: this.definition.description,
+        schema: this.definition.parameters as never,
+      },
+    ) as unknown as StructuredToolInterface;
     return this.#getTool;
   }
 
@@ -115,15 +131,23 @@ export class LangChainRefs extends SessionRefs {
         });
         if (!prepared.decision.externalize) continue;
         const result = await this.externalizeOutput({ name, id: m.tool_call_id }, text);
-        replaced.push(new ToolMessage({ id: m.id, content: modelTextOf(result), tool_call_id: m.tool_call_id, name }));
+        replaced.push(withContent(m, modelTextOf(result)));
       }
       return { messages: replaced };
     };
   }
 
-  /** The messages for one model call, fitted into `maxInputChars` (see fitTurns in @artifact-refs/context). */
+  /**
+   * The messages for one model call, fitted into `maxInputChars` (see fitTurns in
+   * @artifact-refs/context); INVALID_INPUT when it is not a positive whole number.
+   */
   fitMessages(messages: BaseMessage[], budget: MessageBudget = {}): BaseMessage[] {
-    return [...fitTurns(messages, budget.maxInputChars ?? 48_000, MESSAGES)];
+    const max = budget.maxInputChars ?? 48_000;
+    if (!Number.isSafeInteger(max) || max < 1)
+      throw new ArefError("INVALID_INPUT", `maxInputChars must be a positive integer, got ${String(max)}`, {
+        hint: "refs.fitMessages(messages, { maxInputChars: 48_000 })",
+      });
+    return [...fitTurns(messages, max, MESSAGES)];
   }
 }
 

@@ -105,6 +105,68 @@ describe("@artifact-refs/langchain with @langchain/core, LangGraph and ChatOpenA
     expect(fake.requests.at(-1)!.raw).toMatch(/stored as art:[0-9a-f]{12,}/);
   }, 240_000);
 
+  it("a bad artifacts_get call is a ToolMessage with status error (through ToolNode); a good one is success", async () => {
+    const script = (raw: string, n: number): Move => {
+      if (n === 0) return { tool: "artifacts_get", args: { ref: "art:000000000000" } };
+      const ref = /art:[0-9a-f]{12,64}/.exec(raw.replaceAll("art:000000000000", ""))?.[0];
+      if (n === 1) return { tool: "read_log", args: { path: "test.log" } };
+      if (n === 2 && ref)
+        return { tool: "artifacts_get", args: { ref, selector: { mode: "range", start: 1, end: 3 } } };
+      return { text: "done" };
+    };
+    const fake = await startFakeOpenAI(script);
+    onTestFinished(fake.close);
+    const refs = createLangChainRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "lc-err" });
+    const { messages } = await build(fake.url, refs, () => 0, 48_000, true).invoke({
+      messages: [new HumanMessage("what failed?")],
+    });
+    const answers = messages.filter((m: BaseMessage) => ToolMessage.isInstance(m)) as ToolMessage[];
+    expect(answers.map((m) => [m.name, m.status])).toEqual([
+      ["artifacts_get", "error"],
+      ["read_log", "success"],
+      ["artifacts_get", "success"],
+    ]);
+    // The model reads the same `CODE: message` and hint, not LangChain's generic wrapper.
+    expect(answers[0]!.content).toMatch(/^NOT_FOUND: .*\nhint: call artifacts_list/);
+    expect(answers[0]!.tool_call_id).toBe("call_1");
+    const sent = (fake.requests[1]!.body.messages as Array<{ role: string; content: string }>).at(-1)!;
+    expect(sent).toMatchObject({ role: "tool", content: answers[0]!.content });
+  });
+
+  it("artifacts_get outside a tool call throws ArefError; fitMessages and the stash node keep an error status", async () => {
+    const refs = createLangChainRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "lc-err2" });
+    await expect(refs.artifactsGetTool.invoke({ ref: "art:000000000000" })).rejects.toMatchObject({
+      name: "ArefError",
+      code: "NOT_FOUND",
+      message: expect.stringMatching(/^NOT_FOUND: .*\nhint: call artifacts_list/),
+    });
+    const direct = (await refs.artifactsGetTool.invoke({
+      type: "tool_call",
+      id: "c9",
+      name: "artifacts_get",
+      args: { ref: "nope" },
+    })) as ToolMessage;
+    expect(ToolMessage.isInstance(direct)).toBe(true);
+    expect(direct).toMatchObject({ status: "error", tool_call_id: "c9", name: "artifacts_get" });
+    expect(direct.content).toMatch(/^INVALID_HANDLE: /);
+    const failed = new ToolMessage({
+      id: "m1",
+      name: "read_log",
+      tool_call_id: "c1",
+      status: "error",
+      content: `failed: ${"x".repeat(30_000)}`,
+    });
+    const [stashed] = (await refs.stashToolMessages()({ messages: [failed] })).messages as ToolMessage[];
+    expect(stashed!.content).toMatch(/^\[stored as art:/);
+    expect(stashed!.status).toBe("error");
+    const latest = new ToolMessage({ name: "read_log", tool_call_id: "c2", content: "ok" });
+    const fitted = refs.fitMessages([new HumanMessage("a"), failed, new HumanMessage("b"), latest], {
+      maxInputChars: 2_000,
+    });
+    expect(fitted[1]).toMatchObject({ tool_call_id: "c1", status: "error" });
+    expect(String(fitted[1]!.content).length).toBeLessThan(1_000);
+  });
+
   it("bad input: clear errors, fail closed over the budget, artifacts_get errors name a tool", async () => {
     const refs = createLangChainRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "lc-bad" });
     expect(() => refs.fitMessages([new HumanMessage("x".repeat(500))], { maxInputChars: 100 })).toThrow(
@@ -112,8 +174,16 @@ describe("@artifact-refs/langchain with @langchain/core, LangGraph and ChatOpenA
     );
     expect(() => refs.wrapTool({} as never)).toThrow(/wrapTool takes a @langchain\/core tool/);
     expect(() => createLangChainRefs(undefined as never)).toThrow(/createLangChainRefs needs \{ store, session \}/);
-    expect(await refs.artifactsGetTool.invoke({ ref: "art:000000000000" })).toMatch(
-      /^NOT_FOUND: .*\nhint: call artifacts_list/,
-    );
+    expect(() =>
+      createLangChainRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "a b" }),
+    ).toThrow(/invalid session id "a b"/);
+    // A budget that is not a positive whole number is refused, not read as "no budget" (NaN compares false).
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "48000"])
+      expect(() => refs.fitMessages([new HumanMessage("x".repeat(500))], { maxInputChars: bad as never })).toThrow(
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          message: expect.stringMatching(/^maxInputChars must be a positive integer/),
+        }),
+      );
   });
 });

@@ -1,12 +1,11 @@
 import {
-  artifactsGetText,
   modelTextOf,
   SessionRefs,
   toolArgs,
   type ExternalizedResult,
   type SessionRefsOptions,
 } from "@artifact-refs/context";
-import { ArefError } from "@artifact-refs/schema";
+import { ArefError, type ErrorCode } from "@artifact-refs/schema";
 import { createTool } from "@mastra/core/tools";
 import { z } from "zod";
 
@@ -50,6 +49,18 @@ const GetInput = z.object({
 });
 
 /**
+ * A failed artifacts_get call in Mastra's shape: the `{ error: true, message }` result Mastra itself
+ * returns to the model when a tool call's input fails validation (a thrown error would reach the
+ * model as a generic TOOL_EXECUTION_FAILED without our code), with the stable `code`.
+ */
+export interface MastraToolError {
+  error: true;
+  code: ErrorCode;
+  /** `CODE: message` and a hint naming a tool, what the model reads. */
+  message: string;
+}
+
+/**
  * artifact-refs for Mastra (`@mastra/core`): tools whose large outputs are stashed before they
  * reach the model (which reads a plain-text ref, summary, preview and how to call artifacts_get),
  * and artifacts_get as a Mastra tool.
@@ -66,13 +77,19 @@ export class MastraRefs extends SessionRefs {
     );
   }
 
-  /** artifacts_get as a Mastra tool (plain-text answers, bounded). */
+  /**
+   * artifacts_get as a Mastra tool (plain-text answers, bounded); a bad call answers a
+   * MastraToolError `{ error: true, code, message }`.
+   */
   get artifactsGetTool(): ReturnType<typeof createTool> {
     this.#getTool ??= createTool({
       id: this.definition.name,
       description: this.definition.description,
       inputSchema: GetInput,
-      execute: async ({ context }) => artifactsGetText(this.artifactsGet, context),
+      execute: async ({ context }): Promise<string | MastraToolError> => {
+        const { text, isError, code } = await this.artifactsGet.respond(context);
+        return isError ? { error: true, code: code ?? "INTERNAL", message: text } : text;
+      },
     }) as ReturnType<typeof createTool>;
     return this.#getTool;
   }

@@ -77,13 +77,57 @@ describe("@artifact-refs/mastra with a real Mastra Agent against a local streami
     expect(text).toBe(line);
   });
 
+  it("a bad artifacts_get call is Mastra's tool error result { error: true, message }, as its own validation failures", async () => {
+    const moves: Move[] = [
+      { tool: "artifacts_get", args: { ref: "art:000000000000" } },
+      { tool: "artifacts_get", args: { ref: "art:000000000000", selector: { mode: "sideways" } } },
+      { text: "done" },
+    ];
+    const fake = await startFakeStreamingOpenAI((_raw: string, n: number) => moves[n] ?? { text: "done" });
+    onTestFinished(fake.close);
+    const refs = createMastraRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "m-err" });
+    const agent = new Agent({
+      name: "t",
+      instructions: "Answer.",
+      model: createOpenAI({ baseURL: fake.url, apiKey: "k" }).chat("m"),
+      tools: refs.withArtifacts({}),
+    });
+    const result = await agent.generate("what failed?", { maxSteps: 5 });
+    expect(result.text).toBe("done");
+    const results = result.steps.flatMap((s) =>
+      s.content.filter((p) => p.type === "tool-result").map((p) => (p.output as { value: unknown }).value),
+    );
+    expect(results).toEqual([
+      {
+        error: true,
+        code: "NOT_FOUND",
+        message: expect.stringMatching(/^NOT_FOUND: no artifact .*\nhint: call artifacts_list/),
+      },
+      expect.objectContaining({
+        error: true,
+        message: expect.stringMatching(/^Tool validation failed for artifacts_get/),
+      }),
+    ]);
+    // The model reads the error result as the tool message.
+    const sent = (fake.requests[1]!.body.messages as Array<{ role: string; content: string }>).at(-1)!;
+    expect(sent.role).toBe("tool");
+    expect(JSON.parse(sent.content)).toEqual(results[0]);
+  });
+
   it("bad input: clear errors; artifacts_get errors name a tool", async () => {
     const refs = createMastraRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "m-bad" });
     expect(() => refs.wrapTool({} as never)).toThrow(/wrapTool takes a Mastra tool/);
     expect(() => createMastraRefs(undefined as never)).toThrow(/createMastraRefs needs \{ store, session \}/);
-    const answer = await (refs.artifactsGetTool as unknown as { execute: (c: unknown) => Promise<string> }).execute({
+    expect(() =>
+      createMastraRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "a b" }),
+    ).toThrow(/invalid session id "a b"/);
+    const answer = await (refs.artifactsGetTool as unknown as { execute: (c: unknown) => Promise<unknown> }).execute({
       context: { ref: "art:000000000000" },
     });
-    expect(answer).toMatch(/^NOT_FOUND: .*\nhint: call artifacts_list/);
+    expect(answer).toMatchObject({
+      error: true,
+      code: "NOT_FOUND",
+      message: expect.stringMatching(/^NOT_FOUND: .*\nhint: call artifacts_list/),
+    });
   });
 });

@@ -1,5 +1,4 @@
 import {
-  artifactsGetText,
   fitTurns,
   modelTextOf,
   SessionRefs,
@@ -8,7 +7,7 @@ import {
   type SessionRefsOptions,
   type TurnShape,
 } from "@artifact-refs/context";
-import { ArefError } from "@artifact-refs/schema";
+import { ArefError, isArefError } from "@artifact-refs/schema";
 import {
   tool,
   type Agent,
@@ -63,14 +62,25 @@ export class AgentsRefs extends SessionRefs {
     );
   }
 
-  /** artifacts_get as an Agents SDK function tool (answers in plain text, bounded). */
+  /**
+   * artifacts_get as an Agents SDK function tool (answers in plain text, bounded). A bad call is
+   * a tool error the SDK's way: `execute` throws the ArefError, the SDK records it on the tool's
+   * span (non-fatal) and `errorFunction` gives the model its `CODE: message` and hint.
+   */
   get artifactsGetTool(): AnyFunctionTool {
     this.#getTool ??= tool({
       name: this.definition.name,
       description: this.definition.description,
       parameters: this.definition.parameters as never,
       strict: false,
-      execute: async (input: unknown) => artifactsGetText(this.artifactsGet, input),
+      execute: async (input: unknown) => {
+        const { text, isError, code } = await this.artifactsGet.respond(input);
+        if (isError) throw new ArefError(code ?? "INTERNAL", text);
+        return text;
+      },
+      // Any other failure keeps the SDK's fixed message: its details stay out of the prompt.
+      errorFunction: (_context, error) =>
+        isArefError(error) ? error.message : "An error occurred while running the tool. Please try again.",
     }) as AnyFunctionTool;
     return this.#getTool;
   }
@@ -114,10 +124,15 @@ export class AgentsRefs extends SessionRefs {
    * A `callModelInputFilter` (RunConfig) that keeps each model call under `maxInputChars`:
    * older tool outputs become one line that keeps their artifact refs, then the oldest whole
    * turns (from one user message to the next) are left out. Fails closed with BUDGET_EXCEEDED
-   * when even the latest turn does not fit.
+   * when even the latest turn does not fit; INVALID_INPUT when `maxInputChars` is not a positive
+   * whole number.
    */
   inputFilter(budget: InputBudget = {}): CallModelInputFilter {
     const max = budget.maxInputChars ?? 48_000;
+    if (!Number.isSafeInteger(max) || max < 1)
+      throw new ArefError("INVALID_INPUT", `maxInputChars must be a positive integer, got ${String(max)}`, {
+        hint: "refs.inputFilter({ maxInputChars: 48_000 })",
+      });
     return ({ modelData }) => {
       const input = fitTurns(modelData.input, max, AGENT_ITEMS, sizeOf(modelData.instructions ?? ""));
       return input === modelData.input ? modelData : { ...modelData, input: [...input] };

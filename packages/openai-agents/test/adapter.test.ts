@@ -1,4 +1,14 @@
-import { Agent, OpenAIResponsesModel, run, setTracingDisabled, tool, type AgentInputItem } from "@openai/agents";
+import {
+  Agent,
+  OpenAIResponsesModel,
+  run,
+  setTraceProcessors,
+  setTracingDisabled,
+  tool,
+  type AgentInputItem,
+  type Span,
+  type TracingProcessor,
+} from "@openai/agents";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import OpenAI from "openai";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -98,6 +108,46 @@ describe("@artifact-refs/openai-agents with the real Agents SDK against a local 
     expect(fake.requests.at(-1)!.raw).toMatch(/stored as art:[0-9a-f]{12,}/);
   }, 240_000);
 
+  it("a bad artifacts_get call is an SDK tool error: the span records it, the model reads CODE: message", async () => {
+    const ended: Span<any>[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const recorder: TracingProcessor = {
+      onTraceStart: async () => {},
+      onTraceEnd: async () => {},
+      onSpanStart: async () => {},
+      onSpanEnd: async (span) => void ended.push(span),
+      shutdown: async () => {},
+      forceFlush: async () => {},
+    };
+    setTraceProcessors([recorder]); // only this recorder: nothing is exported
+    setTracingDisabled(false);
+    onTestFinished(() => {
+      setTracingDisabled(true);
+      setTraceProcessors([]);
+    });
+    const moves: Move[] = [
+      { tool: "read_log", args: { path: "test.log" } },
+      { tool: "artifacts_get", args: { ref: "art:000000000000" } },
+      { text: "done" },
+    ];
+    const fake = await startFakeOpenAI((_raw: string, n: number) => moves[n] ?? { text: "done" });
+    onTestFinished(fake.close);
+    const { agent } = setup(fake.url);
+    const result = await run(agent, "what failed?");
+    expect(result.finalOutput).toBe("done");
+    const fnSpans = ended
+      .map((s) => ({ data: s.spanData as { type: string; name?: string }, error: s.error }))
+      .filter((s) => s.data.type === "function");
+    expect(fnSpans.map((s) => [s.data.name, s.error?.message ?? null])).toEqual([
+      ["read_log", null],
+      ["artifacts_get", "Error running tool (non-fatal)"],
+    ]);
+    // The model reads our `CODE: message` and hint, not the SDK's generic message.
+    const outputs = (fake.requests[2]!.body.input as Array<{ type?: string; output?: string }>).filter(
+      (i) => i.type === "function_call_output",
+    );
+    expect(outputs[1]!.output).toMatch(/^NOT_FOUND: no artifact .*\nhint: call artifacts_list/);
+  });
+
   it("fails closed when the latest turn alone is over the budget; bad input gets clear errors", async () => {
     const { refs } = setup();
     const filter = refs.inputFilter({ maxInputChars: 50 });
@@ -106,6 +156,24 @@ describe("@artifact-refs/openai-agents with the real Agents SDK against a local 
     ).toThrow(/BUDGET_EXCEEDED|over the budget of 50/);
     expect(() => refs.wrapTool({ type: "hosted" } as never)).toThrow(/wrapTool takes a function tool/);
     expect(() => createAgentsRefs(undefined as never)).toThrow(/createAgentsRefs needs \{ store, session \}/);
+    expect(() =>
+      createAgentsRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "a b" }),
+    ).toThrow(/invalid session id "a b"/);
+    // A budget that is not a positive whole number is refused when the filter is made, not read as "no budget".
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "48000"])
+      expect(() => refs.inputFilter({ maxInputChars: bad as never })).toThrow(
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          message: expect.stringMatching(/^maxInputChars must be a positive integer/),
+        }),
+      );
+    // Bad artifacts_get arguments (not an object, no ref, a bad selector) answer CODE: message, never throw.
+    for (const [args, code] of [
+      ["[1]", "INVALID_INPUT"],
+      ["{}", "INVALID_INPUT"],
+      [JSON.stringify({ ref: "art:000000000000", selector: { mode: "nope" } }), "INVALID_SELECTOR"],
+    ] as const)
+      expect(await refs.artifactsGetTool.invoke({} as never, args)).toMatch(new RegExp(`^${code}: .*\\nhint: `, "s"));
     const bad = await refs.artifactsGetTool.invoke({} as never, JSON.stringify({ ref: "art:000000000000" }));
     expect(bad).toMatch(/^NOT_FOUND: .*\nhint: call artifacts_list/);
   });

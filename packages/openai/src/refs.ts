@@ -1,4 +1,5 @@
 import {
+  checkMessageList,
   SessionRefs,
   toolArgs,
   type Deadline,
@@ -149,6 +150,12 @@ export class OpenAIRefs extends SessionRefs {
    * naming the part, only when the irreducible part is over).
    */
   async prompt(messages: readonly ChatMessage[]): Promise<ChatMessage[]> {
+    checkMessageList(messages, {
+      where: "OpenAIRefs.prompt",
+      roles: ["system", "developer", "user", "assistant", "tool"],
+      nullContent: true,
+      hint: "pass the Chat Completions messages array",
+    });
     return fromPrompt((await this.assemblePrompt(toHistory(messages))).messages);
   }
 }

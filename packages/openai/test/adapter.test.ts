@@ -89,6 +89,33 @@ describe("OpenAI SDK adapter against a local Chat Completions server", () => {
       createOpenAIRefs({ store: new ArtifactStore({ driver: new MemoryDriver() }), session: "bad session" }),
     ).toThrow(/invalid session id/);
     expect(() => createOpenAIRefs(undefined as never)).toThrow(/needs \{ store, session \}/);
+    // A malformed message list is INVALID_INPUT naming the message, not a TypeError inside the adapter.
+    for (const [messages, what] of [
+      [undefined, /messages must be an array, got undefined/],
+      [[{ role: "bogus", content: "x" }], /message 0 has no role of system, developer, user, assistant, tool/],
+      [
+        [
+          { role: "user", content: "a" },
+          { role: "user", content: 7 },
+        ],
+        /message 1 \(user\): content/,
+      ],
+    ] as const)
+      await expect(refs.prompt(messages as never)).rejects.toMatchObject({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(what),
+      });
+    // An assistant message with only tool calls has null content: that is valid.
+    const ok = await refs.prompt([
+      { role: "user", content: "read it" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "read_log", arguments: "{}" } }],
+      },
+      { role: "tool", tool_call_id: "c1", content: "ok" },
+    ] as never);
+    expect(ok.at(-1)).toMatchObject({ role: "tool", tool_call_id: "c1", content: "ok" });
   });
 });
 
