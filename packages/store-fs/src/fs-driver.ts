@@ -82,7 +82,7 @@ export class FsDriver implements Driver {
     this.location = this.root;
     this.gzip = parsed.gzip ?? false;
     this.fsync = parsed.fsync ?? true;
-    this.#files = new FileMaker(this.root, (dir) => this.#realDirs.add(dir));
+    this.#files = new FileMaker(this.root, (dir) => this.#realDirs.add(dir), this.fsync);
     this.#dirs = new DirectoryCache(this.root);
     this.#rootUrl = pathToFileURL(this.root).href.replace(/\/$/, "");
   }
