@@ -111,7 +111,9 @@ export class PackBatch {
     const entry: PackEntry = { id, offset: pack.size, stored: stored.byteLength, logical: data.byteLength };
     pack.size += stored.byteLength;
     pack.entries.push(entry);
-    const write = pack.handle.write(stored, 0, stored.byteLength, entry.offset);
+    // Kept for #publish without its result: a write's result holds its buffer, and a pack's worth
+    // of chunks must not stay in memory until the pack is published.
+    const write = pack.handle.write(stored, 0, stored.byteLength, entry.offset).then(() => undefined);
     write.catch(() => undefined); // awaited below and by #publish
     pack.writes.push(write);
     if (pack.size >= PACK_MAX_BYTES || pack.entries.length >= PACK_MAX_BLOBS) {
