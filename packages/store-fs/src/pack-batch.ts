@@ -1,7 +1,7 @@
-import { rename, unlink, type FileHandle, open } from "node:fs/promises";
+import { lstat, rename, unlink, type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { fsError } from "./errors.js";
-import { FILE_MODE, type FileMaker, type ScratchNames, syncDir } from "./files.js";
+import { FILE_MODE, type FileMaker, type ScratchNames, irregularError, irregularKind, syncDir } from "./files.js";
 import { compress } from "./gzip.js";
 import { PACK_SUFFIX, encodeIndex, type PackEntry } from "./pack-format.js";
 import type { Packs } from "./packs.js";
@@ -142,6 +142,13 @@ export class PackBatch {
     const { packs, files, names } = this.#host;
     try {
       await files.ensureDir(packs.dir);
+    } catch (error) {
+      throw fsError(error, "write", packs.dir, this.#host.root);
+    }
+    try {
+      // Never write through a link planted where the packs directory belongs (it could lead outside the store).
+      const stats = await lstat(packs.dir);
+      if (!stats.isDirectory()) throw irregularError(packs.dir, irregularKind(stats), this.#host.root);
     } catch (error) {
       throw fsError(error, "write", packs.dir, this.#host.root);
     }

@@ -1,9 +1,9 @@
 import { closeSync, constants, lstatSync, openSync, readSync, type Stats } from "node:fs";
-import { appendFile, lstat, open, readdir, unlink } from "node:fs/promises";
+import { lstat, open, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { DriverEntry } from "@artifact-refs/store";
 import { errnoOf, fsError } from "./errors.js";
-import { irregularError, irregularKind, syncDir, touch } from "./files.js";
+import { FILE_MODE, irregularError, irregularKind, syncDir, touch } from "./files.js";
 import { decompress } from "./gzip.js";
 import {
   DEAD_LINE_BYTES,
@@ -359,11 +359,21 @@ export class Packs {
     return outcome;
   }
 
+  /** One O_APPEND write of one line. The log stays 0600 even under a umask that strips the owner's bits (it is appended to again). */
   async #append(pack: Pack, op: DeadOp, id: string): Promise<void> {
+    let handle;
     try {
-      await appendFile(pack.log.path, deadLine(op, id), { mode: 0o600, flag: "a" });
+      handle = await open(
+        pack.log.path,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+        FILE_MODE,
+      );
+      await handle.write(deadLine(op, id));
+      if (((await handle.stat()).mode & 0o777) !== FILE_MODE) await handle.chmod(FILE_MODE);
     } catch (error) {
       throw fsError(error, "write", pack.log.path, this.root);
+    } finally {
+      await handle?.close();
     }
   }
 

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { appendFile, open, readFile, readdir, stat, utimes, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, open, readFile, readdir, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ArtifactStore, type Driver } from "@artifact-refs/store";
@@ -287,6 +287,16 @@ describe("fs packs: a chunked put's chunks in a few pack files", () => {
     const text = generatedLog(20_000);
     const retry = await store.put(text, { session: "s" });
     expect(sha256Hex(await store.get(retry.id))).toBe(retry.id);
+  });
+
+  it("a link planted where the packs directory belongs: a big put fails with IO_ERROR and writes nothing through it", async () => {
+    await store.put("small");
+    const outside = join(root, "..", "outside");
+    await mkdir(outside);
+    await symlink(outside, join(root, "~packs"));
+    await expect(store.put(log, { session: "s" })).rejects.toMatchObject({ code: "IO_ERROR" });
+    expect(await readdir(outside)).toEqual([]);
+    expect(await store.listSessions()).toEqual([]);
   });
 
   it("a planted file where the packs directory belongs is a clear IO_ERROR, never followed", async () => {
