@@ -269,7 +269,11 @@ describe("fs packs: a chunked put's chunks in a few pack files", () => {
       child.once("exit", (code) => reject(new Error(`child exited early (${code})`)));
     });
     child.removeAllListeners("exit");
-    await pause(300); // let the pack writes in flight land
+    // Kill it once its pack is being written (a temp file in ~packs), however loaded the machine is.
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      if ((await filesUnder(join(root, "~packs"))).some((f) => f.startsWith(".tmp-"))) break;
+      await pause(50);
+    }
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGKILL");
     await exited;
