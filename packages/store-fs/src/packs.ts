@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { DriverEntry } from "@artifact-refs/store";
 import { errnoOf, fsError } from "./errors.js";
 import { FILE_MODE, irregularError, irregularKind, syncDir, touch } from "./files.js";
+import { DIRECTORY_SETTLE_MS } from "./dir-cache.js";
 import { decompress } from "./gzip.js";
 import {
   DEAD_LINE_BYTES,
@@ -105,6 +106,8 @@ export class Packs {
   /** Names seen to be unreadable packs (not re-read each time). */
   readonly #broken = new Set<string>();
   #dirStamp = "";
+  /** The directory had been unchanged for DIRECTORY_SETTLE_MS when last read. */
+  #settled = false;
   #syncing: Promise<void> | undefined;
 
   constructor(root: string, fsync: boolean) {
@@ -123,6 +126,7 @@ export class Packs {
     this.#byId.clear();
     this.#broken.clear();
     this.#dirStamp = "";
+    this.#settled = false;
   }
 
   /** Adds a pack this driver just published (no need to read back its index). */
@@ -151,14 +155,18 @@ export class Packs {
     }
     if (!stats.isDirectory()) throw irregularError(this.dir, irregularKind(stats), this.root);
     const stamp = `${stats.ino}:${stats.mtimeMs}:${stats.ctimeMs}`;
-    if (!force && stamp === this.#dirStamp) return;
-    this.#syncing = this.#readDir(stamp).finally(() => {
+    // Unchanged since the last read: enough for a put's check (a pack missed there only means a second
+    // copy), and for everything else once the directory had been quiet for DIRECTORY_SETTLE_MS when it
+    // was read (a coarse clock cannot then hide a later change: it gets a later time).
+    if (stamp === this.#dirStamp && (!force || this.#settled)) return;
+    const settled = Date.now() - Math.max(stats.mtimeMs, stats.ctimeMs) >= DIRECTORY_SETTLE_MS;
+    this.#syncing = this.#readDir(stamp, settled).finally(() => {
       this.#syncing = undefined;
     });
     await this.#syncing;
   }
 
-  async #readDir(stamp: string): Promise<void> {
+  async #readDir(stamp: string, settled: boolean): Promise<void> {
     let names: string[];
     try {
       names = (await readdir(this.dir)).filter((n) => n.endsWith(PACK_SUFFIX));
@@ -178,6 +186,7 @@ export class Packs {
       else this.#add(pack);
     }
     this.#dirStamp = stamp;
+    this.#settled = settled;
   }
 
   async #load(name: string): Promise<Pack | undefined> {

@@ -219,6 +219,19 @@ describe("fs packs: a chunked put's chunks in a few pack files", () => {
     expect((await filesUnder(join(root, "blobs"))).some((f) => f.endsWith(id))).toBe(true);
   });
 
+  it("a reader that loaded the index of a quiet packs directory sees a pack another driver publishes later", async () => {
+    await store.put(log, { session: "s" });
+    const old = new Date(Date.now() - 10_000);
+    await utimes(join(root, "~packs"), old, old); // quiet for 10 s: the reader may trust it while unchanged
+    const reader = new FsDriver({ root });
+    expect(await reader.get(blobKey("ab".repeat(32)))).toBeUndefined(); // loads the index
+    const other = bytes(generatedLog(60_000, 9));
+    const put = await new ArtifactStore({ driver: new FsDriver({ root }) }).put(other, { session: "t" });
+    expect(await packsOf(root)).toHaveLength(2);
+    const chunks = (await new ArtifactStore({ driver: reader }).chunks(put.id))!;
+    for (let i = 0; i < chunks.chunks.length; i++) expect(sha256Hex(await chunks.read(i))).toBe(chunks.chunks[i]!.id);
+  });
+
   it("another driver's removed pack reads as missing, not as an error", async () => {
     const put = await store.put(log, { session: "s" });
     const reader = new FsDriver({ root });
