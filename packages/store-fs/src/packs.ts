@@ -1,9 +1,10 @@
 import { closeSync, constants, lstatSync, openSync, readSync, type Stats } from "node:fs";
 import { lstat, open, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { ArefError } from "@artifact-refs/schema";
 import type { DriverEntry } from "@artifact-refs/store";
 import { errnoOf, fsError } from "./errors.js";
-import { FILE_MODE, irregularError, irregularKind, syncDir, touch } from "./files.js";
+import { FILE_MODE, irregularKind, syncDir, touch } from "./files.js";
 import { DIRECTORY_SETTLE_MS } from "./dir-cache.js";
 import { decompress } from "./gzip.js";
 import {
@@ -153,7 +154,7 @@ export class Packs {
       if (this.#packs.size > 0) this.clear();
       return;
     }
-    if (!stats.isDirectory()) throw irregularError(this.dir, irregularKind(stats), this.root);
+    if (!stats.isDirectory()) throw this.#notADirectory(irregularKind(stats));
     const stamp = `${stats.ino}:${stats.mtimeMs}:${stats.ctimeMs}`;
     // Unchanged since the last read: enough for a put's check (a pack missed there only means a second
     // copy), and for everything else once the directory had been quiet for DIRECTORY_SETTLE_MS when it
@@ -164,6 +165,18 @@ export class Packs {
       this.#syncing = undefined;
     });
     await this.#syncing;
+  }
+
+  /** Something else where the packs directory belongs: every blob lookup that reaches the packs refuses to use it. */
+  #notADirectory(kind: string): ArefError {
+    return new ArefError(
+      "IO_ERROR",
+      `${this.dir} is a ${kind}, not the directory this store keeps its chunk packs in: refusing to follow or use it`,
+      {
+        hint: `something other than artifact-refs wrote it; remove it by hand (rm ${JSON.stringify(this.dir)}), then run \`aref verify\``,
+        details: { path: this.dir, irregular: kind },
+      },
+    );
   }
 
   async #readDir(stamp: string, settled: boolean): Promise<void> {
