@@ -284,7 +284,7 @@ export class FsDriver implements Driver {
     this.#files.clear();
     this.#realDirs.clear();
     this.#dirs.clear();
-    this.#packs.clear();
+    await this.#packs.close();
   }
 
   #locate(key: string): Location {

@@ -7,6 +7,7 @@ import { errnoOf, fsError } from "./errors.js";
 import { FILE_MODE, irregularKind, syncDir, touch } from "./files.js";
 import { DIRECTORY_SETTLE_MS } from "./dir-cache.js";
 import { decompress } from "./gzip.js";
+import { PackHandles } from "./pack-handles.js";
 import {
   DEAD_LINE_BYTES,
   DEAD_SUFFIX,
@@ -110,6 +111,8 @@ export class Packs {
   /** The directory had been unchanged for DIRECTORY_SETTLE_MS when last read. */
   #settled = false;
   #syncing: Promise<void> | undefined;
+  /** Open pack files kept between chunk reads. */
+  readonly handles = new PackHandles();
 
   constructor(root: string, fsync: boolean) {
     this.root = root;
@@ -123,11 +126,18 @@ export class Packs {
   }
 
   clear(): void {
+    void this.handles.closeAll();
     this.#packs.clear();
     this.#byId.clear();
     this.#broken.clear();
     this.#dirStamp = "";
     this.#settled = false;
+  }
+
+  /** Forgets every pack and closes the open pack files (the driver's close). */
+  async close(): Promise<void> {
+    this.clear();
+    await this.handles.closeAll();
   }
 
   /** Adds a pack this driver just published (no need to read back its index). */
@@ -248,6 +258,7 @@ export class Packs {
   #remove(name: string): void {
     const pack = this.#packs.get(name);
     if (pack === undefined) return;
+    this.handles.drop(pack.path);
     this.#packs.delete(name);
     for (const id of pack.entries.keys()) {
       const list = this.#byId.get(id)?.filter((p) => p !== pack);
@@ -316,21 +327,14 @@ export class Packs {
   }
 
   async #readAt(pack: Pack, entry: PackEntry): Promise<Uint8Array | undefined> {
-    let handle;
     try {
-      handle = await open(pack.path, constants.O_RDONLY | constants.O_NOFOLLOW);
-    } catch (error) {
-      if (errnoOf(error) === "ENOENT") return undefined;
-      throw fsError(error, "read", pack.path, this.root);
-    }
-    try {
-      const out = Buffer.allocUnsafe(entry.stored);
-      const { bytesRead } = await handle.read(out, 0, entry.stored, entry.offset);
-      return bytesRead === entry.stored ? out : out.subarray(0, bytesRead); // short: the hash check fails it
+      return await this.handles.use(pack.path, async (handle) => {
+        const out = Buffer.allocUnsafe(entry.stored);
+        const { bytesRead } = await handle.read(out, 0, entry.stored, entry.offset);
+        return bytesRead === entry.stored ? out : out.subarray(0, bytesRead); // short: the hash check fails it
+      });
     } catch (error) {
       throw fsError(error, "read", pack.path, this.root);
-    } finally {
-      await handle.close();
     }
   }
 
