@@ -39,12 +39,20 @@ export class FileMaker {
   readonly #root: string;
   readonly #known = new Set<string>();
   readonly #onCreated: (dir: string) => void;
+  readonly #syncNewDirs: boolean;
   #umaskKeepsOwnerBits: boolean | undefined;
+  /** Parent directories fsynced because a directory was created in them (one each time). */
+  parentsSynced = 0;
 
-  /** `onCreated` hears of every directory this maker created itself (a real directory: mkdir never follows a link). */
-  constructor(root: string, onCreated: (dir: string) => void = () => undefined) {
+  /**
+   * `onCreated` hears of every directory this maker created itself (a real directory: mkdir never follows a link).
+   * `syncNewDirs`: fsync a new directory's parent once, right after creating it, so the new entry survives a crash
+   * (the files written in it later only fsync their own directory).
+   */
+  constructor(root: string, onCreated: (dir: string) => void = () => undefined, syncNewDirs = false) {
     this.#root = root;
     this.#onCreated = onCreated;
+    this.#syncNewDirs = syncNewDirs;
   }
 
   async ensureDir(dir: string): Promise<void> {
@@ -65,6 +73,13 @@ export class FileMaker {
       created = false;
     }
     if (created && this.#umaskKeepsOwnerBits !== true) await chmod(dir, DIR_MODE);
+    // Once per new directory, not per file. For the root (mkdir -p) only its direct parent, best effort:
+    // the directories above it are the user's.
+    if (created && this.#syncNewDirs) {
+      if (!isTop) await syncDir(parent);
+      else await syncDir(parent).catch(() => undefined);
+      this.parentsSynced++;
+    }
     if (created) this.#onCreated(dir);
     this.#known.add(dir);
   }

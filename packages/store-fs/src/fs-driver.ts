@@ -3,7 +3,7 @@ import { link, lstat, open, rename, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ArefError, parseWith } from "@artifact-refs/schema";
-import type { Driver, DriverEntry } from "@artifact-refs/store";
+import { assertValidListPrefix, type Driver, type DriverEntry } from "@artifact-refs/store";
 import { z } from "zod";
 import { errnoOf, fsError } from "./errors.js";
 import { FileMaker, ScratchNames, assertRealDirs, irregularError, irregularKind, syncDir, touch } from "./files.js";
@@ -11,6 +11,8 @@ import { DirectoryCache, type ListingWork } from "./dir-cache.js";
 import { compress, decompress } from "./gzip.js";
 import { GZ_SUFFIX, locate, type Location } from "./paths.js";
 import { listKeys, logicalSize, sweepScratch } from "./walk.js";
+import { PackBatch } from "./pack-batch.js";
+import { Packs } from "./packs.js";
 
 export const FsDriverOptionsSchema = z
   .object({
@@ -50,6 +52,19 @@ function lstatOrNone(path: string): Stats | undefined {
   }
 }
 
+const BLOB_KEY_RE = /^blobs\/sha256\/([0-9a-f]{2})\/([0-9a-f]{2})\/([0-9a-f]{64})$/;
+
+/** The id of a well-formed blob key (the only keys a pack holds), else undefined. */
+function packableId(key: string): string | undefined {
+  const m = BLOB_KEY_RE.exec(key);
+  return m && m[3]!.startsWith(m[1]! + m[2]!) ? m[3] : undefined;
+}
+
+const blobKeyOf = (id: string) => `blobs/sha256/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`;
+
+/** True when a listing of `prefix` can reach blob keys (so packed blobs belong in it). */
+const reachesBlobs = (prefix: string) => "blobs/sha256/".startsWith(prefix) || prefix.startsWith("blobs/sha256/");
+
 const view = (buffer: Uint8Array) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 
 /**
@@ -75,6 +90,8 @@ export class FsDriver implements Driver {
   readonly #realDirs = new Set<string>();
   /** Sorted snapshots of quiet directories, re-used by listings while the directory is unchanged. */
   readonly #dirs: DirectoryCache;
+  /** Blobs written in packs by `openBatch` (see pack-format.ts), found after their loose file. */
+  readonly #packs: Packs;
 
   constructor(options: FsDriverOptions) {
     const parsed = parseWith(FsDriverOptionsSchema, options, "FsDriver options", "CONFIG_INVALID");
@@ -82,32 +99,59 @@ export class FsDriver implements Driver {
     this.location = this.root;
     this.gzip = parsed.gzip ?? false;
     this.fsync = parsed.fsync ?? true;
-    this.#files = new FileMaker(this.root, (dir) => this.#realDirs.add(dir));
+    this.#files = new FileMaker(this.root, (dir) => this.#realDirs.add(dir), this.fsync);
     this.#dirs = new DirectoryCache(this.root);
+    this.#packs = new Packs(this.root, this.fsync);
     this.#rootUrl = pathToFileURL(this.root).href.replace(/\/$/, "");
   }
 
   async putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }> {
-    const { loc, dirExists } = await this.#locateDir(key);
-    // Already stored (in either gzip form)? Refresh its time, which keeps a re-used blob out
-    // of gc's reach, and stop. The existence check is a synchronous stat on purpose: it is
-    // answered from the kernel's dentry cache in microseconds and, unlike an async call that
-    // fails with ENOENT (the common case: new content), allocates no error and costs no
-    // thread-pool round trip. A file removed between the check and the refresh is created anew.
-    // In a directory that does not exist yet (most chunks of a big artifact land in a new
-    // blobs/sha256/ab/cd shard) there is nothing to check: a file made meanwhile by another
-    // writer makes the link below fail with EEXIST, which answers "already stored" the same way.
-    for (const path of dirExists ? this.#forms(loc) : []) {
-      const found = lstatOrNone(path);
-      if (found === undefined) continue;
-      // A planted symlink or FIFO is removed (the link itself, never its target) and the content written anew.
-      if (!found.isFile() && !found.isDirectory()) await this.#unlinkIfExists(path);
-      else if (await this.#touch(path)) return { created: false };
-    }
+    if (await this.#refreshExisting(key)) return { created: false };
+    const loc = await this.#locateReal(key); // no symlinked directory on the way to where the file goes
     const bytes = loc.compressed ? await compress(data) : data;
     const created = await this.#publish(loc, bytes, "link");
     if (!created) await this.#touch(loc.path); // lost the race: refresh the winner's time
     return { created };
+  }
+
+  /**
+   * Writes many new blobs at once: a chunked put's chunks go into a few pack files instead of a file
+   * each (see PackBatch). Every blob stays a key of its own for get, head, list, delete and putIfAbsent.
+   */
+  openBatch(): { add(key: string, data: Uint8Array): Promise<{ created: boolean }>; commit(): Promise<void> } {
+    return new PackBatch({
+      root: this.root,
+      fsync: this.fsync,
+      gzip: this.gzip,
+      packs: this.#packs,
+      files: this.#files,
+      names: this.#names,
+      packableId,
+      refreshExisting: (key) => this.#refreshExisting(key),
+      putIfAbsent: (key, data) => this.putIfAbsent(key, data),
+    });
+  }
+
+  /** putIfAbsent's check: true when `key` is stored (a loose file, or a live packed copy), its time now refreshed. */
+  async #refreshExisting(key: string): Promise<boolean> {
+    const loc = this.#locate(key);
+    // Already stored (in either gzip form)? Refresh its time, which keeps a re-used blob out
+    // of gc's reach, and stop. The existence check is a synchronous stat on purpose: it is
+    // answered from the kernel's dentry cache in microseconds and, unlike an async call that
+    // fails with ENOENT (the common case: new content, often in a shard directory that does not
+    // exist), allocates no error and costs no thread-pool round trip. Only a file found is acted
+    // on, after checking that no directory on its way is a symlink (a planted link could lead
+    // outside the store). A file removed between the check and the refresh is created anew.
+    for (const path of this.#forms(loc)) {
+      const found = lstatOrNone(path);
+      if (found === undefined) continue;
+      await this.#locateReal(key);
+      // A planted symlink or FIFO is removed (the link itself, never its target) and the content written anew.
+      if (!found.isFile() && !found.isDirectory()) await this.#unlinkIfExists(path);
+      else if (await this.#touch(path)) return true;
+    }
+    const id = packableId(key);
+    return id !== undefined && (await this.#packs.refresh(id));
   }
 
   async put(key: string, data: Uint8Array): Promise<void> {
@@ -124,10 +168,12 @@ export class FsDriver implements Driver {
     for (const path of this.#forms(loc)) {
       const raw = await this.#readRegular(path);
       if (raw === "absent") continue;
-      if (raw === "not-dir") return undefined;
+      if (raw === "not-dir") break;
       return view(path.endsWith(GZ_SUFFIX) ? await decompress(raw) : raw);
     }
-    return undefined;
+    const id = packableId(key);
+    const packed = id === undefined ? undefined : await this.#packs.read(id);
+    return packed === undefined ? undefined : view(packed);
   }
 
   /** Reads a regular file without following a symlink (O_NOFOLLOW) or blocking on a FIFO (O_NONBLOCK); anything else is IO_ERROR. */
@@ -165,11 +211,12 @@ export class FsDriver implements Driver {
       } catch (error) {
         const errno = errnoOf(error);
         if (errno === "ENOENT") continue;
-        if (errno === "ENOTDIR") return undefined;
+        if (errno === "ENOTDIR") break;
         throw fsError(error, "read", path, this.root);
       }
     }
-    return undefined;
+    const id = packableId(key);
+    return id === undefined ? undefined : this.#packs.head(key, id);
   }
 
   async delete(key: string, options: { ifUnmodifiedSince?: Date } = {}): Promise<boolean> {
@@ -189,11 +236,27 @@ export class FsDriver implements Driver {
     }
     if (removed) this.#dirs.drop(loc.dir);
     if (removed && this.fsync) await this.#syncDir(loc.dir);
+    const id = packableId(key);
+    const packed = id === undefined ? "absent" : await this.#packs.delete(id, since);
+    if (packed === "deleted") removed = true;
+    if (packed === "kept") kept = true;
     return removed && !kept;
   }
 
   list(prefix: string): AsyncIterable<DriverEntry> {
-    return listKeys(this.root, prefix, this.#realDirs, this.#dirs);
+    const loose = listKeys(this.root, prefix, this.#realDirs, this.#dirs);
+    return reachesBlobs(prefix) ? this.#listWithPacks(prefix, loose) : loose;
+  }
+
+  /** Loose keys as they are walked, then the packed blobs that have no loose file (once each). */
+  async *#listWithPacks(prefix: string, loose: AsyncIterable<DriverEntry>): AsyncIterable<DriverEntry> {
+    assertValidListPrefix(prefix);
+    const packed = await this.#packs.entries(prefix, blobKeyOf);
+    for await (const entry of loose) {
+      packed.delete(entry.key);
+      yield entry;
+    }
+    yield* packed.values();
   }
 
   /** What this driver's listings have read so far: directories, entries, and directory snapshots re-used unchanged. */
@@ -212,13 +275,16 @@ export class FsDriver implements Driver {
     if (!Number.isFinite(olderThanMs) || olderThanMs < 0) {
       throw new ArefError("INVALID_INPUT", `sweepTemp needs an age >= 0 in milliseconds, got ${String(olderThanMs)}`);
     }
-    return sweepScratch(this.root, Math.max(olderThanMs, SCRATCH_MIN_AGE_MS), options.dryRun === true);
+    const dryRun = options.dryRun === true;
+    const scratch = await sweepScratch(this.root, Math.max(olderThanMs, SCRATCH_MIN_AGE_MS), dryRun);
+    return [...scratch, ...(await this.#packs.orphanLogs(dryRun))].sort();
   }
 
   async close(): Promise<void> {
     this.#files.clear();
     this.#realDirs.clear();
     this.#dirs.clear();
+    await this.#packs.close();
   }
 
   #locate(key: string): Location {

@@ -7,6 +7,7 @@ import { assertRealDirs, irregularKind } from "./files.js";
 import { gzipLogicalSize } from "./gzip.js";
 import { DirectoryCache, lowerBound } from "./dir-cache.js";
 import { GZ_SUFFIX, isScratchName, keyOfFile, listingStart } from "./paths.js";
+import { PACK_DIR } from "./pack-format.js";
 
 const STAT_BATCH = 64;
 
@@ -73,6 +74,7 @@ async function* walk(
     const files: { path: string; key: string }[] = [];
     for (; files.length < STAT_BATCH && i < end && names[i]!.startsWith(rest); i++) {
       const name = names[i]!;
+      if (base === "" && name === PACK_DIR) continue; // the packs' own directory: its blobs are listed by the driver
       if (kinds[i] === "dir") {
         subdirs.push(name);
         continue;

@@ -15,6 +15,7 @@ import {
   type ChunkInfo,
   type Manifest,
 } from "./manifest.js";
+import { checkStoredBlob } from "./put-steps.js";
 import { WholeHash } from "./whole-hash.js";
 
 /** Content up to this size is stored as one blob (today's layout, byte for byte); larger content is chunked. */
@@ -47,6 +48,8 @@ export type StoreBlob = (id: ArtifactId, bytes: Uint8Array) => Promise<unknown>;
 export class ChunkedWriter {
   readonly #core: StoreCore;
   readonly #storeBlob: StoreBlob;
+  /** The driver's batch for new chunks when it has one (fs: pack files), committed before the manifest is built. */
+  readonly #batch: ReturnType<NonNullable<StoreCore["driver"]["openBatch"]>> | undefined;
   readonly #chunker = new Chunker();
   readonly #hash = new WholeHash();
   readonly #utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -60,6 +63,7 @@ export class ChunkedWriter {
   constructor(core: StoreCore, storeBlob: StoreBlob) {
     this.#core = core;
     this.#storeBlob = storeBlob;
+    this.#batch = core.driver.openBatch?.();
   }
 
   get size(): number {
@@ -77,6 +81,7 @@ export class ChunkedWriter {
     for (const chunk of this.#chunker.end()) await this.#store(chunk);
     await this.#drain();
     this.#throwIfFailed();
+    await this.#batch?.commit(); // every chunk readable (durable with fsync) before the manifest exists
     if (!this.#binary) {
       try {
         this.#utf8.decode();
@@ -103,6 +108,7 @@ export class ChunkedWriter {
   async settle(): Promise<void> {
     this.#hash.drop();
     await this.#drain();
+    await this.#batch?.commit().catch(() => undefined); // what was written stays garbage for gc, as chunk by chunk
   }
 
   async #drain(): Promise<void> {
@@ -111,6 +117,13 @@ export class ChunkedWriter {
 
   #throwIfFailed(): void {
     if (this.#failed) throw this.#failed.error;
+  }
+
+  /** Stores one chunk: through the driver's batch (an existing chunk is checked as storeBlob checks it), else as a blob. */
+  async #write(id: ArtifactId, chunk: Uint8Array): Promise<unknown> {
+    if (this.#batch === undefined) return this.#storeBlob(id, chunk);
+    const { created } = await this.#batch.add(blobKey(id), chunk);
+    return created ? undefined : checkStoredBlob(this.#core, id, chunk, true);
   }
 
   async #store(chunk: Uint8Array): Promise<void> {
@@ -133,7 +146,7 @@ export class ChunkedWriter {
     this.#entries.push([id, chunk.byteLength, countNewlines(chunk), chars]);
     while (this.#inflight.size >= CHUNK_PARALLELISM) await Promise.race(this.#inflight);
     this.#throwIfFailed();
-    const write: Promise<void> = this.#storeBlob(id, chunk).then(
+    const write: Promise<void> = this.#write(id, chunk).then(
       () => undefined,
       (error: unknown) => {
         this.#failed ??= { error };

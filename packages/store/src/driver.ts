@@ -34,6 +34,16 @@ export interface Driver {
    */
   touch?(key: string): Promise<boolean>;
 
+  /**
+   * Optional: a batch for many new blobs at once (a chunked put's chunks), for backends where a
+   * file or object per blob is the cost (fs: a few pack files instead of a file per chunk). `add`
+   * acts like putIfAbsent (created false: the key exists and its time was refreshed), except that a
+   * created key may only be readable once `commit` returns; `commit` publishes everything added
+   * (also after a failure: what was added stays garbage for gc). Batched keys are keys like any
+   * other for every other method. Drivers without it get one putIfAbsent per blob.
+   */
+  openBatch?(): { add(key: string, data: Uint8Array): Promise<{ created: boolean }>; commit(): Promise<void> };
+
   /** Writes `key`, replacing any value atomically (readers see the old or the new value, never a mix). */
   put(key: string, data: Uint8Array): Promise<void>;
 

@@ -17,6 +17,12 @@ export const PIPELINE_AFTER = 8 * 1024 * 1024;
  */
 const pipelineAfter = () => (process.env.AREF_HASH_WORKER === "off" ? Number.POSITIVE_INFINITY : PIPELINE_AFTER);
 const MAX_OUTSTANDING = 32 * 1024 * 1024;
+/**
+ * Bytes go to the worker in batches of this size: each batch is one copy into a fresh buffer that is
+ * then moved (not copied) to the worker, and one message and one ack. Posting every stream piece
+ * (64 KiB) on its own cost the main thread more in messages than hashing the bytes itself.
+ */
+const POST_BATCH = 4 * 1024 * 1024;
 
 // CommonJS, evaluated by the worker: one sha256 per job id, an ack per update (for backpressure).
 const WORKER_SOURCE = `
@@ -80,10 +86,9 @@ class HashWorker {
     return id;
   }
 
-  update(id: number, bytes: Uint8Array): void {
-    // A fresh ArrayBuffer of exactly these bytes (not Buffer#slice, a view), moved, not copied again, to the worker.
-    const copy = new Uint8Array(bytes);
-    this.#worker.postMessage({ type: "update", job: id, buffer: copy.buffer }, [copy.buffer]);
+  /** Moves `buffer` (a fresh ArrayBuffer the caller gives up) to the worker. */
+  update(id: number, buffer: ArrayBuffer): void {
+    this.#worker.postMessage({ type: "update", job: id, buffer }, [buffer]);
   }
 
   digest(id: number): void {
@@ -114,6 +119,9 @@ export class WholeHash {
   #result: { resolve(hex: string): void; reject(error: Error): void } | undefined;
   #error: Error | undefined;
   #local: Hash | undefined;
+  /** The batch being filled for the worker (see POST_BATCH). */
+  #batch: Uint8Array<ArrayBuffer> | undefined;
+  #batchUsed = 0;
   readonly #after = pipelineAfter();
 
   async update(bytes: Uint8Array): Promise<void> {
@@ -150,6 +158,7 @@ export class WholeHash {
       return hash.digest("hex");
     }
     const worker = this.#worker;
+    this.#flush();
     return new Promise<string>((resolve, reject) => {
       this.#result = { resolve, reject };
       worker.digest(this.#job);
@@ -159,12 +168,30 @@ export class WholeHash {
   /** Abandons the hash (a failed put): the worker forgets the job. */
   drop(): void {
     this.#held = [];
+    this.#batch = undefined;
     this.#worker?.drop(this.#job);
   }
 
   #post(bytes: Uint8Array): void {
     this.#outstanding += bytes.byteLength;
-    this.#worker!.update(this.#job, bytes);
+    for (let at = 0; at < bytes.byteLength; ) {
+      this.#batch ??= new Uint8Array(POST_BATCH);
+      const take = Math.min(bytes.byteLength - at, POST_BATCH - this.#batchUsed);
+      this.#batch.set(bytes.subarray(at, at + take), this.#batchUsed);
+      this.#batchUsed += take;
+      at += take;
+      if (this.#batchUsed === POST_BATCH) this.#flush();
+    }
+  }
+
+  /** Sends the batch filled so far (a fresh buffer of exactly its bytes when it is not full). */
+  #flush(): void {
+    const batch = this.#batch;
+    if (batch === undefined || this.#batchUsed === 0) return;
+    const buffer = this.#batchUsed === POST_BATCH ? batch.buffer : batch.slice(0, this.#batchUsed).buffer;
+    this.#batch = undefined;
+    this.#batchUsed = 0;
+    this.#worker!.update(this.#job, buffer);
   }
 
   /** Starts (or joins) the shared worker; false when worker threads are unavailable (then hashing stays local). */

@@ -1,0 +1,181 @@
+import { lstat, rename, unlink, type FileHandle, open } from "node:fs/promises";
+import { join } from "node:path";
+import { fsError } from "./errors.js";
+import { FILE_MODE, type FileMaker, type ScratchNames, irregularError, irregularKind, syncDir } from "./files.js";
+import { compress } from "./gzip.js";
+import { PACK_SUFFIX, encodeIndex, type PackEntry } from "./pack-format.js";
+import type { Packs } from "./packs.js";
+
+/** New blobs held in memory before a batch starts a pack: a batch smaller than this is written as loose files. */
+export const PACK_MIN_BLOBS = 32;
+/** A pack is closed and published once it holds this many bytes (or PACK_MAX_BLOBS blobs); the batch goes on in a new one. */
+export const PACK_MAX_BYTES = 64 * 1024 * 1024;
+export const PACK_MAX_BLOBS = 4096;
+
+/** What a batch needs from its driver. */
+export interface BatchHost {
+  root: string;
+  fsync: boolean;
+  gzip: boolean;
+  packs: Packs;
+  files: FileMaker;
+  names: ScratchNames;
+  /** The blob id of a key that may be packed (a well-formed blob key), else undefined. */
+  packableId(key: string): string | undefined;
+  /** putIfAbsent's existence check and refresh (loose file or live packed copy). */
+  refreshExisting(key: string): Promise<boolean>;
+  putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }>;
+}
+
+interface OpenPack {
+  temp: string;
+  handle: FileHandle;
+  size: number;
+  entries: PackEntry[];
+  writes: Promise<unknown>[];
+  /** No more blobs go in (it is being published). */
+  closed: boolean;
+}
+
+let packCounter = 0;
+
+/**
+ * A batch of new blobs written into pack files (see pack-format.ts): the chunks of one chunked put.
+ * Blobs already stored (loose or packed, alive) are refreshed, not written again. The first
+ * PACK_MIN_BLOBS new blobs wait in memory: a small batch ends up as loose files, like putIfAbsent
+ * would write them. From then on blobs go to a temp pack file (positional writes, so the writes of
+ * several adds run at once), which is published (index + trailer, fsync when on, rename to a unique
+ * name, fsync of the directory) when it is full and at `commit`. Nothing of a pack is visible before
+ * it is published; a crash leaves only its temp file, which sweepTemp removes.
+ */
+export class PackBatch {
+  readonly #host: BatchHost;
+  readonly #held: { key: string; id: string; data: Uint8Array }[] = [];
+  readonly #ids = new Set<string>();
+  readonly #published: Promise<void>[] = [];
+  #current: Promise<OpenPack> | undefined;
+  #started = false;
+  #commit: Promise<void> | undefined;
+
+  constructor(host: BatchHost) {
+    this.#host = host;
+  }
+
+  async add(key: string, data: Uint8Array): Promise<{ created: boolean }> {
+    if (this.#commit !== undefined) throw new Error("this batch is committed");
+    const id = this.#host.packableId(key);
+    if (id === undefined) return this.#host.putIfAbsent(key, data);
+    if (this.#ids.has(id)) return { created: true }; // already in this batch
+    if (await this.#host.refreshExisting(key)) return { created: false };
+    if (this.#ids.has(id)) return { created: true };
+    this.#ids.add(id);
+    if (!this.#started && this.#held.length < PACK_MIN_BLOBS - 1) {
+      this.#held.push({ key, id, data });
+      return { created: true };
+    }
+    this.#started = true;
+    const held = this.#held.splice(0);
+    for (const blob of held) await this.#append(blob.id, blob.data);
+    await this.#append(id, data);
+    return { created: true };
+  }
+
+  /** Publishes what was added (waits for it); safe to call again (the first call's outcome). */
+  commit(): Promise<void> {
+    this.#commit ??= this.#commitOnce();
+    return this.#commit;
+  }
+
+  async #commitOnce(): Promise<void> {
+    const held = this.#held.splice(0);
+    // A small batch: loose files, at most 4 at once.
+    for (let i = 0; i < held.length; i += 4)
+      await Promise.all(held.slice(i, i + 4).map((b) => this.#host.putIfAbsent(b.key, b.data)));
+    const current = this.#current;
+    this.#current = undefined;
+    if (current !== undefined) this.#close(current.then((pack) => pack));
+    const outcomes = await Promise.allSettled(this.#published);
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
+  async #append(id: string, data: Uint8Array): Promise<void> {
+    const stored = this.#host.gzip ? await compress(data) : data;
+    let pack: OpenPack;
+    for (;;) {
+      this.#current ??= this.#open();
+      pack = await this.#current;
+      if (!pack.closed) break; // else it filled up while we waited: take the next one
+    }
+    // From here to the end of the block nothing awaits: the offset, the write and the full check are one step.
+    const entry: PackEntry = { id, offset: pack.size, stored: stored.byteLength, logical: data.byteLength };
+    pack.size += stored.byteLength;
+    pack.entries.push(entry);
+    // Kept for #publish without its result: a write's result holds its buffer, and a pack's worth
+    // of chunks must not stay in memory until the pack is published.
+    const write = pack.handle.write(stored, 0, stored.byteLength, entry.offset).then(() => undefined);
+    write.catch(() => undefined); // awaited below and by #publish
+    pack.writes.push(write);
+    if (pack.size >= PACK_MAX_BYTES || pack.entries.length >= PACK_MAX_BLOBS) {
+      this.#current = undefined; // full: the next blob starts a new pack
+      pack.closed = true;
+      this.#close(Promise.resolve(pack));
+    }
+    try {
+      await write;
+    } catch (error) {
+      throw fsError(error, "write", pack.temp, this.#host.root);
+    }
+  }
+
+  /** Closes a pack to new blobs and publishes it once its writes are done; `commit` reports the outcome. */
+  #close(pending: Promise<OpenPack>): void {
+    const published = pending.then((pack) => {
+      pack.closed = true;
+      return this.#publish(pack);
+    });
+    published.catch(() => undefined); // reported by commit
+    this.#published.push(published);
+  }
+
+  async #open(): Promise<OpenPack> {
+    const { packs, files, names } = this.#host;
+    try {
+      await files.ensureDir(packs.dir);
+    } catch (error) {
+      throw fsError(error, "write", packs.dir, this.#host.root);
+    }
+    try {
+      // Never write through a link planted where the packs directory belongs (it could lead outside the store).
+      const stats = await lstat(packs.dir);
+      if (!stats.isDirectory()) throw irregularError(packs.dir, irregularKind(stats), this.#host.root);
+    } catch (error) {
+      throw fsError(error, "write", packs.dir, this.#host.root);
+    }
+    const temp = names.temp(packs.dir);
+    try {
+      return { temp, handle: await open(temp, "wx", FILE_MODE), size: 0, entries: [], writes: [], closed: false };
+    } catch (error) {
+      throw fsError(error, "write", packs.dir, this.#host.root);
+    }
+  }
+
+  async #publish(pack: OpenPack): Promise<void> {
+    const { packs, fsync, gzip, root } = this.#host;
+    const name = `p-${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}-${(packCounter++).toString(36)}${PACK_SUFFIX}`;
+    try {
+      await Promise.all(pack.writes); // a failed write fails the pack
+      const tail = encodeIndex(pack.entries, pack.size, gzip);
+      await pack.handle.write(tail, 0, tail.byteLength, pack.size);
+      if (fsync) await pack.handle.datasync();
+      await pack.handle.close();
+      await rename(pack.temp, join(packs.dir, name)); // a unique name: never replaces anything
+      if (fsync) await syncDir(packs.dir);
+    } catch (error) {
+      await pack.handle.close().catch(() => undefined);
+      await unlink(pack.temp).catch(() => undefined);
+      throw fsError(error, "write", pack.temp, root);
+    }
+    packs.added(name, pack.entries, gzip);
+  }
+}
