@@ -75,10 +75,10 @@ export interface ParsedQuery {
   asksResult: boolean;
 }
 
-export type ValueKind = "size" | "duration";
+export type ValueKind = "size" | "duration" | "fill";
 
 /** Words that ask for an amount of a kind: a size in bytes, or a duration. */
-const UNIT_WORDS: Record<ValueKind, RegExp> = {
+const UNIT_WORDS: Record<Exclude<ValueKind, "fill">, RegExp> = {
   size: /^(disk|space|size|sizes|storage|memory|ram|footprint|bytes?|kilobytes?|megabytes?|gigabytes?|terabytes?|kb|mb|gb|tb|kib|mib|gib|big|bigger|large|larger|heavy)$/,
   duration:
     /^(time|times|took|duration|latency|elapsed|runtime|fast|faster|slow|slower|quick|quickly|seconds?|minutes?|hours?|ms|secs?|mins?)$/,
@@ -94,6 +94,15 @@ function valueUnitOf(lower: string): ParsedQuery["valueUnit"] {
     if (said.length) return { kind, words: [...new Set(said)] };
   }
   return undefined;
+}
+
+/** How full something is ("how full", "close to full", "filling up", "running out of space"): asks for a share used. */
+const FILL_ASK =
+  /\bhow full\b|\b(?:close|closer|closest|near|nearly|almost|getting)\s+(?:to\s+)?(?:full|filling|capacity)\b|\bfill(?:ing|s|ed)?\s+up\b|\brunning out of (?:space|room|disk|memory)\b|\bout of (?:space|room)\b/;
+
+function fillAsked(lower: string): ParsedQuery["valueUnit"] {
+  const m = FILL_ASK.exec(lower);
+  return m ? { kind: "fill", words: m[0].match(/[a-z]+/g) ?? [] } : undefined;
 }
 
 /** "sizes", "durations", "timings": a plural that names a kind of amount asks for the amounts themselves. */
@@ -387,7 +396,7 @@ export function parseQuery(input: string): ParsedQuery {
     followUp,
     asksValue: VALUE_QUESTION.test(lower),
     // A value question, or a message that names the kind of amount itself ("the bundle sizes", "the run times").
-    valueUnit: VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower),
+    valueUnit: fillAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
     past: PAST_TENSE.test(lower),
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
   };

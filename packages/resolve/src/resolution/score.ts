@@ -1,6 +1,6 @@
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
-import type { ParsedQuery, QueryTerm } from "./query.js";
+import type { ParsedQuery, QueryTerm, ValueKind } from "./query.js";
 import {
   Marks,
   countBelow,
@@ -98,13 +98,15 @@ function valueNextTo(t: QueryTerm, x: IndexedExecution): string | undefined {
 }
 
 /** Amounts in a summary: sizes in bytes ("312 MB", "9.41G", "148.3MB") and durations ("174 ms", "3m05s", "04:12.114", "38.2 s"). */
-const AMOUNT: Record<"size" | "duration", RegExp> = {
+const AMOUNT: Record<ValueKind, RegExp> = {
+  // A share used: "87%", "disk.percent 87", "1.71 GiB of 2 GiB", "1,900 of 2,000".
+  fill: /\b\d+(?:\.\d+)?\s?%|\bpercent\w*\s+\d|\b\d[\d.,]*\s?(?:[KMGTP]i?B|[KMGT])?\s+of\s+\d[\d.,]*(?:\s?(?:[KMGTP]i?B|[KMGT])\b)?/i,
   size: /\b\d[\d.,]*\s?(?:[KMGTP]i?B|[KMGT]|bytes)\b/,
   duration:
     /\b\d[\d.,]*\s?(?:ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?)\b|\b\d+m\d+s\b|\b\d+h\d+m\b|\b\d{1,2}:\d\d(?::\d\d)?(?:\.\d+)?\b/i,
 };
 
-function amountOf(kind: "size" | "duration", x: IndexedExecution): string | undefined {
+function amountOf(kind: ValueKind, x: IndexedExecution): string | undefined {
   const summary = x.source.summary ?? x.source.result_summary ?? "";
   return AMOUNT[kind].exec(summary)?.[0];
 }
