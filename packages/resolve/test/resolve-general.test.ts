@@ -437,6 +437,35 @@ describe("a tool word that is also a file type", () => {
   });
 });
 
+describe("a folder named without a file", () => {
+  const xs: ExecutionLike[] = [
+    {
+      id: "d1",
+      tool_name: "read_file",
+      tool_args: { path: "deploy/k8s/web.yaml" },
+      summary: "Deployment web, 3 replicas",
+    },
+    { id: "d2", tool_name: "read_file", tool_args: { path: "src/server.ts" }, summary: "http server, 4 routes" },
+    { id: "d3", tool_name: "read_file", tool_args: { path: "deploy/k8s/worker.yaml" }, summary: "Deployment worker" },
+    { id: "d4", tool_name: "execute_bash", tool_args: { command: "npm test" }, summary: "12 passed" },
+  ];
+
+  it("points at the records of files inside it: two of them are ambiguous", () => {
+    const r = resolveReferences("pull up the yaml from deploy/k8s again", xs);
+    expect(
+      r.candidates
+        .slice(0, 2)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(["d1", "d3"]);
+    expect(r.ambiguous).toBe(true);
+  });
+
+  it("a folder the session never touched still means nothing of it", () => {
+    expect(resolveReferences("pull up the yaml from deploy/helm again", xs).candidates).toEqual([]);
+  });
+});
+
 describe("stashes count", () => {
   const stashes: ExecutionLike[] = [
     { id: "s1", tool_name: "read_file", tool_args: { path: "notes/plan.md" }, summary: "release plan, 4 steps" },

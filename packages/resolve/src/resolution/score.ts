@@ -200,6 +200,13 @@ export function matchName(name: string, x: IndexedExecution): number {
   const { n, base, bStem, bExt } = nameParts(name);
   if (x.locations.some((loc) => loc === n || loc.endsWith(`/${n}`) || (n.includes("/") && loc.endsWith(n)))) return 4;
   let best = 0;
+  // A folder named without a file ("the json from infra/es"): a record of a file inside it.
+  if (
+    n.includes("/") &&
+    bExt.length === 0 &&
+    x.locations.some((loc) => loc.startsWith(`${n}/`) || loc.includes(`/${n}/`))
+  )
+    best = 3;
   for (const b of x.basenames) {
     if (b === base) best = Math.max(best, 3.5);
     const [s, ...e] = b.split(".");
