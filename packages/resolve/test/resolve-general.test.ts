@@ -134,6 +134,11 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("what did the one right before the most recent one show")[0]).toBe("x7");
   });
 
+  it("'before that/this last one' is the one before the latest too (a pointing word for 'the')", () => {
+    expect(ids("ok, and just before that last one?")[0]).toBe("x7");
+    expect(ids("what did it print right before this last step?")[0]).toBe("x7");
+  });
+
   it("nothing named but an event: the record right beside it", () => {
     expect(ids("what was right after the rollout?")[0]).toBe("x5");
     expect(ids("and what came just before the rollout")[0]).toBe("x3");

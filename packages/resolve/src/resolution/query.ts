@@ -505,7 +505,7 @@ function relatedWords(word: string, lower: string): string[] {
  * named; without one only a verb of what it did may follow ("before the last deploy" is an event).
  */
 const LATEST_REF =
-  "(?:the|my|your|our)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call|result|output)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
+  "(?:the|my|your|our|that|this)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call|result|output)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
 
 /** A failure pointed at without a name: "that failure", "that 500", "why did it fail?", "it went red". */
 const POINTED_FAILURE =
