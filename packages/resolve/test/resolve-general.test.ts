@@ -288,6 +288,17 @@ describe("negation", () => {
     expect(r.candidates[0]!.id).toBe("x3");
     expect(r.candidates.find((c) => c.id === "x2")?.reasons.join(" ") ?? "set aside").toMatch(/set aside/);
   });
+
+  it("a message that says it is not about the session ('general advice, not specific to this chart') refers to nothing", () => {
+    expect(
+      ids(
+        "should gateway charts keep replicaCount at 2 or autoscale? general advice please, not specific to this chart",
+      ),
+    ).toEqual([]);
+    expect(ids("just theory: why do helm charts pin an image tag at all?")).toEqual([]);
+    // Without the disclaimer the same words point at the session.
+    expect(ids("should the gateway chart keep replicaCount at 2?")[0]).toBe("x2");
+  });
 });
 
 describe("typos and shorthand", () => {

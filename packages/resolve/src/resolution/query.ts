@@ -404,7 +404,7 @@ export function parseQuery(input: string): ParsedQuery {
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
 const NEGATION_RE =
-  /\b(?:not\s+(?=the\b|that\b|this\b|those\b|my\b|your\b|our\b)|never ?mind\s+|forget(?:\s+about)?\s+|so much for\s+|instead of\s+|rather than\s+|other than\s+|apart from\s+|except(?:\s+for)?\s+)((?:the|that|this|those|my|your|our)\s+)?([^,;.!?]+?)\s*(?=,|;|\.(?:\s|$)|!|\?|\bbut\b|$)/gi;
+  /\b(?:not\s+(?=the\b|that\b|this\b|those\b|my\b|your\b|our\b)|not (?:specific|particular|tied) to\s+|never ?mind\s+|forget(?:\s+about)?\s+|so much for\s+|instead of\s+|rather than\s+|other than\s+|apart from\s+|except(?:\s+for)?\s+)((?:the|that|this|those|my|your|our)\s+)?([^,;.!?]+?)\s*(?=,|;|\.(?:\s|$)|!|\?|\bbut\b|$)/gi;
 const FIRST_WORDS = /\b(first|earliest|original|oldest|initial)\b/;
 const LATEST_WORDS = /\b(last|latest|newest|recent|current)\b|^(this|that)(\s+one)?$/;
 
