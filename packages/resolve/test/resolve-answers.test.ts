@@ -81,6 +81,37 @@ describe("questions about an amount of a kind", () => {
   });
 });
 
+describe("the words that ask for the amount", () => {
+  const net: ExecutionLike[] = [
+    {
+      id: "n1",
+      tool_name: "execute_bash",
+      tool_args: { command: "rsync -a dist/ web-2:/srv/app" },
+      summary: "exit 255: ssh: connect to host web-2 port 22: connection timed out after 30s",
+      result_type: "error",
+    },
+    {
+      id: "n2",
+      tool_name: "execute_bash",
+      tool_args: { command: "traceroute -F web-2 1500" },
+      summary: "exit 1: packet too long 1500, 1 hop",
+      result_type: "error",
+    },
+    {
+      id: "n3",
+      tool_name: "execute_bash",
+      tool_args: { command: "rsync -a dist/ web-3:/srv/app" },
+      summary: "sent 42 files, 3.1 MB",
+    },
+  ];
+
+  it("are answered by an amount of the kind, not by a number written beside the same word ('too long 1500')", () => {
+    const r = resolveReferences("the rsync that failed, how long did it wait before giving up?", net);
+    expect(r.candidates[0]?.id).toBe("n1");
+    expect(r.candidates.flatMap((c) => c.reasons).join(" ")).not.toMatch(/"long" =/);
+  });
+});
+
 describe("how full something is", () => {
   const hosts: ExecutionLike[] = [
     {

@@ -431,7 +431,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     matchedFields.push(`${m.how} in ${fieldName(m.field)}`);
     // A question about an amount is answered by the result that gives a number for its word
     // ("how many are open?" → "open 312"), more than by the request that holds the word.
-    if (query.asksValue && !m.near && t.weight >= 1) {
+    if (query.asksValue && !m.near && t.weight >= 1 && !query.valueUnit?.words.includes(t.word)) {
       const at = valueNextTo(t, x);
       if (at) {
         // Not scaled down by a low IDF: the number beside the word answers even when every record holds the word.
