@@ -144,6 +144,17 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("and what came just before the rollout")[0]).toBe("x3");
   });
 
+  it("a generic noun beside the event names no kind: 'the result from before you edited the file' is the record right before it", () => {
+    const xs: ExecutionLike[] = [
+      { id: "g1", tool_name: "execute_bash", tool_args: { command: "make lint" }, summary: "lint result: 0 warnings" },
+      { id: "g2", tool_name: "read_file", tool_args: { path: "deploy/app.yaml" }, summary: "replicas 2" },
+      { id: "g3", tool_name: "execute_bash", tool_args: { command: "make check" }, summary: "all checks ok" },
+      { id: "g4", tool_name: "write_file", tool_args: { path: "deploy/app.yaml" }, summary: "Wrote 220 bytes" },
+      { id: "g5", tool_name: "execute_bash", tool_args: { command: "make deploy" }, summary: "deployed" },
+    ];
+    expect(ids("wait, show the result from before you edited the file", xs)[0]).toBe("g3");
+  });
+
   it("'what did we just fix/edit?' asks for the latest write, not a record that says 'fix'", () => {
     const xs: ExecutionLike[] = [
       {

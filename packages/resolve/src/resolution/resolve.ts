@@ -414,8 +414,11 @@ function resolveParsed(
     } else if (op.kind === "event") {
       // "before the model one": the anchor is one of the kind the message is about.
       const anchor = resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined);
-      if (anchor && max <= 0) {
-        // Nothing but the event is named ("what came after the grep?"): the record right beside it.
+      // Nothing but the event is named ("what came after the grep?", "the output before you changed the file":
+      // a generic noun names no kind): the record right beside it.
+      const onlyGeneric =
+        query.terms.every((t) => t.weight < 1) && query.names.length === 0 && !specificHint && !query.wantsError;
+      if (anchor && (max <= 0 || onlyGeneric)) {
         const next = list[op.side === "before" ? anchor.index - 1 : anchor.index + 1];
         const s = next && (scored.find((v) => v.x === next) ?? unscored(query, next));
         if (s) chosen = { ...s, reasons: [...s.reasons, `order: right ${op.side} ${anchor.id} (${op.phrase})`] };
