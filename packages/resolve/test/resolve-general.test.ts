@@ -230,6 +230,22 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("that failure: what is it about?", xs)[0]).toBe("g3");
   });
 
+  it("refusals are failures too: 'which servers rejected …', 'which ones did not accept …'", () => {
+    const xs: ExecutionLike[] = [
+      { id: "j1", tool_name: "read_file", tool_args: { path: "inventory.ini" }, summary: "9 servers in 2 groups" },
+      {
+        id: "j2",
+        tool_name: "execute_bash",
+        tool_args: { command: "ansible all -m authorized_key -a key=ops.pub" },
+        summary: "exit 2: 7 changed; unreachable: app-3 (timeout), app-5 (permission denied)",
+        result_type: "error",
+      },
+      { id: "j3", tool_name: "write_file", tool_args: { path: "notes/rollout.md" }, summary: "Wrote 300 bytes" },
+    ];
+    expect(ids("which servers did not accept the new pubkey?", xs)[0]).toBe("j2");
+    expect(ids("so who rejected the new pubkey?", xs)[0]).toBe("j2");
+  });
+
   it("'why did that fail?' is the latest failure even when an older record's text says 'failed'", () => {
     const xs: ExecutionLike[] = [
       {

@@ -237,7 +237,7 @@ export function parseQuery(input: string): ParsedQuery {
     /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(
       lower,
     ) ||
-    /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked)\b/.test(
+    /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked|rejected|refused|(?:did not|didn'?t|would not|wouldn'?t|will not|won'?t|wont|does not|doesn'?t) (?:accept|install|start|build|compile|connect|load|boot|mount|deploy|pass))\b/.test(
       lower,
     ) ||
     /\bthe\s+[1-5]\d\d\b/.test(lower) ||
