@@ -246,6 +246,34 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("so who rejected the new pubkey?", xs)[0]).toBe("j2");
   });
 
+  it("'the X which failed': the failure verb of a relative clause names the outcome, not a record whose text says 'failed'", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "m2",
+        tool_name: "execute_bash",
+        tool_args: { command: "rsync -av dist/ web-2:/srv" },
+        summary: "exit 12: protocol stream error, remote closed the connection",
+        result_type: "error",
+      },
+      {
+        id: "m1",
+        tool_name: "execute_bash",
+        tool_args: { command: "rsync -av dist/ web-1:/srv" },
+        summary: "exit 23: 2 files failed: permission denied",
+        result_type: "error",
+      },
+      { id: "m3", tool_name: "read_file", tool_args: { path: "dist/index.html" }, summary: "html, 40 lines" },
+    ];
+    const r = resolveReferences("the rsync which failed, what did it say?", xs);
+    expect(
+      r.candidates
+        .slice(0, 2)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(["m1", "m2"]);
+    expect(r.candidates.flatMap((c) => c.reasons).join(" ")).not.toMatch(/"failed" in summary/);
+  });
+
   it("'why did that fail?' is the latest failure even when an older record's text says 'failed'", () => {
     const xs: ExecutionLike[] = [
       {

@@ -201,6 +201,9 @@ export function parseQuery(input: string): ParsedQuery {
   }
   // "why did that fail?": the failure word points at the outcome, not at a record whose text says "failed".
   if (POINTED_FAILURE.test(lower)) for (const w of ["fail", "crash", "break", "red"]) consumed.add(w);
+  // "the ssh which failed", "the one that crashed": a failure verb in a relative clause names the outcome, not a word of the record.
+  for (const m of lower.matchAll(/\b(?:which|that|who)\s+(?:had\s+|has\s+)?(failed|crashed|broke|errored)\b/g))
+    consumed.add(m[1]!);
   // "the last result", "the second-to-last output", "right before the latest one": a generic noun after an
   // order word means any execution, not a record whose text says "result".
   for (const m of lower.matchAll(
