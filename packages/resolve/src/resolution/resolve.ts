@@ -361,7 +361,7 @@ function resolveParsed(
   const max = maxOf(scored, (s) => s.total);
 
   // An explicit file name or URL that matches nothing means the thing is not in this session.
-  if (query.names.length > 0 && !scored.some((s) => s.reasons.some((r) => r.startsWith("name:")))) {
+  if (query.names.length > 0 && !scored.some((s) => s.nameMatched)) {
     if (!query.names.some((n) => /\.[a-z0-9]+$/i.test(n) && scored.some((s) => s.named))) return none;
   }
   // Only words matched, none naming the execution, no tool, no order word: the match must cover

@@ -36,6 +36,13 @@ export interface Scored {
   answered: boolean;
   /** …by an amount of the kind asked ("312 MB" for "how much disk"). */
   amounted: boolean;
+  /** A name of the message matched this record (matchName above 0). */
+  nameMatched: boolean;
+  /**
+   * Why the record matched, in words. Built only when read (by the candidates a resolution returns):
+   * most scored records are never returned, and building these strings for each of them was most of
+   * a call's allocation in a long session.
+   */
   reasons: string[];
 }
 
@@ -59,7 +66,8 @@ interface TermMatch {
   /** Matched through a word near in the word vectors (src/resolution/near-words.ts). */
   near: boolean;
   field: Field;
-  how: string;
+  /** The record's word that matched instead of the message's own (a typo, a related or near word). */
+  other: string | undefined;
   /** The execution's word that matched (two message words matching one word count once). */
   token: string;
 }
@@ -170,7 +178,7 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
     related: bestRelated,
     near,
     field: bestField,
-    how: bestOther === undefined ? `"${t.word}"` : `"${t.word}" ~ "${bestOther}"`,
+    other: bestOther,
     token: bestToken,
   };
 }
@@ -372,11 +380,22 @@ export function unscored(query: ParsedQuery, x: IndexedExecution): Scored {
     related: 0,
     answered: false,
     amounted: false,
+    nameMatched: false,
     reasons: [],
   };
 }
 
-export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context: ScoreContext): Scored {
+/**
+ * The score of one record. With `explain` false (the default) no reason string is built: the returned
+ * `reasons` is computed on first read, by scoring the record again with `explain` true, so only the
+ * records a resolution returns pay for them. The figures are the same either way.
+ */
+export function scoreExecution(
+  query: ParsedQuery,
+  x: IndexedExecution,
+  context: ScoreContext,
+  explain = false,
+): Scored {
   const { idf, typos } = context;
   const reasons: string[] = [];
   let text = 0;
@@ -389,6 +408,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
   const matchedWords: string[] = [];
   let related = 0;
   const answers: string[] = [];
+  let answered = false;
   // Two words of the message written as one in the record ("crunchy data" → crunchydata.com).
   const joined = new Set<string>();
   for (const c of query.compounds) {
@@ -399,7 +419,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     usedTokens.add(c.word);
     text += ((idf.get(c.parts[0]) ?? 1) + (idf.get(c.parts[1]) ?? 1)) * FIELD_WEIGHT[f];
     if (FIELD_WEIGHT[f] >= 2) (named = true), namedWords.push(...c.parts);
-    matchedFields.push(`"${c.parts.join(" ")}" ~ "${c.word}" in ${fieldName(f)}`);
+    if (explain) matchedFields.push(`"${c.parts.join(" ")}" ~ "${c.word}" in ${fieldName(f)}`);
   }
   for (const t of query.terms) {
     totalWeight += t.weight;
@@ -428,7 +448,10 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       named = true;
       namedWords.push(t.word);
     }
-    matchedFields.push(`${m.how} in ${fieldName(m.field)}`);
+    if (explain) {
+      const how = m.other === undefined ? `"${t.word}"` : `"${t.word}" ~ "${m.other}"`;
+      matchedFields.push(`${how} in ${fieldName(m.field)}`);
+    }
     // A question about an amount is answered by the result that gives a number for its word
     // ("how many are open?" → "open 312"), more than by the request that holds the word.
     if (query.asksValue && !m.near && t.weight >= 1 && !query.valueUnit?.words.includes(t.word)) {
@@ -437,7 +460,8 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
         // Not scaled down by a low IDF: the number beside the word answers even when every record holds the word.
         const bonus = t.weight * Math.max(1, idf.get(t.word) ?? 1) * ANSWER_BONUS;
         text += bonus;
-        answers.push(`"${t.word}" ${at}`);
+        answered = true;
+        if (explain) answers.push(`"${t.word}" ${at}`);
       }
     }
   }
@@ -455,11 +479,12 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
           matchedWeight += t.weight;
           matchedWords.push(t.word);
         }
-      answers.push(`a ${query.valueUnit.kind} (${amount})`);
+      answered = true;
+      if (explain) answers.push(`a ${query.valueUnit.kind} (${amount})`);
     }
   }
   // The question words themselves ("how many", "how much") are answered by the amount.
-  if (answers.length)
+  if (answered)
     for (const t of query.terms)
       if (/^how (many|much)$/.test(t.word) && !matchedWords.includes(t.word)) {
         matchedWeight += t.weight;
@@ -475,7 +500,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     if (s > 0) {
       text += s;
       named = true;
-      reasons.push(`name: "${name}" matches ${x.locations[0] ?? x.target}`);
+      if (explain) reasons.push(`name: "${name}" matches ${x.locations[0] ?? x.target}`);
     }
   }
 
@@ -491,7 +516,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       }
     }
   }
-  if (phrase > 0) reasons.push("phrase match");
+  if (explain && phrase > 0) reasons.push("phrase match");
   text += phrase;
 
   // Tool kind.
@@ -502,13 +527,13 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     const m = x.classes.get(cls as ToolClass) ?? 0;
     if (h.weight * m > tool) {
       tool = h.weight * m;
-      toolWhy = `tool: ${x.tool} is ${h.what}`;
+      if (explain) toolWhy = `tool: ${x.tool} is ${h.what}`;
     }
   }
   const fileHint = query.hints.get("file");
   if (fileHint && (x.classes.has("read") || x.classes.has("write"))) {
     tool += fileHint.weight * Math.max(x.classes.get("read") ?? 0, x.classes.get("write") ?? 0);
-    toolWhy ||= `tool: ${x.tool} acts on a file`;
+    if (explain) toolWhy ||= `tool: ${x.tool} acts on a file`;
   }
   const dataHint = query.hints.get("data");
   if (
@@ -517,29 +542,32 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       (x.classes.has("read") && x.extensions.some((e) => /^(csv|tsv|json|jsonl|parquet|xlsx?)$/.test(e))))
   ) {
     tool += dataHint.weight;
-    toolWhy ||= `tool: ${x.tool} returns data`;
+    if (explain) toolWhy ||= `tool: ${x.tool} returns data`;
   }
   if (toolWhy) reasons.push(toolWhy);
 
   let outcome = 0;
   if (query.wantsError && x.isError) {
     outcome = 3;
-    reasons.push(`outcome: ${x.source.result_type}`);
+    if (explain) reasons.push(`outcome: ${x.source.result_type}`);
   }
   for (const code of query.statusCodes) {
     if (x.statusCodes.includes(code)) {
       outcome += 1;
-      reasons.push(`status ${code}`);
+      if (explain) reasons.push(`status ${code}`);
     }
   }
 
   // Words the message sets aside ("so much for android") count against the records holding them.
   let total = text + tool + outcome;
-  const setAside = query.negated.filter((w) => x.stems.has(w) || x.tokens.has(w));
-  if (setAside.length > 0 && total > 0) {
+  if (total > 0 && query.negated.some((w) => x.stems.has(w) || x.tokens.has(w))) {
     total *= 0.4;
-    reasons.push(`set aside: ${setAside.map((w) => `"${w}"`).join(", ")}`);
+    if (explain) {
+      const setAside = query.negated.filter((w) => x.stems.has(w) || x.tokens.has(w));
+      reasons.push(`set aside: ${setAside.map((w) => `"${w}"`).join(", ")}`);
+    }
   }
+  let explained: string[] | undefined = explain ? reasons : undefined;
   return {
     x,
     total,
@@ -554,9 +582,13 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     namedWords,
     matchedWords,
     related,
-    answered: answers.length > 0,
+    answered,
     amounted,
-    reasons,
+    nameMatched: bestName > 0,
+    get reasons() {
+      explained ??= scoreExecution(query, x, context, true).reasons;
+      return explained;
+    },
   };
 }
 
