@@ -184,7 +184,14 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
 }
 
 /** An explicit name lowercased without "./" and trailing slashes (n), its last segment (base) split at dots. */
-type NameParts = { n: string; base: string; bStem: string; bExt: string[] };
+type NameParts = {
+  n: string;
+  slashN: string;
+  base: string;
+  bStem: string;
+  bExt: string[];
+  lastExt: string | undefined;
+};
 /** A message's names are few and scored against many records: their parts are kept (a small, bounded memo). */
 const namePartsMemo = new Map<string, NameParts>();
 function nameParts(name: string): NameParts {
@@ -200,13 +207,15 @@ function splitName(name: string): NameParts {
   const n = name.toLowerCase().replace(/^\.\//, "").replace(/\/+$/, "");
   const base = n.split(/[\\/]/).pop() ?? n;
   const [bStem, ...bExt] = base.split(".");
-  return { n, base, bStem: bStem!, bExt };
+  const last = bExt.at(-1);
+  return { n, slashN: `/${n}`, base, bStem: bStem!, bExt, lastExt: last === undefined ? undefined : ext(last) };
 }
 
 /** Scores of an explicit name ("package.json", "src/app.ts", a URL) against an execution. */
 export function matchName(name: string, x: IndexedExecution): number {
-  const { n, base, bStem, bExt } = nameParts(name);
-  if (x.locations.some((loc) => loc === n || loc.endsWith(`/${n}`) || (n.includes("/") && loc.endsWith(n)))) return 4;
+  const { n, slashN, base, bStem, bExt, lastExt } = nameParts(name);
+  const nested = n.includes("/");
+  for (const loc of x.locations) if (loc === n || loc.endsWith(slashN) || (nested && loc.endsWith(n))) return 4;
   let best = 0;
   // A folder named without a file ("the json from infra/es"): a record of a file inside it.
   if (
@@ -215,10 +224,13 @@ export function matchName(name: string, x: IndexedExecution): number {
     x.locations.some((loc) => loc.startsWith(`${n}/`) || loc.includes(`/${n}/`))
   )
     best = 3;
+  // Without splitting each basename (this runs for every candidate): its stem ends at the first dot,
+  // its extension starts after the last.
   for (const b of x.basenames) {
     if (b === base) best = Math.max(best, 3.5);
-    const [s, ...e] = b.split(".");
-    const sameExt = bExt.length === 0 || (e.length > 0 && ext(e.at(-1)!) === ext(bExt.at(-1)!));
+    const dot = b.indexOf(".");
+    const s = dot < 0 ? b : b.slice(0, dot);
+    const sameExt = lastExt === undefined || (dot >= 0 && ext(b.slice(b.lastIndexOf(".") + 1)) === lastExt);
     if (s === bStem && sameExt) best = Math.max(best, 3.2);
     else if (sameExt && bStem && s && isTypo(bStem, s)) best = Math.max(best, 3);
     else if (s === bStem) best = Math.max(best, 2);
@@ -383,6 +395,38 @@ export function unscored(query: ParsedQuery, x: IndexedExecution): Scored {
     nameMatched: false,
     reasons: [],
   };
+}
+
+/**
+ * What scoreExecution returns: its reasons are built on first read, by scoring the record again with
+ * `explain` (a class, not an object literal with a getter: every record scored makes one, and a
+ * literal's accessor is defined anew for each).
+ */
+class ScoredRecord implements Scored {
+  total = 0;
+  text = 0;
+  tool = 0;
+  outcome = 0;
+  named = false;
+  strong = false;
+  coverage = 0;
+  matchedWeight = 0;
+  namedWords!: string[];
+  matchedWords!: string[];
+  related = 0;
+  answered = false;
+  amounted = false;
+  nameMatched = false;
+  constructor(
+    readonly x: IndexedExecution,
+    private readonly query: ParsedQuery,
+    private readonly context: ScoreContext,
+    private explained: string[] | undefined,
+  ) {}
+  get reasons(): string[] {
+    this.explained ??= scoreExecution(this.query, this.x, this.context, true).reasons;
+    return this.explained;
+  }
 }
 
 /**
@@ -567,29 +611,23 @@ export function scoreExecution(
       reasons.push(`set aside: ${setAside.map((w) => `"${w}"`).join(", ")}`);
     }
   }
-  let explained: string[] | undefined = explain ? reasons : undefined;
-  return {
-    x,
-    total,
-    text,
-    tool,
-    outcome,
-    named,
-    strong:
-      query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || bestName >= 3,
-    coverage: totalWeight > 0 ? matchedWeight / totalWeight : 0,
-    matchedWeight,
-    namedWords,
-    matchedWords,
-    related,
-    answered,
-    amounted,
-    nameMatched: bestName > 0,
-    get reasons() {
-      explained ??= scoreExecution(query, x, context, true).reasons;
-      return explained;
-    },
-  };
+  const s = new ScoredRecord(x, query, context, explain ? reasons : undefined);
+  s.total = total;
+  s.text = text;
+  s.tool = tool;
+  s.outcome = outcome;
+  s.named = named;
+  s.strong =
+    query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || bestName >= 3;
+  s.coverage = totalWeight > 0 ? matchedWeight / totalWeight : 0;
+  s.matchedWeight = matchedWeight;
+  s.namedWords = namedWords;
+  s.matchedWords = matchedWords;
+  s.related = related;
+  s.answered = answered;
+  s.amounted = amounted;
+  s.nameMatched = bestName > 0;
+  return s;
 }
 
 function fieldName(f: Field): string {
