@@ -10,7 +10,7 @@ import {
   markPositions as markWindow,
   unionCount,
 } from "./session.js";
-import { isTypo, isVariant, mayHaveVariants, stem } from "./tokens.js";
+import { isTypo, isVariant, mayHaveTypos, mayHaveVariants, stem } from "./tokens.js";
 
 export interface Scored {
   x: IndexedExecution;
@@ -358,7 +358,12 @@ export function candidatePositions(
     markWindow(maybe, session.locationSuffixes.get(full), window);
     markWindow(maybe, session.locationSuffixes.get(full.split(/[\\/]/).pop() ?? full), window);
     markWindow(maybe, session.baseStems.get(bStem), window);
-    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markWindow(maybe, at, window);
+    // Every distinct basename stem of the session is looked at only when the name can have typos at
+    // all (a stem with a digit, "orders3", has none); forEach, not for…of: no entry array per stem.
+    if (bStem && mayHaveTypos(bStem))
+      session.baseStems.forEach((at, s) => {
+        if (s && isTypo(bStem, s)) markWindow(maybe, at, window);
+      });
     for (const p of maybe.positions()) if (!marks.has(p) && matchName(name, xs[p]!) > 0) marks.set(p);
   }
   for (const { a } of context.bigrams) markPositions(marks, session.sequenceWords.get(a));
@@ -397,32 +402,54 @@ export function unscored(query: ParsedQuery, x: IndexedExecution): Scored {
   };
 }
 
+const EMPTY: string[] = [];
+
 /**
  * What scoreExecution returns: its reasons are built on first read, by scoring the record again with
  * `explain` (a class, not an object literal with a getter: every record scored makes one, and a
  * literal's accessor is defined anew for each).
  */
 class ScoredRecord implements Scored {
-  total = 0;
-  text = 0;
-  tool = 0;
-  outcome = 0;
-  named = false;
-  strong = false;
-  coverage = 0;
-  matchedWeight = 0;
-  namedWords!: string[];
-  matchedWords!: string[];
-  related = 0;
-  answered = false;
-  amounted = false;
-  nameMatched = false;
-  constructor(
-    readonly x: IndexedExecution,
-    private readonly query: ParsedQuery,
-    private readonly context: ScoreContext,
-    private explained: string[] | undefined,
-  ) {}
+  // Assigned in the constructor, not class fields: V8 sizes an instance by the constructor's
+  // assignments, and fields it does not count go to a separate store, reallocated as it grows.
+  declare x: IndexedExecution;
+  declare total: number;
+  declare text: number;
+  declare tool: number;
+  declare outcome: number;
+  declare named: boolean;
+  declare strong: boolean;
+  declare coverage: number;
+  declare matchedWeight: number;
+  declare namedWords: string[];
+  declare matchedWords: string[];
+  declare related: number;
+  declare answered: boolean;
+  declare amounted: boolean;
+  declare nameMatched: boolean;
+  declare private query: ParsedQuery;
+  declare private context: ScoreContext;
+  declare private explained: string[] | undefined;
+  constructor(x: IndexedExecution, query: ParsedQuery, context: ScoreContext, explained: string[] | undefined) {
+    this.x = x;
+    this.total = 0;
+    this.text = 0;
+    this.tool = 0;
+    this.outcome = 0;
+    this.named = false;
+    this.strong = false;
+    this.coverage = 0;
+    this.matchedWeight = 0;
+    this.namedWords = EMPTY;
+    this.matchedWords = EMPTY;
+    this.related = 0;
+    this.answered = false;
+    this.amounted = false;
+    this.nameMatched = false;
+    this.query = query;
+    this.context = context;
+    this.explained = explained;
+  }
   get reasons(): string[] {
     this.explained ??= scoreExecution(this.query, this.x, this.context, true).reasons;
     return this.explained;
