@@ -1,6 +1,6 @@
 // Scores reference resolution with and without the semantic signal, side by side, on the sets of
 // packages/resolve/eval/run-dev.ts: `pnpm --filter @artifact-refs/resolve-semantic eval [file.json ...]`.
-// Held out (never tuned on, misses by id and kind only, texts never printed): dev2 s11-s14, heldout-r2, heldout-r3.
+// Held out (never tuned on, misses by id and kind only, texts never printed): dev2 s11-s14, heldout-r2, heldout-r3, heldout-r5.
 import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,7 @@ const repo = resolve(here, "../../..");
 const resolvePkg = resolve(repo, "packages/resolve");
 const shared = resolve(repo, "../shared/data/references");
 const HELD_DEV2 = ["s11", "s12", "s13", "s14"];
-const FROZEN = new Set(["heldout-r2.json", "heldout-r3.json"]);
+const FROZEN = new Set(["heldout-r2.json", "heldout-r3.json", "heldout-r5.json"]);
 // --tuned: the tuned sets only (thresholds are fixed there before any held-out figure is looked at).
 const tunedOnly = process.argv.includes("--tuned");
 const args = process.argv.slice(2).filter((a) => a !== "--tuned");
@@ -26,6 +26,9 @@ const files = args.length
       resolve(resolvePkg, "eval/heldout-r2.json"),
       resolve(resolvePkg, "eval/dev-r3.json"),
       resolve(resolvePkg, "eval/heldout-r3.json"),
+      resolve(resolvePkg, "eval/dev-r4.json"),
+      resolve(resolvePkg, "eval/dev-r5.json"),
+      resolve(resolvePkg, "eval/heldout-r5.json"),
     ];
 
 interface Scenario {

@@ -3,7 +3,8 @@
 // package's own held-out fixtures (test/fixtures/heldout*.json, eval/heldout-r2.json), written apart from the dev sets,
 // eval/dev-r3.json (round 3: written apart from this package's code, then tuned on) and eval/heldout-r3.json
 // (round 3, written blind and frozen: held out like heldout-r2.json, misses by id and kind only) and
-// eval/dev-r4.json (round 4: written blind by another helper, measured before any change made after it appeared, then tuned on).
+// eval/dev-r4.json (round 4: written blind by another helper, measured before any change made after it appeared, then tuned on),
+// eval/dev-r5.json (round 5, the same way) and eval/heldout-r5.json (round 5, written blind and frozen like heldout-r3.json).
 // With and without the optional semantic signal (a sentence-embedding model), side by side on the same sets:
 // `pnpm --filter @artifact-refs/resolve-semantic eval` (the model lives in that package, a layer above this one).
 // dev2's scenarios s11-s14 are kept out of tuning: they are scored and reported apart, by kind
@@ -33,9 +34,11 @@ const files = args.length
       resolve(here, "dev-r3.json"),
       resolve(here, "heldout-r3.json"),
       resolve(here, "dev-r4.json"),
+      resolve(here, "dev-r5.json"),
+      resolve(here, "heldout-r5.json"),
     ];
 // Frozen sets held out from tuning: scored by kind only, their misses listed by id, texts never printed.
-const frozen = new Set(["heldout-r2.json", "heldout-r3.json"]);
+const frozen = new Set(["heldout-r2.json", "heldout-r3.json", "heldout-r5.json"]);
 
 interface SetLike {
   scenarios: { id: string }[];

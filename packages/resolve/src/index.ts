@@ -28,13 +28,7 @@ export {
   type ReferenceSet,
 } from "./resolution/evaluate.js";
 export type { ExecutionLike } from "./resolution/executions.js";
-export {
-  executionText,
-  SEMANTIC_MARGIN,
-  SEMANTIC_MIN,
-  SEMANTIC_WINDOW,
-  type SemanticSimilarities,
-} from "./resolution/semantic.js";
+export { executionText, SEMANTIC_WINDOW, type SemanticSimilarities } from "./resolution/semantic.js";
 export {
   recall,
   RecallIndex,

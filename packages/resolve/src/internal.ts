@@ -10,3 +10,4 @@ export { outlineSymbols, type CodeSymbol } from "./preview/code.js";
 export { visibleText } from "./preview/html.js";
 export { testCounts, failingTests } from "./preview/test-output.js";
 export { parseQuery, type ParsedQuery } from "./resolution/query.js";
+export { SEMANTIC_MARGIN, SEMANTIC_MIN } from "./resolution/semantic.js";

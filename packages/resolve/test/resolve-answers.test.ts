@@ -81,6 +81,77 @@ describe("questions about an amount of a kind", () => {
   });
 });
 
+describe("the words that ask for the amount", () => {
+  const net: ExecutionLike[] = [
+    {
+      id: "n1",
+      tool_name: "execute_bash",
+      tool_args: { command: "rsync -a dist/ web-2:/srv/app" },
+      summary: "exit 255: ssh: connect to host web-2 port 22: connection timed out after 30s",
+      result_type: "error",
+    },
+    {
+      id: "n2",
+      tool_name: "execute_bash",
+      tool_args: { command: "traceroute -F web-2 1500" },
+      summary: "exit 1: packet too long 1500, 1 hop",
+      result_type: "error",
+    },
+    {
+      id: "n3",
+      tool_name: "execute_bash",
+      tool_args: { command: "rsync -a dist/ web-3:/srv/app" },
+      summary: "sent 42 files, 3.1 MB",
+    },
+  ];
+
+  it("are answered by an amount of the kind, not by a number written beside the same word ('too long 1500')", () => {
+    const r = resolveReferences("the rsync that failed, how long did it wait before giving up?", net);
+    expect(r.candidates[0]?.id).toBe("n1");
+    expect(r.candidates.flatMap((c) => c.reasons).join(" ")).not.toMatch(/"long" =/);
+  });
+});
+
+describe("how full something is", () => {
+  const hosts: ExecutionLike[] = [
+    {
+      id: "f1",
+      tool_name: "execute_bash",
+      tool_args: { command: "cat /etc/fstab" },
+      summary: "4 mounts: / ext4, /srv/media xfs, /home ext4, swap",
+    },
+    {
+      id: "f2",
+      tool_name: "http_get",
+      tool_args: { url: "http://monitor.lan/api/volumes" },
+      summary: "volumes: media 93% used, home 40% used, scratch 12% used",
+    },
+    { id: "f3", tool_name: "write_file", tool_args: { path: "notes/volumes.md" }, summary: "Wrote 310 bytes" },
+    {
+      id: "f4",
+      tool_name: "http_get",
+      tool_args: { url: "http://monitor.lan/api/queues" },
+      summary: "queue mail: 1,900 of 2,000 slots taken; queue jobs idle",
+    },
+  ];
+
+  it("asks for a share used: the result that states one answers and covers the asking words", () => {
+    for (const text of ["which volume is closest to filling up?", "is the media volume nearly full?"]) {
+      const r = resolveReferences(text, hosts);
+      expect(r.candidates[0]?.id, text).toBe("f2");
+      expect(r.candidates[0]!.reasons.join(" "), text).toMatch(/a fill \(93%\)|a fill \(\d+%\)/);
+    }
+    const q = resolveReferences("is the mail queue getting close to full?", hosts);
+    expect(q.candidates[0]?.id).toBe("f4");
+    expect(q.candidates[0]!.reasons.join(" ")).toMatch(/a fill \(1,900 of 2,000\)/);
+  });
+
+  it("a fullness question about nothing of the session stays unanswered", () => {
+    expect(resolveReferences("how full should a glass of wine be poured?", hosts).candidates).toEqual([]);
+    expect(resolveReferences("what happens when a hash table is nearly full?", hosts).candidates).toEqual([]);
+  });
+});
+
 describe("a question about a result", () => {
   const dash: ExecutionLike[] = [
     {

@@ -134,9 +134,25 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("what did the one right before the most recent one show")[0]).toBe("x7");
   });
 
+  it("'before that/this last one' is the one before the latest too (a pointing word for 'the')", () => {
+    expect(ids("ok, and just before that last one?")[0]).toBe("x7");
+    expect(ids("what did it print right before this last step?")[0]).toBe("x7");
+  });
+
   it("nothing named but an event: the record right beside it", () => {
     expect(ids("what was right after the rollout?")[0]).toBe("x5");
     expect(ids("and what came just before the rollout")[0]).toBe("x3");
+  });
+
+  it("a generic noun beside the event names no kind: 'the result from before you edited the file' is the record right before it", () => {
+    const xs: ExecutionLike[] = [
+      { id: "g1", tool_name: "execute_bash", tool_args: { command: "make lint" }, summary: "lint result: 0 warnings" },
+      { id: "g2", tool_name: "read_file", tool_args: { path: "deploy/app.yaml" }, summary: "replicas 2" },
+      { id: "g3", tool_name: "execute_bash", tool_args: { command: "make check" }, summary: "all checks ok" },
+      { id: "g4", tool_name: "write_file", tool_args: { path: "deploy/app.yaml" }, summary: "Wrote 220 bytes" },
+      { id: "g5", tool_name: "execute_bash", tool_args: { command: "make deploy" }, summary: "deployed" },
+    ];
+    expect(ids("wait, show the result from before you edited the file", xs)[0]).toBe("g3");
   });
 
   it("'what did we just fix/edit?' asks for the latest write, not a record that says 'fix'", () => {
@@ -214,6 +230,50 @@ describe("order words that name the latest or a neighbour", () => {
     expect(ids("that failure: what is it about?", xs)[0]).toBe("g3");
   });
 
+  it("refusals are failures too: 'which servers rejected …', 'which ones did not accept …'", () => {
+    const xs: ExecutionLike[] = [
+      { id: "j1", tool_name: "read_file", tool_args: { path: "inventory.ini" }, summary: "9 servers in 2 groups" },
+      {
+        id: "j2",
+        tool_name: "execute_bash",
+        tool_args: { command: "ansible all -m authorized_key -a key=ops.pub" },
+        summary: "exit 2: 7 changed; unreachable: app-3 (timeout), app-5 (permission denied)",
+        result_type: "error",
+      },
+      { id: "j3", tool_name: "write_file", tool_args: { path: "notes/rollout.md" }, summary: "Wrote 300 bytes" },
+    ];
+    expect(ids("which servers did not accept the new pubkey?", xs)[0]).toBe("j2");
+    expect(ids("so who rejected the new pubkey?", xs)[0]).toBe("j2");
+  });
+
+  it("'the X which failed': the failure verb of a relative clause names the outcome, not a record whose text says 'failed'", () => {
+    const xs: ExecutionLike[] = [
+      {
+        id: "m2",
+        tool_name: "execute_bash",
+        tool_args: { command: "rsync -av dist/ web-2:/srv" },
+        summary: "exit 12: protocol stream error, remote closed the connection",
+        result_type: "error",
+      },
+      {
+        id: "m1",
+        tool_name: "execute_bash",
+        tool_args: { command: "rsync -av dist/ web-1:/srv" },
+        summary: "exit 23: 2 files failed: permission denied",
+        result_type: "error",
+      },
+      { id: "m3", tool_name: "read_file", tool_args: { path: "dist/index.html" }, summary: "html, 40 lines" },
+    ];
+    const r = resolveReferences("the rsync which failed, what did it say?", xs);
+    expect(
+      r.candidates
+        .slice(0, 2)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(["m1", "m2"]);
+    expect(r.candidates.flatMap((c) => c.reasons).join(" ")).not.toMatch(/"failed" in summary/);
+  });
+
   it("'why did that fail?' is the latest failure even when an older record's text says 'failed'", () => {
     const xs: ExecutionLike[] = [
       {
@@ -282,6 +342,17 @@ describe("negation", () => {
     const r = resolveReferences("forget the gateway chart, what does values.yaml say about billing?", session);
     expect(r.candidates[0]!.id).toBe("x3");
     expect(r.candidates.find((c) => c.id === "x2")?.reasons.join(" ") ?? "set aside").toMatch(/set aside/);
+  });
+
+  it("a message that says it is not about the session ('general advice, not specific to this chart') refers to nothing", () => {
+    expect(
+      ids(
+        "should gateway charts keep replicaCount at 2 or autoscale? general advice please, not specific to this chart",
+      ),
+    ).toEqual([]);
+    expect(ids("just theory: why do helm charts pin an image tag at all?")).toEqual([]);
+    // Without the disclaimer the same words point at the session.
+    expect(ids("should the gateway chart keep replicaCount at 2?")[0]).toBe("x2");
   });
 });
 
@@ -434,6 +505,35 @@ describe("a tool word that is also a file type", () => {
     const got = ids("paste the sql here", xs);
     expect(got).toContain("q2");
     expect(got).toContain("q3");
+  });
+});
+
+describe("a folder named without a file", () => {
+  const xs: ExecutionLike[] = [
+    {
+      id: "d1",
+      tool_name: "read_file",
+      tool_args: { path: "deploy/k8s/web.yaml" },
+      summary: "Deployment web, 3 replicas",
+    },
+    { id: "d2", tool_name: "read_file", tool_args: { path: "src/server.ts" }, summary: "http server, 4 routes" },
+    { id: "d3", tool_name: "read_file", tool_args: { path: "deploy/k8s/worker.yaml" }, summary: "Deployment worker" },
+    { id: "d4", tool_name: "execute_bash", tool_args: { command: "npm test" }, summary: "12 passed" },
+  ];
+
+  it("points at the records of files inside it: two of them are ambiguous", () => {
+    const r = resolveReferences("pull up the yaml from deploy/k8s again", xs);
+    expect(
+      r.candidates
+        .slice(0, 2)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(["d1", "d3"]);
+    expect(r.ambiguous).toBe(true);
+  });
+
+  it("a folder the session never touched still means nothing of it", () => {
+    expect(resolveReferences("pull up the yaml from deploy/helm again", xs).candidates).toEqual([]);
   });
 });
 

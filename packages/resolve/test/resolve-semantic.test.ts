@@ -10,7 +10,7 @@ import {
   SEMANTIC_WINDOW,
   executionText,
   resolveReferences,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const session: ExecutionLike[] = [
   {

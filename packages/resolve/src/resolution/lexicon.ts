@@ -363,6 +363,8 @@ export const CONCEPTS: string[][] = [
 /** Messages of these shapes ask something general, not about an execution of the session. */
 export const GENERAL_QUESTION: RegExp[] = [
   /\b(in general|generally|usually|typically|in theory|in principle|best practices?|the best way|a good way|rule of thumb)\b/,
+  // The message says it is not about the session: "general advice", "just theory", "not specific to this diff".
+  /\bgeneral (advice|guidance|question|recommendations?)\b|\bjust (the )?theory\b|\bnot (specific|particular|tied) to\b/,
   /\bdifference between\b/,
   /\b(vs\.?|versus)\s/,
   /\bwhen (should|do|would) (i|we|you|one)\b/,

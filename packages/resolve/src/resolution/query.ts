@@ -75,10 +75,10 @@ export interface ParsedQuery {
   asksResult: boolean;
 }
 
-export type ValueKind = "size" | "duration";
+export type ValueKind = "size" | "duration" | "fill";
 
 /** Words that ask for an amount of a kind: a size in bytes, or a duration. */
-const UNIT_WORDS: Record<ValueKind, RegExp> = {
+const UNIT_WORDS: Record<Exclude<ValueKind, "fill">, RegExp> = {
   size: /^(disk|space|size|sizes|storage|memory|ram|footprint|bytes?|kilobytes?|megabytes?|gigabytes?|terabytes?|kb|mb|gb|tb|kib|mib|gib|big|bigger|large|larger|heavy)$/,
   duration:
     /^(time|times|took|duration|latency|elapsed|runtime|fast|faster|slow|slower|quick|quickly|seconds?|minutes?|hours?|ms|secs?|mins?)$/,
@@ -94,6 +94,15 @@ function valueUnitOf(lower: string): ParsedQuery["valueUnit"] {
     if (said.length) return { kind, words: [...new Set(said)] };
   }
   return undefined;
+}
+
+/** How full something is ("how full", "close to full", "filling up", "running out of space"): asks for a share used. */
+const FILL_ASK =
+  /\bhow full\b|\b(?:close|closer|closest|near|nearly|almost|getting)\s+(?:to\s+)?(?:full|filling|capacity)\b|\bfill(?:ing|s|ed)?\s+up\b|\brunning out of (?:space|room|disk|memory)\b|\bout of (?:space|room)\b/;
+
+function fillAsked(lower: string): ParsedQuery["valueUnit"] {
+  const m = FILL_ASK.exec(lower);
+  return m ? { kind: "fill", words: m[0].match(/[a-z]+/g) ?? [] } : undefined;
 }
 
 /** "sizes", "durations", "timings": a plural that names a kind of amount asks for the amounts themselves. */
@@ -192,6 +201,9 @@ export function parseQuery(input: string): ParsedQuery {
   }
   // "why did that fail?": the failure word points at the outcome, not at a record whose text says "failed".
   if (POINTED_FAILURE.test(lower)) for (const w of ["fail", "crash", "break", "red"]) consumed.add(w);
+  // "the ssh which failed", "the one that crashed": a failure verb in a relative clause names the outcome, not a word of the record.
+  for (const m of lower.matchAll(/\b(?:which|that|who)\s+(?:had\s+|has\s+)?(failed|crashed|broke|errored)\b/g))
+    consumed.add(m[1]!);
   // "the last result", "the second-to-last output", "right before the latest one": a generic noun after an
   // order word means any execution, not a record whose text says "result".
   for (const m of lower.matchAll(
@@ -228,7 +240,7 @@ export function parseQuery(input: string): ParsedQuery {
     /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(
       lower,
     ) ||
-    /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked)\b/.test(
+    /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked|rejected|refused|(?:did not|didn'?t|would not|wouldn'?t|will not|won'?t|wont|does not|doesn'?t) (?:accept|install|start|build|compile|connect|load|boot|mount|deploy|pass))\b/.test(
       lower,
     ) ||
     /\bthe\s+[1-5]\d\d\b/.test(lower) ||
@@ -387,7 +399,7 @@ export function parseQuery(input: string): ParsedQuery {
     followUp,
     asksValue: VALUE_QUESTION.test(lower),
     // A value question, or a message that names the kind of amount itself ("the bundle sizes", "the run times").
-    valueUnit: VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower),
+    valueUnit: fillAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
     past: PAST_TENSE.test(lower),
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
   };
@@ -395,7 +407,7 @@ export function parseQuery(input: string): ParsedQuery {
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
 const NEGATION_RE =
-  /\b(?:not\s+(?=the\b|that\b|this\b|those\b|my\b|your\b|our\b)|never ?mind\s+|forget(?:\s+about)?\s+|so much for\s+|instead of\s+|rather than\s+|other than\s+|apart from\s+|except(?:\s+for)?\s+)((?:the|that|this|those|my|your|our)\s+)?([^,;.!?]+?)\s*(?=,|;|\.(?:\s|$)|!|\?|\bbut\b|$)/gi;
+  /\b(?:not\s+(?=the\b|that\b|this\b|those\b|my\b|your\b|our\b)|not (?:specific|particular|tied) to\s+|never ?mind\s+|forget(?:\s+about)?\s+|so much for\s+|instead of\s+|rather than\s+|other than\s+|apart from\s+|except(?:\s+for)?\s+)((?:the|that|this|those|my|your|our)\s+)?([^,;.!?]+?)\s*(?=,|;|\.(?:\s|$)|!|\?|\bbut\b|$)/gi;
 const FIRST_WORDS = /\b(first|earliest|original|oldest|initial)\b/;
 const LATEST_WORDS = /\b(last|latest|newest|recent|current)\b|^(this|that)(\s+one)?$/;
 
@@ -496,7 +508,7 @@ function relatedWords(word: string, lower: string): string[] {
  * named; without one only a verb of what it did may follow ("before the last deploy" is an event).
  */
 const LATEST_REF =
-  "(?:the|my|your|our)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call|result|output)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
+  "(?:the|my|your|our|that|this)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call|result|output)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
 
 /** A failure pointed at without a name: "that failure", "that 500", "why did it fail?", "it went red". */
 const POINTED_FAILURE =

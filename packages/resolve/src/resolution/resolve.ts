@@ -361,7 +361,7 @@ function resolveParsed(
   const max = maxOf(scored, (s) => s.total);
 
   // An explicit file name or URL that matches nothing means the thing is not in this session.
-  if (query.names.length > 0 && !scored.some((s) => s.reasons.some((r) => r.startsWith("name:")))) {
+  if (query.names.length > 0 && !scored.some((s) => s.nameMatched)) {
     if (!query.names.some((n) => /\.[a-z0-9]+$/i.test(n) && scored.some((s) => s.named))) return none;
   }
   // Only words matched, none naming the execution, no tool, no order word: the match must cover
@@ -414,8 +414,11 @@ function resolveParsed(
     } else if (op.kind === "event") {
       // "before the model one": the anchor is one of the kind the message is about.
       const anchor = resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined);
-      if (anchor && max <= 0) {
-        // Nothing but the event is named ("what came after the grep?"): the record right beside it.
+      // Nothing but the event is named ("what came after the grep?", "the output before you changed the file":
+      // a generic noun names no kind): the record right beside it.
+      const onlyGeneric =
+        query.terms.every((t) => t.weight < 1) && query.names.length === 0 && !specificHint && !query.wantsError;
+      if (anchor && (max <= 0 || onlyGeneric)) {
         const next = list[op.side === "before" ? anchor.index - 1 : anchor.index + 1];
         const s = next && (scored.find((v) => v.x === next) ?? unscored(query, next));
         if (s) chosen = { ...s, reasons: [...s.reasons, `order: right ${op.side} ${anchor.id} (${op.phrase})`] };

@@ -1,6 +1,6 @@
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
-import type { ParsedQuery, QueryTerm } from "./query.js";
+import type { ParsedQuery, QueryTerm, ValueKind } from "./query.js";
 import {
   Marks,
   countBelow,
@@ -10,7 +10,7 @@ import {
   markPositions as markWindow,
   unionCount,
 } from "./session.js";
-import { isTypo, isVariant, mayHaveVariants, stem } from "./tokens.js";
+import { isTypo, isVariant, mayHaveTypos, mayHaveVariants, stem } from "./tokens.js";
 
 export interface Scored {
   x: IndexedExecution;
@@ -36,6 +36,13 @@ export interface Scored {
   answered: boolean;
   /** …by an amount of the kind asked ("312 MB" for "how much disk"). */
   amounted: boolean;
+  /** A name of the message matched this record (matchName above 0). */
+  nameMatched: boolean;
+  /**
+   * Why the record matched, in words. Built only when read (by the candidates a resolution returns):
+   * most scored records are never returned, and building these strings for each of them was most of
+   * a call's allocation in a long session.
+   */
   reasons: string[];
 }
 
@@ -59,7 +66,8 @@ interface TermMatch {
   /** Matched through a word near in the word vectors (src/resolution/near-words.ts). */
   near: boolean;
   field: Field;
-  how: string;
+  /** The record's word that matched instead of the message's own (a typo, a related or near word). */
+  other: string | undefined;
   /** The execution's word that matched (two message words matching one word count once). */
   token: string;
 }
@@ -98,13 +106,15 @@ function valueNextTo(t: QueryTerm, x: IndexedExecution): string | undefined {
 }
 
 /** Amounts in a summary: sizes in bytes ("312 MB", "9.41G", "148.3MB") and durations ("174 ms", "3m05s", "04:12.114", "38.2 s"). */
-const AMOUNT: Record<"size" | "duration", RegExp> = {
+const AMOUNT: Record<ValueKind, RegExp> = {
+  // A share used: "87%", "disk.percent 87", "1.71 GiB of 2 GiB", "1,900 of 2,000".
+  fill: /\b\d+(?:\.\d+)?\s?%|\bpercent\w*\s+\d|\b\d[\d.,]*\s?(?:[KMGTP]i?B|[KMGT])?\s+of\s+\d[\d.,]*(?:\s?(?:[KMGTP]i?B|[KMGT])\b)?/i,
   size: /\b\d[\d.,]*\s?(?:[KMGTP]i?B|[KMGT]|bytes)\b/,
   duration:
     /\b\d[\d.,]*\s?(?:ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?)\b|\b\d+m\d+s\b|\b\d+h\d+m\b|\b\d{1,2}:\d\d(?::\d\d)?(?:\.\d+)?\b/i,
 };
 
-function amountOf(kind: "size" | "duration", x: IndexedExecution): string | undefined {
+function amountOf(kind: ValueKind, x: IndexedExecution): string | undefined {
   const summary = x.source.summary ?? x.source.result_summary ?? "";
   return AMOUNT[kind].exec(summary)?.[0];
 }
@@ -168,13 +178,20 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
     related: bestRelated,
     near,
     field: bestField,
-    how: bestOther === undefined ? `"${t.word}"` : `"${t.word}" ~ "${bestOther}"`,
+    other: bestOther,
     token: bestToken,
   };
 }
 
 /** An explicit name lowercased without "./" and trailing slashes (n), its last segment (base) split at dots. */
-type NameParts = { n: string; base: string; bStem: string; bExt: string[] };
+type NameParts = {
+  n: string;
+  slashN: string;
+  base: string;
+  bStem: string;
+  bExt: string[];
+  lastExt: string | undefined;
+};
 /** A message's names are few and scored against many records: their parts are kept (a small, bounded memo). */
 const namePartsMemo = new Map<string, NameParts>();
 function nameParts(name: string): NameParts {
@@ -190,18 +207,30 @@ function splitName(name: string): NameParts {
   const n = name.toLowerCase().replace(/^\.\//, "").replace(/\/+$/, "");
   const base = n.split(/[\\/]/).pop() ?? n;
   const [bStem, ...bExt] = base.split(".");
-  return { n, base, bStem: bStem!, bExt };
+  const last = bExt.at(-1);
+  return { n, slashN: `/${n}`, base, bStem: bStem!, bExt, lastExt: last === undefined ? undefined : ext(last) };
 }
 
 /** Scores of an explicit name ("package.json", "src/app.ts", a URL) against an execution. */
 export function matchName(name: string, x: IndexedExecution): number {
-  const { n, base, bStem, bExt } = nameParts(name);
-  if (x.locations.some((loc) => loc === n || loc.endsWith(`/${n}`) || (n.includes("/") && loc.endsWith(n)))) return 4;
+  const { n, slashN, base, bStem, bExt, lastExt } = nameParts(name);
+  const nested = n.includes("/");
+  for (const loc of x.locations) if (loc === n || loc.endsWith(slashN) || (nested && loc.endsWith(n))) return 4;
   let best = 0;
+  // A folder named without a file ("the json from infra/es"): a record of a file inside it.
+  if (
+    n.includes("/") &&
+    bExt.length === 0 &&
+    x.locations.some((loc) => loc.startsWith(`${n}/`) || loc.includes(`/${n}/`))
+  )
+    best = 3;
+  // Without splitting each basename (this runs for every candidate): its stem ends at the first dot,
+  // its extension starts after the last.
   for (const b of x.basenames) {
     if (b === base) best = Math.max(best, 3.5);
-    const [s, ...e] = b.split(".");
-    const sameExt = bExt.length === 0 || (e.length > 0 && ext(e.at(-1)!) === ext(bExt.at(-1)!));
+    const dot = b.indexOf(".");
+    const s = dot < 0 ? b : b.slice(0, dot);
+    const sameExt = lastExt === undefined || (dot >= 0 && ext(b.slice(b.lastIndexOf(".") + 1)) === lastExt);
     if (s === bStem && sameExt) best = Math.max(best, 3.2);
     else if (sameExt && bStem && s && isTypo(bStem, s)) best = Math.max(best, 3);
     else if (s === bStem) best = Math.max(best, 2);
@@ -329,7 +358,12 @@ export function candidatePositions(
     markWindow(maybe, session.locationSuffixes.get(full), window);
     markWindow(maybe, session.locationSuffixes.get(full.split(/[\\/]/).pop() ?? full), window);
     markWindow(maybe, session.baseStems.get(bStem), window);
-    if (bStem) for (const [s, at] of session.baseStems) if (s && isTypo(bStem, s)) markWindow(maybe, at, window);
+    // Every distinct basename stem of the session is looked at only when the name can have typos at
+    // all (a stem with a digit, "orders3", has none); forEach, not for…of: no entry array per stem.
+    if (bStem && mayHaveTypos(bStem))
+      session.baseStems.forEach((at, s) => {
+        if (s && isTypo(bStem, s)) markWindow(maybe, at, window);
+      });
     for (const p of maybe.positions()) if (!marks.has(p) && matchName(name, xs[p]!) > 0) marks.set(p);
   }
   for (const { a } of context.bigrams) markPositions(marks, session.sequenceWords.get(a));
@@ -363,11 +397,76 @@ export function unscored(query: ParsedQuery, x: IndexedExecution): Scored {
     related: 0,
     answered: false,
     amounted: false,
+    nameMatched: false,
     reasons: [],
   };
 }
 
-export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context: ScoreContext): Scored {
+const EMPTY: string[] = [];
+
+/**
+ * What scoreExecution returns: its reasons are built on first read, by scoring the record again with
+ * `explain` (a class, not an object literal with a getter: every record scored makes one, and a
+ * literal's accessor is defined anew for each).
+ */
+class ScoredRecord implements Scored {
+  // Assigned in the constructor, not class fields: V8 sizes an instance by the constructor's
+  // assignments, and fields it does not count go to a separate store, reallocated as it grows.
+  declare x: IndexedExecution;
+  declare total: number;
+  declare text: number;
+  declare tool: number;
+  declare outcome: number;
+  declare named: boolean;
+  declare strong: boolean;
+  declare coverage: number;
+  declare matchedWeight: number;
+  declare namedWords: string[];
+  declare matchedWords: string[];
+  declare related: number;
+  declare answered: boolean;
+  declare amounted: boolean;
+  declare nameMatched: boolean;
+  declare private query: ParsedQuery;
+  declare private context: ScoreContext;
+  declare private explained: string[] | undefined;
+  constructor(x: IndexedExecution, query: ParsedQuery, context: ScoreContext, explained: string[] | undefined) {
+    this.x = x;
+    this.total = 0;
+    this.text = 0;
+    this.tool = 0;
+    this.outcome = 0;
+    this.named = false;
+    this.strong = false;
+    this.coverage = 0;
+    this.matchedWeight = 0;
+    this.namedWords = EMPTY;
+    this.matchedWords = EMPTY;
+    this.related = 0;
+    this.answered = false;
+    this.amounted = false;
+    this.nameMatched = false;
+    this.query = query;
+    this.context = context;
+    this.explained = explained;
+  }
+  get reasons(): string[] {
+    this.explained ??= scoreExecution(this.query, this.x, this.context, true).reasons;
+    return this.explained;
+  }
+}
+
+/**
+ * The score of one record. With `explain` false (the default) no reason string is built: the returned
+ * `reasons` is computed on first read, by scoring the record again with `explain` true, so only the
+ * records a resolution returns pay for them. The figures are the same either way.
+ */
+export function scoreExecution(
+  query: ParsedQuery,
+  x: IndexedExecution,
+  context: ScoreContext,
+  explain = false,
+): Scored {
   const { idf, typos } = context;
   const reasons: string[] = [];
   let text = 0;
@@ -380,6 +479,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
   const matchedWords: string[] = [];
   let related = 0;
   const answers: string[] = [];
+  let answered = false;
   // Two words of the message written as one in the record ("crunchy data" → crunchydata.com).
   const joined = new Set<string>();
   for (const c of query.compounds) {
@@ -390,7 +490,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     usedTokens.add(c.word);
     text += ((idf.get(c.parts[0]) ?? 1) + (idf.get(c.parts[1]) ?? 1)) * FIELD_WEIGHT[f];
     if (FIELD_WEIGHT[f] >= 2) (named = true), namedWords.push(...c.parts);
-    matchedFields.push(`"${c.parts.join(" ")}" ~ "${c.word}" in ${fieldName(f)}`);
+    if (explain) matchedFields.push(`"${c.parts.join(" ")}" ~ "${c.word}" in ${fieldName(f)}`);
   }
   for (const t of query.terms) {
     totalWeight += t.weight;
@@ -419,16 +519,20 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       named = true;
       namedWords.push(t.word);
     }
-    matchedFields.push(`${m.how} in ${fieldName(m.field)}`);
+    if (explain) {
+      const how = m.other === undefined ? `"${t.word}"` : `"${t.word}" ~ "${m.other}"`;
+      matchedFields.push(`${how} in ${fieldName(m.field)}`);
+    }
     // A question about an amount is answered by the result that gives a number for its word
     // ("how many are open?" → "open 312"), more than by the request that holds the word.
-    if (query.asksValue && !m.near && t.weight >= 1) {
+    if (query.asksValue && !m.near && t.weight >= 1 && !query.valueUnit?.words.includes(t.word)) {
       const at = valueNextTo(t, x);
       if (at) {
         // Not scaled down by a low IDF: the number beside the word answers even when every record holds the word.
         const bonus = t.weight * Math.max(1, idf.get(t.word) ?? 1) * ANSWER_BONUS;
         text += bonus;
-        answers.push(`"${t.word}" ${at}`);
+        answered = true;
+        if (explain) answers.push(`"${t.word}" ${at}`);
       }
     }
   }
@@ -446,11 +550,12 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
           matchedWeight += t.weight;
           matchedWords.push(t.word);
         }
-      answers.push(`a ${query.valueUnit.kind} (${amount})`);
+      answered = true;
+      if (explain) answers.push(`a ${query.valueUnit.kind} (${amount})`);
     }
   }
   // The question words themselves ("how many", "how much") are answered by the amount.
-  if (answers.length)
+  if (answered)
     for (const t of query.terms)
       if (/^how (many|much)$/.test(t.word) && !matchedWords.includes(t.word)) {
         matchedWeight += t.weight;
@@ -466,7 +571,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     if (s > 0) {
       text += s;
       named = true;
-      reasons.push(`name: "${name}" matches ${x.locations[0] ?? x.target}`);
+      if (explain) reasons.push(`name: "${name}" matches ${x.locations[0] ?? x.target}`);
     }
   }
 
@@ -482,7 +587,7 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       }
     }
   }
-  if (phrase > 0) reasons.push("phrase match");
+  if (explain && phrase > 0) reasons.push("phrase match");
   text += phrase;
 
   // Tool kind.
@@ -493,13 +598,13 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
     const m = x.classes.get(cls as ToolClass) ?? 0;
     if (h.weight * m > tool) {
       tool = h.weight * m;
-      toolWhy = `tool: ${x.tool} is ${h.what}`;
+      if (explain) toolWhy = `tool: ${x.tool} is ${h.what}`;
     }
   }
   const fileHint = query.hints.get("file");
   if (fileHint && (x.classes.has("read") || x.classes.has("write"))) {
     tool += fileHint.weight * Math.max(x.classes.get("read") ?? 0, x.classes.get("write") ?? 0);
-    toolWhy ||= `tool: ${x.tool} acts on a file`;
+    if (explain) toolWhy ||= `tool: ${x.tool} acts on a file`;
   }
   const dataHint = query.hints.get("data");
   if (
@@ -508,47 +613,48 @@ export function scoreExecution(query: ParsedQuery, x: IndexedExecution, context:
       (x.classes.has("read") && x.extensions.some((e) => /^(csv|tsv|json|jsonl|parquet|xlsx?)$/.test(e))))
   ) {
     tool += dataHint.weight;
-    toolWhy ||= `tool: ${x.tool} returns data`;
+    if (explain) toolWhy ||= `tool: ${x.tool} returns data`;
   }
   if (toolWhy) reasons.push(toolWhy);
 
   let outcome = 0;
   if (query.wantsError && x.isError) {
     outcome = 3;
-    reasons.push(`outcome: ${x.source.result_type}`);
+    if (explain) reasons.push(`outcome: ${x.source.result_type}`);
   }
   for (const code of query.statusCodes) {
     if (x.statusCodes.includes(code)) {
       outcome += 1;
-      reasons.push(`status ${code}`);
+      if (explain) reasons.push(`status ${code}`);
     }
   }
 
   // Words the message sets aside ("so much for android") count against the records holding them.
   let total = text + tool + outcome;
-  const setAside = query.negated.filter((w) => x.stems.has(w) || x.tokens.has(w));
-  if (setAside.length > 0 && total > 0) {
+  if (total > 0 && query.negated.some((w) => x.stems.has(w) || x.tokens.has(w))) {
     total *= 0.4;
-    reasons.push(`set aside: ${setAside.map((w) => `"${w}"`).join(", ")}`);
+    if (explain) {
+      const setAside = query.negated.filter((w) => x.stems.has(w) || x.tokens.has(w));
+      reasons.push(`set aside: ${setAside.map((w) => `"${w}"`).join(", ")}`);
+    }
   }
-  return {
-    x,
-    total,
-    text,
-    tool,
-    outcome,
-    named,
-    strong:
-      query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || bestName >= 3,
-    coverage: totalWeight > 0 ? matchedWeight / totalWeight : 0,
-    matchedWeight,
-    namedWords,
-    matchedWords,
-    related,
-    answered: answers.length > 0,
-    amounted,
-    reasons,
-  };
+  const s = new ScoredRecord(x, query, context, explain ? reasons : undefined);
+  s.total = total;
+  s.text = text;
+  s.tool = tool;
+  s.outcome = outcome;
+  s.named = named;
+  s.strong =
+    query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || bestName >= 3;
+  s.coverage = totalWeight > 0 ? matchedWeight / totalWeight : 0;
+  s.matchedWeight = matchedWeight;
+  s.namedWords = namedWords;
+  s.matchedWords = matchedWords;
+  s.related = related;
+  s.answered = answered;
+  s.amounted = amounted;
+  s.nameMatched = bestName > 0;
+  return s;
 }
 
 function fieldName(f: Field): string {

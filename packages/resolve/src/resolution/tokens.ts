@@ -82,9 +82,14 @@ export function editDistance(a: string, b: string, max = 2): number {
 
 /** True when `a` is a likely typo of `b` (one edit for 5+ letters, two for 9+). */
 export function isTypo(a: string, b: string): boolean {
-  if (a === b || a.length < 5 || b.length < 5 || /\d/.test(a) || /\d/.test(b)) return false;
+  if (a === b || !mayHaveTypos(a) || !mayHaveTypos(b)) return false;
   const allowed = Math.min(a.length, b.length) >= 9 ? 2 : 1;
   return editDistance(a, b, allowed) <= allowed;
+}
+
+/** Whether isTypo can hold for this word with any other: 5+ characters, no digit ("orders3" has none). */
+export function mayHaveTypos(word: string): boolean {
+  return word.length >= 5 && !/\d/.test(word);
 }
 
 /** Words that may be a typo (5+ letters) or an abbreviation (2-4 letters) of a session word. */
