@@ -1,3 +1,4 @@
+import { createCipheriv, createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ArtifactStore } from "@artifact-refs/store";
@@ -6,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { fixture, spawnChild } from "../src/children.js";
 import { filesUnder, sha256 } from "../src/files.js";
 import { scale } from "../src/scale.js";
+import { seedFromEnv } from "../src/seed.js";
 import { builtSuiteDir } from "../src/suite.js";
 import { report } from "../src/summary.js";
 
@@ -133,6 +135,20 @@ describe("concurrency: 4 writer processes and a gc process on one fs store", () 
       n += line.length;
     }
     const versions = scale(6, 30);
+    // Writer 0 also wraps each version in segments of its own series (2.25 MiB each,
+    // pseudo-random from the seed): segment v+1 before the log, segment v after it. Each such put
+    // has over 32 new chunks (segment v+1, then the changed lines), so the fs driver writes the
+    // last of segment v+1's chunks and the changed lines' into a pack; version v+1 dedupes the
+    // segment. A dropped version's pack is then partly dead (its changed lines) and partly live
+    // (segment v+1, in version v+1); the last version's, when dropped, is wholly dead.
+    const seed = seedFromEnv();
+    const SEGMENT = 2.25 * 1024 * 1024;
+    const segment = (w: number, k: number): Buffer => {
+      const key = createHash("sha256").update(`${seed}/${w}/${k}`).digest();
+      const cipher = createCipheriv("aes-256-ctr", key, Buffer.alloc(16));
+      return Buffer.concat([cipher.update(Buffer.alloc(SEGMENT)), cipher.final()]);
+    };
+    const tailed = 1;
     const live = new Map<string, string>(); // id -> session
     const dropped = new Set<string>();
     const failures: string[] = [];
@@ -153,14 +169,18 @@ describe("concurrency: 4 writer processes and a gc process on one fs store", () 
           for (let k = 0; k < 3; k++)
             lines[((w * 7 + v * 13 + k * 101) * 977) % lines.length] = `CHANGED w${w} v${v} k${k}\n`;
           const session = `w${w}-v${v}`;
+          const [head, tail] = w < tailed ? [[segment(w, v + 1)], [segment(w, v)]] : [[], []];
           try {
             const put = await store.putStream(
               (async function* () {
+                yield* head;
                 for (let i = 0; i < lines.length; i += 4096) yield lines.slice(i, i + 4096).join("");
+                yield* tail;
               })(),
               { session },
             );
-            if (put.id !== sha256(Buffer.from(lines.join("")))) failures.push(`put ${session}: wrong id`);
+            if (put.id !== sha256(Buffer.concat([...head, Buffer.from(lines.join("")), ...tail])))
+              failures.push(`put ${session}: wrong id`);
             if (v % 3 === 2) {
               await store.cleanupSession(session);
               dropped.add(put.id);
@@ -188,11 +208,14 @@ describe("concurrency: 4 writer processes and a gc process on one fs store", () 
     }
     for (const p of (await store.verify()).problems) failures.push(`verify: ${p.kind} ${p.key}: ${p.message}`);
     const after = (await filesUnder(join(root, "blobs"))).length;
+    const packs = (await filesUnder(join(root, "~packs"))).filter((f) => f.endsWith(".pack")).length;
     report(
       "concurrency-chunked",
-      `4 writers × ${versions} chunked versions of a 2 MB log with a gc loop (${gcRuns} runs): ${live.size} live, ${dropped.size} dropped; final gc swept ${final.swept.length} blobs (${before} → ${after}); ${failures.length} failures`,
+      `4 writers × ${versions} chunked versions of a 2 MB log (writer 0 wraps its versions in 4.5 MiB more, packed) with a gc loop (${gcRuns} runs): ${live.size} live, ${dropped.size} dropped; final gc swept ${final.swept.length} blobs (${before} loose files → ${after}, ${packs} packs left); ${failures.length} failures, seed ${seed}`,
       {
         versions,
+        seed,
+        packs,
         gc_runs: gcRuns,
         live: live.size,
         dropped: dropped.size,
@@ -200,7 +223,8 @@ describe("concurrency: 4 writer processes and a gc process on one fs store", () 
         failures: failures.slice(0, 20),
       },
     );
-    expect(failures).toEqual([]);
+    expect(failures, `seed ${seed} (replay: AREF_STRESS_SEED=${seed})`).toEqual([]);
+    expect(packs).toBeGreaterThan(0);
     expect(live.size).toBeGreaterThan(0);
     expect(dropped.size).toBeGreaterThan(0);
     expect(final.swept.length).toBeGreaterThan(0); // the dropped versions' own chunks and manifests

@@ -24,6 +24,16 @@ import { report } from "../src/summary.js";
 const WRITER = fixture("crash-writer.mjs");
 /** Over one blob's 512 KiB: about 5% of the writers' puts are chunked (chunks, then manifest, record, reference). */
 const MAX_BYTES = 2 * 1024 * 1024;
+/**
+ * fs only: the fs driver packs a put's chunks from its 33rd new chunk on (about 2 MiB of new content),
+ * which the puts above never reach. In a quarter of the rounds the writer's first put is 2.5-4 MiB (then
+ * 2% of its puts), windows of one of 3 shared bases with fresh bytes spliced in (see crash-writer.mjs),
+ * and the kill comes 0-300 ms after ready: kills land inside pack writes, packed chunks are deduped
+ * between puts, gc sweeps unreferenced artifacts out of packs that other artifacts still use.
+ */
+const PACK_BYTES = 4 * 1024 * 1024;
+const PACK_ROUND_DELAY_MS = 300;
+const PACK_FILE = /^~packs\/p-[^/]+\.pack$/;
 const SCRATCH = /^\.(tmp|trash)-/;
 
 interface Line {
@@ -57,6 +67,9 @@ interface Tally {
   failures: string[];
   /** Kills after which a temp/trash file was found: the kill landed inside a write. */
   midWrite: number;
+  /** Pack files found at the checks (summed over checks), and temp packs among the scratch files. */
+  packsSeen: number;
+  tempPacksSeen: number;
   problemsRepaired: Record<string, number>;
   tempFilesCleaned: number;
   checks: number;
@@ -75,6 +88,8 @@ const newTally = (): Tally => ({
   recordLines: 0,
   failures: [],
   midWrite: 0,
+  packsSeen: 0,
+  tempPacksSeen: 0,
   problemsRepaired: {},
   tempFilesCleaned: 0,
   checks: 0,
@@ -97,7 +112,8 @@ async function killRound(
 ): Promise<void> {
   await Promise.all(
     Array.from({ length: parallel }, async (_, slot) => {
-      const child = spawnChild<Line>(WRITER, command(slot), env ? { env } : {});
+      const cmd = command(slot);
+      const child = spawnChild<Line>(WRITER, cmd, env ? { env } : {});
       try {
         await child.ready;
       } catch (error) {
@@ -107,7 +123,7 @@ async function killRound(
         else tally.failures.push(`writer did not start: ${message}`);
         return;
       }
-      await sleep(random.int(maxDelayMs + 1));
+      await sleep(random.int(((cmd.maxDelayMs as number | undefined) ?? maxDelayMs) + 1));
       child.process.kill("SIGKILL");
       const done = await child.done;
       if (done.signal !== "SIGKILL")
@@ -225,7 +241,7 @@ describe("crash injection: fs store", () => {
         if (root !== "") blobs += (await store.stats()).blobs;
         storeStart = tally.kills;
         root = join(parent, "stores", String(tally.kills));
-        store = new ArtifactStore({ driver: new FsDriver({ root }), maxBytes: MAX_BYTES, gcGraceMs: 0 });
+        store = new ArtifactStore({ driver: new FsDriver({ root }), maxBytes: PACK_BYTES, gcGraceMs: 0 });
         tally.acked.clear();
         tally.referenced.clear();
         tally.manifests.clear();
@@ -235,14 +251,19 @@ describe("crash injection: fs store", () => {
       await killRound(
         tally,
         Math.min(parallel, kills - tally.kills),
-        (slot) => ({
-          driver: "fs",
-          root,
-          seed: random.int(2 ** 31),
-          slot,
-          gzip: random.int(4) === 0,
-          maxBytes: MAX_BYTES,
-        }),
+        (slot) => {
+          const bigFirst = random.int(4) === 0;
+          return {
+            driver: "fs",
+            root,
+            seed: random.int(2 ** 31),
+            slot,
+            gzip: random.int(4) === 0,
+            maxBytes: MAX_BYTES,
+            packs: { base: 1 + random.int(3), first: bigFirst ? 1 : 0, later: 0.02 },
+            ...(bigFirst ? { maxDelayMs: PACK_ROUND_DELAY_MS } : {}),
+          };
+        },
         random,
         50,
       );
@@ -258,8 +279,10 @@ describe("crash injection: fs store", () => {
         const name = file.split("/").pop()!;
         if (SCRATCH.test(name)) {
           scratch++;
+          if (file.startsWith("~packs/")) tally.tempPacksSeen++;
           continue;
         }
+        if (PACK_FILE.test(file)) tally.packsSeen++;
         if (file.startsWith("blobs/")) {
           const m = /^blobs\/sha256\/([0-9a-f]{2})\/([0-9a-f]{2})\/([0-9a-f]{64})(\.gz)?$/.exec(file);
           if (!m || !m[3]!.startsWith(m[1]! + m[2]!)) {
@@ -310,7 +333,7 @@ describe("crash injection: fs store", () => {
     blobs += (await store.stats()).blobs;
     report(
       "crash(fs)",
-      `${tally.kills} kills, ${tally.checks} checks, ${tally.failures.length} failures (${tally.ackLines} acked puts all readable, ${tally.recordLines} acked session records all listed, ${blobs} blobs, ${tally.midWrite} checks found a write cut mid-way, repaired ${JSON.stringify(tally.problemsRepaired)}, ${tally.secondPasses} checks needed a second gc/verify pass for temp files, ${tally.startFailures} writers could not load dist/ during another build, seed ${seed})`,
+      `${tally.kills} kills, ${tally.checks} checks, ${tally.failures.length} failures (${tally.ackLines} acked puts all readable, ${tally.recordLines} acked session records all listed, ${blobs} blobs, ${tally.midWrite} checks found a write cut mid-way, ${tally.packsSeen} pack files and ${tally.tempPacksSeen} temp packs seen at checks, repaired ${JSON.stringify(tally.problemsRepaired)}, ${tally.secondPasses} checks needed a second gc/verify pass for temp files, ${tally.startFailures} writers could not load dist/ during another build, seed ${seed})`,
       {
         kills: tally.kills,
         checks: tally.checks,
@@ -322,6 +345,8 @@ describe("crash injection: fs store", () => {
         records: tally.recordLines,
         blobs,
         mid_write: tally.midWrite,
+        packs_seen: tally.packsSeen,
+        temp_packs_seen: tally.tempPacksSeen,
         repaired: tally.problemsRepaired,
         temp_cleaned: tally.tempFilesCleaned,
         seconds: Math.round((Date.now() - started) / 1000),
