@@ -76,4 +76,27 @@ describe("gc names the artifacts it removes (artifacts_swept)", () => {
     expect(report.artifacts_swept).toEqual([orphan.id]);
     expect((await store.verify()).problems).toEqual([]);
   });
+
+  it("an artifact whose blob a writer stores again between gc's two deletes keeps its record and is not named", async () => {
+    let clock = Date.parse("2026-11-24T06:00:00.000Z");
+    const content = new TextEncoder().encode("stored again mid-sweep");
+    // Staged race: right after gc deletes the blob, a writer that rewrites blobs without touching the
+    // record (verifyOnDedupe off) stores it again; gc then deletes the record and must write it back.
+    class RewritingDriver extends MemoryDriver {
+      override async delete(key: string, options?: { ifUnmodifiedSince?: Date }): Promise<boolean> {
+        const removed = await super.delete(key, options);
+        if (removed && key.startsWith("blobs/")) await super.put(key, content);
+        return removed;
+      }
+    }
+    const driver = new RewritingDriver({ now: () => new Date(clock) });
+    const store = new ArtifactStore({ driver, now: () => new Date(clock), gcGraceMs: 0, gcGraceFloorMs: 0 });
+    const put = await store.put(content);
+    clock += 1_000;
+    const report = await store.gc();
+    expect(report.swept).toEqual([put.id]); // the blob was deleted once
+    expect(report.artifacts_swept).toEqual([]); // but the artifact is back, record and all
+    expect(await store.has(put.id)).toBe(true);
+    expect((await store.verify()).problems).toEqual([]);
+  });
 });
