@@ -137,13 +137,49 @@ describe("aref rm and gc", () => {
     const dry = GcReceiptSchema.parse(
       (await run(["gc", "--grace", "0", "--dry-run", "--store", store, "--json"])).json(),
     );
-    expect(dry).toMatchObject({ dry_run: true, blobs_swept: 1, swept: [s.artifact_id] });
+    expect(dry).toMatchObject({
+      dry_run: true,
+      blobs_swept: 1,
+      swept: [s.artifact_id],
+      artifacts_swept: [s.artifact_id],
+    });
     expect((await run(["cat", s.short_ref, "--store", store])).out).toBe("to be removed");
     const gc = await run(["gc", "--grace", "0", "--store", store]);
     expect(gc.code).toBe(0);
     expect(gc.out).toMatch(/^gc: swept 1 of 1 blobs \(13 B\)/);
+    expect(gc.out).toContain(`\nremoved 1 artifact:\n  ${s.short_ref}\n`);
     const cat = await run(["cat", s.short_ref, "--store", store]);
     expect(cat.code).toBe(3);
+  });
+
+  it("gc names a chunked artifact it removes by its artifact id (human and --json), never a referenced one", async () => {
+    const store = tempStore();
+    // Over 512 KiB each: stored in chunks, with no blob under the artifact's own id.
+    const big = (tag: string) =>
+      Array.from({ length: 20_000 }, (_, i) => `${tag} line ${i} ${"y".repeat(i % 23)}`).join("\n");
+    const dropped = await stash(store, big("dropped"), "--session", "s1");
+    const kept = await stash(store, big("kept"), "--session", "s2");
+    expect((await run(["rm", dropped.short_ref, "--session", "s1", "--store", store])).code).toBe(0);
+    const dry = GcReceiptSchema.parse(
+      (await run(["gc", "--grace", "0", "--dry-run", "--store", store, "--json"])).json(),
+    );
+    expect(dry.dry_run).toBe(true);
+    expect(dry.artifacts_swept).toEqual([dropped.artifact_id]);
+    expect(dry.blobs_swept).toBeGreaterThan(1); // its manifest and chunks
+    expect(dry.swept).not.toContain(dropped.artifact_id); // a chunked artifact has no blob of its own
+    const dryHuman = await run(["gc", "--grace", "0", "--dry-run", "--store", store]);
+    expect(dryHuman.out).toMatch(new RegExp(`\nwould remove 1 artifact:\n  ${dropped.short_ref}\n`));
+    expect(dryHuman.out).not.toContain(kept.short_ref);
+    expect((await run(["cat", dropped.short_ref, "--store", store])).code).toBe(0); // nothing deleted yet
+    const gc = await run(["gc", "--grace", "0", "--store", store]);
+    expect(gc.code).toBe(0);
+    expect(gc.out).toMatch(
+      new RegExp(`^gc: swept ${dry.blobs_swept} of \\d+ blobs .*\nremoved 1 artifact:\n  ${dropped.short_ref}\n$`),
+    );
+    expect((await run(["cat", dropped.short_ref, "--store", store])).code).toBe(3);
+    expect((await run(["cat", kept.short_ref, "--store", store])).out).toBe(big("kept"));
+    const again = GcReceiptSchema.parse((await run(["gc", "--grace", "0", "--store", store, "--json"])).json());
+    expect(again).toMatchObject({ blobs_swept: 0, artifacts_swept: [] });
   });
 
   it("gc keeps fresh unreferenced blobs within the default grace and expires references past their TTL", async () => {

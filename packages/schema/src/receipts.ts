@@ -101,7 +101,13 @@ export const GcReportSchema = z.object({
   /** Session records removed: past their retention, or of sessions whose last reference this run expired. */
   records_removed: z.number().int().nonnegative().optional(),
   dry_run: z.boolean(),
+  /** Blobs swept (with `dry_run`, that would be): whole artifacts' blobs, chunks and manifests alike. */
   swept: z.array(ArtifactIdSchema),
+  /**
+   * Artifacts removed (with `dry_run`, that would be), by artifact id: a whole artifact with its blob, a chunked
+   * one with its record (its manifest and chunks are in `swept`). Absent in reports written before it existed.
+   */
+  artifacts_swept: z.array(ArtifactIdSchema).optional(),
 });
 export type GcReport = z.infer<typeof GcReportSchema>;
 export const GcReceiptSchema = GcReportSchema.extend({ schema: z.literal(receiptName("gc")) });

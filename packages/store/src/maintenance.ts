@@ -97,12 +97,22 @@ async function backendNow(core: StoreCore): Promise<Date> {
   return entry?.modifiedAt ?? new Date();
 }
 
-/** After gc deleted a record: a blob stored again meanwhile (a put between the two deletes) gets its record back. */
-async function restoreRecord(core: StoreCore, id: ArtifactId): Promise<void> {
-  if ((await core.driver.head(blobKey(id))) === undefined) return;
+/**
+ * After gc deleted a record: a blob stored again meanwhile (a put between the two deletes) gets its record back.
+ * Returns whether the artifact is back (its blob is stored again), so gc does not report it as removed.
+ */
+async function restoreRecord(core: StoreCore, id: ArtifactId): Promise<boolean> {
+  if ((await core.driver.head(blobKey(id))) === undefined) return false;
   const bytes = await core.driver.get(blobKey(id));
-  if (bytes === undefined || sha256Hex(bytes) !== id) return; // gone again, or damaged: verify's to report
+  if (bytes === undefined || sha256Hex(bytes) !== id) return false; // gone again, or damaged: verify's to report
   await core.driver.putIfAbsent(metaKey(id), encodeJson(core.buildRecord(id, bytes, {})), { refresh: false });
+  return true;
+}
+
+/** Dry run: whether the sweep would delete this record too (it exists and is older than the cutoff). */
+async function recordWouldGo(core: StoreCore, id: ArtifactId, cutoff: Date): Promise<boolean> {
+  const entry = await core.driver.head(metaKey(id));
+  return entry !== undefined && entry.modifiedAt < cutoff;
 }
 
 /**
@@ -140,6 +150,9 @@ export async function runGc(
   const secondMark = candidates.length > 0 ? await markLive(core) : firstMark;
   if (candidates.length > 0 && (await markParts(core, secondMark, blobIds)).unreadable) candidates.length = 0;
   const swept: ArtifactId[] = [];
+  // Artifacts whose record went with their content: a whole artifact with its blob; a chunked one
+  // (a record without a blob of its own) in the record pass below, with or after its manifest.
+  const artifactsSwept = new Set<ArtifactId>();
   let bytesFreed = 0;
   let done = 0;
   options.onProgress?.(0, candidates.length);
@@ -152,23 +165,26 @@ export async function runGc(
         // (or written) the record since the cutoff, and keeps it. A writer that rewrites blobs without
         // touching an existing record (verifyOnDedupe off) may have stored the blob again meanwhile:
         // the record is then written again from the blob.
-        if (!options.dryRun && (await core.driver.delete(metaKey(id), { ifUnmodifiedSince: cutoff })))
-          await restoreRecord(core, id);
+        if (options.dryRun) {
+          if (await recordWouldGo(core, id, cutoff)) artifactsSwept.add(id);
+        } else if (
+          (await core.driver.delete(metaKey(id), { ifUnmodifiedSince: cutoff })) &&
+          !(await restoreRecord(core, id))
+        )
+          artifactsSwept.add(id);
         swept.push(id);
         bytesFreed += blob.size;
       }
     }
     options.onProgress?.(++done, candidates.length);
   }
-  // Records whose blob is gone (a crash between the two deletes) are garbage too.
-  if (!options.dryRun) {
-    const present = blobIds;
-    for (const meta of await collect(core.driver.list(META_PREFIX))) {
-      const id = idOfMetaKey(meta.key);
-      if (id && !present.has(id) && meta.modifiedAt < cutoff && !secondMark.has(id)) {
-        if ((await core.driver.head(blobKey(id))) === undefined)
-          await core.driver.delete(meta.key, { ifUnmodifiedSince: cutoff });
-      }
+  // Records without a blob are garbage too once unreferenced: a chunked artifact's (its manifest and
+  // chunks are swept above, or were before) and a whole artifact's whose blob a crash left gone.
+  for (const meta of await collect(core.driver.list(META_PREFIX))) {
+    const id = idOfMetaKey(meta.key);
+    if (id && !blobIds.has(id) && meta.modifiedAt < cutoff && !secondMark.has(id)) {
+      if ((await core.driver.head(blobKey(id))) !== undefined) continue;
+      if (options.dryRun || (await core.driver.delete(meta.key, { ifUnmodifiedSince: cutoff }))) artifactsSwept.add(id);
     }
   }
   const temp = core.driver.sweepTemp ? await core.driver.sweepTemp(graceMs, { dryRun: options.dryRun === true }) : [];
@@ -180,6 +196,7 @@ export async function runGc(
     temp_files_removed: temp.length,
     dry_run: options.dryRun === true,
     swept: swept.sort(),
+    artifacts_swept: [...artifactsSwept].sort(),
   };
 }
 

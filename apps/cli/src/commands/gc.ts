@@ -1,13 +1,34 @@
 import { DEFAULT_GC_GRACE_MS } from "@artifact-refs/store";
-import { GcReceiptSchema, receiptName } from "@artifact-refs/schema";
+import { type GcReceipt, GcReceiptSchema, receiptName, toShortRef } from "@artifact-refs/schema";
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { formatBytes, formatCount } from "../format.js";
 import { parseDurationOrZero } from "../parse-options.js";
 import { examples } from "./shared.js";
 
-/** Swept blobs listed by the human output (the receipt lists all). */
-const SHOW_SWEPT = 20;
+/** Removed artifacts listed by the human output (the receipt lists them all, and every swept blob). */
+const SHOW_ARTIFACTS = 20;
+
+/**
+ * The artifacts a run removed (or would), by short ref. Only artifacts are named: a chunked artifact's manifest
+ * and chunks are blobs without a ref of their own, counted in the first line and listed in the receipt's `swept`.
+ */
+function artifactLines(r: GcReceipt): string {
+  const ids = r.artifacts_swept ?? [];
+  const verb = r.dry_run ? "would remove" : "removed";
+  if (ids.length === 0)
+    return r.blobs_swept > 0 ? `${verb} no artifact (the swept blobs were parts no artifact holds)\n` : "";
+  return (
+    `${verb} ${formatCount(ids.length)} ${ids.length === 1 ? "artifact" : "artifacts"}:\n` +
+    ids
+      .slice(0, SHOW_ARTIFACTS)
+      .map((id) => `  ${toShortRef(id)}\n`)
+      .join("") +
+    (ids.length > SHOW_ARTIFACTS
+      ? `  … and ${formatCount(ids.length - SHOW_ARTIFACTS)} more (--json lists them all in artifacts_swept)\n`
+      : "")
+  );
+}
 
 export function register(program: Command, ctx: CliContext): void {
   program
@@ -48,13 +69,7 @@ export function register(program: Command, ctx: CliContext): void {
               ? ""
               : ` and ${formatCount(r.records_removed)} session records (executions, chat turns, metrics)`) +
             "\n" +
-            r.swept
-              .slice(0, SHOW_SWEPT)
-              .map((id) => `  ${r.dry_run ? "would sweep" : "swept"} art:${id.slice(0, 12)}\n`)
-              .join("") +
-            (r.swept.length > SHOW_SWEPT
-              ? `  … and ${formatCount(r.swept.length - SHOW_SWEPT)} more (--json lists them all)\n`
-              : ""),
+            artifactLines(r),
         ),
       );
     });

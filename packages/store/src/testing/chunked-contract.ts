@@ -126,6 +126,7 @@ export function runChunkedContract(name: string, factory: DriverFactory): void {
       await new Promise((r) => setTimeout(r, (harness.timePrecisionMs ?? 0) + 20));
       const report = await store.gc({ graceMs: 0 });
       expect(report.blobs_swept).toBeGreaterThan(0); // the first version's own chunks and manifest
+      expect(report.artifacts_swept).toEqual([first.id]); // named by its artifact id, not by its parts
       expect(await store.has(first.id)).toBe(false);
       expect(sha256Hex(await store.get(second.id))).toBe(second.id);
       expect((await store.verify()).ok).toBe(true);

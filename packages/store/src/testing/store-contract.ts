@@ -189,10 +189,12 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       await waitPrecision();
       const dry = await store.gc({ dryRun: true });
       expect(dry.swept.sort()).toEqual([dropped.id, orphan.id].sort());
+      expect(dry.artifacts_swept).toEqual([dropped.id, orphan.id].sort());
       expect(await store.has(dropped.id)).toBe(true);
       const report = await store.gc();
       expect(report).toMatchObject({ blobs_scanned: 3, blobs_swept: 2, dry_run: false });
       expect(report.bytes_freed).toBe(7 + 16);
+      expect(report.artifacts_swept).toEqual([dropped.id, orphan.id].sort());
       expect(await store.has(dropped.id)).toBe(false);
       expect(await driver.get(metaKey(orphan.id))).toBeUndefined();
       expect(await store.getText(kept.id)).toBe("kept");
