@@ -102,9 +102,8 @@ async function backendNow(core: StoreCore): Promise<Date> {
  * Returns whether the artifact is back (its blob is stored again), so gc does not report it as removed.
  */
 async function restoreRecord(core: StoreCore, id: ArtifactId): Promise<boolean> {
-  if ((await core.driver.head(blobKey(id))) === undefined) return false;
-  const bytes = await core.driver.get(blobKey(id));
-  if (bytes === undefined || sha256Hex(bytes) !== id) return false; // gone again, or damaged: verify's to report
+  const bytes = await core.driver.get(blobKey(id)); // one request whether or not it is there
+  if (bytes === undefined || sha256Hex(bytes) !== id) return false; // gone, or damaged: verify's to report
   await core.driver.putIfAbsent(metaKey(id), encodeJson(core.buildRecord(id, bytes, {})), { refresh: false });
   return true;
 }
