@@ -7,29 +7,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { ArtifactStore, type Driver } from "@artifact-refs/store";
+import { ArtifactStore } from "@artifact-refs/store";
 import { generatedLog } from "@artifact-refs/store/testing";
 import { FsDriver } from "@artifact-refs/store-fs";
 import { machine } from "@artifact-refs/tooling/bench/harness";
+import { looseOnly } from "../test/helpers.js";
 
 const MB = Number(process.env.BENCH_STREAM_MB ?? 128);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
-
-/** The fs driver without its batch capability: every chunk a loose file (the layout before packs). */
-function looseOnly(driver: FsDriver): Driver {
-  return {
-    kind: driver.kind,
-    location: driver.location,
-    putIfAbsent: (k, d) => driver.putIfAbsent(k, d),
-    put: (k, d) => driver.put(k, d),
-    get: (k) => driver.get(k),
-    head: (k) => driver.head(k),
-    delete: (k, o) => driver.delete(k, o),
-    list: (p) => driver.list(p),
-    uri: (k) => driver.uri(k),
-    sweepTemp: (ms, o) => driver.sweepTemp(ms, o),
-  };
-}
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "aref-cat-packs-"));

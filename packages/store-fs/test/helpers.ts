@@ -4,6 +4,7 @@ import { chmod, cp, mkdtemp, readdir, realpath, rm, stat } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Driver } from "@artifact-refs/store";
 import type { DriverFactory } from "@artifact-refs/store/testing";
 import { FsDriver, type FsDriverOptions } from "@artifact-refs/store-fs";
 
@@ -117,4 +118,20 @@ export async function stageChildForAnyUser(): Promise<{ child: string; cleanup: 
   await cp(CHILD, join(dir, "child.mjs"));
   await openToAll(dir);
   return { child: join(dir, "child.mjs"), cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The same FsDriver without the batch capability: writes chunks as loose files (the layout before packs). */
+export function looseOnly(driver: FsDriver): Driver {
+  return {
+    kind: driver.kind,
+    location: driver.location,
+    putIfAbsent: (k, d) => driver.putIfAbsent(k, d),
+    put: (k, d) => driver.put(k, d),
+    get: (k) => driver.get(k),
+    head: (k) => driver.head(k),
+    delete: (k, o) => driver.delete(k, o),
+    list: (p) => driver.list(p),
+    uri: (k) => driver.uri(k),
+    sweepTemp: (ms, o) => driver.sweepTemp(ms, o),
+  };
 }

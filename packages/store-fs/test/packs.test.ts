@@ -2,12 +2,12 @@ import { spawn } from "node:child_process";
 import { appendFile, mkdir, open, readFile, readdir, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ArtifactStore, type Driver } from "@artifact-refs/store";
+import { ArtifactStore } from "@artifact-refs/store";
 import { blobKey, sha256Hex } from "@artifact-refs/store/internal";
 import { generatedLog } from "@artifact-refs/store/testing";
 import { FsDriver } from "@artifact-refs/store-fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { assertBuilt, tempRoot } from "./helpers.js";
+import { assertBuilt, looseOnly, tempRoot } from "./helpers.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -25,22 +25,6 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 const packsOf = async (root: string) => (await filesUnder(root)).filter((f) => f.endsWith(".pack"));
-
-/** The same FsDriver without the batch capability: writes chunks as loose files (the layout before packs). */
-function looseOnly(driver: FsDriver): Driver {
-  return {
-    kind: driver.kind,
-    location: driver.location,
-    putIfAbsent: (k, d) => driver.putIfAbsent(k, d),
-    put: (k, d) => driver.put(k, d),
-    get: (k) => driver.get(k),
-    head: (k) => driver.head(k),
-    delete: (k, o) => driver.delete(k, o),
-    list: (p) => driver.list(p),
-    uri: (k) => driver.uri(k),
-    sweepTemp: (ms, o) => driver.sweepTemp(ms, o),
-  };
-}
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
