@@ -5,31 +5,16 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ExecutionLike, type Resolution, evaluateReferenceSet, resolveReferences } from "@artifact-refs/resolve";
+import { DEFAULT_SETS, FROZEN_SETS, HELD_DEV2 } from "../../resolve/eval/sets.js";
 import { SemanticResolver } from "../src/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../../..");
-const resolvePkg = resolve(repo, "packages/resolve");
-const shared = resolve(repo, "../shared/data/references");
-const HELD_DEV2 = ["s11", "s12", "s13", "s14"];
-const FROZEN = new Set(["heldout-r2.json", "heldout-r3.json", "heldout-r5.json"]);
+const FROZEN = FROZEN_SETS;
 // --tuned: the tuned sets only (thresholds are fixed there before any held-out figure is looked at).
 const tunedOnly = process.argv.includes("--tuned");
 const args = process.argv.slice(2).filter((a) => a !== "--tuned");
-const files = args.length
-  ? args
-  : [
-      resolve(shared, "dev.json"),
-      resolve(shared, "dev2.json"),
-      resolve(resolvePkg, "test/fixtures/heldout.json"),
-      resolve(resolvePkg, "test/fixtures/heldout-untuned.json"),
-      resolve(resolvePkg, "eval/heldout-r2.json"),
-      resolve(resolvePkg, "eval/dev-r3.json"),
-      resolve(resolvePkg, "eval/heldout-r3.json"),
-      resolve(resolvePkg, "eval/dev-r4.json"),
-      resolve(resolvePkg, "eval/dev-r5.json"),
-      resolve(resolvePkg, "eval/heldout-r5.json"),
-    ];
+const files = args.length ? args : DEFAULT_SETS;
 
 interface Scenario {
   id: string;

@@ -13,32 +13,17 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { evaluateReferenceSet, formatEvaluation } from "../src/internal.js";
+import { DEFAULT_SETS, FROZEN_SETS, HELD_DEV2 } from "./sets.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../../..");
 const argv = process.argv.slice(2);
 const verbose = argv.includes("--verbose");
 const holdAt = argv.indexOf("--hold");
-const hold =
-  holdAt >= 0 ? (argv[holdAt + 1] === "none" ? [] : (argv[holdAt + 1] ?? "").split(",")) : ["s11", "s12", "s13", "s14"];
+const hold = holdAt >= 0 ? (argv[holdAt + 1] === "none" ? [] : (argv[holdAt + 1] ?? "").split(",")) : HELD_DEV2;
 const args = argv.filter((a, i) => a !== "--verbose" && a !== "--hold" && !(holdAt >= 0 && i === holdAt + 1));
-const shared = resolve(repo, "../shared/data/references");
-const files = args.length
-  ? args
-  : [
-      resolve(shared, "dev.json"),
-      resolve(shared, "dev2.json"),
-      resolve(here, "../test/fixtures/heldout.json"),
-      resolve(here, "../test/fixtures/heldout-untuned.json"),
-      resolve(here, "heldout-r2.json"),
-      resolve(here, "dev-r3.json"),
-      resolve(here, "heldout-r3.json"),
-      resolve(here, "dev-r4.json"),
-      resolve(here, "dev-r5.json"),
-      resolve(here, "heldout-r5.json"),
-    ];
-// Frozen sets held out from tuning: scored by kind only, their misses listed by id, texts never printed.
-const frozen = new Set(["heldout-r2.json", "heldout-r3.json", "heldout-r5.json"]);
+const files = args.length ? args : DEFAULT_SETS;
+const frozen = FROZEN_SETS;
 
 interface SetLike {
   scenarios: { id: string }[];

@@ -1,0 +1,27 @@
+// The reference sets both eval scripts score (this package's run-dev.ts and resolve-semantic's run-semantic.ts),
+// and which of them are held out. One list, so a new held-out set is frozen everywhere at once.
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const shared = resolve(here, "../../../../shared/data/references");
+
+/** dev2's scenarios kept out of tuning: scored and reported apart, by kind only, texts never printed. */
+export const HELD_DEV2 = ["s11", "s12", "s13", "s14"];
+
+/** Frozen sets held out from tuning: scored by kind only, their misses listed by id, texts never printed. */
+export const FROZEN_SETS = new Set(["heldout-r2.json", "heldout-r3.json", "heldout-r5.json"]);
+
+/** Every set scored by default, in report order. */
+export const DEFAULT_SETS = [
+  resolve(shared, "dev.json"),
+  resolve(shared, "dev2.json"),
+  resolve(here, "../test/fixtures/heldout.json"),
+  resolve(here, "../test/fixtures/heldout-untuned.json"),
+  resolve(here, "heldout-r2.json"),
+  resolve(here, "dev-r3.json"),
+  resolve(here, "heldout-r3.json"),
+  resolve(here, "dev-r4.json"),
+  resolve(here, "dev-r5.json"),
+  resolve(here, "heldout-r5.json"),
+];
