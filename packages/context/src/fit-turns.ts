@@ -58,3 +58,18 @@ export function fitTurns<T>(items: readonly T[], max: number, shape: TurnShape<T
   }
   return out.slice(from);
 }
+
+/** The default character budget of one model call's input, for the adapters that fit turns. */
+export const DEFAULT_MAX_INPUT_CHARS = 48_000;
+
+/**
+ * An adapter's `maxInputChars` option, checked when the adapter is configured: the default when unset,
+ * INVALID_INPUT (with the adapter's own `hint`) when it is not a positive whole number (NaN or Infinity
+ * would let every input through).
+ */
+export function maxInputCharsOf(value: number | undefined, hint: string): number {
+  const max = value ?? DEFAULT_MAX_INPUT_CHARS;
+  if (!Number.isSafeInteger(max) || max < 1)
+    throw new ArefError("INVALID_INPUT", `maxInputChars must be a positive integer, got ${String(max)}`, { hint });
+  return max;
+}

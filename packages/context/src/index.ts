@@ -190,5 +190,5 @@ export { historyFromTranscript } from "./transcript/history.js";
 export { readCheckpoint, type CheckpointPack } from "./assembler/index.js";
 export { modelErrorHint, renderModelError } from "./model-errors.js";
 export { renderGetAnswerText, modelTextOf, artifactsGetText } from "./model-text.js";
-export { fitTurns, type TurnShape } from "./fit-turns.js";
+export { fitTurns, maxInputCharsOf, type TurnShape } from "./fit-turns.js";
 export { checkMessageList, partsToHistory, partsText, toolCallInput, type MessagePart } from "./provider-messages.js";

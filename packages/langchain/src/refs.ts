@@ -6,6 +6,7 @@ import {
   type ExternalizedResult,
   type SessionRefsOptions,
   type TurnShape,
+  maxInputCharsOf,
 } from "@artifact-refs/context";
 import { ArefError } from "@artifact-refs/schema";
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
@@ -142,11 +143,7 @@ export class LangChainRefs extends SessionRefs {
    * @artifact-refs/context); INVALID_INPUT when it is not a positive whole number.
    */
   fitMessages(messages: BaseMessage[], budget: MessageBudget = {}): BaseMessage[] {
-    const max = budget.maxInputChars ?? 48_000;
-    if (!Number.isSafeInteger(max) || max < 1)
-      throw new ArefError("INVALID_INPUT", `maxInputChars must be a positive integer, got ${String(max)}`, {
-        hint: "refs.fitMessages(messages, { maxInputChars: 48_000 })",
-      });
+    const max = maxInputCharsOf(budget.maxInputChars, "refs.fitMessages(messages, { maxInputChars: 48_000 })");
     return [...fitTurns(messages, max, MESSAGES)];
   }
 }

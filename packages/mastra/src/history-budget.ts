@@ -1,5 +1,4 @@
-import { fitTurns, type TurnShape } from "@artifact-refs/context";
-import { ArefError } from "@artifact-refs/schema";
+import { fitTurns, maxInputCharsOf, type TurnShape } from "@artifact-refs/context";
 import type { InputProcessor } from "@mastra/core/processors";
 
 /** Mastra's message (format 2), as its input processors get it. */
@@ -56,11 +55,7 @@ const MASTRA_MESSAGES: TurnShape<MastraMessageV2> = {
  * is over. Same rule (`fitTurns`) as the OpenAI Agents SDK and LangChain adapters.
  */
 export function historyBudget(budget: HistoryBudget = {}): InputProcessor {
-  const max = budget.maxInputChars ?? 48_000;
-  if (!Number.isSafeInteger(max) || max < 1)
-    throw new ArefError("INVALID_INPUT", `maxInputChars must be a positive integer, got ${String(max)}`, {
-      hint: "historyBudget({ maxInputChars: 48_000 })",
-    });
+  const max = maxInputCharsOf(budget.maxInputChars, "historyBudget({ maxInputChars: 48_000 })");
   return {
     name: "artifact-refs-history-budget",
     processInput: ({ messages }) => {

@@ -6,6 +6,7 @@ import {
   type ExternalizedResult,
   type SessionRefsOptions,
   type TurnShape,
+  maxInputCharsOf,
 } from "@artifact-refs/context";
 import { ArefError, isArefError } from "@artifact-refs/schema";
 import {
@@ -128,11 +129,7 @@ export class AgentsRefs extends SessionRefs {
    * whole number.
    */
   inputFilter(budget: InputBudget = {}): CallModelInputFilter {
-    const max = budget.maxInputChars ?? 48_000;
-    if (!Number.isSafeInteger(max) || max < 1)
-      throw new ArefError("INVALID_INPUT", `maxInputChars must be a positive integer, got ${String(max)}`, {
-        hint: "refs.inputFilter({ maxInputChars: 48_000 })",
-      });
+    const max = maxInputCharsOf(budget.maxInputChars, "refs.inputFilter({ maxInputChars: 48_000 })");
     return ({ modelData }) => {
       const input = fitTurns(modelData.input, max, AGENT_ITEMS, sizeOf(modelData.instructions ?? ""));
       return input === modelData.input ? modelData : { ...modelData, input: [...input] };
