@@ -92,10 +92,18 @@ export const OPERATIONS: Operation[] = [
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
   },
   {
+    // This instance wrote the session's reference: the blob and the reference over that version, at once.
     name: "put, content the same session already holds",
+    requests: 2,
+    setup: (store, ctx) => stored(store, ctx),
+    run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
+  },
+  {
+    // Another instance wrote it (nothing remembered here): writes, the reference's 412, its read, the write over it.
+    name: "put, content the same session already holds, stored by another instance",
     requests: 5,
     withoutFloor: 6,
-    setup: (store, ctx) => stored(store, ctx),
+    setup: (store, ctx) => stored(elsewhere(store), ctx),
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
   },
   {

@@ -8,6 +8,7 @@ import {
   type DeleteOptions,
   type DriverEntry,
   type PutIfAbsentOptions,
+  type VersionCondition,
 } from "@artifact-refs/store";
 import {
   CopyObjectCommand,
@@ -141,6 +142,29 @@ export class S3Driver implements Driver {
     } catch (error) {
       throw this.#error(error, "PutObject", key);
     }
+  }
+
+  /**
+   * One PutObject (no multipart: small values only) returning the ETag, with `If-Match` or
+   * `If-None-Match: *` for a condition; 412, or 404 for `If-Match` on a missing key, = the condition
+   * did not hold. Without conditional writes (a server that ignores the headers) an `ifMatch` write
+   * is never sent (undefined: the caller falls back), and `ifAbsent` is a HEAD then a PUT under this
+   * driver's key lock, as putIfAbsent does.
+   */
+  async putVersioned(key: string, data: Uint8Array, condition: VersionCondition = {}): Promise<string | undefined> {
+    checkKey(key);
+    const conditional = condition.ifMatch !== undefined || condition.ifAbsent === true;
+    if (conditional && (await this.conditionalWrites()) === "off") {
+      if (condition.ifMatch !== undefined) return undefined;
+      return this.#lock.run(key, async () =>
+        (await this.head(key)) === undefined ? this.#putTagged(key, data, {}) : undefined,
+      );
+    }
+    return this.#putTagged(
+      key,
+      data,
+      condition.ifMatch !== undefined ? { IfMatch: condition.ifMatch } : condition.ifAbsent ? { IfNoneMatch: "*" } : {},
+    );
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -298,6 +322,36 @@ export class S3Driver implements Driver {
       leavePartsOnError: false,
     });
     await upload.done();
+  }
+
+  /** One PutObject with a SHA-256 checksum and `headers`; its ETag, or undefined when a condition failed. */
+  async #putTagged(
+    key: string,
+    data: Uint8Array,
+    headers: { IfMatch?: string; IfNoneMatch?: string },
+  ): Promise<string | undefined> {
+    try {
+      const out = await this.#client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          Body: data,
+          ContentType: contentTypeOf(key),
+          ChecksumAlgorithm: "SHA256",
+          ...headers,
+        }),
+      );
+      return out.ETag ?? "";
+    } catch (error) {
+      const conditional = headers.IfMatch !== undefined || headers.IfNoneMatch !== undefined;
+      if (conditional && (isPreconditionFailed(error) || (headers.IfMatch !== undefined && isMissingKey(error))))
+        return undefined;
+      throw this.#error(
+        error,
+        `PutObject${headers.IfMatch ? " (If-Match)" : headers.IfNoneMatch ? " (If-None-Match: *)" : ""}`,
+        key,
+      );
+    }
   }
 
   /** Copies the object onto itself so LastModified moves to now; false when it is gone. */
