@@ -56,7 +56,7 @@ import {
   type RecordToStore,
 } from "./put-steps.js";
 import { type Generation, ReferenceCache } from "./reference-cache.js";
-import { ReferenceHints, type WrittenReference } from "./reference-hints.js";
+import { RecentBlobs, ReferenceHints, type WrittenReference } from "./put-hints.js";
 import { SessionRecords } from "./session-records.js";
 import { sessionView } from "./session-view.js";
 import {
@@ -131,6 +131,8 @@ export class ArtifactStore {
   readonly #references = new ReferenceCache();
   /** References this instance wrote, with their versions: a re-put into the same session writes over one (see #rePutHeld). */
   readonly #hints = new ReferenceHints();
+  /** Blobs this instance wrote, with when: in a store with a grace floor, a put into another session may reference them at once (see #putRecentBlob). */
+  readonly #recentBlobs = new RecentBlobs();
   #layoutChecked: Promise<StoreLayout | undefined> | undefined;
   /** Append-only session records (executions, chat turns, metrics) over the same driver. */
   readonly records: SessionRecords;
@@ -177,8 +179,10 @@ export class ArtifactStore {
     // write tells whether these bytes were stored before. The put reports its own record, not the stored one.
     const rewrite = !this.#core.verifyOnDedupe;
     if (rewrite && session !== undefined) {
-      const held = await this.#rePutHeld(session, id, bytes, options, toStore);
-      if (held !== undefined) return held;
+      const done =
+        (await this.#rePutHeld(session, id, bytes, options, toStore, started)) ??
+        (await this.#putRecentBlob(session, id, bytes, options, toStore, floorMs, started));
+      if (done !== undefined) return done;
     }
     // Content and record are independent writes: do them at once. A crash between them can leave a
     // record without content (verify reports it, gc removes it), never a partial blob.
@@ -187,6 +191,7 @@ export class ArtifactStore {
       createRecord(this.#core, id, toStore.record),
     ]);
     const created = rewrite ? recordCreated : blobCreated;
+    if (rewrite) this.#recentBlobs.set(id, started); // written (and so refreshed) after `started`
     // Content and record exist now, so the reference may be written: a crash from here on leaves it
     // pointing at stored content. What a write found already there (the stored copy's hash, the stored
     // record) is checked at the same time, not before.
@@ -254,6 +259,7 @@ export class ArtifactStore {
     bytes: Uint8Array,
     options: PutOptions,
     { record, own }: RecordToStore,
+    started: number,
   ): Promise<PutResult | undefined> {
     const { driver } = this.#core;
     const hint = driver.putVersioned === undefined ? undefined : this.#hints.get(session, id);
@@ -283,6 +289,7 @@ export class ArtifactStore {
       this.#hints.drop(session, id);
       return undefined;
     }
+    this.#recentBlobs.set(id, started);
     return this.#referenceAndResult(
       id,
       session,
@@ -292,6 +299,55 @@ export class ArtifactStore {
       async () => {},
       { created: false, healed: false },
       { reference, since: this.#references.generation(session), version },
+    );
+  }
+
+  /**
+   * A put into a session of bytes this instance wrote a moment ago, in a store with a gc grace floor:
+   * the reference goes out at once with the blob's write (which refreshes and heals it), without the
+   * record's conditional write: 2 requests, 1 round trip, `created` false. Safe without waiting for the
+   * blob write: that earlier put's blob and record writes had answered, and every gc here runs with a
+   * grace of at least the floor, so neither can be swept before the floor has passed since that put
+   * started (`since`), unless purged. A reference written before then (less a margin) is seen by the
+   * mark of any gc that could take them; one written later (a slow put) is followed by the refresh of
+   * both, which stores them again if gone, as in a store without a floor. When the session already holds
+   * the bytes, its reference is read and written over, as in #claimReference.
+   */
+  async #putRecentBlob(
+    session: string,
+    id: ArtifactId,
+    bytes: Uint8Array,
+    options: PutOptions,
+    toStore: RecordToStore,
+    floorMs: number,
+    started: number,
+  ): Promise<PutResult | undefined> {
+    const since = floorMs > 0 ? this.#recentBlobs.get(id, floorMs - FLOOR_MARGIN_MS) : undefined;
+    if (since === undefined) return undefined;
+    const key = blobKey(id);
+    const [, written] = await allSettled([
+      this.#core.driver.put(key, bytes),
+      this.#claimReference(session, id, options, toStore.own),
+    ]);
+    this.#recentBlobs.set(id, started);
+    const restore = async () => {
+      if (performance.now() - since + FLOOR_MARGIN_MS <= floorMs) return;
+      await restoreAfterReference(
+        this.#core,
+        { key, bytes },
+        { key: metaKey(id), bytes: encodeJson(toStore.record) },
+        true,
+      );
+    };
+    return this.#referenceAndResult(
+      id,
+      session,
+      options,
+      { stored: toStore.record, own: toStore.own },
+      { before: written.before, shortRef: toShortRef(id) },
+      restore,
+      { created: false, healed: false },
+      written,
     );
   }
 
@@ -999,6 +1055,7 @@ export class ArtifactStore {
   #forgetAll(): void {
     this.#references.clear();
     this.#hints.clear();
+    this.#recentBlobs.clear();
   }
 
   /** The reference `#writeReference` writes (see there). */

@@ -41,3 +41,33 @@ export class ReferenceHints {
 }
 
 const keyOf = (session: string, id: ArtifactId) => `${session}\u0000${id}`;
+
+/**
+ * Blobs this store instance wrote (a put's unconditional blob write, which also refreshes the blob's
+ * time), keyed by id: the monotonic time (performance.now()) the put started, in an LRU of at most
+ * `maxEntries`. In a store with a gc grace floor, every gc runs with a grace of at least the floor, so
+ * such a blob, with its record, stays until the floor has passed since that time unless a reference
+ * holds it: a put of the same bytes into another session within it may write its reference at once.
+ */
+export class RecentBlobs {
+  readonly #entries: LRUCache<string, number>;
+
+  constructor(maxEntries = 10_000) {
+    this.#entries = new LRUCache({ max: maxEntries });
+  }
+
+  /** When the put that last wrote `id` started, if within `withinMs` of now. */
+  get(id: ArtifactId, withinMs: number): number | undefined {
+    const since = this.#entries.get(id);
+    return since !== undefined && performance.now() - since <= withinMs ? since : undefined;
+  }
+
+  /** A put that started at `since` wrote the blob of `id` and its write answered. */
+  set(id: ArtifactId, since: number): void {
+    if ((this.#entries.get(id) ?? Number.NEGATIVE_INFINITY) < since) this.#entries.set(id, since);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
