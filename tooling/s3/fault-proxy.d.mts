@@ -57,5 +57,7 @@ export declare function startFaultProxy(options: {
   target: string;
   /** Enforce conditional writes as AWS S3 does: `If-None-Match: *` and `If-Match` on PUT. */
   enforceIfNoneMatch?: boolean;
+  /** Enforce `If-Match` on PUT (default: as enforceIfNoneMatch); false = a server that enforces only If-None-Match. */
+  enforceIfMatch?: boolean;
   port?: number;
 }): Promise<FaultProxy>;

@@ -72,7 +72,12 @@ async function drain(req) {
 }
 
 /** Starts the proxy on 127.0.0.1 and a free port. */
-export async function startFaultProxy({ target, enforceIfNoneMatch = false, port = 0 } = {}) {
+export async function startFaultProxy({
+  target,
+  enforceIfNoneMatch = false,
+  enforceIfMatch = enforceIfNoneMatch,
+  port = 0,
+} = {}) {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const rules = [];
@@ -183,7 +188,7 @@ export async function startFaultProxy({ target, enforceIfNoneMatch = false, port
         ((info.method === "PUT" && !req.headers["x-amz-copy-source"] && !info.searchParams.has("partNumber")) ||
           (info.method === "POST" && info.searchParams.has("uploadId")));
       const ifNoneMatch = write && req.headers["if-none-match"] === "*";
-      const ifMatch = write && info.method === "PUT" ? req.headers["if-match"] : undefined;
+      const ifMatch = enforceIfMatch && write && info.method === "PUT" ? req.headers["if-match"] : undefined;
       // Checks and writes of one key are serialized (plain PUTs and DELETEs too, so that nothing lands
       // between a condition's check and its write).
       const serialized = enforceIfNoneMatch && info.key !== "" && (write || info.method === "DELETE");

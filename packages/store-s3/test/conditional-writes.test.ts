@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { isArefError } from "@artifact-refs/schema";
+import { startFaultProxy } from "@artifact-refs/tooling/s3/fault-proxy";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
 import { useS3 } from "./support.js";
@@ -244,6 +245,40 @@ describe("versioned writes (putVersioned: If-Match / If-None-Match, returning th
     expect(await driver.putVersioned("refs/s/off.json", bytes("two"), { ifAbsent: true })).toBeUndefined();
     expect(fx.proxy.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["HEAD 200"]);
     expect(new TextDecoder().decode(await driver.get("refs/s/off.json"))).toBe("one");
+    await driver.close();
+  });
+});
+
+describe('"auto" and If-Match', () => {
+  it("the probe checks If-Match too: a server that enforces only If-None-Match gets no replace-only write (the store's usual path runs)", async () => {
+    const partial = await startFaultProxy({ target: fx.s3.endpoint, enforceIfNoneMatch: true, enforceIfMatch: false });
+    try {
+      const driver = fx.driver({ endpoint: partial.endpoint });
+      expect(await driver.conditionalWrites()).toBe("on");
+      expect(partial.requests.filter((r) => r.key.includes("aref-probe/")).map((r) => r.method)).toEqual([
+        "PUT",
+        "PUT",
+        "PUT",
+        "DELETE",
+      ]);
+      const version = await driver.putVersioned("refs/s/partial.json", bytes("one"));
+      partial.clearLog();
+      expect(await driver.putVersioned("refs/s/partial.json", bytes("two"), { ifMatch: version! })).toBeUndefined();
+      expect(partial.requests).toEqual([]);
+      // If-None-Match is still used.
+      expect(await driver.putVersioned("refs/s/partial.json", bytes("two"), { ifAbsent: true })).toBeUndefined();
+      expect(new TextDecoder().decode(await driver.get("refs/s/partial.json"))).toBe("one");
+      await driver.close();
+    } finally {
+      await partial.stop();
+    }
+  });
+
+  it('"auto" against a server enforcing both sends the If-Match write', async () => {
+    const driver = fx.driver({ via: "proxy" });
+    const version = await driver.putVersioned("refs/s/auto.json", bytes("one"));
+    expect(await driver.putVersioned("refs/s/auto.json", bytes("two"), { ifMatch: version! })).toBeDefined();
+    expect(new TextDecoder().decode(await driver.get("refs/s/auto.json"))).toBe("two");
     await driver.close();
   });
 });
