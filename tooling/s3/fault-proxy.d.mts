@@ -36,7 +36,7 @@ export interface LoggedRequest extends RequestInfo {
   status: number;
   /** The fault applied, if any ("503", "delay:200", "reset:before", ...). */
   fault?: string;
-  /** True when the proxy answered 412 itself (enforceIfNoneMatch). */
+  /** True when the proxy answered 412 (or 404 for If-Match on a missing key) itself (enforceIfNoneMatch). */
   enforced?: boolean;
   bodyBytes?: number;
   error?: string;
@@ -55,6 +55,9 @@ export interface FaultProxy {
 
 export declare function startFaultProxy(options: {
   target: string;
+  /** Enforce conditional writes as AWS S3 does: `If-None-Match: *` and `If-Match` on PUT. */
   enforceIfNoneMatch?: boolean;
+  /** Enforce `If-Match` on PUT (default: as enforceIfNoneMatch); false = a server that enforces only If-None-Match. */
+  enforceIfMatch?: boolean;
   port?: number;
 }): Promise<FaultProxy>;

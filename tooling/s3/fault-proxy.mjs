@@ -6,8 +6,9 @@
 //
 // With `enforceIfNoneMatch`, it also does what no local server does: a PUT (or a
 // CompleteMultipartUpload) carrying `If-None-Match: *` is answered 412 PreconditionFailed
-// when the key exists. Checks and writes of one key are serialized inside the proxy, so
-// exactly one of several concurrent conditional creators wins, as on AWS S3.
+// when the key exists, and a PUT carrying `If-Match` is answered 412 when the key's ETag differs
+// (404 NoSuchKey when it is missing). Checks and writes of one key are serialized inside the
+// proxy, so exactly one of several concurrent conditional writers wins, as on AWS S3.
 //
 //   const proxy = await startFaultProxy({ target: s3.endpoint, enforceIfNoneMatch: true });
 //   proxy.inject({ match: { method: "PUT", key: /blobs\// }, times: 2, fault: { status: 503, code: "SlowDown" } });
@@ -62,6 +63,8 @@ function matches(rule, info) {
   return true;
 }
 
+const unquote = (etag) => etag.replace(/^W\//, "").replaceAll('"', "");
+
 async function drain(req) {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
@@ -69,7 +72,12 @@ async function drain(req) {
 }
 
 /** Starts the proxy on 127.0.0.1 and a free port. */
-export async function startFaultProxy({ target, enforceIfNoneMatch = false, port = 0 } = {}) {
+export async function startFaultProxy({
+  target,
+  enforceIfNoneMatch = false,
+  enforceIfMatch = enforceIfNoneMatch,
+  port = 0,
+} = {}) {
   const upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const rules = [];
@@ -175,24 +183,40 @@ export async function startFaultProxy({ target, enforceIfNoneMatch = false, port
       if (fault?.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
 
       const forward = () => upstreamRequest(info.method, req.url ?? "/", req.headers, body);
-      const conditional =
-        enforceIfNoneMatch &&
-        req.headers["if-none-match"] === "*" &&
+      const write =
         info.key !== "" &&
         ((info.method === "PUT" && !req.headers["x-amz-copy-source"] && !info.searchParams.has("partNumber")) ||
           (info.method === "POST" && info.searchParams.has("uploadId")));
-      const response = conditional
+      const ifNoneMatch = write && req.headers["if-none-match"] === "*";
+      const ifMatch = enforceIfMatch && write && info.method === "PUT" ? req.headers["if-match"] : undefined;
+      // Checks and writes of one key are serialized (plain PUTs and DELETEs too, so that nothing lands
+      // between a condition's check and its write).
+      const serialized = enforceIfNoneMatch && info.key !== "" && (write || info.method === "DELETE");
+      const response = serialized
         ? await withKeyLock(`${info.bucket}/${info.key}`, async () => {
+            if (!ifNoneMatch && ifMatch === undefined) return forward();
             const path = `/${encodeURIComponent(info.bucket)}/${info.key.split("/").map(encodeURIComponent).join("/")}`;
             const head = await upstreamRequest("HEAD", path, { host: upstream.host }, undefined);
-            if (head.status === 200) return { precondition: true };
+            if (ifNoneMatch && head.status === 200) return { precondition: "If-None-Match" };
+            if (ifMatch !== undefined) {
+              // As AWS S3: If-Match on a missing key is 404 NoSuchKey, on another ETag 412.
+              if (head.status === 404) return { missing: true };
+              if (unquote(String(head.headers.etag ?? "")) !== unquote(String(ifMatch)))
+                return { precondition: "If-Match" };
+            }
             return forward();
           })
         : await forward();
       if (response.precondition) {
         entry.status = 412;
         entry.enforced = true;
-        sendError(res, 412, "PreconditionFailed", undefined, "<Condition>If-None-Match</Condition>");
+        sendError(res, 412, "PreconditionFailed", undefined, `<Condition>${response.precondition}</Condition>`);
+        return;
+      }
+      if (response.missing) {
+        entry.status = 404;
+        entry.enforced = true;
+        sendError(res, 404, "NoSuchKey", "The specified key does not exist.");
         return;
       }
       entry.status = response.status;

@@ -75,7 +75,21 @@ const minimum: Record<string, { requests: number; run: () => Promise<unknown> }>
       await put(key());
     },
   },
+  "put, content another session stored, into a new session, stored by another instance": {
+    requests: 2,
+    run: async () => {
+      await put412(existing);
+      await put(key());
+    },
+  },
   "put, content the same session already holds": {
+    requests: 2,
+    run: async () => {
+      await put412(existing);
+      await put(key());
+    },
+  },
+  "put, content the same session already holds, stored by another instance": {
     requests: 2,
     run: async () => {
       await put412(existing);

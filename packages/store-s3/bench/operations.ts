@@ -85,17 +85,34 @@ export const OPERATIONS: Operation[] = [
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session, ttlMs: 3_600_000 }),
   },
   {
+    // This instance stored it a moment ago (within the floor): the blob and the reference at once.
     name: "put, content another session stored, into a new session",
-    requests: 3,
+    requests: 2,
     withoutFloor: 4,
     setup: async (store, ctx) => ({ ...(await stored(store, ctx)), session: ctx.session() }),
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
   },
   {
+    // Another instance stored it: the blob and the record's conditional write, then the reference.
+    name: "put, content another session stored, into a new session, stored by another instance",
+    requests: 3,
+    withoutFloor: 4,
+    setup: async (store, ctx) => ({ ...(await stored(elsewhere(store), ctx)), session: ctx.session() }),
+    run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
+  },
+  {
+    // This instance wrote the session's reference: the blob and the reference over that version, at once.
     name: "put, content the same session already holds",
+    requests: 2,
+    setup: (store, ctx) => stored(store, ctx),
+    run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
+  },
+  {
+    // Another instance wrote it (nothing remembered here): writes, the reference's 412, its read, the write over it.
+    name: "put, content the same session already holds, stored by another instance",
     requests: 5,
     withoutFloor: 6,
-    setup: (store, ctx) => stored(store, ctx),
+    setup: (store, ctx) => stored(elsewhere(store), ctx),
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
   },
   {

@@ -8,6 +8,7 @@ import {
   type DeleteOptions,
   type DriverEntry,
   type PutIfAbsentOptions,
+  type VersionCondition,
 } from "@artifact-refs/store";
 import {
   CopyObjectCommand,
@@ -84,6 +85,8 @@ export class S3Driver implements Driver {
   readonly #ownsClient: boolean;
   readonly #lock = new KeyLock();
   #mode: Promise<"on" | "off"> | undefined;
+  /** Whether the server enforces `If-Match` on PUT: true with "on", probed with "auto" (a server may enforce only If-None-Match). */
+  #ifMatch = false;
 
   constructor(options: S3DriverOptions) {
     this.#options = resolveOptions(options);
@@ -93,6 +96,7 @@ export class S3Driver implements Driver {
     this.#ownsClient = this.#options.client === undefined;
     this.#client = this.#options.client ?? createS3Client(this.#options);
     if (this.#options.conditionalWrites !== "auto") this.#mode = Promise.resolve(this.#options.conditionalWrites);
+    this.#ifMatch = this.#options.conditionalWrites === "on";
   }
 
   /** The SDK client (for callers that need a raw request against the same bucket). */
@@ -141,6 +145,30 @@ export class S3Driver implements Driver {
     } catch (error) {
       throw this.#error(error, "PutObject", key);
     }
+  }
+
+  /**
+   * One PutObject (no multipart: small values only) returning the ETag, with `If-Match` or
+   * `If-None-Match: *` for a condition; 412, or 404 for `If-Match` on a missing key, = the condition
+   * did not hold. Without conditional writes (a server that ignores the headers) an `ifMatch` write
+   * is never sent (undefined: the caller falls back), and `ifAbsent` is a HEAD then a PUT under this
+   * driver's key lock, as putIfAbsent does.
+   */
+  async putVersioned(key: string, data: Uint8Array, condition: VersionCondition = {}): Promise<string | undefined> {
+    checkKey(key);
+    const conditional = condition.ifMatch !== undefined || condition.ifAbsent === true;
+    const mode = conditional ? await this.conditionalWrites() : "on";
+    if (condition.ifMatch !== undefined && (mode === "off" || !this.#ifMatch)) return undefined;
+    if (conditional && mode === "off") {
+      return this.#lock.run(key, async () =>
+        (await this.head(key)) === undefined ? this.#putTagged(key, data, {}) : undefined,
+      );
+    }
+    return this.#putTagged(
+      key,
+      data,
+      condition.ifMatch !== undefined ? { IfMatch: condition.ifMatch } : condition.ifAbsent ? { IfNoneMatch: "*" } : {},
+    );
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -300,6 +328,36 @@ export class S3Driver implements Driver {
     await upload.done();
   }
 
+  /** One PutObject with a SHA-256 checksum and `headers`; its ETag, or undefined when a condition failed. */
+  async #putTagged(
+    key: string,
+    data: Uint8Array,
+    headers: { IfMatch?: string; IfNoneMatch?: string },
+  ): Promise<string | undefined> {
+    try {
+      const out = await this.#client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          Body: data,
+          ContentType: contentTypeOf(key),
+          ChecksumAlgorithm: "SHA256",
+          ...headers,
+        }),
+      );
+      return out.ETag ?? "";
+    } catch (error) {
+      const conditional = headers.IfMatch !== undefined || headers.IfNoneMatch !== undefined;
+      if (conditional && (isPreconditionFailed(error) || (headers.IfMatch !== undefined && isMissingKey(error))))
+        return undefined;
+      throw this.#error(
+        error,
+        `PutObject${headers.IfMatch ? " (If-Match)" : headers.IfNoneMatch ? " (If-None-Match: *)" : ""}`,
+        key,
+      );
+    }
+  }
+
   /** Copies the object onto itself so LastModified moves to now; false when it is gone. */
   async #refresh(key: string): Promise<boolean> {
     const Key = this.objectKey(key);
@@ -320,23 +378,39 @@ export class S3Driver implements Driver {
     }
   }
 
-  /** Two conditional PUTs of a scratch key: the second must fail with 412 if the server enforces If-None-Match. */
+  /**
+   * Two conditional PUTs of a scratch key: the second must fail with 412 if the server enforces
+   * If-None-Match. Then (enforced) one PUT with `If-Match` on an ETag the key cannot have: a 412 means
+   * the server enforces If-Match too (putVersioned's replace-only writes); anything else, not.
+   */
   async #probeConditionalWrites(): Promise<"on" | "off"> {
     const key = `${PROBE_PREFIX}${randomUUID()}`;
     const data = new TextEncoder().encode("conditional write probe");
+    const put = (condition: { IfNoneMatch?: string; IfMatch?: string }) =>
+      this.#client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: data, ...condition }),
+      );
     try {
-      for (let i = 0; i < 2; i++) {
+      let enforced = false;
+      for (let i = 0; i < 2 && !enforced; i++) {
         try {
-          await this.#client.send(
-            new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: data, IfNoneMatch: "*" }),
-          );
+          await put({ IfNoneMatch: "*" });
         } catch (error) {
-          if (isPreconditionFailed(error)) return "on";
           if (isConditionUnsupported(error)) return "off";
-          throw this.#error(error, "PutObject (conditional write probe)", key);
+          if (!isPreconditionFailed(error)) throw this.#error(error, "PutObject (conditional write probe)", key);
+          enforced = true;
         }
       }
-      return "off";
+      if (!enforced) return "off";
+      try {
+        await put({ IfMatch: '"00000000000000000000000000000000"' });
+        this.#ifMatch = false; // written over: the server ignores If-Match
+      } catch (error) {
+        if (isPreconditionFailed(error)) this.#ifMatch = true;
+        else if (isConditionUnsupported(error)) this.#ifMatch = false;
+        else throw this.#error(error, "PutObject (If-Match probe)", key);
+      }
+      return "on";
     } finally {
       await this.#client
         .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }))

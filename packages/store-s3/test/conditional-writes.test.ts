@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { isArefError } from "@artifact-refs/schema";
+import { startFaultProxy } from "@artifact-refs/tooling/s3/fault-proxy";
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
 import { useS3 } from "./support.js";
@@ -182,5 +183,102 @@ describe("conditional writes (If-None-Match: *)", () => {
     expect(head.ContentLength).toBe(`writer ${winner}`.length);
     await a.close();
     await b.close();
+  });
+});
+
+describe("versioned writes (putVersioned: If-Match / If-None-Match, returning the ETag)", () => {
+  it("a write returns the object's ETag; If-Match on it replaces the value in one PUT, on another ETag is 412 and writes nothing", async () => {
+    const driver = fx.driver({ via: "proxy", conditionalWrites: "on" });
+    const first = await driver.putVersioned("refs/s/a.json", bytes('{"v":1}'));
+    const head = await driver.client.send(
+      new HeadObjectCommand({ Bucket: driver.bucket, Key: driver.objectKey("refs/s/a.json") }),
+    );
+    expect(first).toBe(head.ETag);
+    fx.proxy.clearLog();
+    const second = await driver.putVersioned("refs/s/a.json", bytes('{"v":2}'), { ifMatch: first! });
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    expect(fx.proxy.requests.map((r) => `${r.method} ${r.status} ${r.headers["if-match"]}`)).toEqual([
+      `PUT 200 ${first}`,
+    ]);
+    fx.proxy.clearLog();
+    expect(await driver.putVersioned("refs/s/a.json", bytes('{"v":3}'), { ifMatch: first! })).toBeUndefined();
+    expect(fx.proxy.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 412"]);
+    expect(new TextDecoder().decode(await driver.get("refs/s/a.json"))).toBe('{"v":2}');
+    await driver.close();
+  });
+
+  it("If-Match on a key that is gone (404 NoSuchKey) writes nothing", async () => {
+    const driver = fx.driver({ via: "proxy", conditionalWrites: "on" });
+    const version = await driver.putVersioned("refs/s/gone.json", bytes("{}"));
+    await driver.delete("refs/s/gone.json");
+    fx.proxy.clearLog();
+    expect(await driver.putVersioned("refs/s/gone.json", bytes("{}"), { ifMatch: version! })).toBeUndefined();
+    expect(fx.proxy.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 404"]);
+    expect(await driver.head("refs/s/gone.json")).toBeUndefined();
+    await driver.close();
+  });
+
+  it("two instances over one ETag: exactly one wins", async () => {
+    const bucket = fx.s3.createBucket();
+    const a = fx.driver({ via: "proxy", conditionalWrites: "on", bucket });
+    const b = fx.driver({ via: "proxy", conditionalWrites: "on", bucket });
+    const version = (await a.putVersioned("refs/s/race.json", bytes("start")))!;
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 ? a : b).putVersioned("refs/s/race.json", bytes(`writer ${i}`), { ifMatch: version }),
+      ),
+    );
+    const winners = results.flatMap((r, i) => (r === undefined ? [] : [i]));
+    expect(winners).toHaveLength(1);
+    expect(new TextDecoder().decode(await a.get("refs/s/race.json"))).toBe(`writer ${winners[0]}`);
+    await a.close();
+    await b.close();
+  });
+
+  it('"off" (a server that ignores conditions): an If-Match write is never sent; create-only is HEAD then PUT', async () => {
+    const driver = fx.driver({ via: "proxy", conditionalWrites: "off" });
+    const version = await driver.putVersioned("refs/s/off.json", bytes("one"), { ifAbsent: true });
+    expect(version).toBeDefined();
+    fx.proxy.clearLog();
+    expect(await driver.putVersioned("refs/s/off.json", bytes("two"), { ifMatch: version! })).toBeUndefined();
+    expect(await driver.putVersioned("refs/s/off.json", bytes("two"), { ifAbsent: true })).toBeUndefined();
+    expect(fx.proxy.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["HEAD 200"]);
+    expect(new TextDecoder().decode(await driver.get("refs/s/off.json"))).toBe("one");
+    await driver.close();
+  });
+});
+
+describe('"auto" and If-Match', () => {
+  it("the probe checks If-Match too: a server that enforces only If-None-Match gets no replace-only write (the store's usual path runs)", async () => {
+    const partial = await startFaultProxy({ target: fx.s3.endpoint, enforceIfNoneMatch: true, enforceIfMatch: false });
+    try {
+      const driver = fx.driver({ endpoint: partial.endpoint });
+      expect(await driver.conditionalWrites()).toBe("on");
+      expect(partial.requests.filter((r) => r.key.includes("aref-probe/")).map((r) => r.method)).toEqual([
+        "PUT",
+        "PUT",
+        "PUT",
+        "DELETE",
+      ]);
+      const version = await driver.putVersioned("refs/s/partial.json", bytes("one"));
+      partial.clearLog();
+      expect(await driver.putVersioned("refs/s/partial.json", bytes("two"), { ifMatch: version! })).toBeUndefined();
+      expect(partial.requests).toEqual([]);
+      // If-None-Match is still used.
+      expect(await driver.putVersioned("refs/s/partial.json", bytes("two"), { ifAbsent: true })).toBeUndefined();
+      expect(new TextDecoder().decode(await driver.get("refs/s/partial.json"))).toBe("one");
+      await driver.close();
+    } finally {
+      await partial.stop();
+    }
+  });
+
+  it('"auto" against a server enforcing both sends the If-Match write', async () => {
+    const driver = fx.driver({ via: "proxy" });
+    const version = await driver.putVersioned("refs/s/auto.json", bytes("one"));
+    expect(await driver.putVersioned("refs/s/auto.json", bytes("two"), { ifMatch: version! })).toBeDefined();
+    expect(new TextDecoder().decode(await driver.get("refs/s/auto.json"))).toBe("two");
+    await driver.close();
   });
 });

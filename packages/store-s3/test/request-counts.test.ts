@@ -1,6 +1,7 @@
 import { ArtifactStore, DEFAULT_REMOTE_GC_GRACE_FLOOR_MS } from "@artifact-refs/store";
 import { describe, expect, it } from "vitest";
 import { OPERATIONS, PER_ITEM, operationContext } from "../bench/operations.js";
+import type { S3Driver } from "@artifact-refs/store-s3";
 import { useS3 } from "./support.js";
 
 /**
@@ -12,9 +13,15 @@ import { useS3 } from "./support.js";
  */
 describe("requests per store operation on S3", () => {
   const s3 = useS3();
-  const open = (floor = false) =>
+  /** A store on a new bucket, or (`bucket`) another instance over that bucket. */
+  const open = (floor = false, bucket?: string) =>
     new ArtifactStore({
-      driver: s3.driver({ via: "proxy", conditionalWrites: "on", prefix: floor ? "counts-floor" : "counts" }),
+      driver: s3.driver({
+        via: "proxy",
+        conditionalWrites: "on",
+        prefix: floor ? "counts-floor" : "counts",
+        ...(bucket === undefined ? {} : { bucket }),
+      }),
       // A new S3 store records the default floor (60 s); the store without one opts out explicitly.
       ...(floor ? {} : { gcGraceFloorMs: 0 }),
     });
@@ -23,6 +30,11 @@ describe("requests per store operation on S3", () => {
     await fn();
     return s3.proxy.requests.map((r) => `${r.method} ${r.key}${r.query ? `?${r.query}` : ""} ${r.status}`);
   };
+
+  const kind = (r: string) =>
+    r.includes("list-type")
+      ? "LIST"
+      : `${r.split(" ")[0]} ${r.includes("/refs/") ? "ref" : r.includes("/meta/") ? "meta" : "blob"}`;
 
   for (const floor of [true, false]) {
     it(`every operation stays within its documented count (${floor ? "with" : "without"} a grace floor)`, {
@@ -78,15 +90,34 @@ describe("requests per store operation on S3", () => {
     await store.close();
   });
 
+  it("a re-put into the same session is the blob and the reference over the version this store wrote, at once; a stale version costs that write and the usual path", async () => {
+    for (const floor of [true, false]) {
+      const store = open(floor);
+      const other = open(floor, (store.driver as S3Driver).bucket);
+      const content = `a stash put twice into one session, floor ${floor}`;
+      const first = await store.put(content, { session: "twice", label: "kept" });
+      const requests = await counted(() => store.put(content, { session: "twice" }));
+      expect(requests.map(kind).sort()).toEqual(["PUT blob", "PUT ref"]);
+      const refPut = s3.proxy.requests.find((r) => r.key.includes("/refs/"))!;
+      expect(refPut.headers["if-match"]).toBeDefined();
+      expect(requests.every((r) => r.endsWith(" 200"))).toBe(true);
+      expect((await store.reference("twice", first.shortRef)).label).toBe("kept");
+      // Another instance writes the reference over: this store's version is stale, its If-Match fails (412),
+      // and the put reads the stored reference (its label carries over), as a store that remembered nothing.
+      await other.put(content, { session: "twice", label: "theirs" });
+      const stale = await counted(() => store.put(content, { session: "twice" }));
+      expect(stale.filter((r) => r.startsWith("PUT") && r.includes("/refs/") && r.endsWith(" 412"))).toHaveLength(2);
+      expect((await store.reference("twice", first.shortRef)).label).toBe("theirs");
+      await store.close();
+      await other.close();
+    }
+  });
+
   it("with a grace floor, a new put into a session is its writes, then its reference (written only if absent): no listing, nothing after", async () => {
     const store = open(true);
     await store.put("warm up");
     const requests = await counted(() => store.put("a fresh stash, floor store", { session: "fresh" }));
-    const kinds = requests.map((r) =>
-      r.includes("list-type")
-        ? "LIST"
-        : `${r.split(" ")[0]} ${r.includes("/refs/") ? "ref" : r.includes("/meta/") ? "meta" : "blob"}`,
-    );
+    const kinds = requests.map(kind);
     expect(kinds.slice(0, 2).sort()).toEqual(["PUT blob", "PUT meta"]);
     expect(kinds.slice(2)).toEqual(["PUT ref"]);
     expect(requests.every((r) => r.endsWith(" 200"))).toBe(true); // each conditional write created its key

@@ -47,6 +47,17 @@ export interface Driver {
   /** Writes `key`, replacing any value atomically (readers see the old or the new value, never a mix). */
   put(key: string, data: Uint8Array): Promise<void>;
 
+  /**
+   * Optional: a write of a small value (a session reference) that returns the version it wrote (S3:
+   * its ETag), and can be made conditional on the version there: `ifMatch` replaces only that version,
+   * `ifAbsent` creates only. Returns undefined when the condition did not hold (another version, or
+   * no value for `ifMatch`, a value for `ifAbsent`): nothing was written then. A driver must enforce
+   * the condition atomically, or return undefined for it without writing (an S3 server that ignores
+   * conditional headers). The store keeps the version as a hint of what it wrote: a stale one costs a
+   * failed write, never a wrong result.
+   */
+  putVersioned?(key: string, data: Uint8Array, condition?: VersionCondition): Promise<string | undefined>;
+
   /** The value, or undefined when the key does not exist. */
   get(key: string): Promise<Uint8Array | undefined>;
 
@@ -83,6 +94,14 @@ export interface PutIfAbsentOptions {
    * The store passes it for writes whose time no gc decision depends on at that point.
    */
   refresh?: boolean;
+}
+
+/** The condition of `Driver.putVersioned`: at most one of the two. */
+export interface VersionCondition {
+  /** Replace only the value of this version (a version `putVersioned` returned). */
+  ifMatch?: string;
+  /** Create only: no value may exist. */
+  ifAbsent?: boolean;
 }
 
 export interface DeleteOptions {

@@ -25,6 +25,7 @@ export {
   type DeleteOptions,
   type DriverEntry,
   type PutIfAbsentOptions,
+  type VersionCondition,
 } from "./driver.js";
 export {
   DEFAULT_MAX_BYTES,

@@ -4,7 +4,9 @@ import {
   type Driver,
   type DriverEntry,
   type PutIfAbsentOptions,
+  type VersionCondition,
 } from "./driver.js";
+import { sha256Hex } from "./content.js";
 
 interface Slot {
   data: Uint8Array;
@@ -66,6 +68,23 @@ export class MemoryDriver implements Driver {
   async put(key: string, data: Uint8Array): Promise<void> {
     checkKey(key);
     this.#store(key, data);
+  }
+
+  /**
+   * The version is the value's hash (like an S3 ETag): the same bytes, the same version. Writes go
+   * through `putIfAbsent` / `put`, so a subclass that stages those (tests) stages these too.
+   */
+  async putVersioned(key: string, data: Uint8Array, condition: VersionCondition = {}): Promise<string | undefined> {
+    checkKey(key);
+    if (condition.ifAbsent) {
+      if (!(await this.putIfAbsent(key, data, { refresh: false })).created) return undefined;
+    } else {
+      const slot = this.#slots.get(key);
+      if (condition.ifMatch !== undefined && (slot === undefined || sha256Hex(slot.data) !== condition.ifMatch))
+        return undefined;
+      await this.put(key, data);
+    }
+    return sha256Hex(data);
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {

@@ -1,32 +1,9 @@
-import { ArtifactStore, MemoryDriver, type PutIfAbsentOptions } from "@artifact-refs/store";
+import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
 import { describe, expect, it } from "vitest";
 import { FLOOR_MARGIN_MS } from "../src/layout-marker.js";
+import { LoggingDriver } from "./logging-driver.js";
 
 const text = (raw: Uint8Array | undefined) => (raw === undefined ? undefined : new TextDecoder().decode(raw));
-
-/** A MemoryDriver that logs writes and refreshes (in order), and can hold reference writes for a while. */
-class LoggingDriver extends MemoryDriver {
-  log: string[] = [];
-  refDelayMs = 0;
-
-  override async putIfAbsent(key: string, data: Uint8Array, _options?: PutIfAbsentOptions) {
-    if (key.startsWith("refs/") && this.refDelayMs > 0) await new Promise((r) => setTimeout(r, this.refDelayMs));
-    const result = await super.putIfAbsent(key, data);
-    this.log.push(`putIfAbsent ${key.split("/")[0]} ${result.created ? "created" : "existed"}`);
-    return result;
-  }
-
-  override async touch(key: string) {
-    this.log.push(`touch ${key.split("/")[0]}`);
-    return super.touch(key);
-  }
-
-  override async put(key: string, data: Uint8Array) {
-    if (key.startsWith("refs/") && this.refDelayMs > 0) await new Promise((r) => setTimeout(r, this.refDelayMs));
-    this.log.push(`put ${key.split("/")[0]}`);
-    return super.put(key, data);
-  }
-}
 
 /** What came after the reference write (a put writes it conditionally; over an earlier one, unconditionally). */
 const afterReference = (log: string[]) =>

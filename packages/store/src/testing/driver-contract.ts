@@ -109,6 +109,44 @@ export function runDriverContract(name: string, factory: DriverFactory, options:
       expect(textOf(await driver.get("race/key"))).toBe(`writer ${winner}`);
     });
 
+    it("putVersioned (where a driver has it): versions, create-only, replace-only-that-version, invalid keys", async () => {
+      if (driver.putVersioned === undefined) return;
+      const first = await driver.putVersioned("versioned/a", bytesOf("first"));
+      expect(typeof first).toBe("string");
+      expect(textOf(await driver.get("versioned/a"))).toBe("first");
+      // Create-only: refused on an existing key, nothing written; allowed on a new one.
+      expect(await driver.putVersioned("versioned/a", bytesOf("not created"), { ifAbsent: true })).toBeUndefined();
+      expect(textOf(await driver.get("versioned/a"))).toBe("first");
+      expect(typeof (await driver.putVersioned("versioned/new", bytesOf("created"), { ifAbsent: true }))).toBe(
+        "string",
+      );
+      expect(textOf(await driver.get("versioned/new"))).toBe("created");
+      const second = await driver.putVersioned("versioned/a", bytesOf("second"));
+      expect(second).not.toBe(first);
+      // A version that is not the current one, or a key that does not exist: nothing written.
+      expect(await driver.putVersioned("versioned/a", bytesOf("stale"), { ifMatch: first! })).toBeUndefined();
+      expect(textOf(await driver.get("versioned/a"))).toBe("second");
+      expect(await driver.putVersioned("versioned/none", bytesOf("x"), { ifMatch: first! })).toBeUndefined();
+      expect(await driver.get("versioned/none")).toBeUndefined();
+      // The current version: replaced, or (a backend that cannot enforce the condition) refused unwritten.
+      const third = await driver.putVersioned("versioned/a", bytesOf("third"), { ifMatch: second! });
+      expect(textOf(await driver.get("versioned/a"))).toBe(third === undefined ? "second" : "third");
+      await expect(driver.putVersioned("../x", bytesOf("x"))).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    });
+
+    it("putVersioned: among concurrent writers over the same version, at most one wins", async () => {
+      if (driver.putVersioned === undefined) return;
+      const version = (await driver.putVersioned("versioned/race", bytesOf("start")))!;
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          driver.putVersioned!("versioned/race", bytesOf(`writer ${i}`), { ifMatch: version }),
+        ),
+      );
+      const winners = results.flatMap((r, i) => (r === undefined ? [] : [i]));
+      expect(winners.length).toBeLessThanOrEqual(1);
+      expect(textOf(await driver.get("versioned/race"))).toBe(winners.length === 0 ? "start" : `writer ${winners[0]}`);
+    });
+
     it("rejects keys that could escape the store", async () => {
       for (const key of ["../x", "a/../../x", "/abs", "a//b", "a/./b", "a\u0000b", "a b", ""]) {
         await expect(driver.put(key, bytesOf("x")), key).rejects.toMatchObject({ code: "INVALID_INPUT" });

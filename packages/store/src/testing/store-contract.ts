@@ -267,6 +267,62 @@ export function runStoreContract(name: string, factory: DriverFactory, options: 
       expect((await store.verify()).ok).toBe(true);
     });
 
+    it("a re-put into the same session keeps what its reference said (label, summary, tool, type), with and without verifyOnDedupe", async () => {
+      for (const verifyOnDedupe of [true, false]) {
+        const own = open(driver, { verifyOnDedupe });
+        const session = `again-${verifyOnDedupe}`;
+        const content = `re-put into ${session} `.repeat(20);
+        const first = await own.put(content, {
+          session,
+          type: "doc",
+          label: "first",
+          summary: "said first",
+          tool: { name: "grep" },
+        });
+        const again = await own.put(content, { session });
+        expect(again).toMatchObject({ id: first.id, created: false, deduped: true, healed: false });
+        expect(again.reference).toMatchObject({
+          type: "doc",
+          label: "first",
+          summary: "said first",
+          tool: { name: "grep" },
+        });
+        const relabelled = await own.put(content, { session, label: "second", ttlMs: 3_600_000 });
+        expect(relabelled.deduped).toBe(true);
+        expect(relabelled.reference).toMatchObject({ type: "doc", label: "second", summary: "said first" });
+        expect(relabelled.reference?.expires_at).toBe(new Date(clock.getTime() + 3_600_000).toISOString());
+        expect(relabelled.record).toMatchObject({ label: "second", summary: "said first" });
+        expect(await own.listReferences(session)).toEqual([relabelled.reference]);
+        expect(await own.getText(first.shortRef, { session })).toBe(content);
+      }
+      expect((await store.verify()).ok).toBe(true);
+    });
+
+    it("a re-put after another instance changed or removed the session's reference takes what is stored, not what it wrote", async () => {
+      const otherDriver = harness.reopen ? await harness.reopen() : driver;
+      const mine = open(driver, { verifyOnDedupe: false });
+      const theirs = open(otherDriver, { verifyOnDedupe: false });
+      try {
+        const content = "content two instances re-put ".repeat(20);
+        await mine.put(content, { session: "s1", label: "mine" });
+        await theirs.put(content, { session: "s1", label: "theirs", summary: "their summary" });
+        const again = await mine.put(content, { session: "s1" });
+        expect(again).toMatchObject({ created: false, deduped: true });
+        expect(again.reference).toMatchObject({ label: "theirs", summary: "their summary" });
+        // Removed there, and its content swept: the re-put stores the content again, with its own metadata only.
+        expect(await theirs.removeReference("s1", again.id)).toBe(true);
+        await waitPrecision();
+        expect((await theirs.gc()).swept).toContain(again.id);
+        const stored = await mine.put(content, { session: "s1" });
+        expect(stored).toMatchObject({ created: true, deduped: false });
+        expect(stored.reference?.label).toBeUndefined();
+        expect(await theirs.getText(stored.shortRef, { session: "s1" })).toBe(content);
+        expect((await theirs.verify()).ok).toBe(true);
+      } finally {
+        if (otherDriver !== driver) await theirs.close();
+      }
+    });
+
     it("corrupt or truncated metadata is CORRUPT_METADATA; verify --repair rebuilds it", async () => {
       const { id } = await store.put('{"a": [1, 2, 3]}', { session: "s", label: "json" });
       const meta = textOf(await driver.get(metaKey(id)))!;
