@@ -32,6 +32,12 @@ export class SessionIndex {
   lastList: readonly IndexedExecution[] | undefined;
   /** word → the vocabulary's typos of it, in vocabulary order (kept up to date by add). */
   private readonly typoCache = new Map<string, string[]>();
+  /**
+   * The tokens that can be a variant of a word, in vocabulary order: those without a digit (isVariant
+   * refuses a token with a digit, typo and abbreviation alike). A session's vocabulary grows mostly with
+   * ids, numbers and timestamps; a word new to the typo cache is compared with these only, not with all.
+   */
+  private readonly variantTokens: string[] = [];
 
   add(x: IndexedExecution): void {
     const p = this.items.length;
@@ -41,7 +47,10 @@ export class SessionIndex {
       if (!at) {
         at = [];
         this.tokens.set(tok, at);
-        for (const [word, found] of this.typoCache) if (isVariant(word, tok)) found.push(tok);
+        if (canBeVariant(tok)) {
+          this.variantTokens.push(tok);
+          for (const [word, found] of this.typoCache) if (isVariant(word, tok)) found.push(tok);
+        }
       }
       at.push(p);
     }
@@ -72,13 +81,18 @@ export class SessionIndex {
     let found = this.typoCache.get(word);
     if (!found) {
       found = [];
-      for (const tok of this.tokens.keys()) if (isVariant(word, tok)) found.push(tok);
+      for (const tok of this.variantTokens) if (isVariant(word, tok)) found.push(tok);
       if (this.typoCache.size >= TYPO_CACHE_WORDS) this.typoCache.clear();
       this.typoCache.set(word, found);
     }
     // A token belongs to the first n records when its first position is below n.
     return found.filter((tok) => this.tokens.get(tok)![0]! < n);
   }
+}
+
+/** Whether isVariant(word, tok) can hold for some word: no digit in tok (isTypo and isAbbreviation both refuse one). */
+function canBeVariant(tok: string): boolean {
+  return !/\d/.test(tok);
 }
 
 function post(map: Postings, key: string, p: number): void {
