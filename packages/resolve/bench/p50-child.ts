@@ -1,6 +1,8 @@
 // One session size of bench/resolve-p50.ts, in a process of its own (the parent starts one per
-// size and round, with the same flags): builds the records, resolves the bench's messages through
-// both ways in, and prints one JSON line with the per-call figures.
+// size, way in and round, with the same flags): builds the records, resolves the bench's messages
+// and prints one JSON line with the per-call figures. Two sets of timed calls: the five messages
+// again and again (the per-session caches of their words are warm), and messages that each bring
+// a word the session has not been asked about (as a conversation does: the caches miss).
 // `node --expose-gc --conditions=@artifact-refs/source --import tsx bench/p50-child.ts <n>`
 import { readdirSync, readFileSync } from "node:fs";
 import { PerformanceObserver } from "node:perf_hooks";
@@ -14,13 +16,36 @@ export const QUERIES = [
   "what went wrong with the last test run?",
   "write a haiku about spring",
 ];
+/** The same five messages, each with a word no earlier call had ("the billing query" → "the vorkel query"). */
+const FRESH: Array<(w: string) => string> = [
+  (w) => `summarize the ${w} I just loaded`,
+  (w) => `what did the ${w} query return?`,
+  (w) => `the ${w}3.ts file before the last one`,
+  (w) => `what went wrong with the last ${w} run?`,
+  (w) => `write a haiku about ${w}`,
+];
 /** Timed rounds over the messages, after ten warm-up rounds (the compiler's background work then mostly done). */
 const ROUNDS = 21;
 
-/** Per-call figures of one way in, each a p50 over all timed calls (and per message). */
+/** A made-up lowercase word of 5-8 letters, from a fixed seed: the same sequence in every process. */
+const madeUp = (() => {
+  let s = 7;
+  const next = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  return () =>
+    Array.from({ length: 5 + Math.floor(next() * 4) }, () => "bcdfgklmnprstvz"[Math.floor(next() * 15)]).join("");
+})();
+
 export interface WayFigures {
   /** The call that builds the index (ms). */
   first: number;
+  /** The five messages again and again. */
+  repeated: CallFigures;
+  /** Each call with a word new to the session's caches. */
+  fresh: CallFigures;
+}
+
+/** Per-call figures of timed calls, each a p50 over all of them (and per message). */
+export interface CallFigures {
   /** Wall time (ms). */
   wall: number;
   /** CPU time of the whole process (user + system, every thread: V8's GC helper threads too), ms. */
@@ -66,6 +91,14 @@ async function measure(resolve: (q: string) => unknown): Promise<WayFigures> {
   // Settle the heap the index build left (run with --expose-gc), so the calls do not pay for it.
   (globalThis as { gc?: () => void }).gc?.();
   for (let warm = 0; warm < 10; warm++) for (const q of QUERIES) resolve(q);
+  for (let warm = 0; warm < 2; warm++) for (const f of FRESH) resolve(f(madeUp()));
+  const repeated = await time(resolve, (i) => QUERIES[i]!);
+  const fresh = await time(resolve, (i) => FRESH[i]!(madeUp()));
+  return { first, repeated, fresh };
+}
+
+/** Times ROUNDS rounds of the five messages (`message(i)` gives the i-th). */
+async function time(resolve: (q: string) => unknown, message: (i: number) => string): Promise<CallFigures> {
   const pauses: Array<{ start: number; duration: number }> = [];
   const observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) pauses.push({ start: e.startTime, duration: e.duration });
@@ -76,7 +109,8 @@ async function measure(resolve: (q: string) => unknown): Promise<WayFigures> {
   const cpu: number[] = [];
   const before = threadTimes();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const q of QUERIES) {
+    for (let i = 0; i < QUERIES.length; i++) {
+      const q = message(i);
       const c = process.cpuUsage();
       const s = performance.now();
       resolve(q);
@@ -100,7 +134,6 @@ async function measure(resolve: (q: string) => unknown): Promise<WayFigures> {
   }
   const perOf = (xs: number[]) => QUERIES.map((_, i) => p50(xs.filter((_, k) => k % QUERIES.length === i)));
   return {
-    first,
     wall: p50(wall),
     cpu: p50(cpu),
     perMessage: { wall: perOf(wall), cpu: perOf(cpu) },

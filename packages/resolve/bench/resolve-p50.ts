@@ -12,7 +12,7 @@ import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { machine } from "@artifact-refs/tooling/bench/harness";
-import type { WayFigures } from "./p50-child.js";
+import type { CallFigures, WayFigures } from "./p50-child.js";
 
 const HELP = `usage: node --expose-gc --conditions=@artifact-refs/source --import tsx bench/resolve-p50.ts [options] [sizes]
   --sizes a,b,c   session sizes in records (default 1000,10000,100000; also the first positional argument)
@@ -25,6 +25,8 @@ Node flags given to this process (e.g. --single-threaded-gc) are passed on to ev
 
 type Way = "session" | "array";
 const WAYS: readonly Way[] = ["session", "array"];
+/** The timed call sets of each process (see p50-child.ts): the same messages again, and messages with new words. */
+const SETS = ["repeated", "fresh"] as const;
 
 function fail(message: string): never {
   console.error(`resolve-p50: ${message}\n${HELP}`);
@@ -97,42 +99,50 @@ for (let round = 1; round <= rounds; round++) {
     for (const way of ways) {
       const r = run(round, n, way);
       runs.push(r);
-      const f = r.figures;
-      const threads =
-        f.mainCpuMean === undefined
-          ? ""
-          : `; mean CPU/call main ${f2(f.mainCpuMean)}, other threads ${f2(f.otherCpuMean!)}`;
       log(
-        `round ${round}, ${recs(n)}, ${way.padEnd(7)} (load ${r.load[0]} → ${r.load[1]}): first call ${f.first.toFixed(0)} ms, ` +
-          `p50 wall ${f2(f.wall)} ms, CPU ${f2(f.cpu)} ms (per message wall ${f.perMessage.wall.map(f2).join(" / ")}; ` +
-          `CPU ${f.perMessage.cpu.map(f2).join(" / ")}); GC pauses in ${f.gcCalls}/${f.calls} calls, ${f2(f.gcMs)} ms${threads}`,
+        `round ${round}, ${recs(n)}, ${way} (load ${r.load[0]} → ${r.load[1]}): first call ${r.figures.first.toFixed(0)} ms`,
       );
+      for (const set of SETS) log(`  ${set.padEnd(8)} ${describe(r.figures[set])}`);
     }
   }
+}
+
+function describe(f: CallFigures): string {
+  const threads =
+    f.mainCpuMean === undefined
+      ? ""
+      : `; mean CPU/call main ${f2(f.mainCpuMean)}, other threads ${f2(f.otherCpuMean!)}`;
+  return (
+    `p50 wall ${f2(f.wall)} ms, CPU ${f2(f.cpu)} ms (per message wall ${f.perMessage.wall.map(f2).join(" / ")}; ` +
+    `CPU ${f.perMessage.cpu.map(f2).join(" / ")}); GC pauses in ${f.gcCalls}/${f.calls} calls, ${f2(f.gcMs)} ms${threads}`
+  );
 }
 
 const lo = Math.min(...sizes);
 const hi = Math.max(...sizes);
 const summary: Record<string, unknown> = {};
 for (const way of ways) {
-  const of = (n: number, round: number) => runs.find((r) => r.n === n && r.way === way && r.round === round)!.figures;
-  const p50s = Object.fromEntries(
-    sizes.map((n) => [n, median(runs.filter((r) => r.n === n && r.way === way).map((r) => r.figures.wall))]),
-  );
-  const ratios = Array.from({ length: rounds }, (_, i) => ({
-    wall: of(hi, i + 1).wall / of(lo, i + 1).wall,
-    cpu: of(hi, i + 1).cpu / of(lo, i + 1).cpu,
-  }));
-  summary[way] = { p50: p50s, ratios };
-  log(`${way}: p50 wall (median over rounds) ${sizes.map((n) => `${recs(n)} ${f2(p50s[n]!)} ms`).join(", ")}`);
-  if (lo !== hi) {
+  for (const set of SETS) {
+    const of = (n: number, round: number) =>
+      runs.find((r) => r.n === n && r.way === way && r.round === round)!.figures[set];
+    const p50s = Object.fromEntries(
+      sizes.map((n) => [n, median(runs.filter((r) => r.n === n && r.way === way).map((r) => r.figures[set].wall))]),
+    );
+    const ratios = Array.from({ length: rounds }, (_, i) => ({
+      wall: of(hi, i + 1).wall / of(lo, i + 1).wall,
+      cpu: of(hi, i + 1).cpu / of(lo, i + 1).cpu,
+    }));
+    summary[`${way} ${set}`] = { p50: p50s, ratios };
+    const what = `${way}, ${set} messages`;
+    log(`${what}: p50 wall (median over rounds) ${sizes.map((n) => `${recs(n)} ${f2(p50s[n]!)} ms`).join(", ")}`);
+    if (lo === hi) continue;
     const wall = ratios.map((r) => r.wall);
     const cpu = ratios.map((r) => r.cpu);
     log(
-      `${way}: time(${recs(hi)}) / time(${recs(lo)}) per round: wall ${wall.map(f2).join(", ")}; CPU ${cpu.map(f2).join(", ")}`,
+      `  time(${recs(hi)}) / time(${recs(lo)}) per round: wall ${wall.map(f2).join(", ")}; CPU ${cpu.map(f2).join(", ")}`,
     );
     log(
-      `${way}: ratio median / worst: wall ${f2(median(wall))} / ${f2(Math.max(...wall))}, CPU ${f2(median(cpu))} / ${f2(Math.max(...cpu))} (target ≤ 3)`,
+      `  median / worst: wall ${f2(median(wall))} / ${f2(Math.max(...wall))}, CPU ${f2(median(cpu))} / ${f2(Math.max(...cpu))} (target ≤ 3)`,
     );
   }
 }
