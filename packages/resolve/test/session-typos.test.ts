@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { executions } from "../bench/fixtures.js";
 import { indexExecution } from "../src/resolution/executions.js";
 import { SessionIndex } from "../src/resolution/session.js";
-import { isVariant } from "../src/resolution/tokens.js";
+import { isTypo, isVariant } from "../src/resolution/tokens.js";
 
 /** The typos of `word` among the tokens of the first `n` records, by walking every token. */
 function walk(index: SessionIndex, word: string, n: number): string[] {
@@ -55,5 +55,23 @@ describe("SessionIndex.typosOf", () => {
     expect(index.typosOf("reconcle", 200)).toStrictEqual([]);
     // A word first looked up after the record came (not in the cache then): found through the new token too.
     expect(index.typosOf("reconcilee", 201)).toStrictEqual(["reconcile"]);
+  });
+
+  it("stemTyposOf lists the basename stems that are a typo of a name, and follows files appended later", () => {
+    const read = (id: string, path: string) =>
+      ({ id, tool_name: "read_file", tool_args: { path }, summary: "ok" }) as const;
+    const files = ["src/config.ts", "src/server.ts", "lib/configs.json", "src/orders3.ts", "docs/conifg.md"];
+    const index = new SessionIndex();
+    files.forEach((path, i) => index.add(indexExecution(read(`r${i}`, path), i)));
+    // Fixture files too: their stems hold a digit ("orders3"), which no typo reaches.
+    executions(300).forEach((e, i) => index.add(indexExecution(e, files.length + i)));
+    const walkStems = (name: string) => [...index.baseStems.keys()].filter((s) => isTypo(name, s));
+    for (const name of ["confg", "config", "servr", "orders", "orders3", "cfg", "zzzzzz"])
+      expect([...index.stemTyposOf(name)], name).toStrictEqual(walkStems(name));
+    expect(index.stemTyposOf("confg")).toStrictEqual(["config", "conifg"]);
+    // A file that comes after the name was asked about is in the next answer (the cache follows add).
+    index.add(indexExecution(read("late", "src/confog.ts"), 400));
+    expect(index.stemTyposOf("confg")).toStrictEqual(walkStems("confg"));
+    expect(index.stemTyposOf("confg")).toContain("confog");
   });
 });
