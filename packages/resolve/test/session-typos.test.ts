@@ -62,9 +62,9 @@ describe("SessionIndex.typosOf", () => {
       ({ id, tool_name: "read_file", tool_args: { path }, summary: "ok" }) as const;
     const files = ["src/config.ts", "src/server.ts", "lib/configs.json", "src/orders3.ts", "docs/conifg.md"];
     const index = new SessionIndex();
-    files.forEach((path, i) => index.add(indexExecution(read(`r${i}`, path), i)));
+    for (const [i, path] of files.entries()) index.add(indexExecution(read(`r${i}`, path), i));
     // Fixture files too: their stems hold a digit ("orders3"), which no typo reaches.
-    executions(300).forEach((e, i) => index.add(indexExecution(e, files.length + i)));
+    for (const [i, e] of executions(300).entries()) index.add(indexExecution(e, files.length + i));
     const walkStems = (name: string) => [...index.baseStems.keys()].filter((s) => isTypo(name, s));
     for (const name of ["confg", "config", "servr", "orders", "orders3", "cfg", "zzzzzz"])
       expect([...index.stemTyposOf(name)], name).toStrictEqual(walkStems(name));
