@@ -10,7 +10,7 @@ import {
   markPositions as markWindow,
   unionCount,
 } from "./session.js";
-import { isTypo, isVariant, mayHaveTypos, mayHaveVariants, stem } from "./tokens.js";
+import { isTypo, isVariant, mayHaveVariants, stem } from "./tokens.js";
 
 export interface Scored {
   x: IndexedExecution;
@@ -358,12 +358,8 @@ export function candidatePositions(
     markWindow(maybe, session.locationSuffixes.get(full), window);
     markWindow(maybe, session.locationSuffixes.get(full.split(/[\\/]/).pop() ?? full), window);
     markWindow(maybe, session.baseStems.get(bStem), window);
-    // Every distinct basename stem of the session is looked at only when the name can have typos at
-    // all (a stem with a digit, "orders3", has none); forEach, not for…of: no entry array per stem.
-    if (bStem && mayHaveTypos(bStem))
-      session.baseStems.forEach((at, s) => {
-        if (s && isTypo(bStem, s)) markWindow(maybe, at, window);
-      });
+    // The session's basename stems that are a typo of the name's (none for "orders3": a digit), cached per session.
+    for (const s of session.stemTyposOf(bStem)) markWindow(maybe, session.baseStems.get(s), window);
     for (const p of maybe.positions()) if (!marks.has(p) && matchName(name, xs[p]!) > 0) marks.set(p);
   }
   for (const { a } of context.bigrams) markPositions(marks, session.sequenceWords.get(a));

@@ -1,5 +1,5 @@
 import type { IndexedExecution } from "./executions.js";
-import { isVariant } from "./tokens.js";
+import { isTypo, isVariant, mayHaveTypos } from "./tokens.js";
 
 /** Key → positions in the session list of the records holding it, ascending, each once. */
 type Postings = Map<string, number[]>;
@@ -32,6 +32,14 @@ export class SessionIndex {
   lastList: readonly IndexedExecution[] | undefined;
   /** word → the vocabulary's typos of it, in vocabulary order (kept up to date by add). */
   private readonly typoCache = new Map<string, string[]>();
+  /**
+   * The tokens that can be a variant of a word, in vocabulary order: those without a digit (isVariant
+   * refuses a token with a digit, typo and abbreviation alike). A session's vocabulary grows mostly with
+   * ids, numbers and timestamps; a word new to the typo cache is compared with these only, not with all.
+   */
+  private readonly variantTokens: string[] = [];
+  /** Basename stem → the session's basename stems that are a typo of it (kept up to date by add). */
+  private readonly stemTypoCache = new Map<string, string[]>();
 
   add(x: IndexedExecution): void {
     const p = this.items.length;
@@ -41,7 +49,10 @@ export class SessionIndex {
       if (!at) {
         at = [];
         this.tokens.set(tok, at);
-        for (const [word, found] of this.typoCache) if (isVariant(word, tok)) found.push(tok);
+        if (canBeVariant(tok)) {
+          this.variantTokens.push(tok);
+          for (const [word, found] of this.typoCache) if (isVariant(word, tok)) found.push(tok);
+        }
       }
       at.push(p);
     }
@@ -64,7 +75,11 @@ export class SessionIndex {
         if (i + 1 < loc.length) suffixes.add(loc.slice(i + 1));
     }
     for (const suffix of suffixes) post(this.locationSuffixes, suffix, p);
-    for (const s of new Set(x.basenames.map((b) => b.split(".")[0]!))) post(this.baseStems, s, p);
+    for (const s of new Set(x.basenames.map((b) => b.split(".")[0]!))) {
+      if (!this.baseStems.has(s) && mayHaveTypos(s))
+        for (const [name, found] of this.stemTypoCache) if (isTypo(name, s)) found.push(s);
+      post(this.baseStems, s, p);
+    }
   }
 
   /** Tokens of the first `n` records that are a typo of `word`, in vocabulary order. */
@@ -72,13 +87,38 @@ export class SessionIndex {
     let found = this.typoCache.get(word);
     if (!found) {
       found = [];
-      for (const tok of this.tokens.keys()) if (isVariant(word, tok)) found.push(tok);
+      for (const tok of this.variantTokens) if (isVariant(word, tok)) found.push(tok);
       if (this.typoCache.size >= TYPO_CACHE_WORDS) this.typoCache.clear();
       this.typoCache.set(word, found);
     }
     // A token belongs to the first n records when its first position is below n.
     return found.filter((tok) => this.tokens.get(tok)![0]! < n);
   }
+
+  /**
+   * The basename stems of the session that are a typo of `name` (a name's stem), of every record: a
+   * caller windows their postings to its records. Walks the stems once per name (isTypo refuses a stem
+   * with a digit or under 5 characters, so only the others are kept), then answers from a cache that
+   * add keeps up to date: a name asked again does not walk the session's files again.
+   */
+  stemTyposOf(name: string): readonly string[] {
+    if (!mayHaveTypos(name)) return NONE;
+    let found = this.stemTypoCache.get(name);
+    if (!found) {
+      found = [];
+      for (const s of this.baseStems.keys()) if (isTypo(name, s)) found.push(s);
+      if (this.stemTypoCache.size >= TYPO_CACHE_WORDS) this.stemTypoCache.clear();
+      this.stemTypoCache.set(name, found);
+    }
+    return found;
+  }
+}
+
+const NONE: readonly string[] = [];
+
+/** Whether isVariant(word, tok) can hold for some word: no digit in tok (isTypo and isAbbreviation both refuse one). */
+function canBeVariant(tok: string): boolean {
+  return !/\d/.test(tok);
 }
 
 function post(map: Postings, key: string, p: number): void {
