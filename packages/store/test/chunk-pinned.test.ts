@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ArtifactStore } from "../src/artifact-store.js";
+import { PIPELINE_AFTER } from "../src/chunked.js";
+import { chunkJobsStarted } from "../src/chunk-worker.js";
 import { MemoryDriver } from "../src/memory-driver.js";
 import { PINNED_INPUTS, unevenPieces } from "./chunk-inputs.js";
 
@@ -53,17 +55,36 @@ async function stash(pieces: Uint8Array[]): Promise<[string, string | null]> {
     yield* pieces;
   }
   const result = await store.putStream(source());
+  // Every chunk reads back and checks against its id, and the whole against the artifact's id.
+  const back = createHash("sha256");
+  for await (const piece of await store.getStream(result.id)) back.update(piece);
+  expect(back.digest("hex")).toBe(result.id);
   return [result.id, result.record.chunked?.manifest ?? null];
 }
 
-describe("chunking is pinned: the same bytes give the same manifest as before, however they arrive", () => {
-  for (const [name, make] of Object.entries(PINNED_INPUTS)) {
-    it(name, async () => {
-      const bytes = make();
-      expect(PINNED[name]![0]).toBe(createHash("sha256").update(bytes).digest("hex"));
-      expect(await stash(unevenPieces(bytes, 9))).toEqual(PINNED[name]);
-      expect(await stash(unevenPieces(bytes, 31))).toEqual(PINNED[name]);
-      expect(await stash(bytes.length > 0 ? [bytes] : [])).toEqual(PINNED[name]);
-    }, 120_000);
-  }
-});
+describe.each([
+  ["the chunk worker past PIPELINE_AFTER", "on"],
+  ["the main thread only (AREF_CHUNK_WORKER=off)", "off"],
+])(
+  "chunking is pinned: the same bytes give the same manifest as before, however they arrive, through %s",
+  (_, mode) => {
+    beforeAll(() => {
+      process.env.AREF_CHUNK_WORKER = mode;
+    });
+    afterAll(() => {
+      delete process.env.AREF_CHUNK_WORKER;
+    });
+    for (const [name, make] of Object.entries(PINNED_INPUTS)) {
+      it(name, async () => {
+        const bytes = make();
+        const jobs = chunkJobsStarted();
+        expect(PINNED[name]![0]).toBe(createHash("sha256").update(bytes).digest("hex"));
+        expect(await stash(unevenPieces(bytes, 9))).toEqual(PINNED[name]);
+        expect(await stash(unevenPieces(bytes, 31))).toEqual(PINNED[name]);
+        expect(await stash(bytes.length > 0 ? [bytes] : [])).toEqual(PINNED[name]);
+        // Content past PIPELINE_AFTER went through a pooled worker (3 stashes, 3 jobs), exactly when the worker is on.
+        expect(chunkJobsStarted() - jobs).toBe(mode === "on" && bytes.length > PIPELINE_AFTER ? 3 : 0);
+      }, 120_000);
+    }
+  },
+);
