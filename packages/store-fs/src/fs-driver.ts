@@ -207,8 +207,8 @@ export class FsDriver implements Driver {
   }
 
   async head(key: string): Promise<DriverEntry | undefined> {
-    const loc = await this.#locateReal(key);
-    for (const path of this.#forms(loc)) {
+    const { loc, dirExists } = await this.#locateDir(key);
+    for (const path of dirExists ? this.#forms(loc) : []) {
       try {
         const stats = await lstat(path);
         if (stats.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
