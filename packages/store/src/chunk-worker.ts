@@ -5,8 +5,8 @@ import { defineChunker } from "./chunking.js";
 import { countNewlines } from "./manifest.js";
 
 /**
- * The CPU work of a big chunked put, on worker threads: the content-defined cut points, each
- * chunk's SHA-256, newline and char counts on one, and the whole-content SHA-256 on another. The main thread only
+ * The CPU work of a big chunked put, on worker threads: the content-defined cut points and each
+ * chunk's newline and char counts on one, each chunk's SHA-256 and the whole-content SHA-256 on another. The main thread only
  * reads the stream, copies it into shared 4 MiB batches (SharedArrayBuffer: posted to the worker
  * without a copy, and still readable by the main thread, which writes the chunks from them) and
  * writes. The worker runs the same chunker and describer code as the main thread: it evaluates
@@ -33,40 +33,63 @@ const { parentPort } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
 const { isAscii } = require("node:buffer");
 const { Chunker } = (${defineChunker.toString()})((text) => createHash("sha256").update(text).digest());
+// The cutting worker leaves the chunk ids to the hashing one (the two SHA-256 passes on one side,
+// the chunker and the counts on the other: about the same work each).
 const ChunkDescriber = (${defineChunkDescriber.toString()})({
-  sha256Hex: (bytes) => createHash("sha256").update(bytes).digest("hex"),
+  sha256Hex: () => "",
   isAscii,
   hasNul: ${hasNul.toString()},
   countNewlines: (${countNewlines.toString()}),
 });
 const jobs = new Map();
 parentPort.on("message", (m) => {
+  if (m.type === "crash") throw new Error(m.message);
   if (m.type === "open") {
     jobs.set(
       m.job,
       m.kind === "hash"
-        ? { whole: createHash("sha256") }
+        ? { whole: createHash("sha256"), batches: [], end: 0, at: m.at }
         : { chunker: new Chunker(), describer: new ChunkDescriber(m.binary) },
     );
-  } else if (m.type === "data") {
-    const job = jobs.get(m.job);
-    if (job === undefined) return;
+    return;
+  }
+  const job = jobs.get(m.job);
+  if (m.type === "drop" || job === undefined) {
+    jobs.delete(m.job);
+    return;
+  }
+  if (m.type === "data" && job.whole) {
+    // Hashed now, kept (shared, not copied) until the ids of the chunks in it are asked for. No reply.
     const bytes = new Uint8Array(m.buffer, 0, m.length);
-    if (job.whole) job.whole.update(bytes);
-    const cut = job.chunker && m.from < m.length ? job.chunker.push(bytes.subarray(m.from)) : [];
-    const entries = cut.map((chunk) => job.describer.describe(chunk));
-    parentPort.postMessage({ type: "chunks", job: m.job, entries });
+    job.whole.update(bytes);
+    job.batches.push({ start: job.end, bytes });
+    job.end += m.length;
+  } else if (m.type === "data") {
+    const bytes = new Uint8Array(m.buffer, 0, m.length);
+    const cut = m.from < m.length ? job.chunker.push(bytes.subarray(m.from)) : [];
+    parentPort.postMessage({ type: "chunks", job: m.job, entries: cut.map((chunk) => job.describer.describe(chunk)) });
+  } else if (m.type === "ids") {
+    // The SHA-256 of each next chunk (of these sizes), from the batches that hold its bytes.
+    const ids = m.sizes.map((size) => {
+      const hash = createHash("sha256");
+      for (const b of job.batches) {
+        const from = Math.max(job.at, b.start);
+        const to = Math.min(job.at + size, b.start + b.bytes.byteLength);
+        if (from < to) hash.update(b.bytes.subarray(from - b.start, to - b.start));
+      }
+      job.at += size;
+      while (job.batches.length > 0 && job.batches[0].start + job.batches[0].bytes.byteLength <= job.at) job.batches.shift();
+      return hash.digest("hex");
+    });
+    parentPort.postMessage({ type: "ids", job: m.job, ids });
   } else if (m.type === "end") {
-    const job = jobs.get(m.job);
-    if (job === undefined) return;
     jobs.delete(m.job);
     if (job.whole) parentPort.postMessage({ type: "end", job: m.job, id: job.whole.digest("hex") });
     else {
       const entries = job.chunker.end().map((chunk) => job.describer.describe(chunk));
       parentPort.postMessage({ type: "end", job: m.job, entries, binary: job.describer.finish() });
     }
-  } else if (m.type === "drop") jobs.delete(m.job);
-  else if (m.type === "crash") throw new Error(m.message);
+  }
 });
 `;
 
@@ -107,11 +130,11 @@ class ChunkWorker {
     return this.#jobs.size;
   }
 
-  open(job: number, kind: "cut" | "hash", binary: boolean): void {
+  open(job: number, options: { kind: "cut" | "hash"; binary?: boolean; at?: number }): void {
     if (this.#dead) throw this.#dead;
     if (this.#jobs.size === 0) this.#worker.ref(); // keep the process alive while a reply is owed
     this.#jobs.set(job, []);
-    this.#worker.postMessage({ type: "open", job, kind, binary });
+    this.#worker.postMessage({ type: "open", job, ...options });
   }
 
   /** Posts a request of `job` and returns its reply (rejected if the worker dies first). */
@@ -124,6 +147,11 @@ class ChunkWorker {
     );
     this.#worker.postMessage({ ...message, job });
     return reply;
+  }
+
+  /** Posts a message of `job` that gets no reply. */
+  post(job: number, message: Record<string, unknown>): void {
+    if (!this.#dead && this.#jobs.has(job)) this.#worker.postMessage({ ...message, job });
   }
 
   close(job: number): void {
@@ -160,23 +188,27 @@ function pick(besides?: ChunkWorker): ChunkWorker {
 }
 
 /**
- * One put's work on the pool: the cuts, chunk ids and counts on one worker, the whole-content
- * hash on another (so the two SHA-256 passes and the chunker spread over the cores). `push` each
- * batch in order, then `end`; `drop` to abandon it.
+ * One put's work on the pool, split about evenly over two workers: one finds the cut points and
+ * the newline and char counts; the other computes the whole-content hash and each chunk's id
+ * (both SHA-256 passes). Both get every batch (shared, not copied). `push` each batch in order,
+ * then `end`; `drop` to abandon it.
  */
 export class ChunkJob {
   readonly #cut: { worker: ChunkWorker; id: number };
   readonly #hash: { worker: ChunkWorker; id: number };
 
-  /** `binary`: the content cut before this job started was already found to be binary. */
-  constructor(binary = false) {
+  /**
+   * `binary`: the content cut before this job started was already found to be binary; `at`: where
+   * in the content this job's first chunk starts (the bytes before were cut on the main thread).
+   */
+  constructor(binary: boolean, at: number) {
     const cutter = pick();
     this.#cut = { worker: cutter, id: nextJob++ };
-    cutter.open(this.#cut.id, "cut", binary);
+    cutter.open(this.#cut.id, { kind: "cut", binary });
     const hasher = pick(cutter);
     this.#hash = { worker: hasher, id: nextJob++ };
     try {
-      hasher.open(this.#hash.id, "hash", false);
+      hasher.open(this.#hash.id, { kind: "hash", at });
     } catch (error) {
       cutter.close(this.#cut.id);
       throw error;
@@ -190,27 +222,34 @@ export class ChunkJob {
    */
   async push(buffer: SharedArrayBuffer, length: number, from = 0): Promise<ChunkEntry[]> {
     const message = { type: "data", buffer, length, from };
-    const hashed = this.#hash.worker.request(this.#hash.id, message);
-    hashed.catch(() => undefined); // awaited below
+    this.#hash.worker.post(this.#hash.id, message);
     const reply = await this.#cut.worker.request<{ entries: ChunkEntry[] }>(this.#cut.id, message);
-    await hashed;
-    return reply.entries;
+    return this.#withIds(reply.entries);
   }
 
   async end(): Promise<ChunkJobEnd> {
-    const hashed = this.#hash.worker.request<{ id: string }>(this.#hash.id, { type: "end" });
-    hashed.catch(() => undefined); // awaited below
     const cut = await this.#cut.worker.request<{ entries: ChunkEntry[]; binary: boolean }>(this.#cut.id, {
       type: "end",
     });
-    const { id } = await hashed;
+    const entries = await this.#withIds(cut.entries);
+    const { id } = await this.#hash.worker.request<{ id: string }>(this.#hash.id, { type: "end" });
     this.drop();
-    return { entries: cut.entries, binary: cut.binary, id };
+    return { entries, binary: cut.binary, id };
   }
 
   drop(): void {
     this.#cut.worker.close(this.#cut.id);
     this.#hash.worker.close(this.#hash.id);
+  }
+
+  /** The entries with their chunk ids, from the hashing worker. */
+  async #withIds(entries: ChunkEntry[]): Promise<ChunkEntry[]> {
+    if (entries.length === 0) return entries;
+    const { ids } = await this.#hash.worker.request<{ ids: string[] }>(this.#hash.id, {
+      type: "ids",
+      sizes: entries.map((e) => e[1]),
+    });
+    return entries.map((e, i) => [ids[i]!, e[1], e[2], e[3]]);
   }
 }
 

@@ -189,7 +189,7 @@ export class ChunkedWriter {
     if (!this.#worker) return;
     this.#early.push(batch);
     if (this.#sealed < PIPELINE_AFTER) return;
-    this.#job = new ChunkJob(this.#local?.binary() ?? false);
+    this.#job = new ChunkJob(this.#local?.binary() ?? false, this.#written);
     this.#local = undefined;
     const early = this.#early;
     this.#early = [];

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ArtifactStore } from "../src/artifact-store.js";
 import { chunkJobsOpen, chunkJobsStarted, chunkWorkers, killChunkWorkers } from "../src/chunk-worker.js";
 import { metaKey } from "../src/layout.js";
@@ -61,6 +61,8 @@ describe("the chunk worker pool: a worker that dies or throws, a stream cut mid-
       expect(error).toMatchObject({ code: "UNAVAILABLE" });
       expect(String((error as Error).message)).toContain("chunking worker failed");
       await expectNothingLive(store, driver, id);
+      // Every worker told to die has died (a busy one handles the order after the data before it).
+      await vi.waitFor(() => expect(chunkWorkers()).toBe(0), { timeout: 10_000 });
       const retry = await store.putStream(pieces(bytes), { session: "s" });
       expect(retry.id).toBe(id);
       expect(
