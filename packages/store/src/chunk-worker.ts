@@ -154,8 +154,13 @@ class ChunkWorker {
     if (!this.#dead && this.#jobs.has(job)) this.#worker.postMessage({ ...message, job });
   }
 
+  /** Ends `job`; replies it still owes are rejected (a put abandoned mid-way). */
   close(job: number): void {
-    if (!this.#jobs.delete(job)) return;
+    const pending = this.#jobs.get(job);
+    if (pending === undefined) return;
+    this.#jobs.delete(job);
+    const dropped = new ArefError("UNAVAILABLE", "the chunking job was dropped");
+    for (const p of pending.splice(0)) p.reject(dropped);
     if (!this.#dead) this.#worker.postMessage({ type: "drop", job });
     if (this.#jobs.size === 0) this.#worker.unref();
   }

@@ -37,6 +37,11 @@ export function tooLarge(size: number | string, maxBytes: number): ArefError {
 
 export type StoreBlob = (id: ArtifactId, bytes: Uint8Array) => Promise<unknown>;
 
+/**
+ * Chunk writes in flight at once into a driver's batch (fs: appends to a local pack file, no
+ * request per chunk): more than CHUNK_PARALLELISM keeps the disk busy while the stream is read.
+ */
+const BATCH_PARALLELISM = 16;
 /** Content is copied into shared batches of this size, each posted to the chunk worker at once. */
 const BATCH = 4 * 1024 * 1024;
 /** Batches posted to the worker and not yet written: bounds memory whatever the content's size. */
@@ -76,11 +81,16 @@ export class ChunkedWriter {
   readonly #batch: ReturnType<NonNullable<StoreCore["driver"]["openBatch"]>> | undefined;
   readonly #entries: Manifest["chunks"] = [];
   readonly #inflight = new Set<Promise<void>>();
+  readonly #parallelism: number;
   readonly #worker = useWorker();
   /** Batches not fully written yet, oldest first. */
   readonly #batches: Batch[] = [];
-  /** Replies of the batches posted to the worker, oldest first. */
-  readonly #posted: Promise<ChunkEntry[]>[] = [];
+  /** The chunk writes of the batches posted to the worker, in order (never rejects: errors go to #failed). */
+  #pump: Promise<void> = Promise.resolve();
+  /** When each posted batch's chunks are all handed to writes, oldest first. */
+  readonly #posted: Promise<void>[] = [];
+  /** Where the worker's first chunk starts (the bytes before were cut here). */
+  #cutFrom = 0;
   #job: ChunkJob | undefined;
   /** The main-thread cutter, once the content is known to stay on the main thread. */
   #local: LocalCutter | undefined;
@@ -99,6 +109,7 @@ export class ChunkedWriter {
     this.#core = core;
     this.#storeBlob = storeBlob;
     this.#batch = core.driver.openBatch?.();
+    this.#parallelism = this.#batch === undefined ? CHUNK_PARALLELISM : BATCH_PARALLELISM;
   }
 
   get size(): number {
@@ -131,7 +142,8 @@ export class ChunkedWriter {
     let id: ArtifactId;
     let binary: boolean;
     if (this.#job !== undefined) {
-      while (this.#posted.length > 0) await this.#writeChunks(await this.#posted.shift()!);
+      await this.#pump;
+      this.#throwIfFailed();
       const end = await this.#job.end();
       this.#job = undefined;
       await this.#writeChunks(end.entries);
@@ -162,9 +174,9 @@ export class ChunkedWriter {
 
   /** Waits for every write in flight (after a failure, before reporting it); the worker forgets the job. */
   async settle(): Promise<void> {
-    this.#job?.drop();
+    this.#job?.drop(); // its replies still owed are rejected: the pump ends
     this.#job = undefined;
-    this.#posted.length = 0;
+    await this.#pump;
     this.#early = [];
     this.#batches.length = 0;
     this.#filling = undefined;
@@ -189,7 +201,8 @@ export class ChunkedWriter {
     if (!this.#worker) return;
     this.#early.push(batch);
     if (this.#sealed < PIPELINE_AFTER) return;
-    this.#job = new ChunkJob(this.#local?.binary() ?? false, this.#written);
+    this.#cutFrom = this.#written;
+    this.#job = new ChunkJob(this.#local?.binary() ?? false, this.#cutFrom);
     this.#local = undefined;
     const early = this.#early;
     this.#early = [];
@@ -198,11 +211,20 @@ export class ChunkedWriter {
 
   /** Posts `batch` to the worker: cut from where the chunks written so far end (hashed whole in any case). */
   async #post(batch: Batch): Promise<void> {
-    const from = Math.min(batch.bytes.byteLength, Math.max(0, this.#written - batch.start));
+    const from = Math.min(batch.bytes.byteLength, Math.max(0, this.#cutFrom - batch.start));
     const reply = this.#job!.push(batch.bytes.buffer as SharedArrayBuffer, batch.bytes.byteLength, from);
-    reply.catch(() => undefined); // awaited in order below, or dropped by settle
-    this.#posted.push(reply);
-    while (this.#posted.length > MAX_POSTED) await this.#writeChunks(await this.#posted.shift()!);
+    reply.catch(() => undefined); // awaited by the pump
+    // The pump writes each batch's chunks in order while the stream is read on (reads and writes overlap).
+    this.#pump = this.#pump.then(async () => {
+      try {
+        if (this.#failed === undefined) await this.#writeChunks(await reply);
+      } catch (error) {
+        this.#failed ??= { error };
+      }
+    });
+    this.#posted.push(this.#pump);
+    while (this.#posted.length > MAX_POSTED) await this.#posted.shift();
+    this.#throwIfFailed();
   }
 
   /** The main-thread cutter (content up to PIPELINE_AFTER, or no worker), made on first use. */
@@ -274,7 +296,7 @@ export class ChunkedWriter {
 
   async #store(id: ArtifactId, chunk: Uint8Array): Promise<void> {
     this.#throwIfFailed();
-    while (this.#inflight.size >= CHUNK_PARALLELISM) await Promise.race(this.#inflight);
+    while (this.#inflight.size >= this.#parallelism) await Promise.race(this.#inflight);
     this.#throwIfFailed();
     const write: Promise<void> = this.#write(id, chunk).then(
       () => undefined,
