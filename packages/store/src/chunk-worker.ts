@@ -3,6 +3,7 @@ import { ArefError } from "@artifact-refs/schema";
 import { defineChunkDescriber, hasNul } from "./chunk-describe.js";
 import { defineChunker } from "./chunking.js";
 import { countNewlines } from "./manifest.js";
+import type { Slot } from "./chunk-slots.js";
 
 /**
  * The CPU work of a big chunked put, on worker threads: the content-defined cut points and each
@@ -42,7 +43,10 @@ const ChunkDescriber = (${defineChunkDescriber.toString()})({
   countNewlines: (${countNewlines.toString()}),
 });
 const jobs = new Map();
+const slots = new Map(); // the pool's shared buffers (chunk-slots.ts), each sent once
 parentPort.on("message", (m) => {
+  if (m.buffer !== undefined) slots.set(m.slot, m.buffer);
+  else if (m.slot !== undefined && !slots.has(m.slot)) throw new Error("a batch names a buffer this worker never got");
   if (m.type === "crash") throw new Error(m.message);
   if (m.type === "open") {
     jobs.set(
@@ -60,12 +64,12 @@ parentPort.on("message", (m) => {
   }
   if (m.type === "data" && job.whole) {
     // Hashed now, kept (shared, not copied) until the ids of the chunks in it are asked for. No reply.
-    const bytes = new Uint8Array(m.buffer, 0, m.length);
+    const bytes = new Uint8Array(slots.get(m.slot), 0, m.length);
     job.whole.update(bytes);
     job.batches.push({ start: job.end, bytes });
     job.end += m.length;
   } else if (m.type === "data") {
-    const bytes = new Uint8Array(m.buffer, 0, m.length);
+    const bytes = new Uint8Array(slots.get(m.slot), 0, m.length);
     const cut = m.from < m.length ? job.chunker.push(bytes.subarray(m.from)) : [];
     parentPort.postMessage({ type: "chunks", job: m.job, entries: cut.map((chunk) => job.describer.describe(chunk)) });
   } else if (m.type === "ids") {
@@ -102,6 +106,8 @@ interface Pending {
 class ChunkWorker {
   readonly #worker: Worker;
   readonly #jobs = new Map<number, Pending[]>();
+  /** Pool slots this worker has the buffer of. */
+  readonly #seen = new Set<number>();
   #dead: Error | undefined;
 
   constructor(onDead: (worker: ChunkWorker) => void) {
@@ -145,13 +151,26 @@ class ChunkWorker {
     const reply = new Promise<T>((resolve, reject) =>
       pending.push({ resolve: resolve as (v: unknown) => void, reject }),
     );
-    this.#worker.postMessage({ ...message, job });
+    this.#send(job, message);
     return reply;
+  }
+
+  /** A data message naming `slot` (its buffer goes along the first time this worker gets it, see #send). */
+  data(slot: Slot, length: number, from: number): Record<string, unknown> {
+    return { type: "data", slot, length, from };
+  }
+
+  #send(job: number, message: Record<string, unknown>): void {
+    const slot = message.slot as Slot | undefined;
+    if (slot === undefined) return this.#worker.postMessage({ ...message, job });
+    const first = !this.#seen.has(slot.index);
+    this.#worker.postMessage({ ...message, job, slot: slot.index, buffer: first ? slot.buffer : undefined });
+    this.#seen.add(slot.index);
   }
 
   /** Posts a message of `job` that gets no reply. */
   post(job: number, message: Record<string, unknown>): void {
-    if (!this.#dead && this.#jobs.has(job)) this.#worker.postMessage({ ...message, job });
+    if (!this.#dead && this.#jobs.has(job)) this.#send(job, message);
   }
 
   /** Ends `job`; replies it still owes are rejected (a put abandoned mid-way). */
@@ -221,14 +240,14 @@ export class ChunkJob {
   }
 
   /**
-   * The chunks completed by the next `length` bytes of content, in `buffer` (shared: the caller
-   * keeps reading it, never changes it). All of them go into the whole-content hash; the chunker
-   * gets them from `from` on (the bytes before were cut on the main thread).
+   * The chunks completed by the next `length` bytes of content, in `slot` (shared: the caller
+   * keeps reading it and changes it only once this job is done with it). All of them go into the
+   * whole-content hash; the chunker gets them from `from` on (the bytes before were cut on the main thread).
    */
-  async push(buffer: SharedArrayBuffer, length: number, from = 0): Promise<ChunkEntry[]> {
-    const message = { type: "data", buffer, length, from };
-    this.#hash.worker.post(this.#hash.id, message);
-    const reply = await this.#cut.worker.request<{ entries: ChunkEntry[] }>(this.#cut.id, message);
+  async push(slot: Slot, length: number, from = 0): Promise<ChunkEntry[]> {
+    this.#hash.worker.post(this.#hash.id, this.#hash.worker.data(slot, length, from));
+    const cut = this.#cut.worker;
+    const reply = await cut.request<{ entries: ChunkEntry[] }>(this.#cut.id, cut.data(slot, length, from));
     return this.#withIds(reply.entries);
   }
 

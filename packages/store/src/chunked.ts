@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { ArefError, toShortRef, type ArtifactId, type ArtifactRecord } from "@artifact-refs/schema";
 import { chunkCache } from "./chunk-cache.js";
 import { defineChunkDescriber, hasNul } from "./chunk-describe.js";
+import { SLOT_BYTES, acquireSlot, releaseSlot, type Slot } from "./chunk-slots.js";
 import { ChunkJob, type ChunkEntry, type ChunkJobEnd } from "./chunk-worker.js";
 import { CHUNKING_ALGORITHM, Chunker } from "./chunking.js";
 import { sha256Hex } from "./content.js";
@@ -42,8 +43,8 @@ export type StoreBlob = (id: ArtifactId, bytes: Uint8Array) => Promise<unknown>;
  * request per chunk): more than CHUNK_PARALLELISM keeps the disk busy while the stream is read.
  */
 const BATCH_PARALLELISM = 16;
-/** Content is copied into shared batches of this size, each posted to the chunk worker at once. */
-const BATCH = 4 * 1024 * 1024;
+/** Content is copied into batches of this size (with the worker: pooled shared buffers, see chunk-slots.ts). */
+const BATCH = SLOT_BYTES;
 /** Batches posted to the worker and not yet written: bounds memory whatever the content's size. */
 const MAX_POSTED = 4;
 /** The first this many bytes are cut and hashed on the main thread (content this small needs no worker round trip). */
@@ -63,6 +64,10 @@ interface LocalCutter {
 interface Batch {
   start: number;
   bytes: Uint8Array;
+  /** The pooled shared buffer holding it (with the worker), released once no thread needs it. */
+  slot?: Slot;
+  /** Its place in the order of posts to the worker. */
+  posted?: number;
 }
 
 /**
@@ -91,6 +96,8 @@ export class ChunkedWriter {
   readonly #posted: Promise<void>[] = [];
   /** Where the worker's first chunk starts (the bytes before were cut here). */
   #cutFrom = 0;
+  /** Batches posted to the worker so far. */
+  #posts = 0;
   #job: ChunkJob | undefined;
   /** The main-thread cutter, once the content is known to stay on the main thread. */
   #local: LocalCutter | undefined;
@@ -123,7 +130,10 @@ export class ChunkedWriter {
     this.#lastByte = data[data.byteLength - 1]!;
     for (let at = 0; at < data.byteLength; ) {
       if (this.#filling === undefined) {
-        this.#filling = { start: this.#sealed, bytes: new Uint8Array(new SharedArrayBuffer(BATCH)) };
+        if (this.#worker) {
+          const slot = await acquireSlot(this.#batches.filter((b) => b.slot !== undefined).length);
+          this.#filling = { start: this.#sealed, bytes: slot.bytes, slot };
+        } else this.#filling = { start: this.#sealed, bytes: new Uint8Array(BATCH) };
         this.#batches.push(this.#filling);
       }
       const take = Math.min(data.byteLength - at, BATCH - this.#filled);
@@ -154,6 +164,7 @@ export class ChunkedWriter {
       ({ id, binary } = end);
     }
     await this.#drain();
+    this.#releaseAll(); // the workers are done with every batch (their last replies are in)
     this.#throwIfFailed();
     if (this.#written !== this.#size)
       throw new ArefError("INTERNAL", `the chunks add up to ${this.#written} bytes, not ${this.#size}`);
@@ -178,9 +189,9 @@ export class ChunkedWriter {
     this.#job = undefined;
     await this.#pump;
     this.#early = [];
-    this.#batches.length = 0;
     this.#filling = undefined;
     await this.#drain();
+    this.#releaseAll(); // a dropped job's late work on them is thrown away
     await this.#batch?.commit().catch(() => undefined); // what was written stays garbage for gc, as chunk by chunk
   }
 
@@ -212,12 +223,15 @@ export class ChunkedWriter {
   /** Posts `batch` to the worker: cut from where the chunks written so far end (hashed whole in any case). */
   async #post(batch: Batch): Promise<void> {
     const from = Math.min(batch.bytes.byteLength, Math.max(0, this.#cutFrom - batch.start));
-    const reply = this.#job!.push(batch.bytes.buffer as SharedArrayBuffer, batch.bytes.byteLength, from);
+    const reply = this.#job!.push(batch.slot!, batch.bytes.byteLength, from);
     reply.catch(() => undefined); // awaited by the pump
+    const seq = this.#posts++;
+    batch.posted = seq;
     // The pump writes each batch's chunks in order while the stream is read on (reads and writes overlap).
     this.#pump = this.#pump.then(async () => {
       try {
         if (this.#failed === undefined) await this.#writeChunks(await reply);
+        this.#release(seq);
       } catch (error) {
         this.#failed ??= { error };
       }
@@ -257,19 +271,43 @@ export class ChunkedWriter {
     }
   }
 
-  /** The next `size` bytes of content (a view of one batch, or a copy when the chunk spans two). */
+  /**
+   * Releases the pooled buffers of the batches whose chunks are all taken, once both workers are
+   * past them: the replies for batch `seq` come after the workers handled every batch posted before it.
+   */
+  #release(seq: number): void {
+    for (;;) {
+      const b = this.#batches[0];
+      if (b === undefined || b.start + b.bytes.byteLength > this.#written || !(b.posted! < seq)) return;
+      this.#batches.shift();
+      releaseSlot(b.slot!);
+    }
+  }
+
+  #releaseAll(): void {
+    for (const b of this.#batches.splice(0)) if (b.slot !== undefined) releaseSlot(b.slot);
+  }
+
+  /**
+   * The next `size` bytes of content: a copy out of a pooled buffer (a driver may keep what it is
+   * given), else a view of one batch, or a copy when the chunk spans two.
+   */
   #take(size: number): Uint8Array {
     const from = this.#written;
     this.#written += size;
-    while (this.#batches.length > 0 && this.#batches[0]!.start + this.#batches[0]!.bytes.byteLength <= from)
+    while (this.#batches.length > 0 && this.#batches[0]!.slot === undefined) {
+      const b = this.#batches[0]!;
+      if (b.start + b.bytes.byteLength > from) break;
       this.#batches.shift();
-    const first = this.#batches[0];
+    }
+    const first = this.#batches.find((b) => b.start + b.bytes.byteLength > from);
     if (first === undefined) throw new ArefError("INTERNAL", `no bytes held for the chunk at ${from}`);
     const at = from - first.start;
-    if (at + size <= first.bytes.byteLength) return first.bytes.subarray(at, at + size);
+    if (at + size <= first.bytes.byteLength)
+      return first.slot === undefined ? first.bytes.subarray(at, at + size) : first.bytes.slice(at, at + size);
     const out = new Uint8Array(size);
     let filled = 0;
-    for (const b of this.#batches) {
+    for (const b of this.#batches.slice(this.#batches.indexOf(first))) {
       const start = Math.max(0, from + filled - b.start);
       const part = b.bytes.subarray(start, Math.min(b.bytes.byteLength, start + size - filled));
       out.set(part, filled);

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ArtifactStore } from "../src/artifact-store.js";
 import { chunkJobsOpen, chunkJobsStarted, chunkWorkers, killChunkWorkers } from "../src/chunk-worker.js";
+import { POOL_SLOTS, slotCounts } from "../src/chunk-slots.js";
 import { metaKey } from "../src/layout.js";
 import { MemoryDriver } from "../src/memory-driver.js";
 
@@ -38,6 +39,9 @@ const id = createHash("sha256").update(bytes).digest("hex");
 
 afterEach(() => {
   expect(chunkJobsOpen()).toBe(0); // every put's jobs closed, whatever happened
+  const { slots, free } = slotCounts();
+  expect(free).toBe(slots); // every pooled buffer back in the pool
+  expect(slots).toBeLessThanOrEqual(POOL_SLOTS);
 });
 
 describe("the chunk worker pool: a worker that dies or throws, a stream cut mid-way", () => {
