@@ -234,6 +234,7 @@ export class ChunkedWriter {
         this.#release(seq);
       } catch (error) {
         this.#failed ??= { error };
+        this.#releasePosted(); // a put waiting for a buffer gets one and fails at its next post
       }
     });
     this.#posted.push(this.#pump);
@@ -281,6 +282,19 @@ export class ChunkedWriter {
       if (b === undefined || b.start + b.bytes.byteLength > this.#written || !(b.posted! < seq)) return;
       this.#batches.shift();
       releaseSlot(b.slot!);
+    }
+  }
+
+  /**
+   * After a failure: the posted batches' buffers go back at once (this put is abandoned; a worker
+   * still reading one gives results nobody takes). The batch being filled stays until settle.
+   */
+  #releasePosted(): void {
+    for (let i = this.#batches.length - 1; i >= 0; i--) {
+      const b = this.#batches[i]!;
+      if (b.posted === undefined || b.slot === undefined) continue;
+      this.#batches.splice(i, 1);
+      releaseSlot(b.slot);
     }
   }
 

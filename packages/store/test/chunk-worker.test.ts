@@ -91,6 +91,24 @@ describe("the chunk worker pool: a worker that dies or throws, a stream cut mid-
     await expectNothingLive(store, driver, id);
   }, 60_000);
 
+  it("five puts at once into a backend that fails mid-upload: each fails with the backend's error, none hangs, every buffer comes back", async () => {
+    // The one fault we cannot cause for real: a wrapper fails every chunk write after the 40th.
+    class Failing extends MemoryDriver {
+      writes = 0;
+      override async putIfAbsent(key: string, data: Uint8Array) {
+        if (key.startsWith("blobs/") && ++this.writes > 40) throw new Error("disk on fire");
+        return super.putIfAbsent(key, data);
+      }
+    }
+    const driver = new Failing();
+    const store = new ArtifactStore({ driver });
+    const contents = [0, 1, 2, 3, 4].map((n) => bytes.subarray(n * 1000));
+    const outcomes = await Promise.allSettled(contents.map((b) => store.putStream(pieces(b), { session: "s" })));
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected", "rejected", "rejected", "rejected"]);
+    for (const o of outcomes) expect(String((o as PromiseRejectedResult).reason)).toContain("disk on fire");
+    expect(await store.listSessions()).toEqual([]);
+  }, 60_000);
+
   it("the pool is shared and bounded: four puts at once use at most two workers, and get the right ids", async () => {
     const store = new ArtifactStore({ driver: new MemoryDriver() });
     const others = [1, 2, 3].map((n) => bytes.subarray(n * MiB));
