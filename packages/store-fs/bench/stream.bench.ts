@@ -69,17 +69,17 @@ try {
     // fsyncs, so the like-for-like row is fsync:false; the default (fsync each file) is shown too.
     let id = "";
     let chunks = 0;
-    // The same stash with the whole-content SHA-256 on the main thread (the chunk hashes always are).
-    process.env.AREF_HASH_WORKER = "off";
+    // The same stash with all of its CPU work on the main thread (no chunk worker): the A/B of the worker.
+    process.env.AREF_CHUNK_WORKER = "off";
     {
       const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-main`, fsync: false }) });
       keep(
-        "aref stash (putStream, fsync:false, whole hash on the main thread)",
+        "aref stash (putStream, fsync:false, no chunk worker)",
         await timed(() => store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" })),
       );
       await rm(`${r}-store-main`, { recursive: true, force: true });
     }
-    delete process.env.AREF_HASH_WORKER;
+    delete process.env.AREF_CHUNK_WORKER;
     for (const fsync of [false, true]) {
       const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-${fsync}`, fsync }) });
       keep(

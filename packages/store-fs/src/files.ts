@@ -1,5 +1,5 @@
-import { lstat, lutimes, mkdir, open, chmod, unlink } from "node:fs/promises";
-import type { Stats } from "node:fs";
+import { lutimes, mkdir, open, chmod, unlink } from "node:fs/promises";
+import { lstatSync, type Stats } from "node:fs";
 import { ArefError } from "@artifact-refs/schema";
 import { dirname, join } from "node:path";
 import { errnoOf } from "./errors.js";
@@ -167,14 +167,17 @@ export async function assertRealDirs(root: string, dir: string, known: Set<strin
   if (known.has(dir) || dir === root || !dir.startsWith(withSep(root))) return true;
   const parent = dirname(dir);
   if (!(await assertRealDirs(root, parent, known))) return false;
-  let stats: Stats;
+  let stats: Stats | undefined;
   try {
-    stats = await lstat(dir);
+    // Synchronous on purpose (as the fs driver's existence checks): answered from the dentry cache,
+    // and a missing directory (the common case: a packed chunk's shard) allocates no error.
+    stats = lstatSync(dir, { throwIfNoEntry: false });
   } catch (error) {
     const errno = (error as { code?: string }).code;
     if (errno === "ENOENT" || errno === "ENOTDIR" || errno === "ENAMETOOLONG") return false; // too long to exist
     throw error;
   }
+  if (stats === undefined) return false;
   if (stats.isFile()) return true; // a file where a directory belongs: the operation itself fails with ENOTDIR, which names it
   if (!stats.isDirectory()) throw irregularError(dir, irregularKind(stats), root);
   known.add(dir);

@@ -13,6 +13,7 @@ import { GZ_SUFFIX, locate, type Location } from "./paths.js";
 import { listKeys, logicalSize, sweepScratch } from "./walk.js";
 import { PackBatch } from "./pack-batch.js";
 import { Packs } from "./packs.js";
+import { ShardDirs } from "./shard-dirs.js";
 
 export const FsDriverOptionsSchema = z
   .object({
@@ -119,6 +120,7 @@ export class FsDriver implements Driver {
    * each (see PackBatch). Every blob stays a key of its own for get, head, list, delete and putIfAbsent.
    */
   openBatch(): { add(key: string, data: Uint8Array): Promise<{ created: boolean }>; commit(): Promise<void> } {
+    const shards = new ShardDirs(this.root);
     return new PackBatch({
       root: this.root,
       fsync: this.fsync,
@@ -127,13 +129,18 @@ export class FsDriver implements Driver {
       files: this.#files,
       names: this.#names,
       packableId,
-      refreshExisting: (key) => this.#refreshExisting(key),
+      refreshExisting: (key) => this.#refreshExisting(key, shards),
       putIfAbsent: (key, data) => this.putIfAbsent(key, data),
     });
   }
 
-  /** putIfAbsent's check: true when `key` is stored (a loose file, or a live packed copy), its time now refreshed. */
-  async #refreshExisting(key: string): Promise<boolean> {
+  /**
+   * putIfAbsent's check: true when `key` is stored (a loose file, or a live packed copy), its time
+   * now refreshed. `shards` (a pack batch's): loose forms are looked for only in shard directories it saw.
+   */
+  async #refreshExisting(key: string, shards?: ShardDirs): Promise<boolean> {
+    const id = packableId(key);
+    if (id !== undefined && shards !== undefined && !shards.mayHold(id)) return this.#packs.refresh(id);
     const loc = this.#locate(key);
     // Already stored (in either gzip form)? Refresh its time, which keeps a re-used blob out
     // of gc's reach, and stop. The existence check is a synchronous stat on purpose: it is
@@ -150,7 +157,6 @@ export class FsDriver implements Driver {
       if (!found.isFile() && !found.isDirectory()) await this.#unlinkIfExists(path);
       else if (await this.#touch(path)) return true;
     }
-    const id = packableId(key);
     return id !== undefined && (await this.#packs.refresh(id));
   }
 
@@ -201,8 +207,8 @@ export class FsDriver implements Driver {
   }
 
   async head(key: string): Promise<DriverEntry | undefined> {
-    const loc = await this.#locateReal(key);
-    for (const path of this.#forms(loc)) {
+    const { loc, dirExists } = await this.#locateDir(key);
+    for (const path of dirExists ? this.#forms(loc) : []) {
       try {
         const stats = await lstat(path);
         if (stats.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });

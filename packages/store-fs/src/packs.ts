@@ -1,5 +1,5 @@
 import { constants, lstatSync, type Stats } from "node:fs";
-import { lstat, open, readdir, unlink } from "node:fs/promises";
+import { open, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { ArefError } from "@artifact-refs/schema";
 import type { DriverEntry } from "@artifact-refs/store";
@@ -284,16 +284,16 @@ export class Packs {
     return undefined;
   }
 
+  /** Synchronous (answered from the inode cache): a chunked put heads each of its thousands of chunks after its reference. */
   async #packStats(pack: Pack): Promise<Stats | undefined> {
+    let stats: Stats | undefined;
     try {
-      return await lstat(pack.path);
+      stats = lstatSync(pack.path, { throwIfNoEntry: false });
     } catch (error) {
-      if (errnoOf(error) === "ENOENT") {
-        this.#remove(pack.name);
-        return undefined;
-      }
       throw fsError(error, "read", pack.path, this.root);
     }
+    if (stats === undefined) this.#remove(pack.name);
+    return stats;
   }
 
   /**

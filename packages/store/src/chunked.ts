@@ -2,6 +2,9 @@ import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { ArefError, toShortRef, type ArtifactId, type ArtifactRecord } from "@artifact-refs/schema";
 import { chunkCache } from "./chunk-cache.js";
+import { defineChunkDescriber, hasNul } from "./chunk-describe.js";
+import { SLOT_BYTES, acquireSlot, releaseSlot, type Slot } from "./chunk-slots.js";
+import { ChunkJob, type ChunkEntry, type ChunkJobEnd } from "./chunk-worker.js";
 import { CHUNKING_ALGORITHM, Chunker } from "./chunking.js";
 import { sha256Hex } from "./content.js";
 import type { StoreCore } from "./core.js";
@@ -16,7 +19,6 @@ import {
   type Manifest,
 } from "./manifest.js";
 import { checkStoredBlob } from "./put-steps.js";
-import { WholeHash } from "./whole-hash.js";
 
 /** Content up to this size is stored as one blob (today's layout, byte for byte); larger content is chunked. */
 export const SINGLE_BLOB_MAX = 512 * 1024;
@@ -37,26 +39,76 @@ export function tooLarge(size: number | string, maxBytes: number): ArefError {
 export type StoreBlob = (id: ArtifactId, bytes: Uint8Array) => Promise<unknown>;
 
 /**
+ * Chunk writes in flight at once into a driver's batch (fs: appends to a local pack file, no
+ * request per chunk): more than CHUNK_PARALLELISM keeps the disk busy while the stream is read.
+ */
+const BATCH_PARALLELISM = 16;
+/** Content is copied into batches of this size (with the worker: pooled shared buffers, see chunk-slots.ts). */
+const BATCH = SLOT_BYTES;
+/** Batches posted to the worker and not yet written: bounds memory whatever the content's size. */
+const MAX_POSTED = 4;
+/** The first this many bytes are cut and hashed on the main thread (content this small needs no worker round trip). */
+export const PIPELINE_AFTER = BATCH;
+/** `AREF_CHUNK_WORKER=off` keeps all of it on the main thread (read at each put): for benchmarks comparing both. */
+const useWorker = () => process.env.AREF_CHUNK_WORKER !== "off";
+
+const describeLocally = defineChunkDescriber({ sha256Hex, isAscii, hasNul, countNewlines });
+
+interface LocalCutter {
+  push(bytes: Uint8Array): ChunkEntry[];
+  end(): ChunkJobEnd;
+  binary(): boolean;
+}
+
+/** A batch of content copied from the stream, and where it starts in the content. */
+interface Batch {
+  start: number;
+  bytes: Uint8Array;
+  /** The pooled shared buffer holding it (with the worker), released once no thread needs it. */
+  slot?: Slot;
+  /** Its place in the order of posts to the worker. */
+  posted?: number;
+}
+
+/**
  * Writes a stream of bytes as chunks: each chunk an ordinary blob, written as soon as it is cut
- * (at most CHUNK_PARALLELISM writes in flight), while the whole-content hash (on a worker thread
- * for big content, see WholeHash), the per-chunk line and char counts and the text/binary check
- * run along. Memory stays bounded by the chunk size
- * times the parallelism, whatever the content's size. `finish` returns the manifest; the caller
- * writes it and the record after every chunk is stored (a crash before leaves only unreferenced
- * chunks, which gc sweeps).
+ * (at most CHUNK_PARALLELISM writes in flight). Past PIPELINE_AFTER bytes the cut points, the
+ * chunk ids, the per-chunk line and char counts and the whole-content hash are computed by a
+ * pooled worker thread (chunk-worker.ts) while the main thread reads and writes; below it, on the
+ * main thread, with the same code. Memory stays bounded (MAX_POSTED batches, the chunk writes in
+ * flight) whatever the content's size. `finish` returns the manifest; the caller writes it and the
+ * record after every chunk is stored (a crash before leaves only unreferenced chunks, which gc sweeps).
  */
 export class ChunkedWriter {
   readonly #core: StoreCore;
   readonly #storeBlob: StoreBlob;
   /** The driver's batch for new chunks when it has one (fs: pack files), committed before the manifest is built. */
   readonly #batch: ReturnType<NonNullable<StoreCore["driver"]["openBatch"]>> | undefined;
-  readonly #chunker = new Chunker();
-  readonly #hash = new WholeHash();
-  readonly #utf8 = new TextDecoder("utf-8", { fatal: true });
   readonly #entries: Manifest["chunks"] = [];
   readonly #inflight = new Set<Promise<void>>();
+  readonly #parallelism: number;
+  readonly #worker = useWorker();
+  /** Batches not fully written yet, oldest first. */
+  readonly #batches: Batch[] = [];
+  /** The chunk writes of the batches posted to the worker, in order (never rejects: errors go to #failed). */
+  #pump: Promise<void> = Promise.resolve();
+  /** When each posted batch's chunks are all handed to writes, oldest first. */
+  readonly #posted: Promise<void>[] = [];
+  /** Where the worker's first chunk starts (the bytes before were cut here). */
+  #cutFrom = 0;
+  /** Batches posted to the worker so far. */
+  #posts = 0;
+  #job: ChunkJob | undefined;
+  /** The main-thread cutter, once the content is known to stay on the main thread. */
+  #local: LocalCutter | undefined;
+  /** The batches cut here before the worker took over: it hashes them too. */
+  #early: Batch[] = [];
+  /** The batch being filled (also the last of #batches). */
+  #filling: Batch | undefined;
+  #filled = 0;
+  #sealed = 0; // bytes of content in the batches sealed so far
+  #written = 0; // bytes of content handed to chunk writes so far
   #failed: { error: unknown } | undefined;
-  #binary = false;
   #size = 0;
   #lastByte = 10;
 
@@ -64,6 +116,7 @@ export class ChunkedWriter {
     this.#core = core;
     this.#storeBlob = storeBlob;
     this.#batch = core.driver.openBatch?.();
+    this.#parallelism = this.#batch === undefined ? CHUNK_PARALLELISM : BATCH_PARALLELISM;
   }
 
   get size(): number {
@@ -71,44 +124,211 @@ export class ChunkedWriter {
   }
 
   async write(data: Uint8Array): Promise<void> {
+    if (data.byteLength === 0) return;
     this.#size += data.byteLength;
     if (this.#size > this.#core.maxBytes) throw tooLarge(`more than ${this.#core.maxBytes}`, this.#core.maxBytes);
-    await this.#hash.update(data);
-    for (const chunk of this.#chunker.push(data)) await this.#store(chunk);
+    this.#lastByte = data[data.byteLength - 1]!;
+    for (let at = 0; at < data.byteLength; ) {
+      if (this.#filling === undefined) {
+        if (this.#worker) {
+          const slot = await acquireSlot(this.#batches.filter((b) => b.slot !== undefined).length);
+          this.#filling = { start: this.#sealed, bytes: slot.bytes, slot };
+        } else this.#filling = { start: this.#sealed, bytes: new Uint8Array(BATCH) };
+        this.#batches.push(this.#filling);
+      }
+      const take = Math.min(data.byteLength - at, BATCH - this.#filled);
+      this.#filling.bytes.set(data.subarray(at, at + take), this.#filled);
+      this.#filled += take;
+      at += take;
+      // Until the worker takes over, bytes are cut here as they come (chunks are written as the stream goes).
+      if (this.#job === undefined)
+        await this.#writeChunks(this.#cutter().push(this.#filling.bytes.subarray(this.#filled - take, this.#filled)));
+      if (this.#filled === BATCH) await this.#seal();
+    }
   }
 
   async finish(): Promise<{ id: ArtifactId; manifest: Manifest; manifestBytes: Uint8Array; manifestId: ArtifactId }> {
-    for (const chunk of this.#chunker.end()) await this.#store(chunk);
-    await this.#drain();
-    this.#throwIfFailed();
-    await this.#batch?.commit(); // every chunk readable (durable with fsync) before the manifest exists
-    if (!this.#binary) {
-      try {
-        this.#utf8.decode();
-      } catch {
-        this.#binary = true;
-      }
+    await this.#seal();
+    let id: ArtifactId;
+    let binary: boolean;
+    if (this.#job !== undefined) {
+      await this.#pump;
+      this.#throwIfFailed();
+      const end = await this.#job.end();
+      this.#job = undefined;
+      await this.#writeChunks(end.entries);
+      ({ id, binary } = end);
+    } else {
+      const end = this.#cutter().end();
+      await this.#writeChunks(end.entries);
+      ({ id, binary } = end);
     }
-    const id = await this.#hash.digest();
+    await this.#drain();
+    this.#releaseAll(); // the workers are done with every batch (their last replies are in)
+    this.#throwIfFailed();
+    if (this.#written !== this.#size)
+      throw new ArefError("INTERNAL", `the chunks add up to ${this.#written} bytes, not ${this.#size}`);
+    await this.#batch?.commit(); // every chunk readable (durable with fsync) before the manifest is built
     const newlines = this.#entries.reduce((n, e) => n + e[2], 0);
     const manifest: Manifest = {
       manifest: MANIFEST_VERSION,
       artifact_id: id,
       size_bytes: this.#size,
-      encoding: this.#binary ? "binary" : "utf-8",
+      encoding: binary ? "binary" : "utf-8",
       lines: newlines + (this.#lastByte === 10 ? 0 : 1),
       chunking: CHUNKING_ALGORITHM,
-      chunks: this.#binary ? this.#entries.map(([cid, size, newlines]) => [cid, size, newlines, 0]) : this.#entries,
+      chunks: binary ? this.#entries.map(([cid, size, newlines]) => [cid, size, newlines, 0]) : this.#entries,
     };
     const manifestBytes = encodeManifest(manifest);
     return { id, manifest, manifestBytes, manifestId: sha256Hex(manifestBytes) };
   }
 
-  /** Waits for every write in flight (after a failure, before reporting it); the whole-content hash is dropped. */
+  /** Waits for every write in flight (after a failure, before reporting it); the worker forgets the job. */
   async settle(): Promise<void> {
-    this.#hash.drop();
+    this.#job?.drop(); // its replies still owed are rejected: the pump ends
+    this.#job = undefined;
+    await this.#pump;
+    this.#early = [];
+    this.#filling = undefined;
     await this.#drain();
+    this.#releaseAll(); // a dropped job's late work on them is thrown away
     await this.#batch?.commit().catch(() => undefined); // what was written stays garbage for gc, as chunk by chunk
+  }
+
+  /**
+   * Ends the batch being filled (cut here already while no worker has the job). Past
+   * PIPELINE_AFTER bytes, hands the content to a pooled worker: it hashes the whole content from
+   * its first byte and cuts from the end of the last chunk cut here (a chunker right after a cut is
+   * in the same state as a new one, so the cuts are the same either way).
+   */
+  async #seal(): Promise<void> {
+    const batch = this.#filling;
+    if (batch === undefined) return;
+    batch.bytes = batch.bytes.subarray(0, this.#filled);
+    this.#filling = undefined; // a partial batch is the last one
+    this.#sealed += this.#filled;
+    this.#filled = 0;
+    if (this.#job !== undefined) return this.#post(batch);
+    if (!this.#worker) return;
+    this.#early.push(batch);
+    if (this.#sealed < PIPELINE_AFTER) return;
+    this.#cutFrom = this.#written;
+    this.#job = new ChunkJob(this.#local?.binary() ?? false, this.#cutFrom);
+    this.#local = undefined;
+    const early = this.#early;
+    this.#early = [];
+    for (const b of early) await this.#post(b);
+  }
+
+  /** Posts `batch` to the worker: cut from where the chunks written so far end (hashed whole in any case). */
+  async #post(batch: Batch): Promise<void> {
+    const from = Math.min(batch.bytes.byteLength, Math.max(0, this.#cutFrom - batch.start));
+    const reply = this.#job!.push(batch.slot!, batch.bytes.byteLength, from);
+    reply.catch(() => undefined); // awaited by the pump
+    const seq = this.#posts++;
+    batch.posted = seq;
+    // The pump writes each batch's chunks in order while the stream is read on (reads and writes overlap).
+    this.#pump = this.#pump.then(async () => {
+      try {
+        if (this.#failed === undefined) await this.#writeChunks(await reply);
+        this.#release(seq);
+      } catch (error) {
+        this.#failed ??= { error };
+        this.#releasePosted(); // a put waiting for a buffer gets one and fails at its next post
+      }
+    });
+    this.#posted.push(this.#pump);
+    while (this.#posted.length > MAX_POSTED) await this.#posted.shift();
+    this.#throwIfFailed();
+  }
+
+  /** The main-thread cutter (content up to PIPELINE_AFTER, or no worker), made on first use. */
+  #cutter(): LocalCutter {
+    if (this.#local === undefined) {
+      const chunker = new Chunker();
+      const describer = new describeLocally();
+      const whole = createHash("sha256");
+      this.#local = {
+        push: (bytes) => {
+          whole.update(bytes);
+          return chunker.push(bytes).map((chunk) => describer.describe(chunk));
+        },
+        end: () => {
+          const entries = chunker.end().map((chunk) => describer.describe(chunk));
+          return { entries, binary: describer.finish(), id: whole.digest("hex") };
+        },
+        binary: () => describer.binary,
+      };
+    }
+    return this.#local;
+  }
+
+  /** Writes the chunks `entries` describe, in order, from the batches that hold their bytes. */
+  async #writeChunks(entries: ChunkEntry[]): Promise<void> {
+    for (const entry of entries) {
+      const chunk = this.#take(entry[1]);
+      this.#entries.push(entry);
+      await this.#store(entry[0], chunk);
+    }
+  }
+
+  /**
+   * Releases the pooled buffers of the batches whose chunks are all taken, once both workers are
+   * past them: the replies for batch `seq` come after the workers handled every batch posted before it.
+   */
+  #release(seq: number): void {
+    for (;;) {
+      const b = this.#batches[0];
+      if (b === undefined || b.start + b.bytes.byteLength > this.#written || !(b.posted! < seq)) return;
+      this.#batches.shift();
+      releaseSlot(b.slot!);
+    }
+  }
+
+  /**
+   * After a failure: the posted batches' buffers go back at once (this put is abandoned; a worker
+   * still reading one gives results nobody takes). The batch being filled stays until settle.
+   */
+  #releasePosted(): void {
+    for (let i = this.#batches.length - 1; i >= 0; i--) {
+      const b = this.#batches[i]!;
+      if (b.posted === undefined || b.slot === undefined) continue;
+      this.#batches.splice(i, 1);
+      releaseSlot(b.slot);
+    }
+  }
+
+  #releaseAll(): void {
+    for (const b of this.#batches.splice(0)) if (b.slot !== undefined) releaseSlot(b.slot);
+  }
+
+  /**
+   * The next `size` bytes of content: a copy out of a pooled buffer (a driver may keep what it is
+   * given), else a view of one batch, or a copy when the chunk spans two.
+   */
+  #take(size: number): Uint8Array {
+    const from = this.#written;
+    this.#written += size;
+    while (this.#batches.length > 0 && this.#batches[0]!.slot === undefined) {
+      const b = this.#batches[0]!;
+      if (b.start + b.bytes.byteLength > from) break;
+      this.#batches.shift();
+    }
+    const first = this.#batches.find((b) => b.start + b.bytes.byteLength > from);
+    if (first === undefined) throw new ArefError("INTERNAL", `no bytes held for the chunk at ${from}`);
+    const at = from - first.start;
+    if (at + size <= first.bytes.byteLength)
+      return first.slot === undefined ? first.bytes.subarray(at, at + size) : first.bytes.slice(at, at + size);
+    const out = new Uint8Array(size);
+    let filled = 0;
+    for (const b of this.#batches.slice(this.#batches.indexOf(first))) {
+      const start = Math.max(0, from + filled - b.start);
+      const part = b.bytes.subarray(start, Math.min(b.bytes.byteLength, start + size - filled));
+      out.set(part, filled);
+      filled += part.byteLength;
+      if (filled === size) break;
+    }
+    return out;
   }
 
   async #drain(): Promise<void> {
@@ -126,25 +346,9 @@ export class ChunkedWriter {
     return created ? undefined : checkStoredBlob(this.#core, id, chunk, true);
   }
 
-  async #store(chunk: Uint8Array): Promise<void> {
+  async #store(id: ArtifactId, chunk: Uint8Array): Promise<void> {
     this.#throwIfFailed();
-    const id = sha256Hex(chunk);
-    let chars = 0;
-    if (!this.#binary) {
-      if (chunk.includes(0)) this.#binary = true;
-      else if (isAscii(chunk)) {
-        chars = chunk.byteLength; // ASCII (most logs): one UTF-16 char per byte, no decoding needed
-      } else {
-        try {
-          chars = this.#utf8.decode(chunk, { stream: true }).length;
-        } catch {
-          this.#binary = true;
-        }
-      }
-    }
-    this.#lastByte = chunk[chunk.byteLength - 1]!;
-    this.#entries.push([id, chunk.byteLength, countNewlines(chunk), chars]);
-    while (this.#inflight.size >= CHUNK_PARALLELISM) await Promise.race(this.#inflight);
+    while (this.#inflight.size >= this.#parallelism) await Promise.race(this.#inflight);
     this.#throwIfFailed();
     const write: Promise<void> = this.#write(id, chunk).then(
       () => undefined,
