@@ -73,6 +73,12 @@ export interface ParsedQuery {
   past: boolean;
   /** A question (which/what/who/how/where/when/did/was/is …) that names no file or URL: it asks what a result said. */
   asksResult: boolean;
+  /**
+   * The message talks about the session rather than asking a general question: "you"/"we" with a verb ("what do
+   * you see"), a pronoun standing for something of the session ("why won't it install"), an action in the past
+   * ("did it get applied"), or a definite thing of the session's state ("the new setting", "the code today").
+   */
+  aboutSession: boolean;
 }
 
 export type ValueKind = "size" | "duration" | "fill";
@@ -114,6 +120,20 @@ function amountNamed(lower: string): ParsedQuery["valueUnit"] {
 /** A past-tense verb: "was", "did", "came", "took", "found", or a regular "-ed" form. */
 const PAST_TENSE =
   /\b(was|were|did|had|got|came|went|took|ran|found|saw|made|gave|wrote|read|left|grew|fell|rose|showed|shown|done|been|[a-z]{3,}ed)\b/;
+
+/**
+ * Cues that a message talks about the session's own things and actions (ParsedQuery.aboutSession): "you"/"we"
+ * doing something (not a request: "can you help"), "it"/"they" as the subject of a verb ("won't it", "did they"),
+ * an irregular past-tense verb of an action (regular "-ed" words are too often adjectives: "based", "expected";
+ * "was"/"were" as often ask about history in general), or the
+ * current state of a thing ("the new setting", "still", "right now").
+ */
+const SESSION_TALK: RegExp[] = [
+  /(?<!\b(?:can|could|would|will|wo)(?:n'?t)?\s+)\b(?:you|we)\s+(?!should\b|think\b|know\b|recommend\b|help\b|please\b)(?:\w+n'?t\s+|just\s+|also\s+|actually\s+)?[a-z]{2,}/,
+  /\b(?:did|does|do|didn'?t|doesn'?t|won'?t|wont|can'?t|cant|will|would|has|have|had)\s+(?:it|they)\b/,
+  /\b(?:did|got|came|went|took|ran|found|saw|gave|wrote|left|grew|fell|rose|showed|shown|done)\b/,
+  /\bthe\s+(?:new|old|current|latest|fresh|same|existing|remaining)\b|\b(?:today|right now|currently|still|anymore|so far)\b/,
+];
 
 /** Questions whose answer is an amount: the result that gives a number for the message's words answers them. */
 const VALUE_QUESTION =
@@ -402,6 +422,7 @@ export function parseQuery(input: string): ParsedQuery {
     valueUnit: fillAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
     past: PAST_TENSE.test(lower),
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
+    aboutSession: !general && SESSION_TALK.some((re) => re.test(lower)),
   };
 }
 

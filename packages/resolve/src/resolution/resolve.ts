@@ -382,7 +382,7 @@ function resolveParsed(
           (s.answered && s.coverage >= 1 / 3 && (query.past || s.amounted)) ||
           (s.strong && s.coverage >= 0.25 && definiteNamed(query, s))),
     );
-    if (max <= 0 || !covered) return none;
+    if (max <= 0 || (!covered && !(query.aboutSession && clearLeader(scored, max)))) return none;
   }
   // Order words alone ("what happened there?", "the mail just before this") may pick by position.
   if (max <= 0 && !(query.temporal && demonstrative && !query.general)) return none;
@@ -604,6 +604,24 @@ function maxOf<T>(xs: readonly T[], f: (x: T) => number): number {
     if (v > m) m = v;
   }
   return m;
+}
+
+/** Share of the best score the best record of another kind must stay under for the best to be a clear leader. */
+const LEAD = 0.8;
+
+/**
+ * One thing of the session stands out: the best records (within TIE of the best, any number of
+ * them when they tie) each match a whole content word, and every other record scores under LEAD of the best.
+ */
+function clearLeader(scored: Scored[], max: number): boolean {
+  let leaders = 0;
+  for (const s of scored) {
+    if (s.total >= TIE * max) {
+      if (s.matchedWeight < 1) return false;
+      leaders++;
+    } else if (s.total >= LEAD * max) return false;
+  }
+  return leaders > 0;
 }
 
 /** A word after "the" that matched this execution in a name field ("the disk" → df). */

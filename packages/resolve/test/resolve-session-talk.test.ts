@@ -1,0 +1,67 @@
+// The decision step: a message that talks about the session ("won't it", "did you", "the new …", "still")
+// is answered by the record that stands out, even when that record holds only one of its words; the same
+// words asked as a general question still refer to nothing. Sessions written for these tests (no sentence
+// of the reference data sets).
+import { describe, expect, it } from "vitest";
+import { type ExecutionLike, resolveReferences } from "../src/index.js";
+import { parseQuery } from "../src/resolution/query.js";
+
+const session: ExecutionLike[] = [
+  {
+    id: "k1",
+    tool_name: "read_file",
+    tool_args: { path: "greenhouse/zones.toml" },
+    summary: "6 zones, drip schedule 05:30 and 19:00, moisture floor 22%",
+  },
+  {
+    id: "k2",
+    tool_name: "execute_bash",
+    tool_args: { command: "python sensors.py --poll" },
+    summary: "zone 4 probe silent for 40 min, others reporting",
+    result_type: "error",
+  },
+  {
+    id: "k3",
+    tool_name: "execute_bash",
+    tool_args: { command: "systemctl restart valve-daemon" },
+    summary: "valve-daemon restarted, solenoid bus re-enumerated",
+  },
+  {
+    id: "k4",
+    tool_name: "web_search",
+    tool_args: { query: "capacitive soil probe calibration" },
+    summary: "3 guides on calibrating capacitive probes in dry and wet soil",
+  },
+];
+const ids = (text: string) => resolveReferences(text, session).candidates.map((c) => c.id);
+
+describe("a message about the session answers its clear leader", () => {
+  it("'won't it', 'did you', 'the new …', 'still' mark the message as about the session", () => {
+    expect(parseQuery("why won't it open the drip line on its own").aboutSession).toBe(true);
+    expect(parseQuery("what did you notice about the greenhouse tonight").aboutSession).toBe(true);
+    expect(parseQuery("is the new bed layout any better").aboutSession).toBe(true);
+    expect(parseQuery("is anything still misbehaving out there").aboutSession).toBe(true);
+    // General questions and plain questions without those cues are not.
+    expect(parseQuery("in general, why would a solenoid chatter").aboutSession).toBe(false);
+    expect(parseQuery("is copper better than brass for fittings").aboutSession).toBe(false);
+    // A request to do something new, and a question about history, are not about the session either.
+    expect(parseQuery("could you help me sketch a raised bed").aboutSession).toBe(false);
+    expect(parseQuery("were summers wetter here a century ago").aboutSession).toBe(false);
+  });
+
+  it("one word of a long message is enough when the message talks about the session and one record stands out", () => {
+    // Only "solenoid" is in a record (k3): too little of the message for words alone.
+    expect(ids("are you sure the solenoid quit clicking and rattling")[0]).toBe("k3");
+    expect(ids("why won't it keep the solenoid from clicking and rattling")[0]).toBe("k3");
+    expect(ids("is the solenoid clicking and rattling still")[0]).toBe("k3");
+  });
+
+  it("the same words without the session cues, or asked in general, still refer to nothing", () => {
+    expect(ids("is solenoid clicking and rattling normal for cheap valves")).toEqual([]);
+    expect(ids("in general, why does a solenoid keep clicking and rattling?")).toEqual([]);
+  });
+
+  it("a message about the session that matches no record stays unanswered", () => {
+    expect(ids("did it sort out the clicking and rattling in the pipes")).toEqual([]);
+  });
+});
