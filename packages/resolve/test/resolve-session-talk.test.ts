@@ -65,3 +65,33 @@ describe("a message about the session answers its clear leader", () => {
     expect(ids("did it sort out the clicking and rattling in the pipes")).toEqual([]);
   });
 });
+
+describe("a change named as touching or modifying", () => {
+  const diffSession: ExecutionLike[] = [
+    {
+      id: "d1",
+      tool_name: "execute_bash",
+      tool_args: { command: "hg diff --stat" },
+      summary: "9 files changed, 120 insertions(+), 40 deletions(-)",
+    },
+    {
+      id: "d2",
+      tool_name: "read_file",
+      tool_args: { path: "docs/release-notes.md" },
+      summary: "notes for 2.4: faster sync, new export dialog",
+    },
+    {
+      id: "d3",
+      tool_name: "web_search",
+      tool_args: { query: "mercurial phases explained" },
+      summary: "4 results on draft, public and secret phases",
+    },
+  ];
+  const diffIds = (text: string) => resolveReferences(text, diffSession).candidates.map((c) => c.id);
+
+  it("'touched'/'touching' meet a record of what changed", () => {
+    expect(diffIds("how many lines did we end up touching overall")[0]).toBe("d1");
+    expect(diffIds("which parts of the tree have we touched")[0]).toBe("d1");
+    expect(diffIds("is touching the lockfile by hand ever a good idea in general")).toEqual([]);
+  });
+});

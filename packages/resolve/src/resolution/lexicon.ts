@@ -326,7 +326,7 @@ export const CONCEPTS: string[][] = [
   ["memory", "ram", "heap", "oom", "rss", "mem", "buffer", "buffers"],
   ["cpu", "load", "usage", "profile", "profiling", "pprof", "flamegraph", "hotspot", "hotspots"],
   ["repo", "repository", "git", "commit", "commits"],
-  ["diff", "changes", "changed", "patch"],
+  ["diff", "changes", "changed", "patch", "modified", "modify", "modifications", "touched", "touching"],
   ["build", "compile", "compiled", "bundle", "tsc", "webpack", "vite"],
   ["deploy", "deployment", "deployed", "rollout", "release"],
   ["auth", "authentication", "login", "jwt", "oauth", "token"],
