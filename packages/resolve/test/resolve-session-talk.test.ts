@@ -95,3 +95,47 @@ describe("a change named as touching or modifying", () => {
     expect(diffIds("is touching the lockfile by hand ever a good idea in general")).toEqual([]);
   });
 });
+
+describe("a leader matched only by a generic noun", () => {
+  const cellar: ExecutionLike[] = [
+    {
+      id: "c1",
+      tool_name: "read_file",
+      tool_args: { path: "cellar/inventory.csv" },
+      summary: "214 bottles across 9 racks, 31 flagged past peak",
+    },
+    {
+      id: "c2",
+      tool_name: "execute_bash",
+      tool_args: { command: "python label_scan.py --batch 7" },
+      summary: "read 88 labels, 6 unreadable: smudged ink",
+    },
+    {
+      id: "c3",
+      tool_name: "read_file",
+      tool_args: { path: "cellar/climate.log" },
+      summary: "2,940 entries: humidity 68-74%, one spike to 81% on Tuesday",
+    },
+  ];
+  const cellarIds = (text: string, xs = cellar) => resolveReferences(text, xs).candidates.map((c) => c.id);
+
+  it("answers a message about the session when it is the one record that scores at all", () => {
+    // "entries" is a generic noun (weight 0.3): alone it is too little, unless nothing else in the session matches.
+    expect(cellarIds("why are there still so many entries piling up in there")[0]).toBe("c3");
+    expect(cellarIds("did it keep adding entries overnight")[0]).toBe("c3");
+    expect(cellarIds("are entries like that normal for a wine fridge")).toEqual([]);
+  });
+
+  it("does not when another record matches the same generic noun", () => {
+    const two: ExecutionLike[] = [
+      ...cellar,
+      {
+        id: "c4",
+        tool_name: "read_file",
+        tool_args: { path: "cellar/guestbook.txt" },
+        summary: "40 entries from the tasting",
+      },
+    ];
+    expect(cellarIds("did it keep adding entries overnight", two)).toEqual([]);
+  });
+});

@@ -615,13 +615,17 @@ const LEAD = 0.8;
  */
 function clearLeader(scored: Scored[], max: number): boolean {
   let leaders = 0;
+  let weak = false;
+  let others = false;
   for (const s of scored) {
     if (s.total >= TIE * max) {
-      if (s.matchedWeight < 1) return false;
+      weak ||= s.matchedWeight < 1;
       leaders++;
     } else if (s.total >= LEAD * max) return false;
+    else if (s.total > 0) others = true;
   }
-  return leaders > 0;
+  // A leader matched only through a generic noun or a word near in meaning stands out only when it is the one record that scores.
+  return leaders > 0 && (!weak || (leaders === 1 && !others));
 }
 
 /** A word after "the" that matched this execution in a name field ("the disk" → df). */
