@@ -9,6 +9,8 @@ export type TemporalOp =
       kind: "previous";
       why: string /** "before this/it": before the current execution, not the latest of the kind. */;
       demonstrative?: boolean;
+      /** "the one before the last, how many …?": a generic noun, then a clause of its own: the one before the latest execution. */
+      overall?: boolean;
     }
   /** `overall`: "the first/third thing (we did)": the position in the whole session, whatever the other words name. */
   | { kind: "first"; why: string; overall?: boolean }
@@ -555,9 +557,17 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return false;
   };
 
+  // "the one before the last, how many …?", "the second-to-last result: which …": the order phrase names no kind
+  // (a generic noun) and the message's own words come in a clause of their own: the position in the whole session.
+  const previousOverall = () =>
+    /\b(?:the\s+)?(?:one|result|output|thing|step|action|command|call|execution)\s+before\s+(?:the|that|this)\s+(?:very\s+)?(?:last|latest|most recent|final)(?:\s+(?:one|step|thing|action|command|call|execution|result|output))?\s*[,;:]|\b(?:second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\s+(?:one|result|output|thing|step|action|command|call|execution)\s*[,;:]/.test(
+      lower,
+    )
+      ? { overall: true }
+      : {};
   // "before the last one", "just before the most recent step (took)": the one before the latest, not an event.
   if (new RegExp(`\\bbefore\\s+${LATEST_REF}`).test(lower))
-    return { kind: "previous", why: "the one before the latest" };
+    return { kind: "previous", why: "the one before the latest", ...previousOverall() };
   // Before/after an event ("before the migration ran", "after my edit"), unless the event is
   // the referent itself ("before it died").
   const ev =
@@ -576,7 +586,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   const clock = parseClock(lower);
   if (clock) return clock;
   if (/\b(second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\b/.test(lower))
-    return { kind: "previous", why: "second to last" };
+    return { kind: "previous", why: "second to last", ...previousOverall() };
   if (
     /\b(just |right |immediately )?before (it|this|that)( one)?\s*([?.!,]|$)/.test(lower) &&
     !/\bbefore (it|this|that) one\b/.test(lower)

@@ -404,7 +404,7 @@ function resolveParsed(
       );
       if (ofKind.length) kind = ofKind;
     }
-    if ((op.kind === "first" || op.kind === "nth") && op.overall) {
+    if ((op.kind === "first" || op.kind === "nth" || op.kind === "previous") && op.overall) {
       const byRecord = new Map(scored.map((s) => [s.x, s]));
       kind = list.map((x) => byRecord.get(x) ?? unscored(query, x));
     }
