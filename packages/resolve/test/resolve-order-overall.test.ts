@@ -36,3 +36,43 @@ describe("the one before the last, then a question of its own", () => {
     expect(first("what did the second to last kiln temperature say")).toBe("p1");
   });
 });
+
+describe("an event named with 'that'/'this' and a noun", () => {
+  const firing: ExecutionLike[] = [
+    {
+      id: "f1",
+      tool_name: "write_file",
+      tool_args: { path: "glazes/celadon.txt" },
+      summary: "Wrote 310 bytes: recipe v1",
+    },
+    {
+      id: "f2",
+      tool_name: "execute_bash",
+      tool_args: { command: "kilnctl fire --profile cone6" },
+      summary: "firing complete, peak 1,222 C",
+    },
+    { id: "f3", tool_name: "read_file", tool_args: { path: "logs/kiln.log" }, summary: "cooling curve, 14 h to 60 C" },
+    {
+      id: "f4",
+      tool_name: "write_file",
+      tool_args: { path: "glazes/celadon.txt" },
+      summary: "Wrote 344 bytes: recipe v2",
+    },
+    {
+      id: "f5",
+      tool_name: "execute_bash",
+      tool_args: { command: "kilnctl fire --profile cone6" },
+      summary: "firing complete, peak 1,219 C",
+    },
+  ];
+  const top = (text: string) => resolveReferences(text, firing).candidates[0]?.id;
+
+  it("'before that firing' is before the latest firing, not the firing before it", () => {
+    expect(top("the step just before that firing, what did you write?")).toBe("f4");
+    expect(top("the step right after that recipe, what did it print?")).toBe("f5");
+  });
+
+  it("'before that happened' and 'before that one' are still no event", () => {
+    expect(top("before that one, what did the kiln log say")).toBe("f3");
+  });
+});

@@ -571,10 +571,17 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   // Before/after an event ("before the migration ran", "after my edit"), unless the event is
   // the referent itself ("before it died").
   const ev =
-    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:my|the|i|you|we|our)\b[^?.!,;]*)/.exec(
+    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:my|the|i|you|we|our|that|this)\b[^?.!,;]*)/.exec(
       lower,
     );
-  if (ev && !/^(it|this|that|they)\b/.test(ev[2]!)) {
+  // "before that slice" names an event; "before that happened", "before this one" do not.
+  if (
+    ev &&
+    !/^(it|they)\b/.test(ev[2]!) &&
+    !/^(?:this|that)\s*(?:$|one\b|[a-z]+ed\b|(?:is|was|were|went|broke|ran|came|did|does|do|got|gets|goes|will|would|has|had)\b)/.test(
+      ev[2]!.trim(),
+    )
+  ) {
     return {
       kind: "event",
       side: ev[1] as "before" | "after",
