@@ -139,3 +139,30 @@ describe("a leader matched only by a generic noun", () => {
     expect(cellarIds("did it keep adding entries overnight", two)).toEqual([]);
   });
 });
+
+describe("a leader matched only through a typo or a near word", () => {
+  const log: ExecutionLike[] = [
+    {
+      id: "m1",
+      tool_name: "execute_bash",
+      tool_args: { command: "grep -c timeout access.log" },
+      summary: "1 match, on the right edge of the window at 03:10",
+    },
+    {
+      id: "m2",
+      tool_name: "read_file",
+      tool_args: { path: "notes/oncall.md" },
+      summary: "rota: Ana mornings, Ben evenings",
+    },
+  ];
+  const logIds = (text: string) => resolveReferences(text, log).candidates.map((c) => c.id);
+
+  it("does not answer small talk that only looks like the session ('win' ~ 'window', 'game' ~ 'match', 'night' ~ 'right')", () => {
+    expect(logIds("did they win the game?")).toEqual([]);
+    expect(logIds("did you sleep well last night?")).toEqual([]);
+  });
+
+  it("the record's own words still answer", () => {
+    expect(logIds("did you get the match count?")[0]).toBe("m1");
+  });
+});

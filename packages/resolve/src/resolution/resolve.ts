@@ -619,6 +619,8 @@ function clearLeader(scored: Scored[], max: number): boolean {
   let others = false;
   for (const s of scored) {
     if (s.total >= TIE * max) {
+      // A match through a typo or a near word alone stands out too easily ("night" ~ "right", "game" ~ "match").
+      if (s.ownWeight <= 0) return false;
       weak ||= s.matchedWeight < 1;
       leaders++;
     } else if (s.total >= LEAD * max) return false;
