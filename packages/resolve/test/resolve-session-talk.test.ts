@@ -166,3 +166,11 @@ describe("a leader matched only through a typo or a near word", () => {
     expect(logIds("did you get the match count?")[0]).toBe("m1");
   });
 });
+
+describe("'for now' is no order word", () => {
+  it("'that's all for now' refers to nothing; '… now?' still asks for the latest", () => {
+    expect(ids("thanks, that's all for now")).toEqual([]);
+    expect(ids("good enough for now.")).toEqual([]);
+    expect(ids("what does the sensor poll say now?")[0]).toBe("k2");
+  });
+});

@@ -641,7 +641,8 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     /\b(that|this)\s+((?:[\w-]+\s+){0,2}?)(one|result|output|error|listing|query|search|run|command|call|request|page|file|log|response|thing)\b/.test(
       lower,
     ) ||
-    /\bnow\s*[?.!]*\s*$/.test(lower) ||
+    // "… now?" asks for the latest; "that's all for now" (for the time being) orders nothing.
+    /(?<!\bfor )\bnow\s*[?.!]*\s*$/.test(lower) ||
     /\bwhat (just )?happened( there| here| just now)?\s*[?.!]*\s*$|\bwhat was that\s*[?.!]*\s*$/.test(lower)
   ) {
     return { kind: "latest", why: "the most recent" };
