@@ -205,9 +205,10 @@ export function parseQuery(input: string): ParsedQuery {
   // Hints are read from the words around names, not inside them ("tests/test_dates.py").
   let hintText = lower;
   for (const n of names) hintText = hintText.split(n.toLowerCase()).join(" ");
-  // What the thing itself does ("what does it write out?", "which tables does it query") is no tool of the session.
+  // What the thing itself does ("what does it write out?", "which tables does it query") or what a third party did
+  // ("who wrote the book", "she ran a shop") is no tool of the session.
   hintText = hintText.replace(
-    /\b(?:does|did|do|will|would|can)\s+(?:it|they|this|that)\s+\w+|\b(?:it|they)\s+(?:\w+s|wrote|read|ran|called|fetched|listed|searched|queried)\b/g,
+    /\b(?:does|did|do|will|would|can)\s+(?:it|they|this|that|he|she)\s+\w+|\b(?:it|they|who|he|she)\s+(?:\w+s|wrote|read|ran|called|fetched|listed|searched|queried|made|built|tested)\b/g,
     " ",
   );
 
@@ -221,6 +222,10 @@ export function parseQuery(input: string): ParsedQuery {
     }
     for (const c of rule.consumes ?? []) consumed.add(c);
   }
+  // "who wrote the book", "she ran a bakery": an action of a third party is no word of the session's records.
+  const thirdParty =
+    /(?:(?:^|[,;.!?]\s*)who|\b(?:he|she))\s+(?:wrote|read|ran|made|built|took|got|did|found|saw|gave|went|came|left)\b/g;
+  for (const m of lower.matchAll(thirdParty)) consumed.add(m[0].trim().split(/\s+/).at(-1)!);
   // "why did that fail?": the failure word points at the outcome, not at a record whose text says "failed".
   if (POINTED_FAILURE.test(lower)) for (const w of ["fail", "crash", "break", "red"]) consumed.add(w);
   // "the ssh which failed", "the one that crashed": a failure verb in a relative clause names the outcome, not a word of the record.
@@ -424,7 +429,7 @@ export function parseQuery(input: string): ParsedQuery {
     valueUnit: fillAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
     past: PAST_TENSE.test(lower),
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
-    aboutSession: !general && SESSION_TALK.some((re) => re.test(lower)),
+    aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
   };
 }
 
