@@ -55,3 +55,18 @@ describe("questions about the world answer nothing", () => {
     expect(resolveReferences("which chapter did you write?", session).candidates[0]?.id).toBe("w4");
   });
 });
+
+describe("a tool verb whose object the session does not hold refers to nothing", () => {
+  it.each([
+    "we ran a half-marathon along the river on sunday",
+    "my sister wrote a cookbook last spring",
+    "you searched everywhere for your keys, huh?",
+  ])("%s", (text) => {
+    expect(resolveReferences(text, session).candidates).toEqual([]);
+  });
+
+  it("the verb with a thing of the session still answers", () => {
+    expect(resolveReferences("we searched for standing desk noise, right?", session).candidates[0]?.id).toBe("w3");
+    expect(resolveReferences("you wrote the chapter draft earlier", session).candidates[0]?.id).toBe("w4");
+  });
+});

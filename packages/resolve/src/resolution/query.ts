@@ -81,6 +81,13 @@ export interface ParsedQuery {
    * ("did it get applied"), or a definite thing of the session's state ("the new setting", "the code today").
    */
   aboutSession: boolean;
+  /**
+   * Every tool hint comes from a verb in the past ("we ran …", "you searched …"), none from a noun ("the tests"):
+   * the verb's object must then be something of the session for the hint to count.
+   */
+  verbHintsOnly: boolean;
+  /** Content words that are not order or time words ("currently", "latest"): what the message is about. */
+  topicWords: string[];
 }
 
 export type ValueKind = "size" | "duration" | "fill";
@@ -118,6 +125,9 @@ function amountNamed(lower: string): ParsedQuery["valueUnit"] {
   if (/\b(sizes|file sizes|durations|timings|run ?times|latencies)\b/.test(lower)) return valueUnitOf(lower);
   return undefined;
 }
+
+/** A hint matched through a verb in the past alone ("ran", "wrote", "searched", "we just read"). */
+const PAST_VERB = /^(?:(?:i|you|we)\s+(?:just\s+)?)?(?:ran|wrote|read|took|got|made|built|found|saw|[a-z]{3,}ed)$/;
 
 /** A past-tense verb: "was", "did", "came", "took", "found", or a regular "-ed" form. */
 const PAST_TENSE =
@@ -214,8 +224,11 @@ export function parseQuery(input: string): ParsedQuery {
 
   const hints: ParsedQuery["hints"] = new Map();
   const consumed = new Set<string>();
+  let verbHintsOnly = true;
   for (const rule of HINT_RULES) {
     if (!rule.re.test(hintText)) continue;
+    const global = new RegExp(rule.re.source, "g");
+    for (const m of hintText.matchAll(global)) if (!PAST_VERB.test(m[0].trim())) verbHintsOnly = false;
     for (const [cls, w] of Object.entries(rule.hints) as Array<[ToolClass | "data" | "file", number]>) {
       const cur = hints.get(cls);
       if (!cur || cur.weight < w) hints.set(cls, { weight: w, what: rule.what });
@@ -430,6 +443,8 @@ export function parseQuery(input: string): ParsedQuery {
     past: PAST_TENSE.test(lower),
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
     aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
+    verbHintsOnly: hints.size > 0 && verbHintsOnly,
+    topicWords: terms.filter((t) => t.weight >= 1 && !parseTemporal(t.word)).map((t) => t.word),
   };
 }
 

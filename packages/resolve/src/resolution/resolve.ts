@@ -359,6 +359,16 @@ function resolveParsed(
     return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
+  const plain = query.names.length === 0 && !query.wantsError;
+  // "we ran a marathon": a tool verb whose object no record holds is an action outside the session.
+  if (
+    plain &&
+    query.verbHintsOnly &&
+    !query.temporal &&
+    query.topicWords.length > 0 &&
+    !scored.some((s) => s.ownWeight > 0)
+  )
+    return none;
 
   // An explicit file name or URL that matches nothing means the thing is not in this session.
   if (query.names.length > 0 && !scored.some((s) => s.nameMatched)) {
