@@ -174,3 +174,15 @@ describe("'for now' is no order word", () => {
     expect(ids("what does the sensor poll say now?")[0]).toBe("k2");
   });
 });
+
+describe("a pointer at a thing in view marks a message as about the session", () => {
+  it("'in there' and 'the … thing/stuff' answer the clear leader", () => {
+    expect(ids("does the solenoid thing ever come back by itself if the power flickers?")[0]).toBe("k3");
+    expect(ids("anything in there about drip timing on rainy weekends?")[0]).toBe("k1");
+    expect(ids("is the calibration stuff any good for clay?")[0]).toBe("k4");
+  });
+  it("'a … thing' and 'there is' point at nothing", () => {
+    expect(ids("is there a solenoid thing that works without power?")).toEqual([]);
+    expect(parseQuery("is there a solenoid thing that works without power?").aboutSession).toBe(false);
+  });
+});

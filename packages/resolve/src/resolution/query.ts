@@ -145,6 +145,8 @@ const SESSION_TALK: RegExp[] = [
   /\b(?:did|does|do|didn'?t|doesn'?t|won'?t|wont|can'?t|cant|will|would|has|have|had)\s+(?:it|they)\b/,
   /\b(?:did|got|came|went|took|ran|found|saw|gave|wrote|left|grew|fell|rose|showed|shown|done)\b/,
   /\bthe\s+(?:new|old|current|latest|fresh|same|existing|remaining)\b|\b(?:today|right now|currently|still|anymore|so far)\b/,
+  // A pointer at a thing in view: "this box", "that module", "in there", "the invoice thing".
+  /\b(?:in|from|out of|on|of) there\b|\bthe\s+\w+\s+(?:thing|stuff)\b/,
 ];
 
 /** Questions whose answer is an amount: the result that gives a number for the message's words answers them. */
