@@ -9,24 +9,29 @@
 // `pnpm --filter @artifact-refs/resolve-semantic eval` (the model lives in that package, a layer above this one).
 // dev2's scenarios s11-s14 are kept out of tuning: they are scored and reported apart, by kind
 // only, and their query texts are never printed (`--hold s11,s12` changes the list; `--hold none` drops it).
+// `--why`: which step lost each miss (eval/why.ts); for held-out sets only the counts per step.
 import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { evaluateReferenceSet, formatEvaluation } from "../src/internal.js";
+import { type ExecutionLike, evaluateReferenceSet, formatEvaluation, resolveReferences } from "../src/internal.js";
 import { DEFAULT_SETS, FROZEN_SETS, HELD_DEV2 } from "./sets.js";
+import { whyMissed } from "./why.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../../..");
 const argv = process.argv.slice(2);
 const verbose = argv.includes("--verbose");
+const why = argv.includes("--why");
 const holdAt = argv.indexOf("--hold");
 const hold = holdAt >= 0 ? (argv[holdAt + 1] === "none" ? [] : (argv[holdAt + 1] ?? "").split(",")) : HELD_DEV2;
-const args = argv.filter((a, i) => a !== "--verbose" && a !== "--hold" && !(holdAt >= 0 && i === holdAt + 1));
+const args = argv.filter(
+  (a, i) => a !== "--verbose" && a !== "--why" && a !== "--hold" && !(holdAt >= 0 && i === holdAt + 1),
+);
 const files = args.length ? args : DEFAULT_SETS;
 const frozen = FROZEN_SETS;
 
 interface SetLike {
-  scenarios: { id: string }[];
+  scenarios: { id: string; executions?: ExecutionLike[]; queries?: { id: string; after: string }[] }[];
 }
 
 interface OutcomeLike {
@@ -68,10 +73,38 @@ function report(data: SetLike, title: string, showTexts: boolean): void {
       else console.log(`- ${o.id} [${o.kind}] (text not shown: held out)`);
     }
   }
+  if (why && wrong.length) {
+    const counts = new Map<string, number>();
+    for (const o of wrong) {
+      const label = o.kind === "none" ? "invented a reference" : stepOf(data, o);
+      counts.set(label, (counts.get(label) ?? 0) + 1);
+      if (showTexts) console.log(`  ${o.id}: ${label}`);
+    }
+    console.log("\nmisses by step:");
+    for (const [label, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`- ${label}: ${n}`);
+  }
   if (verbose && showTexts)
     for (const o of r.outcomes)
       console.log(`${o.correct ? "ok  " : "MISS"} ${o.id} ${o.kind} ${JSON.stringify(o.text)} -> ${o.got.join(",")}`);
   console.log("");
+}
+
+/** The step that lost a miss (eval/why.ts), from the query's session up to the record it follows. */
+function stepOf(data: SetLike, o: { id: string; text: string; expected: string[] }): string {
+  for (const sc of data.scenarios) {
+    const q = sc.queries?.find((x) => x.id === o.id);
+    if (!q || !sc.executions) continue;
+    const xs = sc.executions.slice(0, sc.executions.findIndex((e) => e.id === q.after) + 1);
+    const r = resolveReferences(o.text, xs);
+    return whyMissed(
+      o.text,
+      xs,
+      o.expected,
+      r.candidates.map((c) => c.id),
+      r.candidates.map((c) => c.score),
+    );
+  }
+  return "unknown";
 }
 
 for (const file of files) {

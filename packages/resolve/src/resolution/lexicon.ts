@@ -326,7 +326,7 @@ export const CONCEPTS: string[][] = [
   ["memory", "ram", "heap", "oom", "rss", "mem", "buffer", "buffers"],
   ["cpu", "load", "usage", "profile", "profiling", "pprof", "flamegraph", "hotspot", "hotspots"],
   ["repo", "repository", "git", "commit", "commits"],
-  ["diff", "changes", "changed", "patch"],
+  ["diff", "changes", "changed", "patch", "modified", "modify", "modifications", "touched", "touching"],
   ["build", "compile", "compiled", "bundle", "tsc", "webpack", "vite"],
   ["deploy", "deployment", "deployed", "rollout", "release"],
   ["auth", "authentication", "login", "jwt", "oauth", "token"],
@@ -365,7 +365,10 @@ export const GENERAL_QUESTION: RegExp[] = [
   /\b(in general|generally|usually|typically|in theory|in principle|best practices?|the best way|a good way|rule of thumb)\b/,
   // The message says it is not about the session: "general advice", "just theory", "not specific to this diff".
   /\bgeneral (advice|guidance|question|recommendations?)\b|\bjust (the )?theory\b|\bnot (specific|particular|tied) to\b/,
-  /\bdifference between\b/,
+  /\b(?:difference|diff)s? between\b/,
+  // A question about the world, not about the session's results: "is it better to", "good enough for",
+  // "are they worth it", "just curious, not for this".
+  /\b(?:is|are|was|would)\s+(?:it|they|that|those|these)\s+(?:\w+\s+)?(?:worth it|better to|worse to|a good idea)\b|\bworth it\b\s*(?:for|to|\?)|\bgood enough for\b|\bnot for this\b|\bnothing to do with (?:this|the session|our)\b/,
   /\b(vs\.?|versus)\s/,
   /\bwhen (should|do|would) (i|we|you|one)\b/,
   /\bhow (would|should|do|does|can|could|might) (i|we|you|one)\b/,

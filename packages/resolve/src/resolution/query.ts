@@ -9,6 +9,8 @@ export type TemporalOp =
       kind: "previous";
       why: string /** "before this/it": before the current execution, not the latest of the kind. */;
       demonstrative?: boolean;
+      /** "the one before the last, how many …?": a generic noun, then a clause of its own: the one before the latest execution. */
+      overall?: boolean;
     }
   /** `overall`: "the first/third thing (we did)": the position in the whole session, whatever the other words name. */
   | { kind: "first"; why: string; overall?: boolean }
@@ -73,6 +75,19 @@ export interface ParsedQuery {
   past: boolean;
   /** A question (which/what/who/how/where/when/did/was/is …) that names no file or URL: it asks what a result said. */
   asksResult: boolean;
+  /**
+   * The message talks about the session rather than asking a general question: "you"/"we" with a verb ("what do
+   * you see"), a pronoun standing for something of the session ("why won't it install"), an action in the past
+   * ("did it get applied"), or a definite thing of the session's state ("the new setting", "the code today").
+   */
+  aboutSession: boolean;
+  /**
+   * Every tool hint comes from a verb in the past ("we ran …", "you searched …"), none from a noun ("the tests"):
+   * the verb's object must then be something of the session for the hint to count.
+   */
+  verbHintsOnly: boolean;
+  /** Content words that are not order or time words ("currently", "latest"): what the message is about. */
+  topicWords: string[];
 }
 
 export type ValueKind = "size" | "duration" | "fill";
@@ -111,9 +126,28 @@ function amountNamed(lower: string): ParsedQuery["valueUnit"] {
   return undefined;
 }
 
+/** A hint matched through a verb in the past alone ("ran", "wrote", "searched", "we just read"). */
+const PAST_VERB = /^(?:(?:i|you|we)\s+(?:just\s+)?)?(?:ran|wrote|read|took|got|made|built|found|saw|[a-z]{3,}ed)$/;
+
 /** A past-tense verb: "was", "did", "came", "took", "found", or a regular "-ed" form. */
 const PAST_TENSE =
   /\b(was|were|did|had|got|came|went|took|ran|found|saw|made|gave|wrote|read|left|grew|fell|rose|showed|shown|done|been|[a-z]{3,}ed)\b/;
+
+/**
+ * Cues that a message talks about the session's own things and actions (ParsedQuery.aboutSession): "you"/"we"
+ * doing something (not a request: "can you help"), "it"/"they" as the subject of a verb ("won't it", "did they"),
+ * an irregular past-tense verb of an action (regular "-ed" words are too often adjectives: "based", "expected";
+ * "was"/"were" as often ask about history in general), or the
+ * current state of a thing ("the new setting", "still", "right now").
+ */
+const SESSION_TALK: RegExp[] = [
+  /(?<!\b(?:can|could|would|will|wo)(?:n'?t)?\s+)\b(?:you|we)\s+(?!should\b|think\b|know\b|recommend\b|help\b|please\b)(?:\w+n'?t\s+|just\s+|also\s+|actually\s+)?[a-z]{2,}/,
+  /\b(?:did|does|do|didn'?t|doesn'?t|won'?t|wont|can'?t|cant|will|would|has|have|had)\s+(?:it|they)\b/,
+  /\b(?:did|got|came|went|took|ran|found|saw|gave|wrote|left|grew|fell|rose|showed|shown|done)\b/,
+  /\bthe\s+(?:new|old|current|latest|fresh|same|existing|remaining)\b|\b(?:today|right now|currently|still|anymore|so far)\b/,
+  // A pointer at a thing in view: "this box", "that module", "in there", "the invoice thing".
+  /\b(?:in|from|out of|on|of) there\b|\bthe\s+\w+\s+(?:thing|stuff)\b/,
+];
 
 /** Questions whose answer is an amount: the result that gives a number for the message's words answers them. */
 const VALUE_QUESTION =
@@ -183,22 +217,30 @@ export function parseQuery(input: string): ParsedQuery {
   // Hints are read from the words around names, not inside them ("tests/test_dates.py").
   let hintText = lower;
   for (const n of names) hintText = hintText.split(n.toLowerCase()).join(" ");
-  // What the thing itself does ("what does it write out?", "which tables does it query") is no tool of the session.
+  // What the thing itself does ("what does it write out?", "which tables does it query") or what a third party did
+  // ("who wrote the book", "she ran a shop") is no tool of the session.
   hintText = hintText.replace(
-    /\b(?:does|did|do|will|would|can)\s+(?:it|they|this|that)\s+\w+|\b(?:it|they)\s+(?:\w+s|wrote|read|ran|called|fetched|listed|searched|queried)\b/g,
+    /\b(?:does|did|do|will|would|can)\s+(?:it|they|this|that|he|she)\s+\w+|\b(?:it|they|who|he|she)\s+(?:\w+s|wrote|read|ran|called|fetched|listed|searched|queried|made|built|tested)\b/g,
     " ",
   );
 
   const hints: ParsedQuery["hints"] = new Map();
   const consumed = new Set<string>();
+  let verbHintsOnly = true;
   for (const rule of HINT_RULES) {
     if (!rule.re.test(hintText)) continue;
+    const global = new RegExp(rule.re.source, "g");
+    for (const m of hintText.matchAll(global)) if (!PAST_VERB.test(m[0].trim())) verbHintsOnly = false;
     for (const [cls, w] of Object.entries(rule.hints) as Array<[ToolClass | "data" | "file", number]>) {
       const cur = hints.get(cls);
       if (!cur || cur.weight < w) hints.set(cls, { weight: w, what: rule.what });
     }
     for (const c of rule.consumes ?? []) consumed.add(c);
   }
+  // "who wrote the book", "she ran a bakery": an action of a third party is no word of the session's records.
+  const thirdParty =
+    /(?:(?:^|[,;.!?]\s*)who|\b(?:he|she))\s+(?:wrote|read|ran|made|built|took|got|did|found|saw|gave|went|came|left)\b/g;
+  for (const m of lower.matchAll(thirdParty)) consumed.add(m[0].trim().split(/\s+/).at(-1)!);
   // "why did that fail?": the failure word points at the outcome, not at a record whose text says "failed".
   if (POINTED_FAILURE.test(lower)) for (const w of ["fail", "crash", "break", "red"]) consumed.add(w);
   // "the ssh which failed", "the one that crashed": a failure verb in a relative clause names the outcome, not a word of the record.
@@ -402,6 +444,9 @@ export function parseQuery(input: string): ParsedQuery {
     valueUnit: fillAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
     past: PAST_TENSE.test(lower),
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
+    aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
+    verbHintsOnly: hints.size > 0 && verbHintsOnly,
+    topicWords: terms.filter((t) => t.weight >= 1 && !parseTemporal(t.word)).map((t) => t.word),
   };
 }
 
@@ -534,16 +579,31 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return false;
   };
 
+  // "the one before the last, how many …?", "the second-to-last result: which …": the order phrase names no kind
+  // (a generic noun) and the message's own words come in a clause of their own: the position in the whole session.
+  const previousOverall = () =>
+    /\b(?:the\s+)?(?:one|result|output|thing|step|action|command|call|execution)\s+before\s+(?:the|that|this)\s+(?:very\s+)?(?:last|latest|most recent|final)(?:\s+(?:one|step|thing|action|command|call|execution|result|output))?\s*[,;:]|\b(?:second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\s+(?:one|result|output|thing|step|action|command|call|execution)\s*[,;:]/.test(
+      lower,
+    )
+      ? { overall: true }
+      : {};
   // "before the last one", "just before the most recent step (took)": the one before the latest, not an event.
   if (new RegExp(`\\bbefore\\s+${LATEST_REF}`).test(lower))
-    return { kind: "previous", why: "the one before the latest" };
+    return { kind: "previous", why: "the one before the latest", ...previousOverall() };
   // Before/after an event ("before the migration ran", "after my edit"), unless the event is
   // the referent itself ("before it died").
   const ev =
-    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:my|the|i|you|we|our)\b[^?.!,;]*)/.exec(
+    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:my|the|i|you|we|our|that|this)\b[^?.!,;]*)/.exec(
       lower,
     );
-  if (ev && !/^(it|this|that|they)\b/.test(ev[2]!)) {
+  // "before that slice" names an event; "before that happened", "before this one" do not.
+  if (
+    ev &&
+    !/^(it|they)\b/.test(ev[2]!) &&
+    !/^(?:this|that)\s*(?:$|one\b|[a-z]+ed\b|(?:is|was|were|went|broke|ran|came|did|does|do|got|gets|goes|will|would|has|had)\b)/.test(
+      ev[2]!.trim(),
+    )
+  ) {
     return {
       kind: "event",
       side: ev[1] as "before" | "after",
@@ -555,7 +615,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   const clock = parseClock(lower);
   if (clock) return clock;
   if (/\b(second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\b/.test(lower))
-    return { kind: "previous", why: "second to last" };
+    return { kind: "previous", why: "second to last", ...previousOverall() };
   if (
     /\b(just |right |immediately )?before (it|this|that)( one)?\s*([?.!,]|$)/.test(lower) &&
     !/\bbefore (it|this|that) one\b/.test(lower)
@@ -603,7 +663,8 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     /\b(that|this)\s+((?:[\w-]+\s+){0,2}?)(one|result|output|error|listing|query|search|run|command|call|request|page|file|log|response|thing)\b/.test(
       lower,
     ) ||
-    /\bnow\s*[?.!]*\s*$/.test(lower) ||
+    // "… now?" asks for the latest; "that's all for now" (for the time being) orders nothing.
+    /(?<!\bfor )\bnow\s*[?.!]*\s*$/.test(lower) ||
     /\bwhat (just )?happened( there| here| just now)?\s*[?.!]*\s*$|\bwhat was that\s*[?.!]*\s*$/.test(lower)
   ) {
     return { kind: "latest", why: "the most recent" };

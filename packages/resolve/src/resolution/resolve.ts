@@ -359,6 +359,16 @@ function resolveParsed(
     return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
+  const plain = query.names.length === 0 && !query.wantsError;
+  // "we ran a marathon": a tool verb whose object no record holds is an action outside the session.
+  if (
+    plain &&
+    query.verbHintsOnly &&
+    !query.temporal &&
+    query.topicWords.length > 0 &&
+    !scored.some((s) => s.ownWeight > 0)
+  )
+    return none;
 
   // An explicit file name or URL that matches nothing means the thing is not in this session.
   if (query.names.length > 0 && !scored.some((s) => s.nameMatched)) {
@@ -382,7 +392,7 @@ function resolveParsed(
           (s.answered && s.coverage >= 1 / 3 && (query.past || s.amounted)) ||
           (s.strong && s.coverage >= 0.25 && definiteNamed(query, s))),
     );
-    if (max <= 0 || !covered) return none;
+    if (max <= 0 || (!covered && !(query.aboutSession && clearLeader(scored, max)))) return none;
   }
   // Order words alone ("what happened there?", "the mail just before this") may pick by position.
   if (max <= 0 && !(query.temporal && demonstrative && !query.general)) return none;
@@ -404,7 +414,7 @@ function resolveParsed(
       );
       if (ofKind.length) kind = ofKind;
     }
-    if ((op.kind === "first" || op.kind === "nth") && op.overall) {
+    if ((op.kind === "first" || op.kind === "nth" || op.kind === "previous") && op.overall) {
       const byRecord = new Map(scored.map((s) => [s.x, s]));
       kind = list.map((x) => byRecord.get(x) ?? unscored(query, x));
     }
@@ -604,6 +614,30 @@ function maxOf<T>(xs: readonly T[], f: (x: T) => number): number {
     if (v > m) m = v;
   }
   return m;
+}
+
+/** Share of the best score the best record of another kind must stay under for the best to be a clear leader. */
+const LEAD = 0.8;
+
+/**
+ * One thing of the session stands out: the best records (within TIE of the best, any number of
+ * them when they tie) each match a whole content word, and every other record scores under LEAD of the best.
+ */
+function clearLeader(scored: Scored[], max: number): boolean {
+  let leaders = 0;
+  let weak = false;
+  let others = false;
+  for (const s of scored) {
+    if (s.total >= TIE * max) {
+      // A match through a typo or a near word alone stands out too easily ("night" ~ "right", "game" ~ "match").
+      if (s.ownWeight <= 0) return false;
+      weak ||= s.matchedWeight < 1;
+      leaders++;
+    } else if (s.total >= LEAD * max) return false;
+    else if (s.total > 0) others = true;
+  }
+  // A leader matched only through a generic noun or a word near in meaning stands out only when it is the one record that scores.
+  return leaders > 0 && (!weak || (leaders === 1 && !others));
 }
 
 /** A word after "the" that matched this execution in a name field ("the disk" → df). */

@@ -26,6 +26,8 @@ export interface Scored {
   coverage: number;
   /** Weight of the message's content words that matched. */
   matchedWeight: number;
+  /** …by the word itself, its stem or a concept word (not a typo or a word near in meaning, which stand out too easily). */
+  ownWeight: number;
   /** Words of the message that matched a name field (path, URL, args, label). */
   namedWords: string[];
   /** Words of the message that matched anywhere. */
@@ -388,6 +390,7 @@ export function unscored(query: ParsedQuery, x: IndexedExecution): Scored {
     strong: query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))),
     coverage: 0,
     matchedWeight: 0,
+    ownWeight: 0,
     namedWords: [],
     matchedWords: [],
     related: 0,
@@ -417,6 +420,7 @@ class ScoredRecord implements Scored {
   declare strong: boolean;
   declare coverage: number;
   declare matchedWeight: number;
+  declare ownWeight: number;
   declare namedWords: string[];
   declare matchedWords: string[];
   declare related: number;
@@ -436,6 +440,7 @@ class ScoredRecord implements Scored {
     this.strong = false;
     this.coverage = 0;
     this.matchedWeight = 0;
+    this.ownWeight = 0;
     this.namedWords = EMPTY;
     this.matchedWords = EMPTY;
     this.related = 0;
@@ -468,6 +473,7 @@ export function scoreExecution(
   let text = 0;
   let named = false;
   let matchedWeight = 0;
+  let ownWeight = 0;
   let totalWeight = 0;
   const matchedFields: string[] = [];
   const usedTokens = new Set<string>();
@@ -492,6 +498,7 @@ export function scoreExecution(
     totalWeight += t.weight;
     if (joined.has(t.word)) {
       matchedWeight += t.weight;
+      ownWeight += t.weight;
       matchedWords.push(t.word);
       continue;
     }
@@ -505,6 +512,8 @@ export function scoreExecution(
       matchedWeight += t.weight;
       matchedWords.push(t.word);
     }
+    // Not through a typo or a near word: the word itself, its stem or a word of its concept group.
+    if (!m.near && (m.other === undefined || m.related)) ownWeight += t.weight;
     // A question about what came back ("which …", "how …", "did …") is answered by a result: its summary counts more.
     const answerField = query.asksResult && m.field === "summary" ? SUMMARY_ANSWER : 1;
     const gained = t.weight * (idf.get(t.word) ?? 1) * m.score * answerField;
@@ -644,6 +653,7 @@ export function scoreExecution(
     query.terms.some((t) => t.weight >= 1 && (x.segments.has(t.word) || x.segments.has(t.stem))) || bestName >= 3;
   s.coverage = totalWeight > 0 ? matchedWeight / totalWeight : 0;
   s.matchedWeight = matchedWeight;
+  s.ownWeight = ownWeight;
   s.namedWords = namedWords;
   s.matchedWords = matchedWords;
   s.related = related;

@@ -100,9 +100,16 @@ export function mayHaveVariants(word: string): boolean {
   );
 }
 
-/** A typo of `b` (5+ letters) or an abbreviation of it (2-4 letters). */
+/**
+ * A typo of `b` (5+ letters), an abbreviation of it (2-4 letters), or the head of a name written as one word
+ * ("angels" → "angelsrefining", "postgres" → "postgresexporter": 5+ letters, then 4+ more).
+ */
 export function isVariant(a: string, b: string): boolean {
-  return a.length >= 5 ? isTypo(a, b) : isAbbreviation(a, b);
+  return a.length >= 5 ? isTypo(a, b) || isNameHead(a, b) : isAbbreviation(a, b);
+}
+
+function isNameHead(a: string, b: string): boolean {
+  return b.length >= a.length + 4 && b.startsWith(a) && !/\d/.test(a);
 }
 
 const VOWELS = /[aeiou]/;
