@@ -34,9 +34,15 @@ export interface FastPut {
   restore: () => Promise<void>;
 }
 
-/** Fields of a session's earlier reference that a new put of the same bytes did not set. */
-export function pick(before: SessionReference, options: PutOptions): Partial<ArtifactRecord> {
+/**
+ * A put's own view of its reference: its own metadata; the session's earlier reference (`before`)
+ * fills what this put does not say (type, label, tool, summary, mime), so a re-put without a label keeps it.
+ */
+function ownView(own: ArtifactRecord, options: PutOptions, before: SessionReference | undefined): ArtifactRecord {
+  if (before === undefined) return own;
   return {
+    ...own,
+    type: options.type ?? before.type,
     ...(options.label === undefined && before.label !== undefined ? { label: before.label } : {}),
     ...(options.tool === undefined && before.tool !== undefined ? { tool: before.tool } : {}),
     ...(options.summary === undefined && before.summary !== undefined ? { summary: before.summary } : {}),
@@ -93,8 +99,7 @@ export class ReferenceWrites {
       Date.parse(before.expires_at) - this.#core.now().getTime() <= HELD_EXPIRY_MARGIN_MS
     )
       return undefined;
-    const mine = { ...own, type: options.type ?? before.type, ...pick(before, options) };
-    const reference = this.newReference(session, id, own, options, mine);
+    const reference = this.newReference(session, id, own, options, ownView(own, options, before));
     let version: string | undefined;
     try {
       [, version] = await allSettled([
@@ -207,8 +212,7 @@ export class ReferenceWrites {
     own: ArtifactRecord,
     before: SessionReference | undefined,
   ): Promise<{ reference: SessionReference; since: Generation; version: string | undefined }> {
-    const mine = before === undefined ? own : { ...own, type: options.type ?? before.type, ...pick(before, options) };
-    const { reference, version } = await this.write(session, id, own, options, mine);
+    const { reference, version } = await this.write(session, id, own, options, ownView(own, options, before));
     return { reference, since: this.#references.generation(session), version };
   }
 
