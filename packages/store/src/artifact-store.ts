@@ -666,8 +666,14 @@ export class ArtifactStore {
     } finally {
       this.#writes.forgetAll();
     }
-    const blobRemoved = await driver.delete(blobKey(id));
-    await driver.delete(metaKey(id));
+    let blobRemoved: boolean;
+    try {
+      blobRemoved = await driver.delete(blobKey(id));
+      await driver.delete(metaKey(id));
+    } finally {
+      // Again once the content is gone: a put in flight may have reported its blob write in between.
+      this.#writes.forgetAll();
+    }
     return { id, referencesRemoved, blobRemoved };
   }
 
