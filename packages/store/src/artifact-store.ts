@@ -1,7 +1,6 @@
 import {
   ArefError,
   MIN_PREFIX_LENGTH,
-  SessionReferenceSchema,
   parseRef,
   parseSessionId,
   parseWith,
@@ -53,10 +52,9 @@ import {
   restoreAfterReference,
   storeBlob,
   storedRecord,
-  type RecordToStore,
 } from "./put-steps.js";
-import { type Generation, ReferenceCache } from "./reference-cache.js";
-import { RecentBlobs, ReferenceHints, type WrittenReference } from "./put-hints.js";
+import { ReferenceCache } from "./reference-cache.js";
+import { ReferenceWrites, type ReferenceWritten } from "./reference-writes.js";
 import { SessionRecords } from "./session-records.js";
 import { sessionView } from "./session-view.js";
 import {
@@ -70,12 +68,6 @@ import {
   type SessionOption,
   type VerifyOptions,
 } from "./options.js";
-
-/**
- * A re-put writes over the session's reference without its content writes first only while that
- * reference stays live this long past now: gc on another instance (another clock) must still see it live.
- */
-const HELD_EXPIRY_MARGIN_MS = 60_000;
 
 export interface PutResult {
   id: ArtifactId;
@@ -110,16 +102,6 @@ export interface OpenedArtifact {
   chunks?: ChunkedArtifact;
 }
 
-/** Fields of a session's earlier reference that a new put of the same bytes did not set. */
-function pick(before: SessionReference, options: PutOptions): Partial<ArtifactRecord> {
-  return {
-    ...(options.label === undefined && before.label !== undefined ? { label: before.label } : {}),
-    ...(options.tool === undefined && before.tool !== undefined ? { tool: before.tool } : {}),
-    ...(options.summary === undefined && before.summary !== undefined ? { summary: before.summary } : {}),
-    ...(options.mime === undefined && before.mime !== undefined ? { mime: before.mime } : {}),
-  };
-}
-
 /**
  * Content-addressed artifact store over any Driver: same bytes, same id, stored once.
  * Every read is integrity-checked; metadata is kept apart from content; sessions hold
@@ -129,16 +111,15 @@ export class ArtifactStore {
   readonly #core: StoreCore;
   /** References read with `maxAgeMs`; forgotten on every reference change this instance makes. */
   readonly #references = new ReferenceCache();
-  /** References this instance wrote, with their versions: a re-put into the same session writes over one (see #rePutHeld). */
-  readonly #hints = new ReferenceHints();
-  /** Blobs this instance wrote, with when: in a store with a grace floor, a put into another session may reference them at once (see #putRecentBlob). */
-  readonly #recentBlobs = new RecentBlobs();
+  /** Session reference writes, with the hints this instance keeps of its own writes. */
+  readonly #writes: ReferenceWrites;
   #layoutChecked: Promise<StoreLayout | undefined> | undefined;
   /** Append-only session records (executions, chat turns, metrics) over the same driver. */
   readonly records: SessionRecords;
 
   constructor(options: ArtifactStoreOptions) {
     this.#core = new StoreCore(options);
+    this.#writes = new ReferenceWrites(this.#core, this.#references);
     this.records = new SessionRecords(this.#core.driver, this.#core.now, options.records);
   }
 
@@ -179,10 +160,20 @@ export class ArtifactStore {
     // write tells whether these bytes were stored before. The put reports its own record, not the stored one.
     const rewrite = !this.#core.verifyOnDedupe;
     if (rewrite && session !== undefined) {
-      const done =
-        (await this.#rePutHeld(session, id, bytes, options, toStore, started)) ??
-        (await this.#putRecentBlob(session, id, bytes, options, toStore, floorMs, started));
-      if (done !== undefined) return done;
+      const fast =
+        (await this.#writes.rePutHeld(session, id, bytes, options, toStore, started)) ??
+        (await this.#writes.putRecentBlob(session, id, bytes, options, toStore, floorMs, started));
+      if (fast !== undefined)
+        return this.#referenceAndResult(
+          id,
+          session,
+          options,
+          { stored: toStore.record, own: toStore.own },
+          { before: fast.before, shortRef: toShortRef(id) },
+          fast.restore,
+          { created: false, healed: false },
+          fast.written,
+        );
     }
     // Content and record are independent writes: do them at once. A crash between them can leave a
     // record without content (verify reports it, gc removes it), never a partial blob.
@@ -191,7 +182,7 @@ export class ArtifactStore {
       createRecord(this.#core, id, toStore.record),
     ]);
     const created = rewrite ? recordCreated : blobCreated;
-    if (rewrite) this.#recentBlobs.set(id, started); // written (and so refreshed) after `started`
+    if (rewrite) this.#writes.blobWritten(id, started); // written (and so refreshed) after `started`
     // Content and record exist now, so the reference may be written: a crash from here on leaves it
     // pointing at stored content. What a write found already there (the stored copy's hash, the stored
     // record) is checked at the same time, not before.
@@ -204,7 +195,7 @@ export class ArtifactStore {
       rewrite || recordCreated
         ? { stored: toStore.record, own: toStore.own, created: recordCreated }
         : storedRecord(this.#core, id, toStore),
-      session === undefined ? undefined : this.#claimReference(session, id, options, toStore.own),
+      session === undefined ? undefined : this.#writes.claim(session, id, options, toStore.own),
     ]);
     // Close the race with a concurrent gc, once the reference is written: refresh the blob's
     // time, or store it again if it was swept meanwhile. A gc whose second mark missed the
@@ -244,167 +235,6 @@ export class ArtifactStore {
   }
 
   /**
-   * A put of bytes the session holds by a live reference this instance wrote (a hint): the blob is
-   * written again (it refreshes and heals it, as any put without read-back) and, at the same time, the
-   * reference over the hinted version only (`ifMatch`): 2 requests, 1 round trip. The earlier reference
-   * fills what this put does not say, as in #ownReference. Safe without waiting for the blob write:
-   * the session's live reference held the content all along (gc keeps what a live reference holds, and
-   * the reference was written after its content), and the new reference replaces it atomically. A hint
-   * made stale by another process (the reference changed, removed, or expiring) fails the condition:
-   * undefined, and the put takes its usual path. Needs `Driver.putVersioned`.
-   */
-  async #rePutHeld(
-    session: string,
-    id: ArtifactId,
-    bytes: Uint8Array,
-    options: PutOptions,
-    { record, own }: RecordToStore,
-    started: number,
-  ): Promise<PutResult | undefined> {
-    const { driver } = this.#core;
-    const hint = driver.putVersioned === undefined ? undefined : this.#hints.get(session, id);
-    if (hint === undefined || hint.reference.artifact_id !== id) return undefined;
-    const before = hint.reference;
-    // A reference expiring soon may be expired for a gc marking now (another clock): not a hold to rely on.
-    if (
-      before.expires_at !== undefined &&
-      Date.parse(before.expires_at) - this.#core.now().getTime() <= HELD_EXPIRY_MARGIN_MS
-    )
-      return undefined;
-    const mine = { ...own, type: options.type ?? before.type, ...pick(before, options) };
-    const reference = this.#newReference(session, id, own, options, mine);
-    let version: string | undefined;
-    try {
-      [, version] = await allSettled([
-        driver.put(blobKey(id), bytes),
-        driver.putVersioned!(refKey(session, id), encodeJson(reference), { ifMatch: hint.version }),
-      ]);
-    } catch (error) {
-      this.#hints.drop(session, id);
-      throw error;
-    } finally {
-      this.#references.forget(session);
-    }
-    if (version === undefined) {
-      this.#hints.drop(session, id);
-      return undefined;
-    }
-    this.#recentBlobs.set(id, started);
-    return this.#referenceAndResult(
-      id,
-      session,
-      options,
-      { stored: record, own },
-      { before, shortRef: toShortRef(id) },
-      async () => {},
-      { created: false, healed: false },
-      { reference, since: this.#references.generation(session), version },
-    );
-  }
-
-  /**
-   * A put into a session of bytes this instance wrote a moment ago, in a store with a gc grace floor:
-   * the reference goes out at once with the blob's write (which refreshes and heals it), without the
-   * record's conditional write: 2 requests, 1 round trip, `created` false. Safe without waiting for the
-   * blob write: that earlier put's blob and record writes had answered, and every gc here runs with a
-   * grace of at least the floor, so neither can be swept before the floor has passed since that put
-   * started (`since`), unless purged. A reference written before then (less a margin) is seen by the
-   * mark of any gc that could take them; one written later (a slow put) is followed by the refresh of
-   * both, which stores them again if gone, as in a store without a floor. When the session already holds
-   * the bytes, its reference is read and written over, as in #claimReference.
-   */
-  async #putRecentBlob(
-    session: string,
-    id: ArtifactId,
-    bytes: Uint8Array,
-    options: PutOptions,
-    toStore: RecordToStore,
-    floorMs: number,
-    started: number,
-  ): Promise<PutResult | undefined> {
-    const since = floorMs > 0 ? this.#recentBlobs.get(id, floorMs - FLOOR_MARGIN_MS) : undefined;
-    if (since === undefined) return undefined;
-    const key = blobKey(id);
-    const [, written] = await allSettled([
-      this.#core.driver.put(key, bytes),
-      this.#claimReference(session, id, options, toStore.own),
-    ]);
-    this.#recentBlobs.set(id, started);
-    const restore = async () => {
-      if (performance.now() - since + FLOOR_MARGIN_MS <= floorMs) return;
-      await restoreAfterReference(
-        this.#core,
-        { key, bytes },
-        { key: metaKey(id), bytes: encodeJson(toStore.record) },
-        true,
-      );
-    };
-    return this.#referenceAndResult(
-      id,
-      session,
-      options,
-      { stored: toStore.record, own: toStore.own },
-      { before: written.before, shortRef: toShortRef(id) },
-      restore,
-      { created: false, healed: false },
-      written,
-    );
-  }
-
-  /**
-   * A put's reference without a listing of the session: written only if the session holds none for
-   * these bytes (one conditional request). When it does (412), its earlier reference is read and fills
-   * what this put does not say, as `#ownReference` does, and the reference is written over it.
-   */
-  async #claimReference(
-    session: string,
-    id: ArtifactId,
-    options: PutOptions,
-    own: ArtifactRecord,
-  ): Promise<{
-    reference: SessionReference;
-    since: Generation;
-    before: SessionReference | undefined;
-    version?: string | undefined;
-  }> {
-    const fresh = this.#newReference(session, id, own, options, own);
-    const { driver } = this.#core;
-    const key = refKey(session, id);
-    let created: boolean;
-    let version: string | undefined;
-    try {
-      if (driver.putVersioned === undefined)
-        ({ created } = await driver.putIfAbsent(key, encodeJson(fresh), { refresh: false }));
-      else {
-        version = await driver.putVersioned(key, encodeJson(fresh), { ifAbsent: true });
-        created = version !== undefined;
-      }
-    } finally {
-      this.#references.forget(session);
-    }
-    if (created) return { reference: fresh, since: this.#references.generation(session), before: undefined, version };
-    const before = await this.#core.readReference(session, id).catch(() => undefined);
-    return { ...(await this.#ownReference(session, id, options, own, before)), before };
-  }
-
-  /**
-   * Writes a put's reference: its own metadata; the session's earlier reference (`before`) fills
-   * what this put does not say, so a re-put without a label keeps it. `since`: the reference
-   * cache's generation right after the write.
-   */
-  async #ownReference(
-    session: string,
-    id: ArtifactId,
-    options: PutOptions,
-    own: ArtifactRecord,
-    before: SessionReference | undefined,
-  ): Promise<{ reference: SessionReference; since: Generation; version: string | undefined }> {
-    const mine = before === undefined ? own : { ...own, type: options.type ?? before.type, ...pick(before, options) };
-    const { reference, version } = await this.#writeReference(session, id, own, options, mine);
-    return { reference, since: this.#references.generation(session), version };
-  }
-
-  /**
    * With a session, what a put needs to know of it, in one listing of the session's references
    * sharing the id's first 12 hex: its own earlier reference (read only when listed) and the
    * shortest prefix unique within the session.
@@ -437,19 +267,18 @@ export class ArtifactStore {
     { before, shortRef }: { before: SessionReference | undefined; shortRef: string },
     restore: () => Promise<void>,
     { created, healed }: { created: boolean; healed: boolean },
-    written?: { reference: SessionReference; since: Generation; version?: string | undefined },
+    written?: ReferenceWritten,
   ): Promise<PutResult> {
     let reference: SessionReference | undefined;
     if (session !== undefined) {
-      const done = written ?? (await this.#ownReference(session, id, options, own, before));
+      const done = written ?? (await this.#writes.own(session, id, options, own, before));
       reference = done.reference;
       const { since } = done;
       await restore();
       // The writer has its reference: a read of it by the short ref within maxAgeMs needs no request.
       this.#references.set(session, shortRef, reference, since);
       // Its content is stored and safe from gc from here on: a re-put may write over this version.
-      if (done.version !== undefined) this.#hints.set(session, id, { reference, version: done.version });
-      else this.#hints.drop(session, id);
+      this.#writes.settled(session, id, reference, done.version);
     }
     // With a session: whether that session already held these bytes (another session's copy is never revealed).
     const deduped = session === undefined ? !created : before !== undefined && !this.#core.isExpired(before);
@@ -753,7 +582,7 @@ export class ArtifactStore {
     const options = parsePutOptions(referenceOptions);
     const record = await this.getRecord(ref);
     const id = record.artifact_id;
-    const { reference } = await this.#writeReference(sessionId, id, record, options);
+    const { reference } = await this.#writes.write(sessionId, id, record, options);
     // As in put, once the reference is written: refresh the content (the blob, or a chunked artifact's
     // manifest), so a gc whose marks missed the reference cannot delete it from now on. There are no
     // bytes to store again: content gone meanwhile (swept by a concurrent gc) takes the reference back.
@@ -817,7 +646,7 @@ export class ArtifactStore {
     const id = await this.resolve(ref, { session: sessionId });
     // A short ref was resolved by listing the session's references: the key was just seen.
     const listed = parseRef(ref).kind !== "id";
-    this.#hints.drop(sessionId, id);
+    this.#writes.drop(sessionId, id);
     try {
       return await this.#core.driver.delete(refKey(sessionId, id), { listed });
     } finally {
@@ -835,10 +664,16 @@ export class ArtifactStore {
         if (parseRefKey(entry.key)?.id === id && (await driver.delete(entry.key))) referencesRemoved++;
       }
     } finally {
-      this.#forgetAll();
+      this.#writes.forgetAll();
     }
-    const blobRemoved = await driver.delete(blobKey(id));
-    await driver.delete(metaKey(id));
+    let blobRemoved: boolean;
+    try {
+      blobRemoved = await driver.delete(blobKey(id));
+      await driver.delete(metaKey(id));
+    } finally {
+      // Again once the content is gone: a put in flight may have reported its blob write in between.
+      this.#writes.forgetAll();
+    }
     return { id, referencesRemoved, blobRemoved };
   }
 
@@ -853,7 +688,7 @@ export class ArtifactStore {
       }
     } finally {
       this.#references.forget(sessionId);
-      this.#hints.clear();
+      this.#writes.dropHints();
     }
     return removed;
   }
@@ -902,7 +737,7 @@ export class ArtifactStore {
       const problems = [...report.problems, ...records].sort((a, b) => a.key.localeCompare(b.key));
       return { ...report, problems, ok: problems.every((p) => p.repaired) };
     } finally {
-      if (options.repair) this.#forgetAll(); // repair may drop corrupt references
+      if (options.repair) this.#writes.forgetAll(); // repair may drop corrupt references
     }
   }
 
@@ -1029,66 +864,6 @@ export class ArtifactStore {
     return ids;
   }
 
-  /** `own` (a put's own view): the reference takes its metadata from it alone; without it (addReference) the record's fill in. */
-  async #writeReference(
-    session: string,
-    id: ArtifactId,
-    record: ArtifactRecord,
-    options: Omit<PutOptions, "session">,
-    own?: ArtifactRecord,
-  ): Promise<WrittenReference | { reference: SessionReference; version: undefined }> {
-    const reference = this.#newReference(session, id, record, options, own);
-    const { driver } = this.#core;
-    const key = refKey(session, id);
-    this.#hints.drop(session, id);
-    try {
-      if (driver.putVersioned !== undefined)
-        return { reference, version: await driver.putVersioned(key, encodeJson(reference)) };
-      await driver.put(key, encodeJson(reference));
-      return { reference, version: undefined };
-    } finally {
-      this.#references.forget(session);
-    }
-  }
-
-  /** References of any session may have changed (purge, gc, cleanup of expired ones, repair): forget what was read or written. */
-  #forgetAll(): void {
-    this.#references.clear();
-    this.#hints.clear();
-    this.#recentBlobs.clear();
-  }
-
-  /** The reference `#writeReference` writes (see there). */
-  #newReference(
-    session: string,
-    id: ArtifactId,
-    record: ArtifactRecord,
-    options: Omit<PutOptions, "session">,
-    own?: ArtifactRecord,
-  ): SessionReference {
-    const now = this.#core.now();
-    const from = own ?? {
-      ...record,
-      ...(options.label === undefined ? {} : { label: options.label }),
-      ...(options.tool === undefined ? {} : { tool: options.tool }),
-    };
-    return parseWith(
-      SessionReferenceSchema,
-      {
-        session_id: session,
-        artifact_id: id,
-        type: options.type ?? from.type,
-        ...(from.label ? { label: from.label } : {}),
-        ...(from.tool ? { tool: from.tool } : {}),
-        ...(own?.summary === undefined ? {} : { summary: own.summary }),
-        ...(own?.mime === undefined ? {} : { mime: own.mime }),
-        created_at: now.toISOString(),
-        ...(options.ttlMs === undefined ? {} : { expires_at: new Date(now.getTime() + options.ttlMs).toISOString() }),
-      },
-      "session reference",
-    );
-  }
-
   async #liveReference(session: string, id: ArtifactId): Promise<SessionReference> {
     const sessionId = parseSessionId(session);
     let reference: SessionReference | undefined;
@@ -1138,7 +913,7 @@ export class ArtifactStore {
       for (const key of keys ?? (await this.#expiredReferenceKeys()))
         if (await this.#core.driver.delete(key)) removed++;
     } finally {
-      this.#forgetAll();
+      this.#writes.forgetAll();
     }
     return removed;
   }

@@ -16,7 +16,7 @@ import type { Slot } from "./chunk-slots.js";
  * The pool is shared by every put in the process and bounded (POOL_SIZE workers); a worker is
  * referenced only while it has a job, so it never keeps the process alive.
  */
-export const POOL_SIZE = 2;
+const POOL_SIZE = 2;
 
 export type ChunkEntry = [id: string, size: number, newlines: number, chars: number];
 export interface ChunkJobEnd {

@@ -51,6 +51,8 @@ const keyOf = (session: string, id: ArtifactId) => `${session}\u0000${id}`;
  */
 export class RecentBlobs {
   readonly #entries: LRUCache<string, number>;
+  /** When `clear` last ran: a put that started before it may have written a blob the clear's cause (a purge) then deleted. */
+  #clearedAt = Number.NEGATIVE_INFINITY;
 
   constructor(maxEntries = 10_000) {
     this.#entries = new LRUCache({ max: maxEntries });
@@ -64,10 +66,13 @@ export class RecentBlobs {
 
   /** A put that started at `since` wrote the blob of `id` and its write answered. */
   set(id: ArtifactId, since: number): void {
+    if (since <= this.#clearedAt) return; // its write may have come before a delete that followed the clear
     if ((this.#entries.get(id) ?? Number.NEGATIVE_INFINITY) < since) this.#entries.set(id, since);
   }
 
+  /** Blobs may have been deleted (purge, repair): forgets them, and what puts started before now report later. */
   clear(): void {
     this.#entries.clear();
+    this.#clearedAt = performance.now();
   }
 }

@@ -1,6 +1,7 @@
 import { ArtifactStore } from "@artifact-refs/store";
 import { describe, expect, it } from "vitest";
 import { FLOOR_MARGIN_MS } from "../src/layout-marker.js";
+import { RecentBlobs } from "../src/put-hints.js";
 import { LoggingDriver } from "./logging-driver.js";
 
 // What a store without read-back (`verifyOnDedupe` off, the S3 default) does with what it wrote a
@@ -79,5 +80,22 @@ describe("a put that uses what this store wrote a moment ago", () => {
     expect(again.created).toBe(true);
     expect(floored.driver.log).toContain("putIfAbsent meta created");
     expect(await floored.store.getText(again.shortRef, { session: "s1" })).toBe("purged");
+  });
+});
+
+describe("RecentBlobs after a clear (a purge or repair deleted blobs)", () => {
+  it("a blob write reported after the clear by a put that started before it is no hint", () => {
+    const recent = new RecentBlobs();
+    const id = "a".repeat(64);
+    const startedBefore = performance.now();
+    while (performance.now() <= startedBefore); // a distinct instant
+    recent.clear(); // the purge deleted the blob after this put's write: the write is reported late
+    const cleared = performance.now();
+    recent.set(id, startedBefore);
+    expect(recent.get(id, 60_000)).toBeUndefined();
+    while (performance.now() <= cleared); // a put that started after the clear
+    const startedAfter = performance.now();
+    recent.set(id, startedAfter);
+    expect(recent.get(id, 60_000)).toBe(startedAfter);
   });
 });
