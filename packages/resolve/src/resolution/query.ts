@@ -562,8 +562,14 @@ const POINTED_FAILURE =
 /** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 export function parseTemporal(lower: string): TemporalOp | undefined {
   // "the third thing you did", "the very first step": an ordinal of a generic noun counts every execution.
+  // "the second thing you searched for": a clause with a verb of its own after the generic noun names the kind
+  // (a verb that names no kind, "did", "tried", keeps the count over the whole session).
   const overall = (ordinal: string) =>
-    new RegExp(`\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b`).test(lower) ? { overall: true } : {};
+    new RegExp(
+      `\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b(?!\\s+(?:that\\s+|which\\s+)?(?:i|you|we|u)\\s+(?!(?:did|do|done|does|tried|try|made|make|had|have|got|said|asked|mentioned|told|wanted|needed|were|was)\\b)(?:[a-z]+ed|ran|wrote|read|built)\\b)`,
+    ).test(lower)
+      ? { overall: true }
+      : {};
   const nounAfter = (re: RegExp) => {
     for (const m of lower.matchAll(re)) {
       const after = lower
