@@ -469,7 +469,14 @@ export function splitNegation(text: string): { positive: string; words: string[]
     else if (LATEST_WORDS.test(lowered)) order ??= { kind: "previous", why: `not "${lowered}"` };
     // The kind of thing stays ("not the first test run, the second": test runs); names and order words go.
     const kept: string[] = [];
+    // "not the first trigger, …": an order word sets aside a position among records of the kind its noun names;
+    // the noun stays as the kind.
+    const ordered = FIRST_WORDS.test(lowered) || LATEST_WORDS.test(lowered);
     for (const w of lowered.match(/[\p{L}\p{N}_]+/gu) ?? []) {
+      if (ordered && !(w.length < 2 || isStopword(w) || FIRST_WORDS.test(w) || LATEST_WORDS.test(w))) {
+        if (w !== "one" && w !== "ones") kept.push(w);
+        continue;
+      }
       if (EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, ""))) {
         if (w !== "one" && w !== "ones") kept.push(w);
         continue;
