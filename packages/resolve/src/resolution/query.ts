@@ -469,7 +469,14 @@ export function splitNegation(text: string): { positive: string; words: string[]
     else if (LATEST_WORDS.test(lowered)) order ??= { kind: "previous", why: `not "${lowered}"` };
     // The kind of thing stays ("not the first test run, the second": test runs); names and order words go.
     const kept: string[] = [];
+    // "not the first trigger, …": an order word sets aside a position among records of the kind its noun names;
+    // the noun stays as the kind.
+    const ordered = FIRST_WORDS.test(lowered) || LATEST_WORDS.test(lowered);
     for (const w of lowered.match(/[\p{L}\p{N}_]+/gu) ?? []) {
+      if (ordered && !(w.length < 2 || isStopword(w) || FIRST_WORDS.test(w) || LATEST_WORDS.test(w))) {
+        if (w !== "one" && w !== "ones") kept.push(w);
+        continue;
+      }
       if (EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, ""))) {
         if (w !== "one" && w !== "ones") kept.push(w);
         continue;
@@ -562,8 +569,14 @@ const POINTED_FAILURE =
 /** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 export function parseTemporal(lower: string): TemporalOp | undefined {
   // "the third thing you did", "the very first step": an ordinal of a generic noun counts every execution.
+  // "the second thing you searched for": a clause with a verb of its own after the generic noun names the kind
+  // (a verb that names no kind, "did", "tried", keeps the count over the whole session).
   const overall = (ordinal: string) =>
-    new RegExp(`\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b`).test(lower) ? { overall: true } : {};
+    new RegExp(
+      `\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b(?!\\s+(?:that\\s+|which\\s+)?(?:i|you|we|u)\\s+(?!(?:did|do|done|does|tried|try|made|make|had|have|got|said|asked|mentioned|told|wanted|needed|were|was)\\b)(?:[a-z]+ed|ran|wrote|read|built)\\b)`,
+    ).test(lower)
+      ? { overall: true }
+      : {};
   const nounAfter = (re: RegExp) => {
     for (const m of lower.matchAll(re)) {
       const after = lower
