@@ -141,14 +141,14 @@ export class S3Driver implements Driver {
   async put(key: string, data: Uint8Array): Promise<void> {
     checkKey(key);
     try {
-      await this.#write(key, data, false);
+      await this.#write(key, data);
     } catch (error) {
       throw this.#error(error, "PutObject", key);
     }
   }
 
   /**
-   * One PutObject (no multipart: small values only) returning the ETag, with `If-Match` or
+   * One write (#write) returning the ETag, with `If-Match` or
    * `If-None-Match: *` for a condition; 412, or 404 for `If-Match` on a missing key, = the condition
    * did not hold. Without conditional writes (a server that ignores the headers) an `ifMatch` write
    * is never sent (undefined: the caller falls back), and `ifAbsent` is a HEAD then a PUT under this
@@ -272,7 +272,7 @@ export class S3Driver implements Driver {
   async #createConditionally(key: string, data: Uint8Array, refresh: boolean): Promise<{ created: boolean }> {
     for (let round = 1; ; round++) {
       try {
-        await this.#write(key, data, true);
+        await this.#write(key, data, { IfNoneMatch: "*" });
         return { created: true };
       } catch (error) {
         if (!isPreconditionFailed(error)) throw this.#error(error, "PutObject (If-None-Match: *)", key);
@@ -297,26 +297,32 @@ export class S3Driver implements Driver {
       if (!refresh || (await this.#refresh(key))) return { created: false };
     }
     try {
-      await this.#write(key, data, false);
+      await this.#write(key, data);
     } catch (error) {
       throw this.#error(error, "PutObject", key);
     }
     return { created: true };
   }
 
-  /** PutObject (or a multipart upload above the threshold) with a SHA-256 checksum. */
-  async #write(key: string, data: Uint8Array, ifNoneMatch: boolean): Promise<void> {
+  /**
+   * PutObject (or a multipart upload above the threshold) with a SHA-256 checksum and the
+   * conditional `headers`; the ETag the server gave ("" if none).
+   */
+  async #write(
+    key: string,
+    data: Uint8Array,
+    headers: { IfMatch?: string; IfNoneMatch?: string } = {},
+  ): Promise<string> {
     const params = {
       Bucket: this.bucket,
       Key: this.objectKey(key),
       Body: data,
       ContentType: contentTypeOf(key),
       ChecksumAlgorithm: "SHA256" as const,
-      ...(ifNoneMatch ? { IfNoneMatch: "*" } : {}),
+      ...headers,
     };
     if (data.byteLength <= this.#options.multipartThresholdBytes) {
-      await this.#client.send(new PutObjectCommand(params));
-      return;
+      return (await this.#client.send(new PutObjectCommand(params))).ETag ?? "";
     }
     const upload = new Upload({
       client: this.#client,
@@ -325,27 +331,17 @@ export class S3Driver implements Driver {
       queueSize: 4,
       leavePartsOnError: false,
     });
-    await upload.done();
+    return (await upload.done()).ETag ?? "";
   }
 
-  /** One PutObject with a SHA-256 checksum and `headers`; its ETag, or undefined when a condition failed. */
+  /** #write with `headers`; undefined when a condition failed (412, or 404 for `If-Match` on a missing key). */
   async #putTagged(
     key: string,
     data: Uint8Array,
     headers: { IfMatch?: string; IfNoneMatch?: string },
   ): Promise<string | undefined> {
     try {
-      const out = await this.#client.send(
-        new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: this.objectKey(key),
-          Body: data,
-          ContentType: contentTypeOf(key),
-          ChecksumAlgorithm: "SHA256",
-          ...headers,
-        }),
-      );
-      return out.ETag ?? "";
+      return await this.#write(key, data, headers);
     } catch (error) {
       const conditional = headers.IfMatch !== undefined || headers.IfNoneMatch !== undefined;
       if (conditional && (isPreconditionFailed(error) || (headers.IfMatch !== undefined && isMissingKey(error))))
