@@ -126,6 +126,9 @@ function amountNamed(lower: string): ParsedQuery["valueUnit"] {
   return undefined;
 }
 
+/** Each hint rule's pattern with the global flag, built once (matchAll needs it; the rules are tested without). */
+const GLOBAL_HINT_RES = new Map(HINT_RULES.map((rule) => [rule, new RegExp(rule.re.source, `${rule.re.flags}g`)]));
+
 /** A hint matched through a verb in the past alone ("ran", "wrote", "searched", "we just read"). */
 const PAST_VERB = /^(?:(?:i|you|we)\s+(?:just\s+)?)?(?:ran|wrote|read|took|got|made|built|found|saw|[a-z]{3,}ed)$/;
 
@@ -229,8 +232,8 @@ export function parseQuery(input: string): ParsedQuery {
   let verbHintsOnly = true;
   for (const rule of HINT_RULES) {
     if (!rule.re.test(hintText)) continue;
-    const global = new RegExp(rule.re.source, "g");
-    for (const m of hintText.matchAll(global)) if (!PAST_VERB.test(m[0].trim())) verbHintsOnly = false;
+    for (const m of hintText.matchAll(GLOBAL_HINT_RES.get(rule)!))
+      if (!PAST_VERB.test(m[0].trim())) verbHintsOnly = false;
     for (const [cls, w] of Object.entries(rule.hints) as Array<[ToolClass | "data" | "file", number]>) {
       const cur = hints.get(cls);
       if (!cur || cur.weight < w) hints.set(cls, { weight: w, what: rule.what });
