@@ -32,7 +32,7 @@ if (argv.includes("--help") || argv.includes("-h")) {
   process.exit(0);
 }
 const holdAt = argv.indexOf("--hold");
-if (holdAt >= 0 && (argv[holdAt + 1] === undefined || argv[holdAt + 1].startsWith("-"))) {
+if (holdAt >= 0 && (argv[holdAt + 1] === undefined || argv[holdAt + 1]?.startsWith("-"))) {
   console.error(`--hold needs a list of scenario ids or "none"\n${USAGE}`);
   process.exit(2);
 }
