@@ -11,11 +11,16 @@ export type TemporalOp =
       demonstrative?: boolean;
       /** "the one before the last, how many …?": a generic noun, then a clause of its own: the one before the latest execution. */
       overall?: boolean;
+      /** "two checks back", "a couple of steps ago": how many of the kind back from the latest (1 when absent). */
+      back?: number;
     }
   /** `overall`: "the first/third thing (we did)": the position in the whole session, whatever the other words name. */
   | { kind: "first"; why: string; overall?: boolean }
   | { kind: "nth"; n: number; why: string; overall?: boolean }
-  | { kind: "event"; side: "before" | "after"; phrase: string; why: string }
+  /** `within`: an order among the records on that side ("the first df, before all the cleanup": the earliest). */
+  | { kind: "event"; side: "before" | "after"; phrase: string; why: string; within?: TemporalOp }
+  /** "yesterday's", "today's": by the executions' calendar day (0 = the latest timestamp's day, 1 = the day before). */
+  | { kind: "day"; daysBack: number; why: string }
   /** "an hour ago", "a few minutes ago": by the executions' timestamps. */
   | { kind: "clock"; agoMs: number; why: string };
 
@@ -206,8 +211,10 @@ export function parseQuery(input: string): ParsedQuery {
   }
   // Quoted phrases that are not names ("translate 'heat pump'") are the object of a task, not a reference.
   const negation = splitNegation(normalizeMessage(text));
-  const body = negation.positive.replace(/(["'`‘“])([^"'`’”]{1,200})(["'`’”])/g, (_whole, _a: string, inner: string) =>
-    /[./\\]/.test(inner) ? inner : " ",
+  // An apostrophe inside a word ("yesterday's", "don't") opens or closes no quote.
+  const body = negation.positive.replace(
+    /(?<![\p{L}\p{N}])(["'`‘“])([^"'`’”]{1,200})(["'`’”])(?![\p{L}\p{N}])/gu,
+    (_whole, _a: string, inner: string) => (/[./\\]/.test(inner) ? inner : " "),
   );
   const names = [
     ...new Set(
@@ -268,7 +275,8 @@ export function parseQuery(input: string): ParsedQuery {
 
   // "before and after the fix" names two things (parts below), not one order.
   const temporal = /\bbefore and after\b/.test(lower) ? undefined : (parseTemporal(lower) ?? negation.order);
-  if (temporal?.kind === "event") {
+  // "the status before the restart vs after": a comparison of two positions keeps its parts (below).
+  if (temporal?.kind === "event" && !/\s(?:vs\.?|versus)\s/.test(lower)) {
     // The event clause ("before the migration ran") anchors the order; the rest describes the referent.
     const clause = `${temporal.side} ${temporal.phrase}`;
     const at = lower.indexOf(clause);
@@ -277,7 +285,13 @@ export function parseQuery(input: string): ParsedQuery {
     const rest = at >= 0 ? `${head} ${body.slice(at + clause.length)}`.trim() : "";
     if (rest.replace(/[^\p{L}\p{N}]/gu, "").length > 0) {
       const inner = parseQuery(rest);
-      return { ...inner, text, temporal, negated: [...inner.negated, ...negation.words] };
+      const within = inner.temporal && inner.temporal.kind !== "event" ? inner.temporal : undefined;
+      return {
+        ...inner,
+        text,
+        temporal: within ? { ...temporal, within } : temporal,
+        negated: [...inner.negated, ...negation.words],
+      };
     }
   }
   const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
@@ -303,7 +317,7 @@ export function parseQuery(input: string): ParsedQuery {
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
   const termText = body.replace(
-    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b|\b(right|just|immediately|directly)\s+(?=before\b|after\b)/gi,
+    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\b(?:at|from) the (very )?(start|beginning|outset|get[- ]go)\b|\bfirst thing\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b|\b(right|just|immediately|directly)\s+(?=before\b|after\b)/gi,
     " ",
   );
   const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu) ?? [];
@@ -569,6 +583,10 @@ const LATEST_REF =
 const POINTED_FAILURE =
   /\b(?:that|this)\s+(?:failure|error|crash|exception|traceback|[45]\d\d)\b|\b(?:did|does|has) (?:that|this|it) (?:fail|break|crash|error)\b|\bit (?:went|turned|has gone) red\b/;
 
+/** A position inside a content or a span of time, not among records: "the first line of", "the last week". */
+const CONTENT_POSITION =
+  /^(?:of|line|lines|row|rows|column|columns|col|cols|entry|entries|item|items|element|elements|field|fields|word|words|char|chars|character|characters|byte|bytes|paragraph|paragraphs|section|sections|chapter|chapters|sentence|sentences|page|pages|half|part|few|couple|week|weeks|month|months|year|years|night|day|days|hour|hours|minute|minutes|time|times|place|one|ones|\d+)$/;
+
 /** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 export function parseTemporal(lower: string): TemporalOp | undefined {
   // "the third thing you did", "the very first step": an ordinal of a generic noun counts every execution.
@@ -595,6 +613,21 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return false;
   };
 
+  // "the first df, before all the cleanup", "first status vs latest status": an order word over one or two words
+  // that end the clause (or come before an event) orders the kind those words name, whatever the noun; a
+  // position inside a content ("the first line of", "the last week") is no order of records.
+  const clauseKind = (order: string) => {
+    const re = new RegExp(
+      `(?:\\bthe\\s+(?:very\\s+)?|^\\s*|[,;:.!?]\\s*)${order}\\s+([\\w.'/-]+)(?:\\s+([\\w.'/-]+))?\\s*(?:[,;:!?]|\\s[-\u2013\u2014]\\s|\\s+(?:before|after|from|when|vs\\.?|versus)\\b|$)`,
+      "g",
+    );
+    for (const m of lower.matchAll(re)) {
+      const ws = [m[1], m[2]].filter((w): w is string => !!w);
+      if (ws.some((w) => CONTENT_POSITION.test(w) || isStopword(w.replace(/'s$/, "")))) continue;
+      return true;
+    }
+    return false;
+  };
   // "the one before the last, how many …?", "the second-to-last result: which …": the order phrase names no kind
   // (a generic noun) and the message's own words come in a clause of their own: the position in the whole session.
   const previousOverall = () =>
@@ -603,13 +636,20 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     )
       ? { overall: true }
       : {};
+  // "the run before last", "the ping before last": the one before the latest.
+  if (
+    /\bbefore\s+last\b(?!\s+(?:night|week|month|year|time|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)/.test(
+      lower,
+    )
+  )
+    return { kind: "previous", why: '"before last"' };
   // "before the last one", "just before the most recent step (took)": the one before the latest, not an event.
   if (new RegExp(`\\bbefore\\s+${LATEST_REF}`).test(lower))
     return { kind: "previous", why: "the one before the latest", ...previousOverall() };
   // Before/after an event ("before the migration ran", "after my edit"), unless the event is
   // the referent itself ("before it died").
   const ev =
-    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:my|the|i|you|we|our|that|this)\b[^?.!,;]*)/.exec(
+    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:all\s+(?:of\s+)?)?(?:my|the|i|you|we|our|that|this)\b[^?.!,;]*)/.exec(
       lower,
     );
   // "before that slice" names an event; "before that happened", "before this one" do not.
@@ -620,16 +660,33 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
       ev[2]!.trim(),
     )
   ) {
-    return {
-      kind: "event",
-      side: ev[1] as "before" | "after",
-      phrase: ev[2]!.trim(),
-      why: `"${ev[1]} ${ev[2]!.trim()}"`,
-    };
+    const phrase = ev[2]!.split(/\s+(?:vs\.?|versus)\s+/)[0]!.trim();
+    return { kind: "event", side: ev[1] as "before" | "after", phrase, why: `"${ev[1]} ${phrase}"` };
   }
 
   const clock = parseClock(lower);
   if (clock) return clock;
+  const day = /\b(yesterday|today)'s\b|\bfrom (yesterday|today)\b/.exec(lower);
+  if (day) return { kind: "day", daysBack: (day[1] ?? day[2]) === "yesterday" ? 1 : 0, why: `"${day[0]}"` };
+  // "two checks back", "a couple of steps ago", "one run back": counted back from the latest of the kind.
+  const back =
+    /\b(one|two|three|four|2|3|4|a couple of|couple of|a few)\s+(?:more\s+)?(?:[a-z]+\s+)?(?:back|ago)\b/.exec(lower);
+  if (back) {
+    const n = {
+      one: 1,
+      two: 2,
+      three: 3,
+      four: 4,
+      "2": 2,
+      "3": 3,
+      "4": 4,
+      "a couple of": 2,
+      "couple of": 2,
+      "a few": 3,
+    }[back[1] as "one"];
+    // The latest is one back ("one step back"); "two checks ago" is the one before it.
+    return n === 1 ? { kind: "latest", why: `"${back[0]}"` } : { kind: "previous", why: `"${back[0]}"`, back: n - 1 };
+  }
   if (/\b(second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\b/.test(lower))
     return { kind: "previous", why: "second to last", ...previousOverall() };
   if (
@@ -656,15 +713,16 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   const nth = /(?:\bthe|^|[,;:.!?]\s*)\s*(second|third|fourth|fifth|2nd|3rd|4th|5th)\b(?![- ](to[- ])?last)/.exec(
     lower,
   );
-  if (nth && nounAfter(new RegExp(`(?:\\bthe|^|[,;:.!?]\\s*)\\s*${nth[1]}\\b`, "g"))) {
+  if (nth && (nounAfter(new RegExp(`(?:\\bthe|^|[,;:.!?]\\s*)\\s*${nth[1]}\\b`, "g")) || clauseKind(nth[1]!))) {
     const n = { second: 2, third: 3, fourth: 4, fifth: 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 }[nth[1] as "second"];
     return { kind: "nth", n, why: `"the ${nth[1]}"`, ...overall(nth[1]!) };
   }
   if (
-    /\b(first time|the very first|originally|initially|at the (very )?(start|beginning|outset)|in the (very )?beginning|to begin with|the original|oldest|earliest)\b/.test(
+    /\b(first time|the very first|originally|initially|(?:at|from) the (very )?(start|beginning|outset|get[- ]go)|in the (very )?beginning|to begin with|first thing|at first|the original|the initial|oldest|earliest)\b/.test(
       lower,
     ) ||
-    nounAfter(/\bfirst\b/g)
+    nounAfter(/\bfirst\b/g) ||
+    clauseKind("first")
   ) {
     return { kind: "first", why: '"first"', ...overall("first") };
   }
@@ -676,6 +734,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
       lower,
     ) ||
     nounAfter(/\b(last|latest)\b/g) ||
+    clauseKind("(?:last|latest|newest|current)") ||
     /\b(that|this)\s+((?:[\w-]+\s+){0,2}?)(one|result|output|error|listing|query|search|run|command|call|request|page|file|log|response|thing)\b/.test(
       lower,
     ) ||

@@ -112,19 +112,56 @@ export function resolveWith(
       };
   }
 
-  if (query.parts && query.parts.length > 1 && (!query.general || query.partsNamed)) {
+  const parts = query.parts && query.parts.length > 1 ? comparedParts(query.parts) : undefined;
+  if (parts && (!query.general || query.partsNamed || parts.ordered)) {
     const picked: Candidate[] = [];
-    for (const part of query.parts) {
+    for (const part of parts.texts) {
       const r = resolveParsed(parseQuery(part), list, limit, score, options.now);
       const first = r.candidates.find((c) => !picked.some((p) => p.id === c.id));
       if (first) picked.push({ ...first, reasons: [`named in "${part}"`, ...first.reasons] });
     }
-    if (picked.length === query.parts.length)
+    if (picked.length === parts.texts.length)
       return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
   }
   const lexical = resolveParsed(query, list, limit, score, options.now);
   if (lexical.candidates.length > 0 || options.semantic === undefined || query.general || !text.trim()) return lexical;
   return semanticAnswer(list, options.semantic);
+}
+
+/**
+ * The parts of "X vs Y" as each is resolved: a part that names only a position ("now", "today's", "the current one")
+ * takes the other part's content words ("queue counts from the very start vs now": the queue counts now); a bare
+ * "after"/"before" takes the other part's event ("the status before the restart vs after"). `ordered`: every part
+ * carries an order or time word, so the comparison is of two positions in the session, not a general one.
+ */
+function comparedParts(texts: string[]): { texts: string[]; ordered: boolean } {
+  const parsed = texts.map((t) => {
+    try {
+      return parseQuery(t);
+    } catch {
+      return undefined;
+    }
+  });
+  const out = texts.map((t, i) => {
+    const p = parsed[i];
+    const other = parsed[i === 0 ? 1 : 0];
+    if (!p || !other) return t;
+    const side = /^\s*(before|after)\s*$/.exec(t)?.[1];
+    if (side && other.temporal?.kind === "event")
+      return `${texts[i === 0 ? 1 : 0]!.replace(/\b(before|after)\b/, side)}`;
+    const content = p.topicWords.length > 0 || p.names.length > 0;
+    if (!content && p.temporal && (other.topicWords.length > 0 || other.names.length > 0))
+      return `${t} ${[...other.names, ...other.topicWords].join(" ")}`;
+    return t;
+  });
+  const ordered = out.every((t) => {
+    try {
+      return parseQuery(t).temporal !== undefined;
+    } catch {
+      return false;
+    }
+  });
+  return { texts: out, ordered };
 }
 
 function previousIds(previous: ResolveOptions["previous"]): string[] {
@@ -394,8 +431,9 @@ function resolveParsed(
     );
     if (max <= 0 || (!covered && !(query.aboutSession && clearLeader(scored, max)))) return none;
   }
-  // Order words alone ("what happened there?", "the mail just before this") may pick by position.
-  if (max <= 0 && !(query.temporal && demonstrative && !query.general)) return none;
+  // Order words alone ("what happened there?", "the mail just before this") may pick by position; a calendar day
+  // alone does not ("today's dinner"): it orders only records the message's words pick.
+  if (max <= 0 && !(query.temporal && query.temporal.kind !== "day" && demonstrative && !query.general)) return none;
 
   // Order words pick among the executions of the kind in question.
   if (query.temporal) {
@@ -405,7 +443,13 @@ function resolveParsed(
     const firmMax = Math.max(0, maxOf(scored, firm));
     let kind = max > 0 ? scored.filter((s) => s.total > 0 && firm(s) >= KIND * firmMax) : scored;
     let chosen: Scored | undefined;
-    const op = query.temporal;
+    let op = query.temporal;
+    // "the first df, before all the cleanup": when no record stands for the event, the order within it decides.
+    const anchor =
+      op.kind === "event"
+        ? resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined)
+        : undefined;
+    if (op.kind === "event" && !anchor && op.within) op = op.within;
     // "the earlier test run": a tool kind the message names outright keeps the order words to that kind.
     const namedKinds = [...query.hints].filter(([, h]) => h.weight >= 3).map(([c]) => c);
     if (max > 0 && namedKinds.length) {
@@ -418,12 +462,13 @@ function resolveParsed(
       const byRecord = new Map(scored.map((s) => [s.x, s]));
       kind = list.map((x) => byRecord.get(x) ?? unscored(query, x));
     }
-    if (op.kind === "clock") {
+    if (op.kind === "day") {
+      const pick = byDay(kind, op.daysBack, now, list);
+      if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
+    } else if (op.kind === "clock") {
       const pick = byClock(kind, op.agoMs, now, list);
       if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
     } else if (op.kind === "event") {
-      // "before the model one": the anchor is one of the kind the message is about.
-      const anchor = resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined);
       // Nothing but the event is named ("what came after the grep?", "the output before you changed the file":
       // a generic noun names no kind): the record right beside it.
       const onlyGeneric =
@@ -441,7 +486,18 @@ function resolveParsed(
           maxOf(side, (s) => s.total),
         );
         const near = side.filter((s) => s.total >= 0.98 * top);
-        chosen = op.side === "before" ? near.at(-1) : near[0];
+        // "the first df, before the cleanup": an order among the records on that side; else the one nearest the event.
+        const within = op.within;
+        chosen =
+          within?.kind === "first"
+            ? near[0]
+            : within?.kind === "nth"
+              ? (near[within.n - 1] ?? near.at(-1))
+              : within?.kind === "latest"
+                ? near.at(-1)
+                : op.side === "before"
+                  ? near.at(-1)
+                  : near[0];
         if (chosen)
           chosen = { ...chosen, reasons: [...chosen.reasons, `order: ${op.side} ${anchor.id} (${op.phrase})`] };
       }
@@ -479,7 +535,7 @@ function resolveParsed(
             ? kind[0]
             : op.kind === "nth"
               ? (kind[op.n - 1] ?? kind.at(-1))
-              : (kind.at(-2) ?? kind.at(-1));
+              : (kind.at(-1 - (op.back ?? 1)) ?? kind[0]);
       if (pick) {
         const what =
           op.kind === "latest"
@@ -604,6 +660,39 @@ function byClock(
     s: best,
     why: `ran ${mins >= 120 ? `${Math.round(mins / 60)} h` : `${mins} min`} before ${now ? "now" : "the latest execution"}`,
   };
+}
+
+/**
+ * "yesterday's", "today's": the latest record of the kind on that calendar day (UTC) counted back from the day of
+ * now (the option, else the latest timestamp of the session). Without timestamps: today is the most recent,
+ * yesterday the one before it. Nothing on that day: nothing picked by the day.
+ */
+function byDay(
+  kind: Scored[],
+  daysBack: number,
+  now: Date | undefined,
+  list: IndexedExecution[],
+): { s: Scored; why: string } | undefined {
+  const time = (x: IndexedExecution) =>
+    typeof x.source.timestamp === "string" ? Date.parse(x.source.timestamp) : Number.NaN;
+  const latestTime = maxOf(list, (x) => (Number.isFinite(time(x)) ? time(x) : Number.NEGATIVE_INFINITY));
+  const ref = now && Number.isFinite(now.getTime()) ? now.getTime() : latestTime;
+  const timed = kind.filter((s) => Number.isFinite(time(s.x)));
+  if (timed.length === 0 || !Number.isFinite(ref)) {
+    const pick = daysBack === 0 ? kind.at(-1) : (kind.at(-2) ?? kind.at(-1));
+    return pick
+      ? {
+          s: pick,
+          why: daysBack === 0 ? "no timestamps: the most recent" : "no timestamps: the one before the most recent",
+        }
+      : undefined;
+  }
+  const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
+  const target = dayOf(ref) - daysBack;
+  const pick = timed.filter((s) => dayOf(time(s.x)) === target).at(-1);
+  return pick
+    ? { s: pick, why: `the latest on ${new Date(target * 86_400_000).toISOString().slice(0, 10)}` }
+    : undefined;
 }
 
 /** The largest value of `f` over `xs` (-Infinity when empty), without spreading a long array into arguments. */

@@ -1,0 +1,143 @@
+// Order and time said in many ways over one made-up session (a robot fleet): an order word over any noun,
+// "before last", "two checks ago", an order within a before/after event, "X vs Y" of two positions, and the
+// calendar day ("yesterday's"). Sessions and wordings written for these tests, not taken from any set.
+import { describe, expect, it } from "vitest";
+import { type ExecutionLike, resolveReferences } from "../src/index.js";
+
+const at = (day: number, hour: number) =>
+  `2026-03-${String(day).padStart(2, "0")}T${String(hour).padStart(2, "0")}:00:00Z`;
+const fleet: ExecutionLike[] = [
+  {
+    id: "e1",
+    tool_name: "execute_bash",
+    tool_args: { command: "fleetctl status --all" },
+    summary: "12 robots online, 3 charging, battery avg 71%",
+    timestamp: at(9, 8),
+  },
+  {
+    id: "e2",
+    tool_name: "read_file",
+    tool_args: { path: "config/fleet.yaml" },
+    summary: "max_speed: 1.5, charge_threshold: 20",
+    timestamp: at(9, 9),
+  },
+  {
+    id: "e3",
+    tool_name: "execute_bash",
+    tool_args: { command: "fleetctl status --all" },
+    summary: "11 robots online, 4 charging, battery avg 64%",
+    timestamp: at(9, 10),
+  },
+  {
+    id: "e4",
+    tool_name: "write_file",
+    tool_args: { path: "config/fleet.yaml" },
+    summary: "Wrote 420 bytes: charge_threshold 30",
+    timestamp: at(10, 8),
+  },
+  {
+    id: "e5",
+    tool_name: "execute_bash",
+    tool_args: { command: "systemctl restart fleet-controller" },
+    summary: "fleet-controller restarted",
+    timestamp: at(10, 9),
+  },
+  {
+    id: "e6",
+    tool_name: "execute_bash",
+    tool_args: { command: "fleetctl status --all" },
+    summary: "12 robots online, 2 charging, battery avg 80%",
+    timestamp: at(10, 10),
+  },
+  {
+    id: "e7",
+    tool_name: "execute_bash",
+    tool_args: { command: "fleetctl ping --all-hosts" },
+    summary: "14/15 hosts ok, dock-7 timeout",
+    timestamp: at(10, 11),
+  },
+  {
+    id: "e8",
+    tool_name: "execute_bash",
+    tool_args: { command: "fleetctl ping --all-hosts" },
+    summary: "15/15 hosts ok",
+    timestamp: at(10, 12),
+  },
+  {
+    id: "e9",
+    tool_name: "execute_bash",
+    tool_args: { command: "fleetctl status --all" },
+    summary: "13 robots online, 1 charging, battery avg 85%",
+    timestamp: at(10, 13),
+  },
+];
+const ids = (text: string, n = 1, xs = fleet) =>
+  resolveReferences(text, xs)
+    .candidates.slice(0, n)
+    .map((c) => c.id);
+
+describe("an order word over a noun of any kind", () => {
+  it("'the first X, …' and 'the first X - …' order the records the words name", () => {
+    expect(ids("the first fleet status, before all the config changes - how many robots were online?")).toEqual(["e1"]);
+    expect(ids("the first status - battery?")).toEqual(["e1"]);
+  });
+
+  it("keeps a position inside a content out ('the first line of')", () => {
+    const r = resolveReferences("what's on the first line of the fleet config", fleet);
+    expect(r.candidates[0]?.reasons.join(" ")).not.toMatch(/order: first/);
+  });
+});
+
+describe("counted back from the latest", () => {
+  it("'before last' without 'the', and 'two checks ago'", () => {
+    expect(ids("the status check before last")).toEqual(["e6"]);
+    expect(ids("the ping before last")).toEqual(["e7"]);
+    expect(ids("the status two checks ago")).toEqual(["e6"]);
+    expect(ids("the status from a couple of steps back")).toEqual(["e6"]);
+  });
+
+  it("a span of time after 'before last' is no position ('before last week')", () => {
+    const r = resolveReferences("the status before last week", fleet);
+    expect(r.candidates[0]?.reasons.join(" ") ?? "").not.toMatch(/before last/);
+  });
+});
+
+describe("an order within a before/after event", () => {
+  it("'the very first …, before the restart' is the earliest on that side, not the nearest", () => {
+    expect(ids("the very first status, before the restart")).toEqual(["e1"]);
+    expect(ids("the status right before the restart")).toEqual(["e3"]);
+  });
+});
+
+describe("'X vs Y' of two positions", () => {
+  it("a side that names only a position takes the other side's words", () => {
+    expect(ids("battery from the very start vs now", 2).sort()).toEqual(["e1", "e9"]);
+    expect(ids("first status vs latest status", 2).sort()).toEqual(["e1", "e9"]);
+    expect(ids("the initial status vs the current one", 2).sort()).toEqual(["e1", "e9"]);
+  });
+
+  it("a bare 'after' takes the other side's event", () => {
+    expect(ids("the status before the restart vs after", 2).sort()).toEqual(["e3", "e6"]);
+  });
+
+  it("a general comparison with no position stays general", () => {
+    expect(ids("rust vs go for a robot controller")).toEqual([]);
+  });
+});
+
+describe("the calendar day", () => {
+  it("'yesterday's' and 'today's' pick by the timestamps' day", () => {
+    expect(ids("yesterday's status")).toEqual(["e3"]);
+    expect(ids("yesterday's status vs today's", 2).sort()).toEqual(["e3", "e9"]);
+  });
+
+  it("without timestamps, today's is the latest and yesterday's the one before", () => {
+    const bare = fleet.map(({ timestamp: _t, ...e }) => e);
+    expect(ids("yesterday's status", 1, bare)).toEqual(["e6"]);
+    expect(ids("today's status", 1, bare)).toEqual(["e9"]);
+  });
+
+  it("a day said of life, not of a record, refers to nothing", () => {
+    expect(ids("what should I cook for today's dinner?")).toEqual([]);
+  });
+});
