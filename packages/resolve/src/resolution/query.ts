@@ -91,6 +91,11 @@ export interface ParsedQuery {
    * the verb's object must then be something of the session for the hint to count.
    */
   verbHintsOnly: boolean;
+  /**
+   * A statement in the first person with no question and no request ("we currently have three kids", "my cat knocked
+   * over my coffee"): it tells something rather than asking for a record.
+   */
+  statement: boolean;
   /** Content words that are not order or time words ("currently", "latest"): what the message is about. */
   topicWords: string[];
 }
@@ -463,6 +468,12 @@ export function parseQuery(input: string): ParsedQuery {
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
     aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
     verbHintsOnly: hints.size > 0 && verbHintsOnly,
+    statement:
+      !/\?/.test(lower) &&
+      /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:i|we|my|our|i'm|we're|i've|we've)\b/.test(lower) &&
+      !/\b(?:can|could|would|will) you\b|\b(?:please|pls|plz)\b|\b(?:show|give|tell|find|check|open|compare|summari[sz]e|explain|list)\s+(?:me|us)\b|\b(?:i|we) (?:want|need|wonder|wondered|'d like|would like)\b/.test(
+        lower,
+      ),
     topicWords: terms.filter((t) => t.weight >= 1 && !parseTemporal(t.word)).map((t) => t.word),
   };
 }

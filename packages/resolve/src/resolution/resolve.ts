@@ -128,6 +128,16 @@ export function resolveWith(
   return semanticAnswer(list, options.semantic);
 }
 
+/** Some record holds most of the message's topic words itself (the word or its stem, not a related word). */
+function heldMostly(query: ParsedQuery, scored: Scored[]): boolean {
+  const topic = query.terms.filter((t) => query.topicWords.includes(t.word));
+  if (topic.length === 0) return true;
+  return scored.some(
+    (s) =>
+      s.total > 0 && topic.filter((t) => s.x.tokens.has(t.word) || s.x.stems.has(t.stem)).length * 2 > topic.length,
+  );
+}
+
 /**
  * The parts of "X vs Y" as each is resolved: a part that names only a position ("now", "today's", "the current one")
  * takes the other part's content words ("queue counts from the very start vs now": the queue counts now); a bare
@@ -434,6 +444,21 @@ function resolveParsed(
   // Order words alone ("what happened there?", "the mail just before this") may pick by position; a calendar day
   // alone does not ("today's dinner"): it orders only records the message's words pick.
   if (max <= 0 && !(query.temporal && query.temporal.kind !== "day" && demonstrative && !query.general)) return none;
+  // "we currently have three kids": a statement of the speaker's own life (first person, no question, no request)
+  // whose words nothing of the session holds is talk of something else, whatever order word it carries.
+  if (max <= 0 && query.topicWords.length > 0 && query.statement && !query.demonstrative && query.names.length === 0)
+    return none;
+  // The same statement with a word or two a record happens to hold ("we ran a marathon, took 4 hours": "took"; "my cat
+  // knocked over my coffee": the `cat` command) is still about something else: most of what it talks about must be
+  // words a record holds itself (not a related or near word), as "we ran the migration" is.
+  if (
+    query.statement &&
+    query.names.length === 0 &&
+    !query.wantsError &&
+    !query.demonstrative &&
+    !heldMostly(query, scored)
+  )
+    return none;
 
   // Order words pick among the executions of the kind in question.
   if (query.temporal) {
