@@ -96,6 +96,11 @@ export interface ParsedQuery {
    * over my coffee"): it tells something rather than asking for a record.
    */
   statement: boolean;
+  /**
+   * A question about what to do or what would happen ("should we add a gate in CI?", "do we have to file X?", "do
+   * you think we should move to k8s?", "does the store split it if we ship Y?"): it asks for advice, not a record.
+   */
+  advice: boolean;
   /** Content words that are not order or time words ("currently", "latest"): what the message is about. */
   topicWords: string[];
 }
@@ -468,6 +473,7 @@ export function parseQuery(input: string): ParsedQuery {
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
     aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
     verbHintsOnly: hints.size > 0 && verbHintsOnly,
+    advice: ADVICE.test(lower),
     statement:
       !/\?/.test(lower) &&
       /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:i|we|my|our|i'm|we're|i've|we've)\b/.test(lower) &&
@@ -477,6 +483,10 @@ export function parseQuery(input: string): ParsedQuery {
     topicWords: terms.filter((t) => t.weight >= 1 && !parseTemporal(t.word)).map((t) => t.word),
   };
 }
+
+/** A question about what to do or what would happen, not about what a result said. */
+const ADVICE =
+  /\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay) to\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
 const NEGATION_RE =
