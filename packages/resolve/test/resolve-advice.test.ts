@@ -32,6 +32,9 @@ describe("advice asked", () => {
     expect(ids("do you think we should move backups to a managed service?")).toEqual([]);
     expect(ids("do we have to encrypt the offsite copy for compliance?")).toEqual([]);
     expect(ids("would it be cheaper if we switch the dump format to plain sql?")).toEqual([]);
+    expect(ids("is it a bad idea to keep the dump on the same disk as the database?")).toEqual([]);
+    expect(ids("is it normal for a 2 GB dump to take this many tables?")).toEqual([]);
+    expect(ids("can you recommend a tool for offsite backups?")).toEqual([]);
   });
 
   it("advice about a record pointed at or a failure still finds it", () => {
