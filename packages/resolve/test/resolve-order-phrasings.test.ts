@@ -141,3 +141,29 @@ describe("the calendar day", () => {
     expect(ids("what should I cook for today's dinner?")).toEqual([]);
   });
 });
+
+describe("an order phrase that names no kind counts the whole session", () => {
+  it("'the second to last thing you ran, …' is any tool call, not only commands", () => {
+    const xs: ExecutionLike[] = [
+      ...fleet.slice(0, 3),
+      { id: "q1", tool_name: "sql_query", tool_args: { query: "SELECT count(*) FROM docks" }, summary: "1 row: 15" },
+      {
+        id: "q2",
+        tool_name: "execute_bash",
+        tool_args: { command: "fleetctl ping --all-hosts" },
+        summary: "15/15 hosts ok",
+      },
+    ];
+    expect(ids("btw the second to last thing you ran, did it work?", 1, xs)).toEqual(["q1"]);
+  });
+
+  it("'at the very start, …' as a clause of its own is the session's first record", () => {
+    const xs: ExecutionLike[] = [
+      { id: "s1", tool_name: "execute_bash", tool_args: { command: "loadgen --rps 500" }, summary: "p99 41 ms" },
+      ...fleet.slice(0, 3),
+    ];
+    expect(ids("and at the very start, what was the status number?", 1, xs)).toEqual(["s1"]);
+    // Not a clause of its own: the first of what the words name.
+    expect(ids("the robots online in the status at the very start", 1, xs)).toEqual(["e1"]);
+  });
+});

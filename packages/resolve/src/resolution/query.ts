@@ -615,7 +615,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   // (a verb that names no kind, "did", "tried", keeps the count over the whole session).
   const overall = (ordinal: string) =>
     new RegExp(
-      `\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b(?!\\s+(?:that\\s+|which\\s+)?(?:i|you|we|u)\\s+(?!(?:did|do|done|does|tried|try|made|make|had|have|got|said|asked|mentioned|told|wanted|needed|were|was)\\b)(?:[a-z]+ed|ran|wrote|read|built)\\b)`,
+      `\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b(?!\\s+(?:that\\s+|which\\s+)?(?:i|you|we|u)\\s+(?!(?:did|do|done|does|tried|try|made|make|had|have|got|said|asked|mentioned|told|wanted|needed|were|was|ran|run|executed|called)\\b)(?:[a-z]+ed|ran|wrote|read|built)\\b)`,
     ).test(lower)
       ? { overall: true }
       : {};
@@ -652,7 +652,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   // "the one before the last, how many …?", "the second-to-last result: which …": the order phrase names no kind
   // (a generic noun) and the message's own words come in a clause of their own: the position in the whole session.
   const previousOverall = () =>
-    /\b(?:the\s+)?(?:one|result|output|thing|step|action|command|call|execution)\s+before\s+(?:the|that|this)\s+(?:very\s+)?(?:last|latest|most recent|final)(?:\s+(?:one|step|thing|action|command|call|execution|result|output))?\s*[,;:]|\b(?:second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\s+(?:one|result|output|thing|step|action|command|call|execution)\s*[,;:]/.test(
+    /\b(?:the\s+)?(?:one|result|output|thing|step|action|command|call|execution)\s+before\s+(?:the|that|this)\s+(?:very\s+)?(?:last|latest|most recent|final)(?:\s+(?:one|step|thing|action|command|call|execution|result|output))?\s*[,;:]|\b(?:second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\s+(?:one|result|output|thing|step|action|command|call|execution)(?:\s+(?:that\s+|which\s+)?(?:i|you|we)\s+(?:ran|run|did|tried|executed|called))?\s*[,;:]/.test(
       lower,
     )
       ? { overall: true }
@@ -745,7 +745,12 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     nounAfter(/\bfirst\b/g) ||
     clauseKind("first")
   ) {
-    return { kind: "first", why: '"first"', ...overall("first") };
+    // "at the very start, what was …?": the phrase is a clause of its own and names no kind: the session's start.
+    const sessionStart =
+      /(?:^|[,;:.!?]\s*|\b(?:and|so|but|ok|okay)\s+)(?:at|from|in)\s+the\s+(?:very\s+)?(?:start|beginning|outset)\s*[,;:]/.test(
+        lower,
+      );
+    return { kind: "first", why: '"first"', ...(sessionStart ? { overall: true } : overall("first")) };
   }
   // A failure pointed at without a name ("that failure", "that 500", "why did it fail?", "it went red"):
   // the latest of the failures.
