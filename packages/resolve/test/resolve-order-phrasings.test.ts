@@ -167,3 +167,25 @@ describe("an order phrase that names no kind counts the whole session", () => {
     expect(ids("the robots online in the status at the very start", 1, xs)).toEqual(["e1"]);
   });
 });
+
+describe("order words written otherwise", () => {
+  it("prior to / preceding / following, and an event said with a gerund", () => {
+    expect(ids("the status check prior to the restart")).toEqual(["e3"]);
+    expect(ids("the status check preceding the restart")).toEqual(["e3"]);
+    expect(ids("the status check following the restart")).toEqual(["e6"]);
+    expect(ids("the status just after restarting the controller")).toEqual(["e6"]);
+  });
+
+  it("last but one, one-before-last, the prior X, the time before", () => {
+    expect(ids("the last-but-one status")).toEqual(["e6"]);
+    expect(ids("the one-before-last status")).toEqual(["e6"]);
+    expect(ids("the prior ping")).toEqual(["e7"]);
+    expect(ids("what did the status say the time before")).toEqual(["e6"]);
+  });
+
+  it("'our original', 'before we touched anything', 'the first and the last'", () => {
+    expect(ids("our original status check")).toEqual(["e1"]);
+    expect(ids("the status before we touched anything")).toEqual(["e1"]);
+    expect(ids("the first and the last status", 2).sort()).toEqual(["e1", "e9"]);
+  });
+});

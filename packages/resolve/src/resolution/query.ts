@@ -202,8 +202,23 @@ export function normalizeMessage(text: string): string {
       const full = SHORTHAND[w.toLowerCase()];
       return full ? `${pre}${full}` : whole;
     })
-    .replace(/\s+[—–]+\s*|\s*[—–]+\s+|\s+-{1,2}\s+/g, ", ");
+    .replace(/\s+[—–]+\s*|\s*[—–]+\s+|\s+-{1,2}\s+/g, ", ")
+    .replace(ORDER_SYNONYMS, (whole) => {
+      const l = whole.toLowerCase().replace(/[\s-]+/g, " ");
+      return l.startsWith("prior to") || l.startsWith("preceding")
+        ? whole.replace(/^prior to|^preceding/i, "before")
+        : l.startsWith("following") || l.startsWith("subsequent to")
+          ? whole.replace(/^following|^subsequent to/i, "after")
+          : "second to last";
+    });
 }
+
+/**
+ * Order words written otherwise, read as the words the order reading knows: "prior to"/"preceding" + a determiner
+ * or a gerund → "before", "following"/"subsequent to" → "after", "last but one"/"one before last" → "second to last".
+ */
+const ORDER_SYNONYMS =
+  /\b(?:prior to|preceding|following|subsequent to)(?=\s+(?:the|my|our|your|that|this|we|you|i|[a-z]+ing)\b)|\b(?:last[- ]but[- ]one|(?:the\s+)?one[- ]before[- ]last)\b/gi;
 
 /** Only the start of a very long message is read (a pasted log must not cost seconds). */
 export const MAX_MESSAGE_CHARS = 4_000;
@@ -398,7 +413,16 @@ export function parseQuery(input: string): ParsedQuery {
       lower,
     );
   const versus = /(?:^|[,;:.!?]\s*)([^,;:.!?]+?)\s+(?:vs\.?|versus)\s+(.+)$/.exec(lower);
-  if (beforeAfter && beforeAfter[1]!.trim()) {
+  // "the first and the last status": two positions of one kind.
+  const pair =
+    /^(.*?)\b(first|initial|earliest|original|oldest)\s+and\s+(?:the\s+)?(last|latest|final|current|newest|most recent)\s+(.+)$/.exec(
+      lower,
+    );
+  if (pair && !cmp) {
+    const what = cut(pair[4]!);
+    parts = [`${strip(pair[1]!)} ${pair[2]} ${what}`.trim(), `the ${pair[3]} ${what}`];
+    count = Math.max(count ?? 0, 2);
+  } else if (beforeAfter && beforeAfter[1]!.trim()) {
     // "the profile before and after the fix": the one before the event, then the one after it.
     const what = strip(beforeAfter[1]!);
     const event = cut(beforeAfter[2]!);
@@ -476,11 +500,16 @@ export function parseQuery(input: string): ParsedQuery {
     advice: ADVICE.test(lower),
     statement:
       !/\?/.test(lower) &&
-      /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:i|we|my|our|i'm|we're|i've|we've)\b/.test(lower) &&
+      // "we got a puppy", "my cat knocked over …": a subject and a verb ("our original status check" is a noun phrase).
+      /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:(?:i|we|i'm|we're|i've|we've)\s+\w|(?:my|our)\s+(?:[\w'-]+\s+){1,3}(?:is|are|was|were|has|have|had|got|gets|[a-z]{2,}ed|sat|ran|went|took|made|ate|broke|fell|left|came|saw|won|lost|bought|found|gave|knew|told|wrote|said|did|keeps|loves|hates|wants|thinks|says)\b)/.test(
+        lower,
+      ) &&
       !/\b(?:can|could|would|will) you\b|\b(?:please|pls|plz)\b|\b(?:show|give|tell|find|check|open|compare|summari[sz]e|explain|list)\s+(?:me|us)\b|\b(?:i|we) (?:want|need|wonder|wondered|'d like|would like)\b/.test(
         lower,
       ),
-    topicWords: terms.filter((t) => t.weight >= 1 && !parseTemporal(t.word)).map((t) => t.word),
+    topicWords: terms
+      .filter((t) => t.weight >= 1 && !parseTemporal(t.word) && !FIRST_WORDS.test(t.word) && !LATEST_WORDS.test(t.word))
+      .map((t) => t.word),
   };
 }
 
@@ -670,13 +699,15 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   // Before/after an event ("before the migration ran", "after my edit"), unless the event is
   // the referent itself ("before it died").
   const ev =
-    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:all\s+(?:of\s+)?)?(?:my|the|i|you|we|our|that|this)\b[^?.!,;]*)/.exec(
+    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:all\s+(?:of\s+)?)?(?:(?:my|the|i|you|we|our|that|this)\b|(?!(?:everything|anything|nothing|something)\b)[a-z]{3,}ing\s+(?:the|my|our|your|that|this|it|a|an)\b)[^?.!,;]*)/.exec(
       lower,
     );
   // "before that slice" names an event; "before that happened", "before this one" do not.
   if (
     ev &&
     !/^(it|they)\b/.test(ev[2]!) &&
+    // "before we touched anything": no event of the session but its start (below).
+    !/\b(?:anything|everything)\s*$/.test(ev[2]!.trim()) &&
     !/^(?:this|that)\s*(?:$|one\b|[a-z]+ed\b|(?:is|was|were|went|broke|ran|came|did|does|do|got|gets|goes|will|would|has|had)\b)/.test(
       ev[2]!.trim(),
     )
@@ -685,6 +716,13 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return { kind: "event", side: ev[1] as "before" | "after", phrase, why: `"${ev[1]} ${phrase}"` };
   }
 
+  // "the status before we touched anything": before any change of the session is its start.
+  if (
+    /\bbefore (?:(?:we|you|i) (?:\w+ )?)?(?:touched|changed|did|tried|started|ran|fixed) (?:anything|everything)\b/.test(
+      lower,
+    )
+  )
+    return { kind: "first", why: '"before anything"' };
   const clock = parseClock(lower);
   if (clock) return clock;
   const day = /\b(yesterday|today)'s\b|\bfrom (yesterday|today)\b/.exec(lower);
@@ -717,7 +755,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return { kind: "previous", why: "the one before this", demonstrative: true };
   }
   if (
-    /\b(the one before|one before (it|this|that)|the (one|result|file|run|query|command|page|log) before|before (it|this|that|the last|the latest)( one)?\s*([?.!,]|$)|before this one|before that one|earlier one|the earlier|previous one|the previous|prior one|not (this|that|the latest|the last|the newest)( one)?\b)/.test(
+    /\b(the one before|one before (it|this|that)|the (one|result|file|run|query|command|page|log) before|before (it|this|that|the last|the latest)( one)?\s*([?.!,]|$)|before this one|before that one|earlier one|the earlier|previous one|the previous|prior one|the prior|the time before|not (this|that|the latest|the last|the newest)( one)?\b)/.test(
       lower,
     )
   ) {
@@ -739,7 +777,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return { kind: "nth", n, why: `"the ${nth[1]}"`, ...overall(nth[1]!) };
   }
   if (
-    /\b(first time|the very first|originally|initially|(?:at|from) the (very )?(start|beginning|outset|get[- ]go)|in the (very )?beginning|to begin with|first thing|at first|the original|the initial|oldest|earliest)\b/.test(
+    /\b(first time|the very first|originally|initially|(?:at|from) the (very )?(start|beginning|outset|get[- ]go)|in the (very )?beginning|to begin with|first thing|at first|(?:the|our|my|your) original|the initial|before (?:(?:we|you|i) (?:\w+ )?)?(?:touched|changed|did|tried|started|ran) (?:anything|everything)|before anything (?:else )?(?:was|got|changed|ran)|oldest|earliest)\b/.test(
       lower,
     ) ||
     nounAfter(/\bfirst\b/g) ||
