@@ -35,6 +35,8 @@ describe("advice asked", () => {
     expect(ids("is it a bad idea to keep the dump on the same disk as the database?")).toEqual([]);
     expect(ids("is it normal for a 2 GB dump to take this many tables?")).toEqual([]);
     expect(ids("can you recommend a tool for offsite backups?")).toEqual([]);
+    expect(ids("will restic drop the old snapshots too if we pass --prune?")).toEqual([]);
+    expect(ids("what happens to the dump if you cancel it halfway?")).toEqual([]);
   });
 
   it("advice about a record pointed at or a failure still finds it", () => {
@@ -45,5 +47,6 @@ describe("advice asked", () => {
 
   it("a question about what a result said is no advice", () => {
     expect(ids("how long are the weekly dumps kept?")[0]).toBe("b3");
+    expect(ids("did the backup fail because the repository was locked?")[0]).toBe("b2");
   });
 });

@@ -515,7 +515,7 @@ export function parseQuery(input: string): ParsedQuery {
 
 /** A question about what to do or what would happen, not about what a result said. */
 const ADVICE =
-  /\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\bwhat would you (?:name|call|use|pick|choose|recommend)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
+  /^\s*(?:will|would|does|do|can|could|what happens|what would happen)\b[^?]*\bif (?:we|i|you)\s+(?!(?:did|had|were|was)\b)\w+|\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\bwhat would you (?:name|call|use|pick|choose|recommend)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
 const NEGATION_RE =
