@@ -189,3 +189,25 @@ describe("order words written otherwise", () => {
     expect(ids("the first and the last status", 2).sort()).toEqual(["e1", "e9"]);
   });
 });
+
+describe("the n-th time of one thing done again", () => {
+  it("counts the records of the tool most of the matches are, not a read that shares a word", () => {
+    const xs: ExecutionLike[] = [
+      { id: "r1", tool_name: "read_file", tool_args: { path: "mirrors/targets.txt" }, summary: "9 mirror targets" },
+      {
+        id: "r2",
+        tool_name: "execute_bash",
+        tool_args: { command: "for t in $(cat mirrors/targets.txt); do rsync -a pkgs/ $t; done" },
+        summary: "7/9 targets synced",
+      },
+      { id: "r3", tool_name: "write_file", tool_args: { path: "mirrors/rsync.conf" }, summary: "timeout 60" },
+      {
+        id: "r4",
+        tool_name: "execute_bash",
+        tool_args: { command: "for t in $(cat mirrors/targets.txt); do rsync -a pkgs/ $t; done" },
+        summary: "9/9 targets synced",
+      },
+    ];
+    expect(ids("the second time you synced all mirror targets, how many worked?", 1, xs)).toEqual(["r4"]);
+  });
+});

@@ -486,6 +486,14 @@ function resolveParsed(
       );
       if (ofKind.length) kind = ofKind;
     }
+    // "the second time you try all hosts": the n-th time of one thing done again is a record of the tool most of the
+    // kind's records are; a record of another tool that shares a word ("hosts.txt" read) is no earlier time of it.
+    if (op.kind === "nth" && !op.overall && max > 0 && query.hints.size === 0) {
+      const byTool = new Map<string, Scored[]>();
+      for (const s of kind) byTool.set(s.x.source.tool_name, [...(byTool.get(s.x.source.tool_name) ?? []), s]);
+      const most = [...byTool.values()].sort((a, b) => b.length - a.length)[0];
+      if (most && most.length >= op.n && most.length > kind.length / 2) kind = most;
+    }
     if ((op.kind === "first" || op.kind === "nth" || op.kind === "previous") && op.overall) {
       const byRecord = new Map(scored.map((s) => [s.x, s]));
       kind = list.map((x) => byRecord.get(x) ?? unscored(query, x));
