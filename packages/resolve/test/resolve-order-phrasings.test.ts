@@ -211,3 +211,19 @@ describe("the n-th time of one thing done again", () => {
     expect(ids("the second time you synced all mirror targets, how many worked?", 1, xs)).toEqual(["r4"]);
   });
 });
+
+describe("counts, events and comparisons said at more length", () => {
+  it("'two status checks back', '3 status checks ago'", () => {
+    expect(ids("two status checks back")).toEqual(["e6"]);
+    expect(ids("3 status checks ago")).toEqual(["e3"]);
+  });
+
+  it("'before you restarted anything' is before the restart; 'before we touched anything' the start", () => {
+    expect(ids("what did the status show before you restarted anything")).toEqual(["e3"]);
+    expect(ids("what did the status show before we touched anything")).toEqual(["e1"]);
+  });
+
+  it("'what changed between the first X and the last one'", () => {
+    expect(ids("what changed between the first status and the last one", 2).sort()).toEqual(["e1", "e9"]);
+  });
+});

@@ -409,7 +409,7 @@ export function parseQuery(input: string): ParsedQuery {
     p.replace(/^\s*(?:please\s+)?(?:compare|diff|contrast|differences? between)\s+/, "").trim();
   const beforeAfter = /^(.*?)\s*\bbefore and after\s+(.+)$/.exec(lower);
   const cmp =
-    /\b(?:compare|diff|contrast|differences? between)\s+(.+?)\s+(?:with|and|to|against|vs\.?|versus)\s+(.+)$/.exec(
+    /\b(?:compare|diff|contrast|differences? between|(?:changed|changes?) between)\s+(.+?)\s+(?:with|and|to|against|vs\.?|versus)\s+(.+)$/.exec(
       lower,
     );
   const versus = /(?:^|[,;:.!?]\s*)([^,;:.!?]+?)\s+(?:vs\.?|versus)\s+(.+)$/.exec(lower);
@@ -707,7 +707,9 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     ev &&
     !/^(it|they)\b/.test(ev[2]!) &&
     // "before we touched anything": no event of the session but its start (below).
-    !/\b(?:anything|everything)\s*$/.test(ev[2]!.trim()) &&
+    !/\b(?:touched|changed|did|tried|started|ran|fixed|modified|edited)\s+(?:anything|everything)\s*$/.test(
+      ev[2]!.trim(),
+    ) &&
     !/^(?:this|that)\s*(?:$|one\b|[a-z]+ed\b|(?:is|was|were|went|broke|ran|came|did|does|do|got|gets|goes|will|would|has|had)\b)/.test(
       ev[2]!.trim(),
     )
@@ -729,7 +731,9 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   if (day) return { kind: "day", daysBack: (day[1] ?? day[2]) === "yesterday" ? 1 : 0, why: `"${day[0]}"` };
   // "two checks back", "a couple of steps ago", "one run back": counted back from the latest of the kind.
   const back =
-    /\b(one|two|three|four|2|3|4|a couple of|couple of|a few)\s+(?:more\s+)?(?:[a-z]+\s+)?(?:back|ago)\b/.exec(lower);
+    /\b(one|two|three|four|2|3|4|a couple of|couple of|a few)\s+(?:more\s+)?(?:[a-z]+\s+){0,2}(?:back|ago)\b/.exec(
+      lower,
+    );
   if (back) {
     const n = {
       one: 1,
