@@ -644,6 +644,21 @@ function resolveParsed(
   // A thing matched by a name beats one matched by topic words only, when their scores are close.
   if (distinct.some((s) => s.named) && distinct.some((s) => !s.named))
     distinct.splice(0, distinct.length, ...distinct.filter((s) => s.named));
+  // "what does bisect_check.sh do": a file named, held by a record of the file itself (a read or a write) and by a
+  // command that only mentions it: a question about what the file is, not about a run, is the file's record.
+  if (
+    query.names.length > 0 &&
+    !query.past &&
+    !query.wantsError &&
+    !/\b(?:output|outputs|print|printed|prints|return|returned|returns|result|results|log|logs|exit|pass|passed|fail|failed)\b/.test(
+      query.text.toLowerCase(),
+    ) &&
+    distinct.length > 1 &&
+    distinct.every((s) => s.named)
+  ) {
+    const own = distinct.filter((s) => s.x.group.startsWith("file:"));
+    if (own.length > 0 && own.length < distinct.length) distinct.splice(0, distinct.length, ...own);
+  }
   const ambiguous = distinct.length > 1 && distinct.every((s) => s.named);
   const head = ambiguous
     ? distinct
