@@ -715,8 +715,8 @@ function byClock(
 
 /**
  * "yesterday's", "today's": the latest record of the kind on that calendar day (UTC) counted back from the day of
- * now (the option, else the latest timestamp of the session). Without timestamps: today is the most recent,
- * yesterday the one before it. Nothing on that day: nothing picked by the day.
+ * now (the option, else the latest timestamp of the session). Without timestamps, or nothing on that day:
+ * nothing picked by the day.
  */
 function byDay(
   kind: Scored[],
@@ -729,15 +729,9 @@ function byDay(
   const latestTime = maxOf(list, (x) => (Number.isFinite(time(x)) ? time(x) : Number.NEGATIVE_INFINITY));
   const ref = now && Number.isFinite(now.getTime()) ? now.getTime() : latestTime;
   const timed = kind.filter((s) => Number.isFinite(time(s.x)));
-  if (timed.length === 0 || !Number.isFinite(ref)) {
-    const pick = daysBack === 0 ? kind.at(-1) : (kind.at(-2) ?? kind.at(-1));
-    return pick
-      ? {
-          s: pick,
-          why: daysBack === 0 ? "no timestamps: the most recent" : "no timestamps: the one before the most recent",
-        }
-      : undefined;
-  }
+  // Without timestamps the day is no position of the session ("yesterday's and today's backup" may be two
+  // snapshots inside one record): nothing is picked by the day, the words decide.
+  if (timed.length === 0 || !Number.isFinite(ref)) return undefined;
   const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
   const target = dayOf(ref) - daysBack;
   const pick = timed.filter((s) => dayOf(time(s.x)) === target).at(-1);
