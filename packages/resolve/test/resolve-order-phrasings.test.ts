@@ -227,3 +227,44 @@ describe("counts, events and comparisons said at more length", () => {
     expect(ids("what changed between the first status and the last one", 2).sort()).toEqual(["e1", "e9"]);
   });
 });
+
+describe("the event's own words", () => {
+  it("an order inside the event picks which record stands for it", () => {
+    expect(ids("the ping right after the first status check")).toEqual(["e7"]);
+  });
+
+  it("'your …' and a dotted name inside the event", () => {
+    expect(ids("the status check right after your fleet.yaml write")).toEqual(["e6"]);
+    expect(ids("the status check right after you wrote fleet.yaml")).toEqual(["e6"]);
+  });
+});
+
+describe("the outcome asked with an order", () => {
+  const runs: ExecutionLike[] = [
+    {
+      id: "t1",
+      tool_name: "run_tests",
+      tool_args: { command: "pytest -q" },
+      summary: "40 passed, 2 failed",
+      result_type: "error",
+    },
+    { id: "t2", tool_name: "edit_file", tool_args: { path: "etl/join.py" }, summary: "drop duplicates" },
+    { id: "t3", tool_name: "run_tests", tool_args: { command: "pytest -q" }, summary: "42 passed" },
+    { id: "t4", tool_name: "edit_file", tool_args: { path: "etl/join.py" }, summary: "validate one_to_one" },
+    {
+      id: "t5",
+      tool_name: "run_tests",
+      tool_args: { command: "pytest -q" },
+      summary: "41 passed, 1 failed",
+      result_type: "error",
+    },
+  ];
+  it("'the last run that passed' is the latest that did not fail", () => {
+    expect(ids("the last run that passed", 1, runs)).toEqual(["t3"]);
+    expect(ids("the most recent green test run", 1, runs)).toEqual(["t3"]);
+  });
+
+  it("'the earliest failure' is the first record that failed", () => {
+    expect(ids("the earliest failure", 1, runs)).toEqual(["t1"]);
+  });
+});

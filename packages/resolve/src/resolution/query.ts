@@ -96,6 +96,8 @@ export interface ParsedQuery {
    * over my coffee"): it tells something rather than asking for a record.
    */
   statement: boolean;
+  /** "the last run that passed", "the run where everything worked", "the green build": the outcome was success. */
+  wantsSuccess: boolean;
   /**
    * A question about what to do or what would happen ("should we add a gate in CI?", "do we have to file X?", "do
    * you think we should move to k8s?", "does the store split it if we ship Y?"): it asks for advice, not a record.
@@ -321,7 +323,7 @@ export function parseQuery(input: string): ParsedQuery {
   }
   const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
   const failureWords =
-    /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(
+    /\b(that|the|this|an?|any|last|latest|first|earliest|previous|second|third|other|newest|most recent)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(
       lower,
     ) ||
     /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked|rejected|refused|(?:did not|didn'?t|would not|wouldn'?t|will not|won'?t|wont|does not|doesn'?t) (?:accept|install|start|build|compile|connect|load|boot|mount|deploy|pass))\b/.test(
@@ -498,6 +500,11 @@ export function parseQuery(input: string): ParsedQuery {
     aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
     verbHintsOnly: hints.size > 0 && verbHintsOnly,
     advice: ADVICE.test(lower),
+    wantsSuccess:
+      !wantsError &&
+      /\b(?:that|which|where|when|one)\s+(?:everything\s+|all\s+|it\s+|they\s+)?(?:passed|succeeded|worked|went green|was green|were green|came back clean|was clean)\b|\b(?:green|passing|successful|succeeded|clean)\s+(?:run|runs|one|build|builds|test run|deploy|attempt)\b/.test(
+        lower,
+      ),
     statement:
       !/\?/.test(lower) &&
       // "we got a puppy", "my cat knocked over …": a subject and a verb ("our original status check" is a noun phrase).
@@ -699,7 +706,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   // Before/after an event ("before the migration ran", "after my edit"), unless the event is
   // the referent itself ("before it died").
   const ev =
-    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:all\s+(?:of\s+)?)?(?:(?:my|the|i|you|we|our|that|this)\b|(?!(?:everything|anything|nothing|something)\b)[a-z]{3,}ing\s+(?:the|my|our|your|that|this|it|a|an)\b)[^?.!,;]*)/.exec(
+    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:all\s+(?:of\s+)?)?(?:(?:my|your|the|i|you|we|our|that|this)\b|(?!(?:everything|anything|nothing|something)\b)[a-z]{3,}ing\s+(?:the|my|our|your|that|this|it|a|an)\b)(?:[^?.!,;]|[.](?=\w))*)/.exec(
       lower,
     );
   // "before that slice" names an event; "before that happened", "before this one" do not.

@@ -486,6 +486,11 @@ function resolveParsed(
       );
       if (ofKind.length) kind = ofKind;
     }
+    // "the last test run that passed": among the kind, the records that did not fail.
+    if (query.wantsSuccess && max > 0) {
+      const ok = kind.filter((s) => !s.x.isError);
+      if (ok.length) kind = ok;
+    }
     // "the second time you try all hosts": the n-th time of one thing done again is a record of the tool most of the
     // kind's records are; a record of another tool that shares a word ("hosts.txt" read) is no earlier time of it.
     if (op.kind === "nth" && !op.overall && max > 0 && query.hints.size === 0) {
@@ -815,7 +820,18 @@ function resolveAnchor(
     maxOf(s, (v) => v.total),
   );
   if (max <= 0) return undefined;
-  return s.filter((v) => v.total >= TIE * max).at(-1)?.x;
+  // "after your first fix", "before the second edit": the event's own order among the records that stand for it.
+  const tied = s.filter((v) => v.total >= TIE * max).sort((a, b) => a.x.index - b.x.index);
+  const op = q.temporal;
+  const at =
+    op?.kind === "first"
+      ? tied[0]
+      : op?.kind === "nth"
+        ? (tied[op.n - 1] ?? tied.at(-1))
+        : op?.kind === "previous"
+          ? (tied.at(-1 - (op.back ?? 1)) ?? tied[0])
+          : tied.at(-1);
+  return at?.x;
 }
 
 /**

@@ -640,6 +640,11 @@ export function scoreExecution(
     outcome = 3;
     if (explain) reasons.push(`outcome: ${x.source.result_type}`);
   }
+  // "the last run that passed", "the green one": a record that did not fail.
+  if (query.wantsSuccess && !x.isError && (text > 0 || tool > 0)) {
+    outcome += 3;
+    if (explain) reasons.push("outcome: no error");
+  }
   for (const code of query.statusCodes) {
     if (x.statusCodes.includes(code)) {
       outcome += 1;
