@@ -268,3 +268,21 @@ describe("the outcome asked with an order", () => {
     expect(ids("the earliest failure", 1, runs)).toEqual(["t1"]);
   });
 });
+
+describe("the older and the newer of two", () => {
+  it("'the older of the two pings', 'the newer one'", () => {
+    expect(ids("the older of the two pings")).toEqual(["e7"]);
+    expect(ids("the newer ping")).toEqual(["e8"]);
+    expect(ids("the later of the two pings")).toEqual(["e8"]);
+  });
+
+  it("'the first search vs the second': a bare ordinal takes the other side's kind, a tool word too", () => {
+    expect(ids("the first ping vs the second", 2).sort()).toEqual(["e7", "e8"]);
+    const xs: ExecutionLike[] = [
+      { id: "w1", tool_name: "web_search", tool_args: { query: "tide tables brest" }, summary: "7 results" },
+      { id: "w2", tool_name: "fetch_url", tool_args: { url: "https://tides.example/brest" }, summary: "high 06:12" },
+      { id: "w3", tool_name: "web_search", tool_args: { query: "tide coefficient meaning" }, summary: "5 results" },
+    ];
+    expect(ids("the first search vs the second", 2, xs).sort()).toEqual(["w1", "w3"]);
+  });
+});

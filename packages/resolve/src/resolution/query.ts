@@ -766,7 +766,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return { kind: "previous", why: "the one before this", demonstrative: true };
   }
   if (
-    /\b(the one before|one before (it|this|that)|the (one|result|file|run|query|command|page|log) before|before (it|this|that|the last|the latest)( one)?\s*([?.!,]|$)|before this one|before that one|earlier one|the earlier|previous one|the previous|prior one|the prior|the time before|not (this|that|the latest|the last|the newest)( one)?\b)/.test(
+    /\b(the one before|one before (it|this|that)|the (one|result|file|run|query|command|page|log) before|before (it|this|that|the last|the latest)( one)?\s*([?.!,]|$)|before this one|before that one|earlier one|the earlier|previous one|the previous|prior one|the prior|the time before|the (?:older|earlier|former)(?: one)? of the (?:two|2)|the older (?:one|\w+)|not (this|that|the latest|the last|the newest)( one)?\b)/.test(
       lower,
     )
   ) {
@@ -805,7 +805,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   // the latest of the failures.
   if (POINTED_FAILURE.test(lower)) return { kind: "latest", why: "the failure pointed at" };
   if (
-    /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(
+    /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bthe (?:newer|latter)\b|\bthe later (?:one|of)\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(
       lower,
     ) ||
     nounAfter(/\b(last|latest)\b/g) ||

@@ -159,9 +159,15 @@ function comparedParts(texts: string[]): { texts: string[]; ordered: boolean } {
     const side = /^\s*(before|after)\s*$/.exec(t)?.[1];
     if (side && other.temporal?.kind === "event")
       return `${texts[i === 0 ? 1 : 0]!.replace(/\b(before|after)\b/, side)}`;
-    const content = p.topicWords.length > 0 || p.names.length > 0;
-    if (!content && p.temporal && (other.topicWords.length > 0 || other.names.length > 0))
-      return `${t} ${[...other.names, ...other.topicWords].join(" ")}`;
+    const content = p.topicWords.length > 0 || p.names.length > 0 || p.hints.size > 0;
+    // The other side's words without its order words ("the first search" → "search").
+    const core = texts[i === 0 ? 1 : 0]!.replace(
+      /\b(?:the|a|an|my|our|your|very|first|second|third|last|latest|initial|original|earliest|newest|current|previous|final|most recent|one|ones|now|today's|yesterday's|from|at|start|beginning)\b/g,
+      " ",
+    )
+      .replace(/\s+/g, " ")
+      .trim();
+    if (!content && p.temporal && core) return `${t} ${core}`;
     return t;
   });
   const ordered = out.every((t) => {
