@@ -286,3 +286,12 @@ describe("the older and the newer of two", () => {
     expect(ids("the first search vs the second", 2, xs).sort()).toEqual(["w1", "w3"]);
   });
 });
+
+describe("clock phrases said otherwise", () => {
+  it("'3 hours back', 'a couple hours ago' go by the timestamps", () => {
+    // The latest record ran at 13:00 on the 10th; status checks at 10:00 (e6) and 13:00 (e9).
+    expect(resolveReferences("the status from 3 hours back", fleet).candidates[0]?.reasons.join(" ")).toMatch(/time:/);
+    expect(ids("the status from 3 hours back")).toEqual(["e6"]);
+    expect(ids("the status from a couple hours ago")).toEqual(["e6"]);
+  });
+});

@@ -344,7 +344,7 @@ export function parseQuery(input: string): ParsedQuery {
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
   const termText = body.replace(
-    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\b(?:at|from) the (very )?(start|beginning|outset|get[- ]go)\b|\bfirst thing\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b|\b(right|just|immediately|directly)\s+(?=before\b|after\b)/gi,
+    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\b(?:at|from) the (very )?(start|beginning|outset|get[- ]go)\b|\bfirst thing\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of|a couple|couple|two|three|four|five|ten|twenty|thirty)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+(?:or so\s+)?(?:ago|back|earlier)\b|\b(right|just|immediately|directly)\s+(?=before\b|after\b)/gi,
     " ",
   );
   const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu) ?? [];
@@ -752,6 +752,8 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
       "4": 4,
       "a couple of": 2,
       "couple of": 2,
+      "a couple": 2,
+      couple: 2,
       "a few": 3,
     }[back[1] as "one"];
     // The latest is one back ("one step back"); "two checks ago" is the one before it.
@@ -828,7 +830,7 @@ const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 
 export function parseClock(lower: string): TemporalOp | undefined {
   if (/\bhalf an? hour ago\b/.test(lower)) return { kind: "clock", agoMs: 30 * UNIT_MS.m!, why: '"half an hour ago"' };
   const m =
-    /\b(an?|one|\d+|a few|few|several|a couple of|couple of|two|three|four|five|ten|twenty|thirty)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/.exec(
+    /\b(an?|one|\d+|a few|few|several|a couple of|couple of|a couple|couple|two|three|four|five|ten|twenty|thirty)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+(?:or so\s+)?(?:ago|back|earlier)\b/.exec(
       lower,
     );
   if (!m) return undefined;
@@ -841,6 +843,8 @@ export function parseClock(lower: string): TemporalOp | undefined {
     several: 5,
     "a couple of": 2,
     "couple of": 2,
+    "a couple": 2,
+    couple: 2,
     two: 2,
     three: 3,
     four: 4,
