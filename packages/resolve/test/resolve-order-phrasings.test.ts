@@ -264,6 +264,11 @@ describe("the outcome asked with an order", () => {
     expect(ids("the most recent green test run", 1, runs)).toEqual(["t3"]);
   });
 
+  it("'the run before last' with no other word is a command or a test run, not an edit", () => {
+    expect(ids("the run before last", 1, runs)).toEqual(["t3"]);
+    expect(ids("the previous run", 1, runs)).toEqual(["t3"]);
+  });
+
   it("'the earliest failure' is the first record that failed", () => {
     expect(ids("the earliest failure", 1, runs)).toEqual(["t1"]);
   });

@@ -476,6 +476,16 @@ function resolveParsed(
     const firm = (s: Scored) => s.total - s.related;
     const firmMax = Math.max(0, maxOf(scored, firm));
     let kind = max > 0 ? scored.filter((s) => s.total > 0 && firm(s) >= KIND * firmMax) : scored;
+    // "the run before last", "the previous run": with no other word, a run is a command or a test run.
+    if (
+      max <= 0 &&
+      /\b(?:the|that|this|my|your|our|last|latest|previous|prior|first|second|third|earlier)\s+runs?\b/.test(
+        query.text.toLowerCase(),
+      )
+    ) {
+      const runs = kind.filter((s) => s.x.classes.has("exec") || s.x.classes.has("test"));
+      if (runs.length) kind = runs;
+    }
     let chosen: Scored | undefined;
     let op = query.temporal;
     // "the first df, before all the cleanup": when no record stands for the event, the order within it decides.
