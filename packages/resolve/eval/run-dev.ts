@@ -19,10 +19,32 @@ import { whyMissed } from "./why.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../../..");
-const argv = process.argv.slice(2);
+const USAGE = `usage: eval [--why] [--verbose] [--hold <ids>|none] [--help] [file.json ...]
+  Scores the resolver on the reference sets (default: every set of eval/sets.ts).
+  --why            which step lost each miss (held-out sets: counts per step only)
+  --verbose        every tuned query with what it got
+  --hold <ids>     dev2 scenarios kept out of tuning, comma-separated ("none": none held)
+  --help           this text`;
+// A bare \`--\` (pnpm passes it through from \`pnpm eval -- --why\`) is not a file: it is dropped.
+const argv = process.argv.slice(2).filter((a) => a !== "--");
+if (argv.includes("--help") || argv.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const holdAt = argv.indexOf("--hold");
+if (holdAt >= 0 && (argv[holdAt + 1] === undefined || argv[holdAt + 1]?.startsWith("-"))) {
+  console.error(`--hold needs a list of scenario ids or "none"\n${USAGE}`);
+  process.exit(2);
+}
+const unknown = argv.find(
+  (a, i) => a.startsWith("-") && !["--verbose", "--why", "--hold"].includes(a) && !(holdAt >= 0 && i === holdAt + 1),
+);
+if (unknown) {
+  console.error(`unknown flag ${unknown}\n${USAGE}`);
+  process.exit(2);
+}
 const verbose = argv.includes("--verbose");
 const why = argv.includes("--why");
-const holdAt = argv.indexOf("--hold");
 const hold = holdAt >= 0 ? (argv[holdAt + 1] === "none" ? [] : (argv[holdAt + 1] ?? "").split(",")) : HELD_DEV2;
 const args = argv.filter(
   (a, i) => a !== "--verbose" && a !== "--why" && a !== "--hold" && !(holdAt >= 0 && i === holdAt + 1),

@@ -11,11 +11,16 @@ export type TemporalOp =
       demonstrative?: boolean;
       /** "the one before the last, how many …?": a generic noun, then a clause of its own: the one before the latest execution. */
       overall?: boolean;
+      /** "two checks back", "a couple of steps ago": how many of the kind back from the latest (1 when absent). */
+      back?: number;
     }
   /** `overall`: "the first/third thing (we did)": the position in the whole session, whatever the other words name. */
   | { kind: "first"; why: string; overall?: boolean }
   | { kind: "nth"; n: number; why: string; overall?: boolean }
-  | { kind: "event"; side: "before" | "after"; phrase: string; why: string }
+  /** `within`: an order among the records on that side ("the first df, before all the cleanup": the earliest). */
+  | { kind: "event"; side: "before" | "after"; phrase: string; why: string; within?: TemporalOp }
+  /** "yesterday's", "today's": by the executions' calendar day (0 = the latest timestamp's day, 1 = the day before). */
+  | { kind: "day"; daysBack: number; why: string }
   /** "an hour ago", "a few minutes ago": by the executions' timestamps. */
   | { kind: "clock"; agoMs: number; why: string };
 
@@ -86,6 +91,18 @@ export interface ParsedQuery {
    * the verb's object must then be something of the session for the hint to count.
    */
   verbHintsOnly: boolean;
+  /**
+   * A statement in the first person with no question and no request ("we currently have three kids", "my cat knocked
+   * over my coffee"): it tells something rather than asking for a record.
+   */
+  statement: boolean;
+  /** "the last run that passed", "the run where everything worked", "the green build": the outcome was success. */
+  wantsSuccess: boolean;
+  /**
+   * A question about what to do or what would happen ("should we add a gate in CI?", "do we have to file X?", "do
+   * you think we should move to k8s?", "does the store split it if we ship Y?"): it asks for advice, not a record.
+   */
+  advice: boolean;
   /** Content words that are not order or time words ("currently", "latest"): what the message is about. */
   topicWords: string[];
 }
@@ -187,8 +204,23 @@ export function normalizeMessage(text: string): string {
       const full = SHORTHAND[w.toLowerCase()];
       return full ? `${pre}${full}` : whole;
     })
-    .replace(/\s+[—–]+\s*|\s*[—–]+\s+|\s+-{1,2}\s+/g, ", ");
+    .replace(/\s+[—–]+\s*|\s*[—–]+\s+|\s+-{1,2}\s+/g, ", ")
+    .replace(ORDER_SYNONYMS, (whole) => {
+      const l = whole.toLowerCase().replace(/[\s-]+/g, " ");
+      return l.startsWith("prior to") || l.startsWith("preceding")
+        ? whole.replace(/^prior to|^preceding/i, "before")
+        : l.startsWith("following") || l.startsWith("subsequent to")
+          ? whole.replace(/^following|^subsequent to/i, "after")
+          : "second to last";
+    });
 }
+
+/**
+ * Order words written otherwise, read as the words the order reading knows: "prior to"/"preceding" + a determiner
+ * or a gerund → "before", "following"/"subsequent to" → "after", "last but one"/"one before last" → "second to last".
+ */
+const ORDER_SYNONYMS =
+  /\b(?:prior to|preceding|following|subsequent to)(?=\s+(?:the|my|our|your|that|this|we|you|i|[a-z]+ing)\b)|\b(?:last[- ]but[- ]one|(?:the\s+)?one[- ]before[- ]last)\b/gi;
 
 /** Only the start of a very long message is read (a pasted log must not cost seconds). */
 export const MAX_MESSAGE_CHARS = 4_000;
@@ -206,8 +238,10 @@ export function parseQuery(input: string): ParsedQuery {
   }
   // Quoted phrases that are not names ("translate 'heat pump'") are the object of a task, not a reference.
   const negation = splitNegation(normalizeMessage(text));
-  const body = negation.positive.replace(/(["'`‘“])([^"'`’”]{1,200})(["'`’”])/g, (_whole, _a: string, inner: string) =>
-    /[./\\]/.test(inner) ? inner : " ",
+  // An apostrophe inside a word ("yesterday's", "don't") opens or closes no quote.
+  const body = negation.positive.replace(
+    /(?<![\p{L}\p{N}])(["'`‘“])([^"'`’”]{1,200})(["'`’”])(?![\p{L}\p{N}])/gu,
+    (_whole, _a: string, inner: string) => (/[./\\]/.test(inner) ? inner : " "),
   );
   const names = [
     ...new Set(
@@ -268,7 +302,8 @@ export function parseQuery(input: string): ParsedQuery {
 
   // "before and after the fix" names two things (parts below), not one order.
   const temporal = /\bbefore and after\b/.test(lower) ? undefined : (parseTemporal(lower) ?? negation.order);
-  if (temporal?.kind === "event") {
+  // "the status before the restart vs after": a comparison of two positions keeps its parts (below).
+  if (temporal?.kind === "event" && !/\s(?:vs\.?|versus)\s/.test(lower)) {
     // The event clause ("before the migration ran") anchors the order; the rest describes the referent.
     const clause = `${temporal.side} ${temporal.phrase}`;
     const at = lower.indexOf(clause);
@@ -277,12 +312,18 @@ export function parseQuery(input: string): ParsedQuery {
     const rest = at >= 0 ? `${head} ${body.slice(at + clause.length)}`.trim() : "";
     if (rest.replace(/[^\p{L}\p{N}]/gu, "").length > 0) {
       const inner = parseQuery(rest);
-      return { ...inner, text, temporal, negated: [...inner.negated, ...negation.words] };
+      const within = inner.temporal && inner.temporal.kind !== "event" ? inner.temporal : undefined;
+      return {
+        ...inner,
+        text,
+        temporal: within ? { ...temporal, within } : temporal,
+        negated: [...inner.negated, ...negation.words],
+      };
     }
   }
   const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
   const failureWords =
-    /\b(that|the|this|an?|any|last|latest)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(
+    /\b(that|the|this|an?|any|last|latest|first|earliest|previous|second|third|other|newest|most recent)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(
       lower,
     ) ||
     /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked|rejected|refused|(?:did not|didn'?t|would not|wouldn'?t|will not|won'?t|wont|does not|doesn'?t) (?:accept|install|start|build|compile|connect|load|boot|mount|deploy|pass))\b/.test(
@@ -303,7 +344,7 @@ export function parseQuery(input: string): ParsedQuery {
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
   const termText = body.replace(
-    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\bat the (very )?(start|beginning|outset)\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b|\b(right|just|immediately|directly)\s+(?=before\b|after\b)/gi,
+    /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\b(?:at|from) the (very )?(start|beginning|outset|get[- ]go)\b|\bfirst thing\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of|a couple|couple|two|three|four|five|ten|twenty|thirty)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+(?:or so\s+)?(?:ago|back|earlier)\b|\b(right|just|immediately|directly)\s+(?=before\b|after\b)/gi,
     " ",
   );
   const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu) ?? [];
@@ -370,11 +411,20 @@ export function parseQuery(input: string): ParsedQuery {
     p.replace(/^\s*(?:please\s+)?(?:compare|diff|contrast|differences? between)\s+/, "").trim();
   const beforeAfter = /^(.*?)\s*\bbefore and after\s+(.+)$/.exec(lower);
   const cmp =
-    /\b(?:compare|diff|contrast|differences? between)\s+(.+?)\s+(?:with|and|to|against|vs\.?|versus)\s+(.+)$/.exec(
+    /\b(?:compare|diff|contrast|differences? between|(?:changed|changes?) between)\s+(.+?)\s+(?:with|and|to|against|vs\.?|versus)\s+(.+)$/.exec(
       lower,
     );
   const versus = /(?:^|[,;:.!?]\s*)([^,;:.!?]+?)\s+(?:vs\.?|versus)\s+(.+)$/.exec(lower);
-  if (beforeAfter && beforeAfter[1]!.trim()) {
+  // "the first and the last status": two positions of one kind.
+  const pair =
+    /^(.*?)\b(first|initial|earliest|original|oldest)\s+and\s+(?:the\s+)?(last|latest|final|current|newest|most recent)\s+(.+)$/.exec(
+      lower,
+    );
+  if (pair && !cmp) {
+    const what = cut(pair[4]!);
+    parts = [`${strip(pair[1]!)} ${pair[2]} ${what}`.trim(), `the ${pair[3]} ${what}`];
+    count = Math.max(count ?? 0, 2);
+  } else if (beforeAfter && beforeAfter[1]!.trim()) {
     // "the profile before and after the fix": the one before the event, then the one after it.
     const what = strip(beforeAfter[1]!);
     const event = cut(beforeAfter[2]!);
@@ -449,9 +499,30 @@ export function parseQuery(input: string): ParsedQuery {
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
     aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
     verbHintsOnly: hints.size > 0 && verbHintsOnly,
-    topicWords: terms.filter((t) => t.weight >= 1 && !parseTemporal(t.word)).map((t) => t.word),
+    advice: ADVICE.test(lower),
+    wantsSuccess:
+      !wantsError &&
+      /\b(?:that|which|where|when|one)\s+(?:everything\s+|all\s+|it\s+|they\s+)?(?:passed|succeeded|worked|went green|was green|were green|came back clean|was clean)\b|\b(?:green|passing|successful|succeeded|clean)\s+(?:run|runs|one|build|builds|test run|deploy|attempt)\b/.test(
+        lower,
+      ),
+    statement:
+      !/\?/.test(lower) &&
+      // "we got a puppy", "my cat knocked over …": a subject and a verb ("our original status check" is a noun phrase).
+      /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:(?:i|we|i'm|we're|i've|we've)\s+\w|(?:my|our)\s+(?:[\w'-]+\s+){1,3}(?:is|are|was|were|has|have|had|got|gets|[a-z]{2,}ed|sat|ran|went|took|made|ate|broke|fell|left|came|saw|won|lost|bought|found|gave|knew|told|wrote|said|did|keeps|loves|hates|wants|thinks|says)\b)/.test(
+        lower,
+      ) &&
+      !/\b(?:can|could|would|will) you\b|\b(?:please|pls|plz)\b|\b(?:show|give|tell|find|check|open|compare|summari[sz]e|explain|list)\s+(?:me|us)\b|\b(?:i|we) (?:want|need|wonder|wondered|'d like|would like)\b/.test(
+        lower,
+      ),
+    topicWords: terms
+      .filter((t) => t.weight >= 1 && !parseTemporal(t.word) && !FIRST_WORDS.test(t.word) && !LATEST_WORDS.test(t.word))
+      .map((t) => t.word),
   };
 }
+
+/** A question about what to do or what would happen, not about what a result said. */
+const ADVICE =
+  /^\s*(?:will|would|does|do|can|could|what happens|what would happen)\b[^?]*\bif (?:we|i|you)\s+(?!(?:did|had|were|was)\b)\w+|\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\bwhat would you (?:name|call|use|pick|choose|recommend)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
 const NEGATION_RE =
@@ -569,6 +640,10 @@ const LATEST_REF =
 const POINTED_FAILURE =
   /\b(?:that|this)\s+(?:failure|error|crash|exception|traceback|[45]\d\d)\b|\b(?:did|does|has) (?:that|this|it) (?:fail|break|crash|error)\b|\bit (?:went|turned|has gone) red\b/;
 
+/** A position inside a content or a span of time, not among records: "the first line of", "the last week". */
+const CONTENT_POSITION =
+  /^(?:of|line|lines|row|rows|column|columns|col|cols|entry|entries|item|items|element|elements|field|fields|word|words|char|chars|character|characters|byte|bytes|paragraph|paragraphs|section|sections|chapter|chapters|sentence|sentences|page|pages|half|part|few|couple|week|weeks|month|months|year|years|night|day|days|hour|hours|minute|minutes|time|times|place|one|ones|\d+)$/;
+
 /** Order words: "just", "the last one", "the earlier one", "the one before", "first time", "before my edit". */
 export function parseTemporal(lower: string): TemporalOp | undefined {
   // "the third thing you did", "the very first step": an ordinal of a generic noun counts every execution.
@@ -576,7 +651,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   // (a verb that names no kind, "did", "tried", keeps the count over the whole session).
   const overall = (ordinal: string) =>
     new RegExp(
-      `\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b(?!\\s+(?:that\\s+|which\\s+)?(?:i|you|we|u)\\s+(?!(?:did|do|done|does|tried|try|made|make|had|have|got|said|asked|mentioned|told|wanted|needed|were|was)\\b)(?:[a-z]+ed|ran|wrote|read|built)\\b)`,
+      `\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b(?!\\s+(?:that\\s+|which\\s+)?(?:i|you|we|u)\\s+(?!(?:did|do|done|does|tried|try|made|make|had|have|got|said|asked|mentioned|told|wanted|needed|were|was|ran|run|executed|called)\\b)(?:[a-z]+ed|ran|wrote|read|built)\\b)`,
     ).test(lower)
       ? { overall: true }
       : {};
@@ -595,41 +670,95 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return false;
   };
 
+  // "the first df, before all the cleanup", "first status vs latest status": an order word over one or two words
+  // that end the clause (or come before an event) orders the kind those words name, whatever the noun; a
+  // position inside a content ("the first line of", "the last week") is no order of records.
+  const clauseKind = (order: string) => {
+    const re = new RegExp(
+      `(?:\\bthe\\s+(?:very\\s+)?|^\\s*|[,;:.!?]\\s*)${order}\\s+([\\w.'/-]+)(?:\\s+([\\w.'/-]+))?\\s*(?:[,;:!?]|\\s[-\u2013\u2014]\\s|\\s+(?:before|after|from|when|vs\\.?|versus)\\b|$)`,
+      "g",
+    );
+    for (const m of lower.matchAll(re)) {
+      const ws = [m[1], m[2]].filter((w): w is string => !!w);
+      if (ws.some((w) => CONTENT_POSITION.test(w) || isStopword(w.replace(/'s$/, "")))) continue;
+      return true;
+    }
+    return false;
+  };
   // "the one before the last, how many …?", "the second-to-last result: which …": the order phrase names no kind
   // (a generic noun) and the message's own words come in a clause of their own: the position in the whole session.
   const previousOverall = () =>
-    /\b(?:the\s+)?(?:one|result|output|thing|step|action|command|call|execution)\s+before\s+(?:the|that|this)\s+(?:very\s+)?(?:last|latest|most recent|final)(?:\s+(?:one|step|thing|action|command|call|execution|result|output))?\s*[,;:]|\b(?:second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\s+(?:one|result|output|thing|step|action|command|call|execution)\s*[,;:]/.test(
+    /\b(?:the\s+)?(?:one|result|output|thing|step|action|command|call|execution)\s+before\s+(?:the|that|this)\s+(?:very\s+)?(?:last|latest|most recent|final)(?:\s+(?:one|step|thing|action|command|call|execution|result|output))?\s*[,;:]|\b(?:second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\s+(?:one|result|output|thing|step|action|command|call|execution)(?:\s+(?:that\s+|which\s+)?(?:i|you|we)\s+(?:ran|run|did|tried|executed|called))?\s*[,;:]/.test(
       lower,
     )
       ? { overall: true }
       : {};
+  // "the run before last", "the ping before last": the one before the latest.
+  if (
+    /\bbefore\s+last\b(?!\s+(?:night|week|month|year|time|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)/.test(
+      lower,
+    )
+  )
+    return { kind: "previous", why: '"before last"' };
   // "before the last one", "just before the most recent step (took)": the one before the latest, not an event.
   if (new RegExp(`\\bbefore\\s+${LATEST_REF}`).test(lower))
     return { kind: "previous", why: "the one before the latest", ...previousOverall() };
   // Before/after an event ("before the migration ran", "after my edit"), unless the event is
   // the referent itself ("before it died").
   const ev =
-    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:my|the|i|you|we|our|that|this)\b[^?.!,;]*)/.exec(
+    /\b(before|after)\s+(?!(?:this|that|it|the last|the latest|the previous|the one)\b(?:\s+one)?\s*(?:[?.!,]|$))((?:all\s+(?:of\s+)?)?(?:(?:my|your|the|i|you|we|our|that|this)\b|(?!(?:everything|anything|nothing|something)\b)[a-z]{3,}ing\s+(?:the|my|our|your|that|this|it|a|an)\b)(?:[^?.!,;]|[.](?=\w))*)/.exec(
       lower,
     );
   // "before that slice" names an event; "before that happened", "before this one" do not.
   if (
     ev &&
     !/^(it|they)\b/.test(ev[2]!) &&
+    // "before we touched anything": no event of the session but its start (below).
+    !/\b(?:touched|changed|did|tried|started|ran|fixed|modified|edited)\s+(?:anything|everything)\s*$/.test(
+      ev[2]!.trim(),
+    ) &&
     !/^(?:this|that)\s*(?:$|one\b|[a-z]+ed\b|(?:is|was|were|went|broke|ran|came|did|does|do|got|gets|goes|will|would|has|had)\b)/.test(
       ev[2]!.trim(),
     )
   ) {
-    return {
-      kind: "event",
-      side: ev[1] as "before" | "after",
-      phrase: ev[2]!.trim(),
-      why: `"${ev[1]} ${ev[2]!.trim()}"`,
-    };
+    const phrase = ev[2]!.split(/\s+(?:vs\.?|versus)\s+/)[0]!.trim();
+    return { kind: "event", side: ev[1] as "before" | "after", phrase, why: `"${ev[1]} ${phrase}"` };
   }
 
+  // "the status before we touched anything": before any change of the session is its start.
+  if (
+    /\bbefore (?:(?:we|you|i) (?:\w+ )?)?(?:touched|changed|did|tried|started|ran|fixed) (?:anything|everything)\b/.test(
+      lower,
+    )
+  )
+    return { kind: "first", why: '"before anything"' };
   const clock = parseClock(lower);
   if (clock) return clock;
+  const day = /\b(yesterday|today)'s\b|\bfrom (yesterday|today)\b/.exec(lower);
+  if (day) return { kind: "day", daysBack: (day[1] ?? day[2]) === "yesterday" ? 1 : 0, why: `"${day[0]}"` };
+  // "two checks back", "a couple of steps ago", "one run back": counted back from the latest of the kind.
+  const back =
+    /\b(one|two|three|four|2|3|4|a couple of|couple of|a few)\s+(?:more\s+)?(?:[a-z]+\s+){0,2}(?:back|ago)\b/.exec(
+      lower,
+    );
+  if (back) {
+    const n = {
+      one: 1,
+      two: 2,
+      three: 3,
+      four: 4,
+      "2": 2,
+      "3": 3,
+      "4": 4,
+      "a couple of": 2,
+      "couple of": 2,
+      "a couple": 2,
+      couple: 2,
+      "a few": 3,
+    }[back[1] as "one"];
+    // The latest is one back ("one step back"); "two checks ago" is the one before it.
+    return n === 1 ? { kind: "latest", why: `"${back[0]}"` } : { kind: "previous", why: `"${back[0]}"`, back: n - 1 };
+  }
   if (/\b(second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\b/.test(lower))
     return { kind: "previous", why: "second to last", ...previousOverall() };
   if (
@@ -639,7 +768,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     return { kind: "previous", why: "the one before this", demonstrative: true };
   }
   if (
-    /\b(the one before|one before (it|this|that)|the (one|result|file|run|query|command|page|log) before|before (it|this|that|the last|the latest)( one)?\s*([?.!,]|$)|before this one|before that one|earlier one|the earlier|previous one|the previous|prior one|not (this|that|the latest|the last|the newest)( one)?\b)/.test(
+    /\b(the one before|one before (it|this|that)|the (one|result|file|run|query|command|page|log) before|before (it|this|that|the last|the latest)( one)?\s*([?.!,]|$)|before this one|before that one|earlier one|the earlier|previous one|the previous|prior one|the prior|the time before|the (?:older|earlier|former)(?: one)? of the (?:two|2)|the older (?:one|\w+)|not (this|that|the latest|the last|the newest)( one)?\b)/.test(
       lower,
     )
   ) {
@@ -656,26 +785,33 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   const nth = /(?:\bthe|^|[,;:.!?]\s*)\s*(second|third|fourth|fifth|2nd|3rd|4th|5th)\b(?![- ](to[- ])?last)/.exec(
     lower,
   );
-  if (nth && nounAfter(new RegExp(`(?:\\bthe|^|[,;:.!?]\\s*)\\s*${nth[1]}\\b`, "g"))) {
+  if (nth && (nounAfter(new RegExp(`(?:\\bthe|^|[,;:.!?]\\s*)\\s*${nth[1]}\\b`, "g")) || clauseKind(nth[1]!))) {
     const n = { second: 2, third: 3, fourth: 4, fifth: 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 }[nth[1] as "second"];
     return { kind: "nth", n, why: `"the ${nth[1]}"`, ...overall(nth[1]!) };
   }
   if (
-    /\b(first time|the very first|originally|initially|at the (very )?(start|beginning|outset)|in the (very )?beginning|to begin with|the original|oldest|earliest)\b/.test(
+    /\b(first time|the very first|originally|initially|(?:at|from) the (very )?(start|beginning|outset|get[- ]go)|in the (very )?beginning|to begin with|first thing|at first|(?:the|our|my|your) original|the initial|before (?:(?:we|you|i) (?:\w+ )?)?(?:touched|changed|did|tried|started|ran) (?:anything|everything)|before anything (?:else )?(?:was|got|changed|ran)|oldest|earliest)\b/.test(
       lower,
     ) ||
-    nounAfter(/\bfirst\b/g)
+    nounAfter(/\bfirst\b/g) ||
+    clauseKind("first")
   ) {
-    return { kind: "first", why: '"first"', ...overall("first") };
+    // "at the very start, what was …?": the phrase is a clause of its own and names no kind: the session's start.
+    const sessionStart =
+      /(?:^|[,;:.!?]\s*|\b(?:and|so|but|ok|okay)\s+)(?:at|from|in)\s+the\s+(?:very\s+)?(?:start|beginning|outset)\s*[,;:]/.test(
+        lower,
+      );
+    return { kind: "first", why: '"first"', ...(sessionStart ? { overall: true } : overall("first")) };
   }
   // A failure pointed at without a name ("that failure", "that 500", "why did it fail?", "it went red"):
   // the latest of the failures.
   if (POINTED_FAILURE.test(lower)) return { kind: "latest", why: "the failure pointed at" };
   if (
-    /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(
+    /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bthe (?:newer|latter)\b|\bthe later (?:one|of)\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(
       lower,
     ) ||
     nounAfter(/\b(last|latest)\b/g) ||
+    clauseKind("(?:last|latest|newest|current)") ||
     /\b(that|this)\s+((?:[\w-]+\s+){0,2}?)(one|result|output|error|listing|query|search|run|command|call|request|page|file|log|response|thing)\b/.test(
       lower,
     ) ||
@@ -694,7 +830,7 @@ const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 
 export function parseClock(lower: string): TemporalOp | undefined {
   if (/\bhalf an? hour ago\b/.test(lower)) return { kind: "clock", agoMs: 30 * UNIT_MS.m!, why: '"half an hour ago"' };
   const m =
-    /\b(an?|one|\d+|a few|few|several|a couple of|couple of|two|three|four|five|ten|twenty|thirty)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/.exec(
+    /\b(an?|one|\d+|a few|few|several|a couple of|couple of|a couple|couple|two|three|four|five|ten|twenty|thirty)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+(?:or so\s+)?(?:ago|back|earlier)\b/.exec(
       lower,
     );
   if (!m) return undefined;
@@ -707,6 +843,8 @@ export function parseClock(lower: string): TemporalOp | undefined {
     several: 5,
     "a couple of": 2,
     "couple of": 2,
+    "a couple": 2,
+    couple: 2,
     two: 2,
     three: 3,
     four: 4,

@@ -112,19 +112,72 @@ export function resolveWith(
       };
   }
 
-  if (query.parts && query.parts.length > 1 && (!query.general || query.partsNamed)) {
+  const parts = query.parts && query.parts.length > 1 ? comparedParts(query.parts) : undefined;
+  if (parts && (!query.general || query.partsNamed || parts.ordered)) {
     const picked: Candidate[] = [];
-    for (const part of query.parts) {
+    for (const part of parts.texts) {
       const r = resolveParsed(parseQuery(part), list, limit, score, options.now);
       const first = r.candidates.find((c) => !picked.some((p) => p.id === c.id));
       if (first) picked.push({ ...first, reasons: [`named in "${part}"`, ...first.reasons] });
     }
-    if (picked.length === query.parts.length)
+    if (picked.length === parts.texts.length)
       return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
   }
   const lexical = resolveParsed(query, list, limit, score, options.now);
   if (lexical.candidates.length > 0 || options.semantic === undefined || query.general || !text.trim()) return lexical;
   return semanticAnswer(list, options.semantic);
+}
+
+/** Some record holds most of the message's topic words itself (the word or its stem, not a related word). */
+function heldMostly(query: ParsedQuery, scored: Scored[]): boolean {
+  const topic = query.terms.filter((t) => query.topicWords.includes(t.word));
+  if (topic.length === 0) return true;
+  return scored.some(
+    (s) =>
+      s.total > 0 && topic.filter((t) => s.x.tokens.has(t.word) || s.x.stems.has(t.stem)).length * 2 > topic.length,
+  );
+}
+
+/**
+ * The parts of "X vs Y" as each is resolved: a part that names only a position ("now", "today's", "the current one")
+ * takes the other part's content words ("queue counts from the very start vs now": the queue counts now); a bare
+ * "after"/"before" takes the other part's event ("the status before the restart vs after"). `ordered`: every part
+ * carries an order or time word, so the comparison is of two positions in the session, not a general one.
+ */
+function comparedParts(texts: string[]): { texts: string[]; ordered: boolean } {
+  const parsed = texts.map((t) => {
+    try {
+      return parseQuery(t);
+    } catch {
+      return undefined;
+    }
+  });
+  const out = texts.map((t, i) => {
+    const p = parsed[i];
+    const other = parsed[i === 0 ? 1 : 0];
+    if (!p || !other) return t;
+    const side = /^\s*(before|after)\s*$/.exec(t)?.[1];
+    if (side && other.temporal?.kind === "event")
+      return `${texts[i === 0 ? 1 : 0]!.replace(/\b(before|after)\b/, side)}`;
+    const content = p.topicWords.length > 0 || p.names.length > 0 || p.hints.size > 0;
+    // The other side's words without its order words ("the first search" → "search").
+    const core = texts[i === 0 ? 1 : 0]!.replace(
+      /\b(?:the|a|an|my|our|your|very|first|second|third|last|latest|initial|original|earliest|newest|current|previous|final|most recent|one|ones|now|today's|yesterday's|from|at|start|beginning)\b/g,
+      " ",
+    )
+      .replace(/\s+/g, " ")
+      .trim();
+    if (!content && p.temporal && core) return `${t} ${core}`;
+    return t;
+  });
+  const ordered = out.every((t) => {
+    try {
+      return parseQuery(t).temporal !== undefined;
+    } catch {
+      return false;
+    }
+  });
+  return { texts: out, ordered };
 }
 
 function previousIds(previous: ResolveOptions["previous"]): string[] {
@@ -357,6 +410,9 @@ function resolveParsed(
     !query.temporal
   )
     return none;
+  // "should we add a perf gate in CI?", "do we have to file a 941-X for this?": advice asked, with no record named,
+  // pointed at ("that error", "this run") or failed, refers to nothing.
+  if (query.advice && query.names.length === 0 && !query.wantsError && !query.demonstrative) return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
   const plain = query.names.length === 0 && !query.wantsError;
@@ -394,8 +450,24 @@ function resolveParsed(
     );
     if (max <= 0 || (!covered && !(query.aboutSession && clearLeader(scored, max)))) return none;
   }
-  // Order words alone ("what happened there?", "the mail just before this") may pick by position.
-  if (max <= 0 && !(query.temporal && demonstrative && !query.general)) return none;
+  // Order words alone ("what happened there?", "the mail just before this") may pick by position; a calendar day
+  // alone does not ("today's dinner"): it orders only records the message's words pick.
+  if (max <= 0 && !(query.temporal && query.temporal.kind !== "day" && demonstrative && !query.general)) return none;
+  // "we currently have three kids": a statement of the speaker's own life (first person, no question, no request)
+  // whose words nothing of the session holds is talk of something else, whatever order word it carries.
+  if (max <= 0 && query.topicWords.length > 0 && query.statement && !query.demonstrative && query.names.length === 0)
+    return none;
+  // The same statement with a word or two a record happens to hold ("we ran a marathon, took 4 hours": "took"; "my cat
+  // knocked over my coffee": the `cat` command) is still about something else: most of what it talks about must be
+  // words a record holds itself (not a related or near word), as "we ran the migration" is.
+  if (
+    query.statement &&
+    query.names.length === 0 &&
+    !query.wantsError &&
+    !query.demonstrative &&
+    !heldMostly(query, scored)
+  )
+    return none;
 
   // Order words pick among the executions of the kind in question.
   if (query.temporal) {
@@ -404,8 +476,24 @@ function resolveParsed(
     const firm = (s: Scored) => s.total - s.related;
     const firmMax = Math.max(0, maxOf(scored, firm));
     let kind = max > 0 ? scored.filter((s) => s.total > 0 && firm(s) >= KIND * firmMax) : scored;
+    // "the run before last", "the previous run": with no other word, a run is a command or a test run.
+    if (
+      max <= 0 &&
+      /\b(?:the|that|this|my|your|our|last|latest|previous|prior|first|second|third|earlier)\s+runs?\b/.test(
+        query.text.toLowerCase(),
+      )
+    ) {
+      const runs = kind.filter((s) => s.x.classes.has("exec") || s.x.classes.has("test"));
+      if (runs.length) kind = runs;
+    }
     let chosen: Scored | undefined;
-    const op = query.temporal;
+    let op = query.temporal;
+    // "the first df, before all the cleanup": when no record stands for the event, the order within it decides.
+    const anchor =
+      op.kind === "event"
+        ? resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined)
+        : undefined;
+    if (op.kind === "event" && !anchor && op.within) op = op.within;
     // "the earlier test run": a tool kind the message names outright keeps the order words to that kind.
     const namedKinds = [...query.hints].filter(([, h]) => h.weight >= 3).map(([c]) => c);
     if (max > 0 && namedKinds.length) {
@@ -414,16 +502,30 @@ function resolveParsed(
       );
       if (ofKind.length) kind = ofKind;
     }
+    // "the last test run that passed": among the kind, the records that did not fail.
+    if (query.wantsSuccess && max > 0) {
+      const ok = kind.filter((s) => !s.x.isError);
+      if (ok.length) kind = ok;
+    }
+    // "the second time you try all hosts": the n-th time of one thing done again is a record of the tool most of the
+    // kind's records are; a record of another tool that shares a word ("hosts.txt" read) is no earlier time of it.
+    if (op.kind === "nth" && !op.overall && max > 0 && query.hints.size === 0) {
+      const byTool = new Map<string, Scored[]>();
+      for (const s of kind) byTool.set(s.x.source.tool_name, [...(byTool.get(s.x.source.tool_name) ?? []), s]);
+      const most = [...byTool.values()].sort((a, b) => b.length - a.length)[0];
+      if (most && most.length >= op.n && most.length > kind.length / 2) kind = most;
+    }
     if ((op.kind === "first" || op.kind === "nth" || op.kind === "previous") && op.overall) {
       const byRecord = new Map(scored.map((s) => [s.x, s]));
       kind = list.map((x) => byRecord.get(x) ?? unscored(query, x));
     }
-    if (op.kind === "clock") {
+    if (op.kind === "day") {
+      const pick = byDay(kind, op.daysBack, now, list);
+      if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
+    } else if (op.kind === "clock") {
       const pick = byClock(kind, op.agoMs, now, list);
       if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
     } else if (op.kind === "event") {
-      // "before the model one": the anchor is one of the kind the message is about.
-      const anchor = resolveAnchor(op.phrase, score, /\bones?\b/.test(op.phrase) ? query : undefined);
       // Nothing but the event is named ("what came after the grep?", "the output before you changed the file":
       // a generic noun names no kind): the record right beside it.
       const onlyGeneric =
@@ -441,7 +543,18 @@ function resolveParsed(
           maxOf(side, (s) => s.total),
         );
         const near = side.filter((s) => s.total >= 0.98 * top);
-        chosen = op.side === "before" ? near.at(-1) : near[0];
+        // "the first df, before the cleanup": an order among the records on that side; else the one nearest the event.
+        const within = op.within;
+        chosen =
+          within?.kind === "first"
+            ? near[0]
+            : within?.kind === "nth"
+              ? (near[within.n - 1] ?? near.at(-1))
+              : within?.kind === "latest"
+                ? near.at(-1)
+                : op.side === "before"
+                  ? near.at(-1)
+                  : near[0];
         if (chosen)
           chosen = { ...chosen, reasons: [...chosen.reasons, `order: ${op.side} ${anchor.id} (${op.phrase})`] };
       }
@@ -479,7 +592,7 @@ function resolveParsed(
             ? kind[0]
             : op.kind === "nth"
               ? (kind[op.n - 1] ?? kind.at(-1))
-              : (kind.at(-2) ?? kind.at(-1));
+              : (kind.at(-1 - (op.back ?? 1)) ?? kind[0]);
       if (pick) {
         const what =
           op.kind === "latest"
@@ -552,6 +665,21 @@ function resolveParsed(
   // A thing matched by a name beats one matched by topic words only, when their scores are close.
   if (distinct.some((s) => s.named) && distinct.some((s) => !s.named))
     distinct.splice(0, distinct.length, ...distinct.filter((s) => s.named));
+  // "what does bisect_check.sh do": a file named, held by a record of the file itself (a read or a write) and by a
+  // command that only mentions it: a question about what the file is, not about a run, is the file's record.
+  if (
+    query.names.length > 0 &&
+    !query.past &&
+    !query.wantsError &&
+    !/\b(?:output|outputs|print|printed|prints|return|returned|returns|result|results|log|logs|exit|pass|passed|fail|failed)\b/.test(
+      query.text.toLowerCase(),
+    ) &&
+    distinct.length > 1 &&
+    distinct.every((s) => s.named)
+  ) {
+    const own = distinct.filter((s) => s.x.group.startsWith("file:"));
+    if (own.length > 0 && own.length < distinct.length) distinct.splice(0, distinct.length, ...own);
+  }
   const ambiguous = distinct.length > 1 && distinct.every((s) => s.named);
   const head = ambiguous
     ? distinct
@@ -604,6 +732,33 @@ function byClock(
     s: best,
     why: `ran ${mins >= 120 ? `${Math.round(mins / 60)} h` : `${mins} min`} before ${now ? "now" : "the latest execution"}`,
   };
+}
+
+/**
+ * "yesterday's", "today's": the latest record of the kind on that calendar day (UTC) counted back from the day of
+ * now (the option, else the latest timestamp of the session). Without timestamps, or nothing on that day:
+ * nothing picked by the day.
+ */
+function byDay(
+  kind: Scored[],
+  daysBack: number,
+  now: Date | undefined,
+  list: IndexedExecution[],
+): { s: Scored; why: string } | undefined {
+  const time = (x: IndexedExecution) =>
+    typeof x.source.timestamp === "string" ? Date.parse(x.source.timestamp) : Number.NaN;
+  const latestTime = maxOf(list, (x) => (Number.isFinite(time(x)) ? time(x) : Number.NEGATIVE_INFINITY));
+  const ref = now && Number.isFinite(now.getTime()) ? now.getTime() : latestTime;
+  const timed = kind.filter((s) => Number.isFinite(time(s.x)));
+  // Without timestamps the day is no position of the session ("yesterday's and today's backup" may be two
+  // snapshots inside one record): nothing is picked by the day, the words decide.
+  if (timed.length === 0 || !Number.isFinite(ref)) return undefined;
+  const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
+  const target = dayOf(ref) - daysBack;
+  const pick = timed.filter((s) => dayOf(time(s.x)) === target).at(-1);
+  return pick
+    ? { s: pick, why: `the latest on ${new Date(target * 86_400_000).toISOString().slice(0, 10)}` }
+    : undefined;
 }
 
 /** The largest value of `f` over `xs` (-Infinity when empty), without spreading a long array into arguments. */
@@ -681,7 +836,18 @@ function resolveAnchor(
     maxOf(s, (v) => v.total),
   );
   if (max <= 0) return undefined;
-  return s.filter((v) => v.total >= TIE * max).at(-1)?.x;
+  // "after your first fix", "before the second edit": the event's own order among the records that stand for it.
+  const tied = s.filter((v) => v.total >= TIE * max).sort((a, b) => a.x.index - b.x.index);
+  const op = q.temporal;
+  const at =
+    op?.kind === "first"
+      ? tied[0]
+      : op?.kind === "nth"
+        ? (tied[op.n - 1] ?? tied.at(-1))
+        : op?.kind === "previous"
+          ? (tied.at(-1 - (op.back ?? 1)) ?? tied[0])
+          : tied.at(-1);
+  return at?.x;
 }
 
 /**

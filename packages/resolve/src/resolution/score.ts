@@ -241,6 +241,19 @@ export function matchName(name: string, x: IndexedExecution): number {
 }
 
 /**
+ * A name that is no path or URL the record acted on but one its text states ("/mnt/data" in a df result,
+ * "api.example.com" in a log line): its parts, in order and adjacent, in a field. Weaker than a location.
+ */
+export function nameInText(name: string, x: IndexedExecution): number {
+  const parts = (name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.replace(/s$/, ""));
+  if (parts.length < 2) return 0;
+  for (const { words } of x.sequences)
+    for (let j = 0; j + parts.length <= words.length; j++)
+      if (words[j] === parts[0] && parts.every((p, k) => words[j + k] === p)) return 1.5;
+  return 0;
+}
+
+/**
  * The per-query context over the session `xs`: typo candidates from the session's vocabulary
  * and IDF from its document frequencies, both read from the session index instead of a scan.
  */
@@ -571,7 +584,7 @@ export function scoreExecution(
 
   let bestName = 0;
   for (const name of query.names) {
-    const s = matchName(name, x);
+    const s = matchName(name, x) || nameInText(name, x);
     bestName = Math.max(bestName, s);
     if (s > 0) {
       text += s;
@@ -626,6 +639,11 @@ export function scoreExecution(
   if (query.wantsError && x.isError) {
     outcome = 3;
     if (explain) reasons.push(`outcome: ${x.source.result_type}`);
+  }
+  // "the last run that passed", "the green one": a record that did not fail.
+  if (query.wantsSuccess && !x.isError && (text > 0 || tool > 0)) {
+    outcome += 3;
+    if (explain) reasons.push("outcome: no error");
   }
   for (const code of query.statusCodes) {
     if (x.statusCodes.includes(code)) {

@@ -11,7 +11,7 @@ export const STOPWORDS = new Set(
     "show give tell pull paste display reopen as if going goes went gone happening happened second seconds minute minutes moment moments bring print say said says see look looks looked like get got go back find found " +
     "summarize summarise summary recap tldr tl dr key points point explain describe need needs want know mean means " +
     "make made put take use well really actually kind sort bit lot lots much many more most less least " +
-    "now again still already ago moment while since before after earlier later last latest first previous prior current " +
+    "now currently presently nowadays again still already ago moment while since before after earlier later last latest first previous prior current " +
     "time times other another same new old once twice run runs running turn turned getting using saying doing having making taking looking trying seeing compare contrast " +
     "step steps came come comes coming recent recently newest between among roughly approximately " +
     "uh oh um umm hmm hm ah eh wow oops lol btw wait hang quick q whatever gonna wanna"
