@@ -10,7 +10,13 @@ const shared = resolve(here, "../../../../shared/data/references");
 export const HELD_DEV2 = ["s11", "s12", "s13", "s14"];
 
 /** Frozen sets held out from tuning: scored by kind only, their misses listed by id, texts never printed. */
-export const FROZEN_SETS = new Set(["heldout-r2.json", "heldout-r3.json", "heldout-r5.json", "heldout-r6.json"]);
+export const FROZEN_SETS = new Set([
+  "heldout-r2.json",
+  "heldout-r3.json",
+  "heldout-r5.json",
+  "heldout-r6.json",
+  "heldout-r7.json",
+]);
 
 /** Every set scored by default, in report order. */
 export const DEFAULT_SETS = [
@@ -26,4 +32,6 @@ export const DEFAULT_SETS = [
   resolve(here, "heldout-r5.json"),
   resolve(here, "dev-r6.json"),
   resolve(here, "heldout-r6.json"),
+  resolve(here, "dev-r7.json"),
+  resolve(here, "heldout-r7.json"),
 ];
