@@ -26,8 +26,37 @@ const photos: ExecutionLike[] = [
   },
 ];
 
+const warehouse: ExecutionLike[] = [
+  {
+    id: "w1",
+    tool_name: "sql_query",
+    tool_args: { query: "SELECT relname, n_live_tup FROM pg_stat_user_tables ORDER BY 2 DESC" },
+    summary: "row counts: events 91,204,113; sessions 4,880,120; users 310,554",
+  },
+  {
+    id: "w2",
+    tool_name: "sql_query",
+    tool_args: {
+      query: "SELECT relname, pg_total_relation_size(relid) FROM pg_statio_user_tables ORDER BY 2 DESC LIMIT 3",
+    },
+    summary: "largest relations: events 48 GB, sessions 6.1 GB, audit_log 2.3 GB",
+  },
+  {
+    id: "w3",
+    tool_name: "read_file",
+    tool_args: { path: "ops/retention.md" },
+    summary: "retention policy: events kept 13 months, sessions 90 days",
+  },
+];
+
 describe("an abbreviation's plural and singular name the same thing", () => {
   it("meets 'GB' from 'GBs'", () => {
     expect(first("how many GBs per month are we at?", photos)).toBe("p2");
+  });
+});
+
+describe("what takes the most of something is its largest part", () => {
+  it("meets 'largest' from 'hogging'", () => {
+    expect(first("so what is hogging everything in there?", warehouse)).toBe("w2");
   });
 });

@@ -335,6 +335,8 @@ export const CONCEPTS: string[][] = [
   ["price", "prices", "pricing", "cost", "costs", "amount"],
   ["worst", "lowest", "least", "minimum", "min", "bottom", "smallest"],
   ["best", "highest", "most", "maximum", "max", "top", "largest", "biggest"],
+  // What takes up the most of a resource: "what is hogging the disk" asks for the largest entries.
+  ["hog", "hogs", "hogging", "largest", "biggest", "heaviest", "bloat", "bloated"],
   ["satisfaction", "csat", "nps", "rating", "ratings", "score", "scores", "feedback"],
   ["complaint", "complaints", "complaining", "issue", "issues", "problem", "problems", "ticket", "tickets"],
   ["outage", "incident", "incidents", "downtime", "down", "status"],
