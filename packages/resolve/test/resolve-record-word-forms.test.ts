@@ -60,3 +60,42 @@ describe("what takes the most of something is its largest part", () => {
     expect(first("so what is hogging everything in there?", warehouse)).toBe("w2");
   });
 });
+
+const kiosk: ExecutionLike[] = [
+  {
+    id: "k1",
+    tool_name: "read_file",
+    tool_args: { path: "kiosk/settings.json" },
+    summary: "screen timeout 120 s, idle page /welcome, printer queue kiosk-1",
+  },
+  {
+    id: "k2",
+    tool_name: "execute_bash",
+    tool_args: { command: "tail -n 50 /var/log/kiosk/app.log" },
+    summary: "10:02 printer job sent; 10:04 FATAL: cannot allocate framebuffer, shutting down",
+  },
+  {
+    id: "k3",
+    tool_name: "execute_bash",
+    tool_args: { command: "supervisorctl status kiosk" },
+    summary: "kiosk RUNNING pid 2204, uptime 0:00:41; 23 restarts today, last one exited with status 1",
+  },
+];
+
+const [settings, appLog, supervisor] = kiosk as [ExecutionLike, ExecutionLike, ExecutionLike];
+const printer: ExecutionLike = {
+  id: "k4",
+  tool_name: "execute_bash",
+  tool_args: { command: "lpstat -o kiosk-1" },
+  summary: "queue kiosk-1 empty, printer idle since 10:02",
+};
+
+describe("a crash said in everyday words", () => {
+  it("meets 'exited' from 'keeps falling over'", () => {
+    expect(first("how often has it been falling over?", [settings, supervisor, printer])).toBe("k3");
+  });
+
+  it("meets 'FATAL' from 'dies'", () => {
+    expect(first("so what is the reason it dies?", [settings, appLog, printer])).toBe("k2");
+  });
+});

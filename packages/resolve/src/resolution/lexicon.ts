@@ -276,7 +276,13 @@ export const CONCEPTS: string[][] = [
   [
     "died",
     "die",
+    "dies",
+    "dying",
     "dead",
+    "fatal",
+    "falls over",
+    "falling over",
+    "fell over",
     "crash",
     "crashed",
     "crashing",
