@@ -99,3 +99,31 @@ describe("a crash said in everyday words", () => {
     expect(first("so what is the reason it dies?", [settings, appLog, printer])).toBe("k2");
   });
 });
+
+const garage: ExecutionLike[] = [
+  {
+    id: "g1",
+    tool_name: "read_file",
+    tool_args: { path: "inventory/shelves.csv" },
+    summary: "212 items on 9 shelves; paint tins 14, tiles 3 boxes",
+  },
+  {
+    id: "g2",
+    tool_name: "execute_bash",
+    tool_args: { command: "inventory prune --older-than 5y" },
+    summary: "31 items removed: paint tins 11, old cables 20; 181 left",
+  },
+  {
+    id: "g3",
+    tool_name: "execute_bash",
+    tool_args: { command: "inventory count --shelf 4" },
+    summary: "shelf 4: 26 items, tiles 3 boxes, drill bits 1 case",
+  },
+];
+
+describe("removal said in everyday words", () => {
+  it("meets 'removed' from 'get rid of' and 'thrown away'", () => {
+    expect(first("how many items did we get rid of?", garage)).toBe("g2");
+    expect(first("what got thrown away?", garage)).toBe("g2");
+  });
+});
