@@ -127,3 +127,31 @@ describe("removal said in everyday words", () => {
     expect(first("what got thrown away?", garage)).toBe("g2");
   });
 });
+
+const thesis: ExecutionLike[] = [
+  {
+    id: "t1",
+    tool_name: "execute_bash",
+    tool_args: { command: "rsync -a ~/thesis/ /media/usb/thesis/" },
+    summary: "sent 412 MB, 1,904 files, speedup 1.00",
+  },
+  {
+    id: "t2",
+    tool_name: "execute_bash",
+    tool_args: { command: "cd /media/usb/thesis && md5sum -c ~/thesis.md5" },
+    summary: "1,904 files: OK, 0 mismatched",
+  },
+  {
+    id: "t3",
+    tool_name: "read_file",
+    tool_args: { path: "thesis/chapters/03-methods.tex" },
+    summary: "Methods chapter: 14 pages, 3 figures, 2 tables",
+  },
+];
+
+describe("what a checksum answers", () => {
+  it("meets a checksum run from 'identical' and 'corrupted'", () => {
+    expect(first("is the stick really identical?", thesis)).toBe("t2");
+    expect(first("was anything corrupted on the stick?", thesis)).toBe("t2");
+  });
+});

@@ -342,6 +342,20 @@ export const CONCEPTS: string[][] = [
   ["worst", "lowest", "least", "minimum", "min", "bottom", "smallest"],
   ["best", "highest", "most", "maximum", "max", "top", "largest", "biggest"],
   // What takes up the most of a resource: "what is hogging the disk" asks for the largest entries.
+  // A checksum answers whether copies are the same: "are the copies identical?", "is anything corrupted?".
+  [
+    "checksum",
+    "checksums",
+    "sha256sum",
+    "sha1sum",
+    "md5sum",
+    "identical",
+    "integrity",
+    "corrupt",
+    "corrupted",
+    "corruption",
+    "bit for bit",
+  ],
   ["hog", "hogs", "hogging", "largest", "biggest", "heaviest", "bloat", "bloated"],
   ["satisfaction", "csat", "nps", "rating", "ratings", "score", "scores", "feedback"],
   ["complaint", "complaints", "complaining", "issue", "issues", "problem", "problems", "ticket", "tickets"],
