@@ -1,5 +1,5 @@
 // What a record's own text implies, in the forms a person writes: an abbreviation's plural ("GBs" for "GB").
-// Sessions written for this test.
+// A hyphenated compound is also one word ("sign-ups" for "signups"). Sessions written for this test.
 import { describe, expect, it } from "vitest";
 import { type ExecutionLike, resolveReferences } from "../src/index.js";
 
@@ -153,5 +153,26 @@ describe("what a checksum answers", () => {
   it("meets a checksum run from 'identical' and 'corrupted'", () => {
     expect(first("is the stick really identical?", thesis)).toBe("t2");
     expect(first("was anything corrupted on the stick?", thesis)).toBe("t2");
+  });
+});
+
+const shop: ExecutionLike[] = [
+  {
+    id: "n1",
+    tool_name: "sql_query",
+    tool_args: { query: "SELECT count(*) FROM visits WHERE day >= current_date - 7" },
+    summary: "18,204 visits this week",
+  },
+  {
+    id: "n2",
+    tool_name: "execute_bash",
+    tool_args: { command: "analytics funnel --week 47" },
+    summary: "412 sign-ups, 96 check-outs, 31 refunds",
+  },
+];
+
+describe("a hyphenated compound is also one word", () => {
+  it("meets 'sign-ups' from 'signups'", () => {
+    expect(first("how many signups this week?", shop)).toBe("n2");
   });
 });

@@ -129,6 +129,9 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   };
   const addText = (text: string, field: Field) => {
     for (const w of words(text)) add(w, field);
+    // A hyphenated compound is also one word ("--dry-run" → dryrun, "e-mail" → email, "log-in" → login).
+    for (const c of text.match(/(?<![\p{L}\p{N}])\p{L}+(?:-\p{L}+)+(?![\p{L}\p{N}])/gu) ?? [])
+      add(c.replace(/-/g, ""), field);
     // An abbreviation's plural is written with a lowercase s ("MBs", "PRs", "IDs"): each form also holds the other.
     for (const a of text.match(/(?<![\p{L}\p{N}])[A-Z]{2,5}(?:s|'s)?(?![\p{L}\p{N}])/gu) ?? [])
       add(/s$/.test(a) ? a.replace(/'?s$/, "") : `${a}s`, field);
