@@ -176,3 +176,26 @@ describe("a hyphenated compound is also one word", () => {
     expect(first("how many signups this week?", shop)).toBe("n2");
   });
 });
+
+const photosync: ExecutionLike[] = [
+  {
+    id: "d1",
+    tool_name: "execute_bash",
+    tool_args: { command: "rsync -a --delete --dry-run ~/Pictures/ /nas/pictures/" },
+    summary: "deleting 37 files, sending 1,208 files",
+  },
+  {
+    id: "d2",
+    tool_name: "execute_bash",
+    tool_args: { command: "rsync -a ~/Pictures/ /nas/pictures/" },
+    summary: "sent 1,208 files, 9.1 GB, speedup 1.02",
+  },
+];
+
+describe("what a dry-run flag means", () => {
+  it("meets a --dry-run record from 'without actually' and 'simulate'", () => {
+    expect(first("what would it do without actually doing it?", photosync)).toBe("d1");
+    expect(first("the run that was not for real, how many files?", photosync)).toBe("d1");
+    expect(first("and the simulated one?", photosync)).toBe("d1");
+  });
+});

@@ -356,6 +356,18 @@ export const CONCEPTS: string[][] = [
     "corruption",
     "bit for bit",
   ],
+  // A dry run does nothing for real: "without actually doing it", "simulate", "no-op" (the flag's own meaning).
+  [
+    "dry run",
+    "dryrun",
+    "simulate",
+    "simulated",
+    "simulation",
+    "noop",
+    "without actually",
+    "not actually",
+    "not for real",
+  ],
   ["hog", "hogs", "hogging", "largest", "biggest", "heaviest", "bloat", "bloated"],
   ["satisfaction", "csat", "nps", "rating", "ratings", "score", "scores", "feedback"],
   ["complaint", "complaints", "complaining", "issue", "issues", "problem", "problems", "ticket", "tickets"],
