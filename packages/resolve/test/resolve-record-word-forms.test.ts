@@ -199,3 +199,24 @@ describe("what a dry-run flag means", () => {
     expect(first("and the simulated one?", photosync)).toBe("d1");
   });
 });
+
+const printshop: ExecutionLike[] = [
+  {
+    id: "q1",
+    tool_name: "execute_bash",
+    tool_args: { command: "printq stats --today" },
+    summary: "jobs today: 88 printed, 6 pending, 2 cancelled",
+  },
+  {
+    id: "q2",
+    tool_name: "read_file",
+    tool_args: { path: "shop/prices.txt" },
+    summary: "A4 colour 0.40, A3 colour 0.90, binding 3.50",
+  },
+];
+
+describe("what a state means", () => {
+  it("meets 'pending' from 'still waiting'", () => {
+    expect(first("how many are still waiting?", printshop)).toBe("q1");
+  });
+});

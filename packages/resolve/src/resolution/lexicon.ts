@@ -368,6 +368,8 @@ export const CONCEPTS: string[][] = [
     "not actually",
     "not for real",
   ],
+  // Still waiting: a record's "pending"/"queued" answers "not yet delivered/done".
+  ["pending", "waiting", "awaiting", "queued", "outstanding", "not yet"],
   ["hog", "hogs", "hogging", "largest", "biggest", "heaviest", "bloat", "bloated"],
   ["satisfaction", "csat", "nps", "rating", "ratings", "score", "scores", "feedback"],
   ["complaint", "complaints", "complaining", "issue", "issues", "problem", "problems", "ticket", "tickets"],
