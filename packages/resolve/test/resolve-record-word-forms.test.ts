@@ -220,3 +220,24 @@ describe("what a state means", () => {
     expect(first("how many are still waiting?", printshop)).toBe("q1");
   });
 });
+
+const helpdesk: ExecutionLike[] = [
+  {
+    id: "h1",
+    tool_name: "execute_bash",
+    tool_args: { command: "desk queue --team billing" },
+    summary: "billing queue: 14 open tickets, oldest 3 days",
+  },
+  {
+    id: "h2",
+    tool_name: "execute_bash",
+    tool_args: { command: "desk queue --team shipping" },
+    summary: "shipping queue: 0 open tickets",
+  },
+];
+
+describe("what a count of 0 means", () => {
+  it("meets a count of 0 from 'zero'", () => {
+    expect(first("where were there zero tickets?", helpdesk)).toBe("h2");
+  });
+});

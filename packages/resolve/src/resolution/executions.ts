@@ -206,6 +206,8 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   if (e.artifact_title) addText(e.artifact_title, "label");
   const summary = e.summary ?? e.result_summary ?? "";
   addText(summary, "summary");
+  // A count of 0 in a result is what "zero" asks about ("0 requests sent", "accesses ops 0").
+  if (/(?<![\d.,:/-])0(?![\d.,:/%-])/.test(summary)) add("zero", "summary");
   // Last: a word of the description counts only where the record's own fields do not hold it.
   for (const text of about) if (text) addText(text, "about");
 
