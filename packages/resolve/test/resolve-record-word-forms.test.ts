@@ -241,3 +241,24 @@ describe("what a count of 0 means", () => {
     expect(first("where were there zero tickets?", helpdesk)).toBe("h2");
   });
 });
+
+const crate: ExecutionLike[] = [
+  {
+    id: "c1",
+    tool_name: "execute_bash",
+    tool_args: { command: "cargo build --release" },
+    summary: "Finished release profile in 38.2s",
+  },
+  {
+    id: "c2",
+    tool_name: "execute_bash",
+    tool_args: { command: "cargo bench --bench parse" },
+    summary: "benchmark parse_large: 412 ns/iter (+/- 9)",
+  },
+];
+
+describe("speed said in everyday words", () => {
+  it("meets a benchmark from 'how fast'", () => {
+    expect(first("so how fast was it?", crate)).toBe("c2");
+  });
+});

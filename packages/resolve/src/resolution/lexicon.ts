@@ -370,6 +370,18 @@ export const CONCEPTS: string[][] = [
   ],
   // Still waiting: a record's "pending"/"queued" answers "not yet delivered/done".
   ["pending", "waiting", "awaiting", "queued", "outstanding", "not yet"],
+  [
+    "fast",
+    "faster",
+    "fastest",
+    "speed",
+    "speedup",
+    "benchmark",
+    "benchmarks",
+    "benchmarking",
+    "hyperfine",
+    "throughput",
+  ],
   ["hog", "hogs", "hogging", "largest", "biggest", "heaviest", "bloat", "bloated"],
   ["satisfaction", "csat", "nps", "rating", "ratings", "score", "scores", "feedback"],
   ["complaint", "complaints", "complaining", "issue", "issues", "problem", "problems", "ticket", "tickets"],
