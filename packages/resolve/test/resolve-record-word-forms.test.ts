@@ -262,3 +262,25 @@ describe("speed said in everyday words", () => {
     expect(first("so how fast was it?", crate)).toBe("c2");
   });
 });
+
+const site: ExecutionLike[] = [
+  {
+    id: "i1",
+    tool_name: "execute_bash",
+    tool_args: { command: "ls -la assets/" },
+    summary: "14 files, 3.2 MB total",
+  },
+  {
+    id: "i2",
+    tool_name: "execute_bash",
+    tool_args: { command: "identify assets/banner.png" },
+    summary: "PNG 1600x400 8-bit sRGB 212KB",
+  },
+];
+
+describe("what a width x height means", () => {
+  it("meets '1600x400' from 'dimensions' and 'resolution'", () => {
+    expect(first("what were the dimensions?", site)).toBe("i2");
+    expect(first("which resolution did it have?", site)).toBe("i2");
+  });
+});

@@ -208,6 +208,9 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   addText(summary, "summary");
   // A count of 0 in a result is what "zero" asks about ("0 requests sent", "accesses ops 0").
   if (/(?<![\d.,:/-])0(?![\d.,:/%-])/.test(summary)) add("zero", "summary");
+  // A width × height ("1920x1080", "8192 x 8192") is a size in pixels: what "dimensions"/"resolution" ask about.
+  if (/(?<![\w.])\d{2,5}\s?[x×]\s?\d{2,5}(?![\w.])/.test(summary))
+    for (const w of ["dimensions", "resolution", "pixels"]) add(w, "summary");
   // Last: a word of the description counts only where the record's own fields do not hold it.
   for (const text of about) if (text) addText(text, "about");
 
