@@ -284,3 +284,24 @@ describe("what a width x height means", () => {
     expect(first("which resolution did it have?", site)).toBe("i2");
   });
 });
+
+const blog: ExecutionLike[] = [
+  {
+    id: "b1",
+    tool_name: "read_file",
+    tool_args: { path: "posts/2026-10-hiking.md" },
+    summary: "post draft: 1,240 words, 3 headings",
+  },
+  {
+    id: "b2",
+    tool_name: "execute_bash",
+    tool_args: { command: "ls static/uploads/2026/10" },
+    summary: "ridge.jpg, lake.jpeg, map.webp",
+  },
+];
+
+describe("a picture is a file of an image format", () => {
+  it("meets jpg/webp files from 'photos'", () => {
+    expect(first("how many photos are there?", blog)).toBe("b2");
+  });
+});

@@ -382,6 +382,8 @@ export const CONCEPTS: string[][] = [
     "hyperfine",
     "throughput",
   ],
+  // A picture is a file of an image format (not a container image: "image" stays in its own group).
+  ["picture", "pictures", "photo", "photos", "png", "jpg", "jpeg", "webp", "heic", "gif"],
   ["hog", "hogs", "hogging", "largest", "biggest", "heaviest", "bloat", "bloated"],
   ["satisfaction", "csat", "nps", "rating", "ratings", "score", "scores", "feedback"],
   ["complaint", "complaints", "complaining", "issue", "issues", "problem", "problems", "ticket", "tickets"],
