@@ -305,3 +305,24 @@ describe("a picture is a file of an image format", () => {
     expect(first("how many photos are there?", blog)).toBe("b2");
   });
 });
+
+const lan: ExecutionLike[] = [
+  {
+    id: "l1",
+    tool_name: "execute_bash",
+    tool_args: { command: "nmap -sV 192.168.1.20" },
+    summary: "22/tcp open ssh OpenSSH 9.6; 631/tcp open ipp CUPS 2.4",
+  },
+  {
+    id: "l2",
+    tool_name: "fetch_url",
+    tool_args: { url: "https://myip.example/json" },
+    summary: "client seen over IPv6: 2001:db8::7, ISP Example Net",
+  },
+];
+
+describe("a version-numbered name splits into its parts", () => {
+  it("meets 'IPv6' from 'v6'", () => {
+    expect(first("and the v6 one, what was it?", lan)).toBe("l2");
+  });
+});

@@ -129,6 +129,9 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   };
   const addText = (text: string, field: Field) => {
     for (const w of words(text)) add(w, field);
+    // Capitals then a short lowercase part with a version number: "IPv4" → ip, v4; "TLSv1" → tls, v1.
+    for (const m of text.matchAll(/(?<![\p{L}\p{N}])(\p{Lu}{2,})(\p{Ll}{1,2}\d+)(?![\p{L}\p{N}])/gu))
+      add(m[1]!, field), add(m[2]!, field);
     // A hyphenated compound is also one word ("--dry-run" → dryrun, "e-mail" → email, "log-in" → login).
     for (const c of text.match(/(?<![\p{L}\p{N}])\p{L}+(?:-\p{L}+)+(?![\p{L}\p{N}])/gu) ?? [])
       add(c.replace(/-/g, ""), field);
