@@ -1,6 +1,7 @@
 // What a command-line tool does and reports, from data/command-docs.jsonl (one command a line): the descriptions of
 // ~690 tools' commands, subcommands and options in the CLI specs of @withfig/autocomplete (MIT),
-// compiled by scripts/command-docs.mjs. "df -h" → "Display free disk space; Human-readable output…",
+// compiled by scripts/command-docs.mjs, and data/command-man.jsonl: the man page NAME line of ~790 more
+// commands of a Linux system's base packages (journalctl, sha256sum, free, ...; scripts/command-man.mjs). "df -h" → "Display free disk space; Human-readable output…",
 // "kubectl top pod" → "Display Resource (CPU/Memory/Storage) usage…". A message that names only what a
 // result was about ("how full was the disk?") can then meet the command that reports it. The words
 // enter a record as its lowest field ("about", src/resolution/executions.ts).
@@ -27,6 +28,16 @@ function load(): Docs | null {
       const file = fileURLToPath(new URL(`${rel}command-docs.jsonl`, import.meta.url));
       const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
       docs = Object.fromEntries(lines.map((line) => JSON.parse(line) as [string, Doc | string]));
+      // Commands the specs lack: their man page's NAME line (data/command-man.jsonl, scripts/command-man.mjs).
+      try {
+        const man = fileURLToPath(new URL(`${rel}command-man.jsonl`, import.meta.url));
+        for (const line of readFileSync(man, "utf8").split("\n").filter(Boolean)) {
+          const [name, d] = JSON.parse(line) as [string, string];
+          if (!Object.hasOwn(docs, name)) docs[name] = { d };
+        }
+      } catch {
+        // without it only the specs' commands have a description
+      }
       break;
     } catch {
       // not here: try the next place; without the data no command has a description

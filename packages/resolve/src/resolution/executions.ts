@@ -129,6 +129,15 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   };
   const addText = (text: string, field: Field) => {
     for (const w of words(text)) add(w, field);
+    // Capitals then a short lowercase part with a version number: "IPv4" → ip, v4; "TLSv1" → tls, v1.
+    for (const m of text.matchAll(/(?<![\p{L}\p{N}])(\p{Lu}{2,})(\p{Ll}{1,2}\d+)(?![\p{L}\p{N}])/gu))
+      add(m[1]!, field), add(m[2]!, field);
+    // A hyphenated compound is also one word ("--dry-run" → dryrun, "e-mail" → email, "log-in" → login).
+    for (const c of text.match(/(?<![\p{L}\p{N}])\p{L}+(?:-\p{L}+)+(?![\p{L}\p{N}])/gu) ?? [])
+      add(c.replace(/-/g, ""), field);
+    // An abbreviation's plural is written with a lowercase s ("MBs", "PRs", "IDs"): each form also holds the other.
+    for (const a of text.match(/(?<![\p{L}\p{N}])[A-Z]{2,5}(?:s|'s)?(?![\p{L}\p{N}])/gu) ?? [])
+      add(/s$/.test(a) ? a.replace(/'?s$/, "") : `${a}s`, field);
     sequences.push({
       field,
       words: (text.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase().replace(/s$/, "")),
@@ -200,6 +209,11 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
   if (e.artifact_title) addText(e.artifact_title, "label");
   const summary = e.summary ?? e.result_summary ?? "";
   addText(summary, "summary");
+  // A count of 0 in a result is what "zero" asks about ("0 requests sent", "accesses ops 0").
+  if (/(?<![\d.,:/-])0(?![\d.,:/%-])/.test(summary)) add("zero", "summary");
+  // A width × height ("1920x1080", "8192 x 8192") is a size in pixels: what "dimensions"/"resolution" ask about.
+  if (/(?<![\w.])\d{2,5}\s?[x×]\s?\d{2,5}(?![\w.])/.test(summary))
+    for (const w of ["dimensions", "resolution", "pixels"]) add(w, "summary");
   // Last: a word of the description counts only where the record's own fields do not hold it.
   for (const text of about) if (text) addText(text, "about");
 
