@@ -46,3 +46,45 @@ export function releaseSlot(slot: Slot): void {
 export function slotCounts(): { slots: number; free: number } {
   return { slots: slots.length, free: free.length };
 }
+
+/** Size of the arenas a chunked put copies chunks into for a driver batch (see ChunkArena). */
+export const ARENA_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Copies of chunks for a driver's batch, cut from 4 MiB arenas (one allocation per arena instead
+ * of one per chunk: a 256 MB put made ~3,000 mmap/munmap pairs copying chunk by chunk). An arena is
+ * never reused: it is freed once no copy cut from it is referenced any more. So a copy stays valid
+ * however long its holder keeps it, but keeping one small copy keeps its whole arena alive: it is
+ * used only for a batch, whose driver writes what it is given and drops it. Consecutive copies are
+ * adjacent in their arena, so a batch can write them with one call.
+ */
+export class ChunkArena {
+  #arena = new Uint8Array(0);
+  #used = 0;
+
+  /** A copy of `bytes`, or of the parts in order (their sizes adding up to `size`). */
+  copy(parts: readonly Uint8Array[], size: number): Uint8Array {
+    if (size > ARENA_BYTES) return copyParts(parts, size);
+    if (this.#used + size > this.#arena.byteLength) {
+      this.#arena = new Uint8Array(ARENA_BYTES);
+      this.#used = 0;
+    }
+    const out = this.#arena.subarray(this.#used, this.#used + size);
+    this.#used += size;
+    return concatInto(out, parts);
+  }
+}
+
+/** A copy of the parts in order (sizes adding up to `size`) in an allocation of its own. */
+export function copyParts(parts: readonly Uint8Array[], size: number): Uint8Array {
+  return concatInto(new Uint8Array(size), parts);
+}
+
+function concatInto(out: Uint8Array, parts: readonly Uint8Array[]): Uint8Array {
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
