@@ -5,7 +5,9 @@
  *
  *   node --conditions=@artifact-refs/source --import tsx bench/stash-cpu.bench.ts   # BENCH_AB_ENV=AREF_STASH_GATHER
  *
- * BENCH_ROUNDS pairs (default 4), BENCH_STREAM_MB (default 256). Prints each put and the medians.
+ * BENCH_ROUNDS pairs (default 4), BENCH_STREAM_MB (default 256). Prints each put and the medians,
+ * with the process's minor page faults and voluntary context switches (thread hand-offs) per put:
+ * counts that a loaded machine changes far less than it changes times.
  */
 import { createReadStream } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -38,7 +40,10 @@ const dir = await mkdtemp(join(tmpdir(), "aref-stash-cpu-"));
 try {
   const file = join(dir, "big.log");
   await writeFile(file, logText(MB * 1024 * 1024));
-  const runs: Record<"A" | "B", { wall: number; user: number; system: number }[]> = { A: [], B: [] };
+  const runs: Record<"A" | "B", { wall: number; user: number; system: number; faults: number; switches: number }[]> = {
+    A: [],
+    B: [],
+  };
   const loads: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? (["A", "B"] as const) : (["B", "A"] as const)) {
@@ -46,15 +51,19 @@ try {
       const root = join(dir, `store-${round}-${side}`);
       const store = new ArtifactStore({ driver: new FsDriver({ root, fsync: false }) });
       const cpu = process.cpuUsage();
+      const usage = process.resourceUsage();
       const start = performance.now();
       await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" });
       const wall = performance.now() - start;
       const used = process.cpuUsage(cpu);
+      const after = process.resourceUsage();
+      const faults = after.minorPageFault - usage.minorPageFault;
+      const switches = after.voluntaryContextSwitches - usage.voluntaryContextSwitches;
       delete process.env[SWITCH];
-      runs[side].push({ wall, user: used.user / 1000, system: used.system / 1000 });
+      runs[side].push({ wall, user: used.user / 1000, system: used.system / 1000, faults, switches });
       loads.push(loadavg()[0]!);
       console.log(
-        `${side} round ${round}: wall ${wall.toFixed(0)} ms, user ${(used.user / 1000).toFixed(0)} ms, system ${(used.system / 1000).toFixed(0)} ms, load ${loadavg()[0]!.toFixed(1)}`,
+        `${side} round ${round}: wall ${wall.toFixed(0)} ms, user ${(used.user / 1000).toFixed(0)} ms, system ${(used.system / 1000).toFixed(0)} ms, ${faults} minor faults, ${switches} voluntary switches, load ${loadavg()[0]!.toFixed(1)}`,
       );
       await store.close();
       await rm(root, { recursive: true, force: true });
@@ -64,13 +73,15 @@ try {
     `\n${MB} MB log, ${ROUNDS} pairs; ${machine()}; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
   );
   console.log(`A: current code; B: ${SWITCH}=off\n`);
-  console.log("| stash | median wall | median user CPU | median system CPU | median user + system |");
-  console.log("|---|---:|---:|---:|---:|");
+  console.log(
+    "| stash | median wall | median user CPU | median system CPU | median user + system | median minor page faults | median voluntary context switches |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const side of ["A", "B"] as const) {
     const r = runs[side];
     const f = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     console.log(
-      `| ${side === "A" ? "current" : `${SWITCH}=off`} | ${f(median(r.map((x) => x.wall)))} | ${f(median(r.map((x) => x.user)))} | ${f(median(r.map((x) => x.system)))} | ${f(median(r.map((x) => x.user + x.system)))} |`,
+      `| ${side === "A" ? "current" : `${SWITCH}=off`} | ${f(median(r.map((x) => x.wall)))} | ${f(median(r.map((x) => x.user)))} | ${f(median(r.map((x) => x.system)))} | ${f(median(r.map((x) => x.user + x.system)))} | ${median(r.map((x) => x.faults))} | ${median(r.map((x) => x.switches))} |`,
     );
   }
 } finally {

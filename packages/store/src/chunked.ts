@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { ArefError, toShortRef, type ArtifactId, type ArtifactRecord } from "@artifact-refs/schema";
 import { chunkCache } from "./chunk-cache.js";
 import { defineChunkDescriber, hasNul } from "./chunk-describe.js";
-import { ChunkArena, SLOT_BYTES, copyParts, acquireSlot, releaseSlot, type Slot } from "./chunk-slots.js";
+import { SLOT_BYTES, acquireSlot, releaseSlot, type Slot } from "./chunk-slots.js";
 import { ChunkJob, type ChunkEntry, type ChunkJobEnd } from "./chunk-worker.js";
 import { CHUNKING_ALGORITHM, Chunker } from "./chunking.js";
 import { sha256Hex } from "./content.js";
@@ -51,8 +51,6 @@ const MAX_POSTED = 4;
 export const PIPELINE_AFTER = BATCH;
 /** `AREF_CHUNK_WORKER=off` keeps all of it on the main thread (read at each put): for benchmarks comparing both. */
 const useWorker = () => process.env.AREF_CHUNK_WORKER !== "off";
-/** `AREF_STASH_GATHER=off`: a copy of its own per chunk for a driver's batch (benchmarks comparing both; the fs batch reads it too). */
-const gatherWrites = () => process.env.AREF_STASH_GATHER !== "off";
 
 const describeLocally = defineChunkDescriber({ sha256Hex, isAscii, hasNul, countNewlines });
 
@@ -113,15 +111,12 @@ export class ChunkedWriter {
   #failed: { error: unknown } | undefined;
   #size = 0;
   #lastByte = 10;
-  /** Where chunk copies for a driver's batch are cut from (undefined: a copy of its own per chunk). */
-  readonly #arena: ChunkArena | undefined;
 
   constructor(core: StoreCore, storeBlob: StoreBlob) {
     this.#core = core;
     this.#storeBlob = storeBlob;
     this.#batch = core.driver.openBatch?.();
     this.#parallelism = this.#batch === undefined ? CHUNK_PARALLELISM : BATCH_PARALLELISM;
-    this.#arena = this.#batch !== undefined && gatherWrites() ? new ChunkArena() : undefined;
   }
 
   get size(): number {
@@ -309,8 +304,7 @@ export class ChunkedWriter {
 
   /**
    * The next `size` bytes of content: a copy out of a pooled buffer (a driver may keep what it is
-   * given; for a driver's batch, cut from an arena, see ChunkArena), else a view of one batch, or a
-   * copy when the chunk spans two.
+   * given), else a view of one batch, or a copy when the chunk spans two.
    */
   #take(size: number): Uint8Array {
     const from = this.#written;
@@ -323,21 +317,18 @@ export class ChunkedWriter {
     const first = this.#batches.find((b) => b.start + b.bytes.byteLength > from);
     if (first === undefined) throw new ArefError("INTERNAL", `no bytes held for the chunk at ${from}`);
     const at = from - first.start;
-    if (at + size <= first.bytes.byteLength) {
-      const view = first.bytes.subarray(at, at + size);
-      if (first.slot === undefined) return view;
-      return this.#arena === undefined ? view.slice() : this.#arena.copy([view], size);
-    }
-    const parts: Uint8Array[] = [];
+    if (at + size <= first.bytes.byteLength)
+      return first.slot === undefined ? first.bytes.subarray(at, at + size) : first.bytes.slice(at, at + size);
+    const out = new Uint8Array(size);
     let filled = 0;
     for (const b of this.#batches.slice(this.#batches.indexOf(first))) {
       const start = Math.max(0, from + filled - b.start);
       const part = b.bytes.subarray(start, Math.min(b.bytes.byteLength, start + size - filled));
-      parts.push(part);
+      out.set(part, filled);
       filled += part.byteLength;
       if (filled === size) break;
     }
-    return this.#arena === undefined ? copyParts(parts, size) : this.#arena.copy(parts, size);
+    return out;
   }
 
   async #drain(): Promise<void> {

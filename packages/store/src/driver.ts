@@ -40,9 +40,7 @@ export interface Driver {
    * acts like putIfAbsent (created false: the key exists and its time was refreshed), except that a
    * created key may only be readable once `commit` returns; `commit` publishes everything added
    * (also after a failure: what was added stays garbage for gc). Batched keys are keys like any
-   * other for every other method. Drivers without it get one putIfAbsent per blob. The bytes given to
-   * `add` stay valid however long they are kept, but are cut from a larger shared buffer (see
-   * ChunkArena): write them and drop them, rather than keeping them for long.
+   * other for every other method. Drivers without it get one putIfAbsent per blob.
    */
   openBatch?(): { add(key: string, data: Uint8Array): Promise<{ created: boolean }>; commit(): Promise<void> };
 
