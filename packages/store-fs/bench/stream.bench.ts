@@ -58,6 +58,14 @@ try {
   const size = MB * 1024 * 1024;
   const best: Record<string, number> = {};
   const keep = (name: string, ms: number) => (best[name] = Math.min(best[name] ?? Number.POSITIVE_INFINITY, ms));
+  // Process CPU (every thread: main, chunk workers, the fs thread pool) of each stash, user and system.
+  const cpu: Record<string, { user: number; system: number }[]> = {};
+  const stashTimed = async (name: string, fn: () => Promise<unknown>) => {
+    const before = process.cpuUsage();
+    keep(name, await timed(fn));
+    const used = process.cpuUsage(before);
+    (cpu[name] ??= []).push({ user: used.user / 1000, system: used.system / 1000 });
+  };
 
   for (let round = 0; round < ROUNDS; round++) {
     const r = join(dir, `r${round}`);
@@ -69,30 +77,31 @@ try {
     // fsyncs, so the like-for-like row is fsync:false; the default (fsync each file) is shown too.
     let id = "";
     let chunks = 0;
-    // The same stash with all of its CPU work on the main thread (no chunk worker): the A/B of the worker.
-    process.env.AREF_CHUNK_WORKER = "off";
-    {
-      const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-main`, fsync: false }) });
-      keep(
-        "aref stash (putStream, fsync:false, no chunk worker)",
-        await timed(() => store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" })),
+    // A/B rows in the same round: the stash with all of its CPU work on the main thread (no chunk
+    // worker), and with each chunk copied and written on its own (no gathered pack writes).
+    for (const [name, env] of [
+      ["aref stash (putStream, fsync:false, no chunk worker)", "AREF_CHUNK_WORKER"],
+      ["aref stash (putStream, fsync:false, no gathered writes)", "AREF_STASH_GATHER"],
+    ] as const) {
+      process.env[env] = "off";
+      const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-ab`, fsync: false }) });
+      await stashTimed(name, () =>
+        store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" }),
       );
-      await rm(`${r}-store-main`, { recursive: true, force: true });
+      await rm(`${r}-store-ab`, { recursive: true, force: true });
+      delete process.env[env];
     }
-    delete process.env.AREF_CHUNK_WORKER;
     for (const fsync of [false, true]) {
       const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-${fsync}`, fsync }) });
-      keep(
+      await stashTimed(
         `aref stash (putStream${fsync ? ", fsync" : ", fsync:false"})`,
-        await timed(
-          async () =>
-            ({
-              id,
-              record: {
-                chunked: { chunks } = { chunks: 0 },
-              },
-            } = await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" })),
-        ),
+        async () =>
+          ({
+            id,
+            record: {
+              chunked: { chunks } = { chunks: 0 },
+            },
+          } = await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" })),
       );
       if (!fsync)
         keep(
@@ -168,6 +177,13 @@ try {
       `| ${name} | ${(ms / 1000).toFixed(2)} s | ${mbps(ms).toFixed(0)} | ${vsFloor} | ${peer ? `${(peer / ms).toFixed(2)}×` : ""} |`,
     );
   }
+
+  console.log("\n| stash | user CPU per put (each round) | system CPU per put (each round) |");
+  console.log("|---|---:|---:|");
+  for (const [name, runs] of Object.entries(cpu))
+    console.log(
+      `| ${name} | ${runs.map((c) => (c.user / 1000).toFixed(2)).join(" / ")} s | ${runs.map((c) => (c.system / 1000).toFixed(2)).join(" / ")} s |`,
+    );
 
   // Dedupe: a 50 MB log, then the same log with one line changed in the middle.
   const store = new ArtifactStore({ driver: new FsDriver({ root: join(dir, "dedupe") }) });

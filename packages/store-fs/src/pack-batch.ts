@@ -11,6 +11,12 @@ export const PACK_MIN_BLOBS = 32;
 /** A pack is closed and published once it holds this many bytes (or PACK_MAX_BLOBS blobs); the batch goes on in a new one. */
 export const PACK_MAX_BYTES = 64 * 1024 * 1024;
 export const PACK_MAX_BLOBS = 4096;
+/**
+ * Consecutive blobs of a pack are gathered into one positional write of about this many bytes (one
+ * system call and one thread-pool round trip for ~16 chunks of 64 KiB, instead of one each).
+ * `AREF_STASH_GATHER=off` writes each blob on its own (benchmarks comparing both).
+ */
+export const GATHER_BYTES = 1024 * 1024;
 
 /** What a batch needs from its driver. */
 export interface BatchHost {
@@ -33,6 +39,9 @@ interface OpenPack {
   size: number;
   entries: PackEntry[];
   writes: Promise<unknown>[];
+  /** Blobs placed in the pack and not written yet (adjacent views of one buffer merged), from offset `pendingAt`. */
+  pending: Uint8Array[];
+  pendingAt: number;
   /** No more blobs go in (it is being published). */
   closed: boolean;
 }
@@ -56,6 +65,8 @@ export class PackBatch {
   #current: Promise<OpenPack> | undefined;
   #started = false;
   #commit: Promise<void> | undefined;
+  /** Bytes gathered into one write (0: each blob written on its own). */
+  readonly #gather = process.env.AREF_STASH_GATHER === "off" ? 0 : GATHER_BYTES;
 
   constructor(host: BatchHost) {
     this.#host = host;
@@ -107,16 +118,16 @@ export class PackBatch {
       pack = await this.#current;
       if (!pack.closed) break; // else it filled up while we waited: take the next one
     }
-    // From here to the end of the block nothing awaits: the offset, the write and the full check are one step.
+    // From here to the end of the block nothing awaits: the offset, the queueing and the full check are one step.
     const entry: PackEntry = { id, offset: pack.size, stored: stored.byteLength, logical: data.byteLength };
     pack.size += stored.byteLength;
     pack.entries.push(entry);
-    // Kept for #publish without its result: a write's result holds its buffer, and a pack's worth
-    // of chunks must not stay in memory until the pack is published.
-    const write = pack.handle.write(stored, 0, stored.byteLength, entry.offset).then(() => undefined);
-    write.catch(() => undefined); // awaited below and by #publish
-    pack.writes.push(write);
-    if (pack.size >= PACK_MAX_BYTES || pack.entries.length >= PACK_MAX_BLOBS) {
+    queue(pack, stored);
+    const full = pack.size >= PACK_MAX_BYTES || pack.entries.length >= PACK_MAX_BLOBS;
+    // The blob is in the pack's write queue, which #publish writes and awaits. The add that fills a
+    // gather waits for its write: the caller's bound on adds in flight then bounds the writes too.
+    const write = full || pack.size - pack.pendingAt >= this.#gather ? flush(pack) : undefined;
+    if (full) {
       this.#current = undefined; // full: the next blob starts a new pack
       pack.closed = true;
       this.#close(Promise.resolve(pack));
@@ -154,7 +165,8 @@ export class PackBatch {
     }
     const temp = names.temp(packs.dir);
     try {
-      return { temp, handle: await open(temp, "wx", FILE_MODE), size: 0, entries: [], writes: [], closed: false };
+      const handle = await open(temp, "wx", FILE_MODE);
+      return { temp, handle, size: 0, entries: [], writes: [], pending: [], pendingAt: 0, closed: false };
     } catch (error) {
       throw fsError(error, "write", packs.dir, this.#host.root);
     }
@@ -164,6 +176,7 @@ export class PackBatch {
     const { packs, fsync, gzip, root } = this.#host;
     const name = `p-${Date.now().toString(36)}-${process.pid}-${Math.random().toString(36).slice(2, 8)}-${(packCounter++).toString(36)}${PACK_SUFFIX}`;
     try {
+      flush(pack);
       await Promise.all(pack.writes); // a failed write fails the pack
       const tail = encodeIndex(pack.entries, pack.size, gzip);
       await pack.handle.write(tail, 0, tail.byteLength, pack.size);
@@ -178,4 +191,60 @@ export class PackBatch {
     }
     packs.added(name, pack.entries, gzip);
   }
+}
+
+/** Puts `bytes` at the end of the pack's write queue; a view adjacent to the last one's in the same buffer extends it. */
+function queue(pack: OpenPack, bytes: Uint8Array): void {
+  const last = pack.pending[pack.pending.length - 1];
+  if (last !== undefined && last.buffer === bytes.buffer && last.byteOffset + last.byteLength === bytes.byteOffset)
+    pack.pending[pack.pending.length - 1] = new Uint8Array(
+      last.buffer,
+      last.byteOffset,
+      last.byteLength + bytes.byteLength,
+    );
+  else pack.pending.push(bytes);
+}
+
+/**
+ * Writes the pack's queued blobs at their offset with one call (a short write is finished by more).
+ * The promise is kept for #publish without its result: a write's result holds its buffers, and a
+ * pack's worth of chunks must not stay in memory until the pack is published.
+ */
+function flush(pack: OpenPack): Promise<void> | undefined {
+  const buffers = pack.pending;
+  if (buffers.length === 0) return undefined;
+  const at = pack.pendingAt;
+  pack.pending = [];
+  pack.pendingAt = pack.size;
+  const write = writeAll(pack.handle, buffers, at);
+  write.catch(() => undefined); // awaited by the add that filled it and by #publish
+  pack.writes.push(write);
+  return write;
+}
+
+async function writeAll(handle: FileHandle, buffers: Uint8Array[], position: number): Promise<void> {
+  let left = buffers;
+  let at = position;
+  for (;;) {
+    const total = left.reduce((n, b) => n + b.byteLength, 0);
+    const { bytesWritten } =
+      left.length === 1 ? await handle.write(left[0]!, 0, total, at) : await handle.writev(left, at);
+    if (bytesWritten >= total) return;
+    if (bytesWritten <= 0) throw Object.assign(new Error("the disk took no bytes"), { code: "EIO" });
+    at += bytesWritten;
+    left = skipBytes(left, bytesWritten);
+  }
+}
+
+function skipBytes(buffers: Uint8Array[], skip: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let left = skip;
+  for (const b of buffers) {
+    if (left >= b.byteLength) left -= b.byteLength;
+    else {
+      out.push(left > 0 ? b.subarray(left) : b);
+      left = 0;
+    }
+  }
+  return out;
 }

@@ -276,6 +276,13 @@ export class Packs {
 
   /** Size and time (its pack's) of a packed blob, or undefined. */
   async head(key: string, id: string): Promise<DriverEntry | undefined> {
+    // A pack already known to hold it, still there, answers without re-reading the directory's
+    // time (a chunked put heads each of its chunks after its reference: one stat fewer per chunk).
+    // Only a miss needs the directory: a pack published since may hold it.
+    for (const pack of this.#holders(id)) {
+      const stats = await this.#packStats(pack);
+      if (stats !== undefined) return { key, size: pack.entries.get(id)!.logical, modifiedAt: stats.mtime };
+    }
     for (const pack of await this.#holdersAfterSync(id)) {
       const stats = await this.#packStats(pack);
       if (stats === undefined) continue;

@@ -67,6 +67,32 @@ describe("fs packs: a chunked put's chunks in a few pack files", () => {
     expect(head?.size).toBe(chunked.chunks[5]!.size);
   });
 
+  it("gathered pack writes (several chunks per write) store the same chunks as a write per chunk, each reading back", async () => {
+    const put = await store.put(log, { session: "s", type: "log" });
+    const listing = async (d: FsDriver) => {
+      const out: string[] = [];
+      for await (const e of d.list("blobs/")) out.push(`${e.key} ${e.size}`);
+      return out.sort();
+    };
+    const other = await tempRoot();
+    process.env.AREF_STASH_GATHER = "off";
+    try {
+      const single = new ArtifactStore({ driver: new FsDriver({ root: other.root }) });
+      expect((await single.put(log, { session: "s", type: "log" })).id).toBe(put.id);
+      await single.close();
+      expect(await listing(new FsDriver({ root }))).toEqual(await listing(new FsDriver({ root: other.root })));
+    } finally {
+      delete process.env.AREF_STASH_GATHER;
+      await other.cleanup();
+    }
+    const fresh = new FsDriver({ root });
+    const chunked = (await store.chunks(put.id))!;
+    for (const c of chunked.chunks) expect(sha256Hex((await fresh.get(blobKey(c.id)))!)).toBe(c.id);
+    const all = new ArtifactStore({ driver: fresh });
+    expect(sha256Hex(await all.get(put.id))).toBe(put.id);
+    await all.close();
+  });
+
   it("a put over 64 MiB spans several packs (each published when full); every chunk reads", async () => {
     const big = bytes(generatedLog(1_500_000)); // ~76 MB
     const put = await store.putStream(
