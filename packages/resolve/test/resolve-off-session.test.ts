@@ -1,0 +1,57 @@
+// A message about the world (how a product behaves in general), about what would happen, or about a plan refers to
+// nothing, even when it uses the session's own words; a question about what the session did or showed still finds
+// its record. Session and wordings written for these tests (a greenhouse controller, not any reference set).
+import { describe, expect, it } from "vitest";
+import { type ExecutionLike, resolveReferences } from "../src/index.js";
+
+const session: ExecutionLike[] = [
+  {
+    id: "g1",
+    tool_name: "execute_bash",
+    tool_args: { command: "mosquitto_sub -h broker.local -t greenhouse/+/humidity -C 5" },
+    summary: "5 messages: bed-a 71%, bed-b 88%, bed-c 64%, bed-a 72%, bed-b 90%",
+  },
+  {
+    id: "g2",
+    tool_name: "read_file",
+    tool_args: { path: "controller/rules.yaml" },
+    summary: "vent opens above 85% humidity; mister runs 30 s every 10 min below 60%; heater below 12 C",
+  },
+  {
+    id: "g3",
+    tool_name: "execute_bash",
+    tool_args: { command: "systemctl restart greenhouse-controller" },
+    summary: "Job for greenhouse-controller.service failed: vent servo on gpio 18 busy",
+    result_type: "error",
+  },
+  {
+    id: "g4",
+    tool_name: "web_search",
+    tool_args: { query: "raspberry pi gpio busy servo pigpio daemon" },
+    summary: "6 results: pigpio docs 'gpio in use', raspberrypi forums 'servo jitter and pigpiod'",
+  },
+  {
+    id: "g5",
+    tool_name: "write_file",
+    tool_args: { path: "controller/rules.yaml" },
+    summary: "Wrote 1,204 bytes: vent opens above 80% humidity, servo via pigpiod",
+  },
+];
+const ids = (text: string) => resolveReferences(text, session).candidates.map((c) => c.id);
+
+describe("how a product behaves in general", () => {
+  it("refers to nothing", () => {
+    expect(ids("does mosquitto keep retained messages when a broker restarts?")).toEqual([]);
+    expect(ids("how does pigpiod usually share a gpio between two processes?")).toEqual([]);
+    expect(ids("can a raspberry pi drive a servo and a humidity sensor from one pin?")).toEqual([]);
+    expect(ids("is pigpio faster than rpi.gpio for servo pulses?")).toEqual([]);
+    expect(ids("does systemd wait between two restarts of a service by default?")).toEqual([]);
+  });
+
+  it("a question about what a record showed or holds still finds it", () => {
+    expect(ids("what does rules.yaml say about the vent now?")[0]).toBe("g5");
+    expect(ids("which bed had the highest humidity reading?")[0]).toBe("g1");
+    expect(ids("why did the controller restart fail?")[0]).toBe("g3");
+    expect(ids("does the controller service even start?")).not.toEqual([]);
+  });
+});
