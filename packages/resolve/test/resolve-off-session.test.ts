@@ -55,3 +55,18 @@ describe("how a product behaves in general", () => {
     expect(ids("does the controller service even start?")).not.toEqual([]);
   });
 });
+
+describe("what would happen, how one would do it, the usual way", () => {
+  it("refers to nothing", () => {
+    expect(ids("what happens to the beds if the broker goes down overnight?")).toEqual([]);
+    expect(ids("if humidity stays above 90% for a day, will the plants rot?")).toEqual([]);
+    expect(ids("how would you set up an alert for the vent servo, something that texts me")).toEqual([]);
+    expect(ids("what's the usual way to calibrate a humidity sensor")).toEqual([]);
+    expect(ids("explain the difference between pigpio and the plain gpio sysfs interface")).toEqual([]);
+  });
+
+  it("a question about the session's result still finds it", () => {
+    expect(ids("what happened when you restarted the controller?")[0]).toBe("g3");
+    expect(ids("what's the difference between the first rules.yaml and the new one?")).not.toEqual([]);
+  });
+});

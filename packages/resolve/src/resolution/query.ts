@@ -506,7 +506,7 @@ export function parseQuery(input: string): ParsedQuery {
     aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
     verbHintsOnly: hints.size > 0 && verbHintsOnly,
     advice: ADVICE.test(lower),
-    world: WORLD_QUESTION.test(lower) && GENERAL_MARK.test(lower),
+    world: (WORLD_QUESTION.test(lower) && GENERAL_MARK.test(lower)) || HYPOTHETICAL.test(lower) || GENERIC.test(lower),
     wantsSuccess:
       !wantsError &&
       /\b(?:that|which|where|when|one)\s+(?:everything\s+|all\s+|it\s+|they\s+)?(?:passed|succeeded|worked|went green|was green|were green|came back clean|was clean)\b|\b(?:green|passing|successful|succeeded|clean)\s+(?:run|runs|one|build|builds|test run|deploy|attempt)\b/.test(
@@ -542,6 +542,12 @@ const WORLD_QUESTION = new RegExp(
     /|^\s*(?:is|are)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:\w+er|more|less|better|worse)\s+than\b/
       .source,
 );
+/** What would happen, or how one would go about something: "what happens if a disk dies", "if X fills up, does it …". */
+const HYPOTHETICAL =
+  /\bwhat (?:happens|would happen|will happen)\b|^\s*if\b[^?,]*,\s*(?:does|do|will|would|can|could|is|are|should)\b|\bhow (?:would|should|do) (?:you|we|i) (?:set up|setup|configure|structure|organi[sz]e|approach|monitor|avoid|prevent)\b|\bwhat would you do\b/;
+/** The usual way, best practice, a difference between two things in general ("explain the difference between A and B"). */
+const GENERIC =
+  /\b(?:the usual way|best practices?|in practice)\b|\bwhy does every\b|\b(?:explain|tell) (?:to )?(?:me |us )?the difference between\b|\bwhat(?:'s| is) the difference between\b/;
 /** Words that make a question general: an indefinite thing, a condition, "usually", "by default" (not "even"/"actually"/"still": "did it even run?" is about the session). */
 const GENERAL_MARK =
   /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b/;
