@@ -70,3 +70,17 @@ describe("what would happen, how one would do it, the usual way", () => {
     expect(ids("what's the difference between the first rules.yaml and the new one?")).not.toEqual([]);
   });
 });
+
+describe("a plan or the future", () => {
+  it("refers to nothing", () => {
+    expect(ids("next month we want to add a fourth bed with its own humidity sensor")).toEqual([]);
+    expect(ids("we're planning to move the controller onto a pi 5")).toEqual([]);
+    expect(ids("starting monday the vent should stay shut at night")).toEqual([]);
+    expect(ids("long term the mister needs a second pump")).toEqual([]);
+  });
+
+  it("a question about what the session did still finds it", () => {
+    expect(ids("what did the humidity readings show for bed-b?")[0]).toBe("g1");
+    expect(ids("where did you read the vent threshold?")).not.toEqual([]);
+  });
+});

@@ -506,7 +506,11 @@ export function parseQuery(input: string): ParsedQuery {
     aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
     verbHintsOnly: hints.size > 0 && verbHintsOnly,
     advice: ADVICE.test(lower),
-    world: (WORLD_QUESTION.test(lower) && GENERAL_MARK.test(lower)) || HYPOTHETICAL.test(lower) || GENERIC.test(lower),
+    world:
+      (WORLD_QUESTION.test(lower) && GENERAL_MARK.test(lower)) ||
+      HYPOTHETICAL.test(lower) ||
+      GENERIC.test(lower) ||
+      FUTURE.test(lower),
     wantsSuccess:
       !wantsError &&
       /\b(?:that|which|where|when|one)\s+(?:everything\s+|all\s+|it\s+|they\s+)?(?:passed|succeeded|worked|went green|was green|were green|came back clean|was clean)\b|\b(?:green|passing|successful|succeeded|clean)\s+(?:run|runs|one|build|builds|test run|deploy|attempt)\b/.test(
@@ -548,6 +552,9 @@ const HYPOTHETICAL =
 /** The usual way, best practice, a difference between two things in general ("explain the difference between A and B"). */
 const GENERIC =
   /\b(?:the usual way|best practices?|in practice)\b|\bwhy does every\b|\b(?:explain|tell) (?:to )?(?:me |us )?the difference between\b|\bwhat(?:'s| is) the difference between\b/;
+/** A plan or the future: "next week we want to …", "starting monday", "long term", "we're planning to …". */
+const FUTURE =
+  /\b(?:next|coming)\s+(?:week|month|year|quarter|sprint|release|spring|summer|fall|autumn|winter)\b|\btomorrow\b|\bstarting\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|tomorrow)\b|\b(?:long term|in the future|going forward|from now on|eventually|someday|one day)\b|\b(?:we|i)(?:'re| are| am|'m)?\s+(?:going to|gonna|planning to|plan to|intend to|hope to)\b/;
 /** Words that make a question general: an indefinite thing, a condition, "usually", "by default" (not "even"/"actually"/"still": "did it even run?" is about the session). */
 const GENERAL_MARK =
   /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b/;
