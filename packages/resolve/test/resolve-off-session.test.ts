@@ -84,3 +84,16 @@ describe("a plan or the future", () => {
     expect(ids("where did you read the vent threshold?")).not.toEqual([]);
   });
 });
+
+describe("whether something more was done", () => {
+  it("refers to nothing when no record holds all of it", () => {
+    expect(ids("did you also check the soil moisture on the beds?")).toEqual([]);
+    expect(ids("did you restart the heater service too?")).toEqual([]);
+    expect(ids("have you looked at the co2 readings as well")).toEqual([]);
+  });
+
+  it("finds the record that holds all of it", () => {
+    expect(ids("did you also pull the humidity messages from the broker?")[0]).toBe("g1");
+    expect(ids("did you search the pigpio docs too?")[0]).toBe("g4");
+  });
+});

@@ -109,6 +109,11 @@ export interface ParsedQuery {
    * a plan or the future ("next week we want to move the zone"), or what would happen ("what happens if a disk dies").
    */
   world: boolean;
+  /**
+   * "did you also check X?", "did you run it against Y too?": whether something more was done. Only a record that
+   * holds every word of that something answers it.
+   */
+  alsoAsked: boolean;
   /** Content words that are not order or time words ("currently", "latest"): what the message is about. */
   topicWords: string[];
 }
@@ -511,6 +516,7 @@ export function parseQuery(input: string): ParsedQuery {
       HYPOTHETICAL.test(lower) ||
       GENERIC.test(lower) ||
       FUTURE.test(lower),
+    alsoAsked: ALSO_ASKED.test(lower),
     wantsSuccess:
       !wantsError &&
       /\b(?:that|which|where|when|one)\s+(?:everything\s+|all\s+|it\s+|they\s+)?(?:passed|succeeded|worked|went green|was green|were green|came back clean|was clean)\b|\b(?:green|passing|successful|succeeded|clean)\s+(?:run|runs|one|build|builds|test run|deploy|attempt)\b/.test(
@@ -555,6 +561,9 @@ const GENERIC =
 /** A plan or the future: "next week we want to …", "starting monday", "long term", "we're planning to …". */
 const FUTURE =
   /\b(?:next|coming)\s+(?:week|month|year|quarter|sprint|release|spring|summer|fall|autumn|winter)\b|\btomorrow\b|\bstarting\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|tomorrow)\b|\b(?:long term|in the future|going forward|from now on|eventually|someday|one day)\b|\b(?:we|i)(?:'re| are| am|'m)?\s+(?:going to|gonna|planning to|plan to|intend to|hope to)\b/;
+/** Whether something more was done: "did you also …", "have you … too?", "did you … as well". */
+const ALSO_ASKED =
+  /^\s*(?:(?:and|so|oh|ok|okay|btw)\b[\s,]*)?(?:did|have|had)\s+(?:you|we)\b(?:\s+also\b|[^?]*\b(?:too|as well|either)\s*[?.!]?\s*$)/;
 /** Words that make a question general: an indefinite thing, a condition, "usually", "by default" (not "even"/"actually"/"still": "did it even run?" is about the session). */
 const GENERAL_MARK =
   /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b/;
