@@ -97,3 +97,14 @@ describe("whether something more was done", () => {
     expect(ids("did you search the pigpio docs too?")[0]).toBe("g4");
   });
 });
+
+describe("a pointer inside a side clause of a general question", () => {
+  it("does not make the question about the session", () => {
+    expect(ids("how would you set up a warning so i hear about it before the vent gets this stuck")).toEqual([]);
+    expect(ids("what happens to the plants if that mister stops for a week?")).toEqual([]);
+  });
+
+  it("a pointer in the main clause still does", () => {
+    expect(ids("how would you set up that rules file so the vent opens sooner?")).not.toEqual([]);
+  });
+});

@@ -114,6 +114,11 @@ export interface ParsedQuery {
    * holds every word of that something answers it.
    */
   alsoAsked: boolean;
+  /**
+   * The main clause (before "so", "when", "before", "if" …; not "that", which also points) points at a record or an order: "how would you
+   * set up alerts so i find out before it's this bad" points at nothing, "how would you redo that build" does.
+   */
+  mainPointed: boolean;
   /** Content words that are not order or time words ("currently", "latest"): what the message is about. */
   topicWords: string[];
 }
@@ -517,6 +522,7 @@ export function parseQuery(input: string): ParsedQuery {
       GENERIC.test(lower) ||
       FUTURE.test(lower),
     alsoAsked: ALSO_ASKED.test(lower),
+    mainPointed: mainPointed(lower),
     wantsSuccess:
       !wantsError &&
       /\b(?:that|which|where|when|one)\s+(?:everything\s+|all\s+|it\s+|they\s+)?(?:passed|succeeded|worked|went green|was green|were green|came back clean|was clean)\b|\b(?:green|passing|successful|succeeded|clean)\s+(?:run|runs|one|build|builds|test run|deploy|attempt)\b/.test(
@@ -564,6 +570,11 @@ const FUTURE =
 /** Whether something more was done: "did you also …", "have you … too?", "did you … as well". */
 const ALSO_ASKED =
   /^\s*(?:(?:and|so|oh|ok|okay|btw)\b[\s,]*)?(?:did|have|had)\s+(?:you|we)\b(?:\s+also\b|[^?]*\b(?:too|as well|either)\s*[?.!]?\s*$)/;
+/** The main clause points at a record (a demonstrative with a record noun) or at a position. */
+function mainPointed(lower: string): boolean {
+  const main = lower.split(/\b(?:so|when|whenever|before|after|if|because|until|once|while)\b/)[0] ?? lower;
+  return hasExecutionNounAfterDemonstrative(main) || parseTemporal(main) !== undefined;
+}
 /** Words that make a question general: an indefinite thing, a condition, "usually", "by default" (not "even"/"actually"/"still": "did it even run?" is about the session). */
 const GENERAL_MARK =
   /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b/;

@@ -425,8 +425,7 @@ function resolveParsed(
   if (query.advice && query.names.length === 0 && !query.wantsError && !query.demonstrative) return none;
   // "does shopify charge for api calls?", "next week we want to move the zone": the world, a plan or a habit, with no
   // record named, pointed at, ordered or failed, refers to nothing.
-  if (query.world && query.names.length === 0 && !query.wantsError && !query.demonstrative && !query.temporal)
-    return none;
+  if (query.world && query.names.length === 0 && !query.wantsError && !query.mainPointed) return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
   // "did you also check the temps?": something beyond what was shown; only a record holding all of it answers.
