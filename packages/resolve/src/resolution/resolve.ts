@@ -423,8 +423,8 @@ function resolveParsed(
   // "should we add a perf gate in CI?", "do we have to file a 941-X for this?": advice asked, with no record named,
   // pointed at ("that error", "this run") or failed, refers to nothing.
   if (query.advice && query.names.length === 0 && !query.wantsError && !query.demonstrative) return none;
-  // "does shopify charge for api calls?", "next week we want to move the zone": the world, a plan or a habit, with no
-  // record named, pointed at, ordered or failed, refers to nothing.
+  // "does shopify charge for api calls?", "next week we want to move the zone": the world, a plan or what would happen,
+  // with no record named or failed and no record or position pointed at in the main clause, refers to nothing.
   if (query.world && query.names.length === 0 && !query.wantsError && !query.mainPointed) return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
