@@ -103,6 +103,22 @@ export interface ParsedQuery {
    * you think we should move to k8s?", "does the store split it if we ship Y?"): it asks for advice, not a record.
    */
   advice: boolean;
+  /**
+   * The message is about the world, not the session: how a product behaves in general ("what does systemd do when a
+   * unit hits its limit?", "does the host charge for api calls?"), a comparison of products ("is X faster than Y?"),
+   * a plan or the future ("next week we want to move the zone"), or what would happen ("what happens if a disk dies").
+   */
+  world: boolean;
+  /**
+   * "did you also check X?", "did you run it against Y too?": whether something more was done. Only a record that
+   * holds every word of that something answers it.
+   */
+  alsoAsked: boolean;
+  /**
+   * The main clause (before "so", "when", "before", "if" …; not "that", which also points) points at a record or an order: "how would you
+   * set up alerts so i find out before it's this bad" points at nothing, "how would you redo that build" does.
+   */
+  mainPointed: boolean;
   /** Content words that are not order or time words ("currently", "latest"): what the message is about. */
   topicWords: string[];
 }
@@ -500,6 +516,13 @@ export function parseQuery(input: string): ParsedQuery {
     aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
     verbHintsOnly: hints.size > 0 && verbHintsOnly,
     advice: ADVICE.test(lower),
+    world:
+      (WORLD_QUESTION.test(lower) && GENERAL_MARK.test(lower)) ||
+      HYPOTHETICAL.test(lower) ||
+      GENERIC.test(lower) ||
+      FUTURE.test(lower),
+    alsoAsked: ALSO_ASKED.test(lower),
+    mainPointed: mainPointed(lower),
     wantsSuccess:
       !wantsError &&
       /\b(?:that|which|where|when|one)\s+(?:everything\s+|all\s+|it\s+|they\s+)?(?:passed|succeeded|worked|went green|was green|were green|came back clean|was clean)\b|\b(?:green|passing|successful|succeeded|clean)\s+(?:run|runs|one|build|builds|test run|deploy|attempt)\b/.test(
@@ -523,6 +546,38 @@ export function parseQuery(input: string): ParsedQuery {
 /** A question about what to do or what would happen, not about what a result said. */
 const ADVICE =
   /^\s*(?:will|would|does|do|can|could|what happens|what would happen)\b[^?]*\bif (?:we|i|you)\s+(?!(?:did|had|were|was)\b)\w+|\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\bwhat would you (?:name|call|use|pick|choose|recommend)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
+
+/**
+ * A present or modal question whose subject is a bare name or an indefinite ("does shopify charge …", "how does git
+ * bisect pick …", "how many products can a plan hold"), not one pointed at ("does the log say …", "did it …"); or a
+ * comparison of two things in general ("is psycopg 3 faster than psycopg2 …").
+ */
+const WORLD_QUESTION = new RegExp(
+  /^\s*(?:(?:so|and|but|ok|okay|also|btw|quick question)\b[\s,:]*)?(?:(?:how|what|why|when|where|which|who)(?:\s+(?:long|much|many|often|well|\w+s))?\s+(?:\w+\s+)?)?(?:does|do|can|will)\s+(?!(?:it|that|this|these|those|they|them|you|we|i|he|she|the|your|my|our|its|their|there|any|anything|something)\b)(?!(?:[\w.-]+\s+){0,3}(?:have|has|run|runs|use|uses|contain|contains|include|includes|say|says|show|shows|list|lists|return|returns|point|points|set|mean|means|look)\b)[a-z.]/
+    .source +
+    /|^\s*(?:is|are)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:\w+er|more|less|better|worse)\s+than\b/
+      .source,
+);
+/** What would happen, or how one would go about something: "what happens if a disk dies", "if X fills up, does it …". */
+const HYPOTHETICAL =
+  /\bwhat (?:happens|would happen|will happen)\b|^\s*if\b[^?,]*,\s*(?:does|do|will|would|can|could|is|are|should)\b|\bhow (?:would|should|do) (?:you|we|i) (?:set up|setup|configure|structure|organi[sz]e|approach|monitor|avoid|prevent)\b|\bwhat would you do\b/;
+/** The usual way, best practice, a difference between two things in general ("explain the difference between A and B"). */
+const GENERIC =
+  /\b(?:the usual way|best practices?|in practice)\b|\bwhy does every\b|\b(?:explain|tell) (?:to )?(?:me |us )?the difference between\b|\bwhat(?:'s| is) the difference between\b/;
+/** A plan or the future: "next week we want to …", "starting monday", "long term", "we're planning to …". */
+const FUTURE =
+  /\b(?:next|coming)\s+(?:week|month|year|quarter|sprint|release|spring|summer|fall|autumn|winter)\b|\btomorrow\b|\bstarting\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|tomorrow)\b|\b(?:long term|in the future|going forward|from now on|eventually|someday|one day)\b|\b(?:we|i)(?:'re| are| am|'m)?\s+(?:going to|gonna|planning to|plan to|intend to|hope to)\b/;
+/** Whether something more was done: "did you also …", "have you … too?", "did you … as well". */
+const ALSO_ASKED =
+  /^\s*(?:(?:and|so|oh|ok|okay|btw)\b[\s,]*)?(?:did|have|had)\s+(?:you|we)\b(?:\s+also\b|[^?]*\b(?:too|as well|either)\s*[?.!]?\s*$)/;
+/** The main clause points at a record (a demonstrative with a record noun) or at a position. */
+function mainPointed(lower: string): boolean {
+  const main = lower.split(/\b(?:so|when|whenever|before|after|if|because|until|once|while)\b/)[0] ?? lower;
+  return hasExecutionNounAfterDemonstrative(main) || parseTemporal(main) !== undefined;
+}
+/** Words that make a question general: an indefinite thing, a condition, "usually", "by default" (not "even"/"actually"/"still": "did it even run?" is about the session). */
+const GENERAL_MARK =
+  /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b/;
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
 const NEGATION_RE =

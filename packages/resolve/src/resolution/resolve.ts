@@ -129,6 +129,16 @@ export function resolveWith(
 }
 
 /** Some record holds most of the message's topic words itself (the word or its stem, not a related word). */
+/**
+ * Some record holds every topic word of the message itself (the word or its stem), the asked verb aside ("did you
+ * also check the temps?": the temps, whatever the record's verb).
+ */
+function heldWholly(query: ParsedQuery, scored: Scored[]): boolean {
+  const verb = /\b(?:did|have|had)\s+(?:you|we)\s+(?:also\s+)?([a-z]+)/.exec(query.text.toLowerCase())?.[1];
+  const topic = query.terms.filter((t) => query.topicWords.includes(t.word) && t.word !== verb);
+  return scored.some((s) => s.total > 0 && topic.every((t) => s.x.tokens.has(t.word) || s.x.stems.has(t.stem)));
+}
+
 function heldMostly(query: ParsedQuery, scored: Scored[]): boolean {
   const topic = query.terms.filter((t) => query.topicWords.includes(t.word));
   if (topic.length === 0) return true;
@@ -413,8 +423,13 @@ function resolveParsed(
   // "should we add a perf gate in CI?", "do we have to file a 941-X for this?": advice asked, with no record named,
   // pointed at ("that error", "this run") or failed, refers to nothing.
   if (query.advice && query.names.length === 0 && !query.wantsError && !query.demonstrative) return none;
+  // "does shopify charge for api calls?", "next week we want to move the zone": the world, a plan or what would happen,
+  // with no record named or failed and no record or position pointed at in the main clause, refers to nothing.
+  if (query.world && query.names.length === 0 && !query.wantsError && !query.mainPointed) return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
+  // "did you also check the temps?": something beyond what was shown; only a record holding all of it answers.
+  if (query.alsoAsked && !query.wantsError && !heldWholly(query, scored)) return none;
   const plain = query.names.length === 0 && !query.wantsError;
   // "we ran a marathon": a tool verb whose object no record holds is an action outside the session.
   if (
