@@ -44,3 +44,14 @@ describe("whether a product supports or requires something", () => {
     expect(ids("why did the snapserver restart fail")[0]).toBe("a3");
   });
 });
+
+describe("whether a habit is good or bad practice", () => {
+  it("refers to nothing", () => {
+    expect(ids("is it bad practice to run snapserver with flac over wifi?")).toEqual([]);
+    expect(ids("is flac common practice for snapcast multiroom")).toEqual([]);
+  });
+
+  it("a question about what a record holds still finds it", () => {
+    expect(ids("what sample format does snapserver.conf use")[0]).toBe("a2");
+  });
+});
