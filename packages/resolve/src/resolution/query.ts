@@ -575,7 +575,10 @@ const ALSO_ASKED =
 /** The main clause points at a record (a demonstrative with a record noun) or at a position. */
 function mainPointed(lower: string): boolean {
   const main = lower.split(/\b(?:so|when|whenever|before|after|if|because|until|once|while)\b/)[0] ?? lower;
-  return hasExecutionNounAfterDemonstrative(main) || parseTemporal(main) !== undefined;
+  // "that"/"this" before a verb in -s opens a relative clause ("monitoring that pages us"), it does not point
+  // ("that page", "those pages").
+  const pointing = main.replace(/\b(?:that|this)\s+(?=[a-z]*[^aiosu']s\b)/g, "which ");
+  return hasExecutionNounAfterDemonstrative(pointing) || parseTemporal(main) !== undefined;
 }
 /** Words that make a question general: an indefinite thing, a condition, "usually", "by default", whether a product supports or requires something (not "even"/"actually"/"still": "did it even run?" is about the session). */
 const GENERAL_MARK =
