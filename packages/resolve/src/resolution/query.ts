@@ -183,6 +183,8 @@ const SESSION_TALK: RegExp[] = [
   /\bthe\s+(?:new|old|current|latest|fresh|same|existing|remaining)\b|\b(?:today|right now|currently|still|anymore|so far)\b/,
   // A pointer at a thing in view: "this box", "that module", "in there", "the invoice thing".
   /\b(?:in|from|out of|on|of) there\b|\bthe\s+\w+\s+(?:thing|stuff)\b/,
+  // A thing the session made or changed, named by what was done to it: "the recovered files", "the deleted rows".
+  /\bthe\s+(?![a-z]*(?:eed|dred|cred)\b)[a-z]{3,}ed\s+[a-z]{3,}/,
 ];
 
 /** Questions whose answer is an amount: the result that gives a number for the message's words answers them. */
@@ -561,9 +563,9 @@ const WORLD_QUESTION = new RegExp(
 /** What would happen, or how one would go about something: "what happens if a disk dies", "if X fills up, does it …". */
 const HYPOTHETICAL =
   /\bwhat (?:happens|would happen|will happen)\b|^\s*if\b[^?,]*,\s*(?:does|do|will|would|can|could|is|are|should)\b|\bhow (?:would|should|do) (?:you|we|i) (?:set up|setup|configure|structure|organi[sz]e|approach|monitor|avoid|prevent)\b|\bwhat would you do\b/;
-/** The usual way, best practice, a difference between two things in general ("explain the difference between A and B"). */
+/** The usual way, best (or bad, good, common) practice, a difference between two things in general ("explain the difference between A and B"). */
 const GENERIC =
-  /\b(?:the usual way|best practices?|in practice)\b|\bwhy does every\b|\b(?:explain|tell) (?:to )?(?:me |us )?the difference between\b|\bwhat(?:'s| is) the difference between\b/;
+  /\b(?:the usual way|(?:best|bad|good|common|standard) practices?|in practice)\b|\bwhy does every\b|\b(?:explain|tell) (?:to )?(?:me |us )?the difference between\b|\bwhat(?:'s| is) the difference between\b/;
 /** A plan or the future: "next week we want to …", "starting monday", "long term", "we're planning to …". */
 const FUTURE =
   /\b(?:next|coming)\s+(?:week|month|year|quarter|sprint|release|spring|summer|fall|autumn|winter)\b|\btomorrow\b|\bstarting\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|tomorrow)\b|\b(?:long term|in the future|going forward|from now on|eventually|someday|one day)\b|\b(?:we|i)(?:'re| are| am|'m)?\s+(?:going to|gonna|planning to|plan to|intend to|hope to)\b/;
@@ -573,11 +575,14 @@ const ALSO_ASKED =
 /** The main clause points at a record (a demonstrative with a record noun) or at a position. */
 function mainPointed(lower: string): boolean {
   const main = lower.split(/\b(?:so|when|whenever|before|after|if|because|until|once|while)\b/)[0] ?? lower;
-  return hasExecutionNounAfterDemonstrative(main) || parseTemporal(main) !== undefined;
+  // "that"/"this" before a verb in -s opens a relative clause ("monitoring that pages us"), it does not point
+  // ("that page", "those pages").
+  const pointing = main.replace(/\b(?:that|this)\s+(?=[a-z]*[^aiosu']s\b)/g, "which ");
+  return hasExecutionNounAfterDemonstrative(pointing) || parseTemporal(main) !== undefined;
 }
-/** Words that make a question general: an indefinite thing, a condition, "usually", "by default" (not "even"/"actually"/"still": "did it even run?" is about the session). */
+/** Words that make a question general: an indefinite thing, a condition, "usually", "by default", whether a product supports or requires something (not "even"/"actually"/"still": "did it even run?" is about the session). */
 const GENERAL_MARK =
-  /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b/;
+  /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b|\b(?:support|supports|require|requires)\b/;
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
 const NEGATION_RE =
