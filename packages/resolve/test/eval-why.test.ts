@@ -21,7 +21,7 @@ const xs: ExecutionLike[] = [
 describe("whyMissed", () => {
   it("places a miss answered with nothing by the expected record's raw rank", () => {
     expect(
-      whyMissed("anything odd about blighted apple trees and the cider press schedule", xs, ["a1"], [], []),
+      whyMissed("anything odd about the blighted apple trees and the cider press schedule", xs, ["a1"], [], []),
     ).toBe("nothing: expected raw top");
     expect(whyMissed("what about the greenhouse heater", xs, ["a2"], [], [])).toBe("nothing: expected scores 0");
     expect(whyMissed("in general, how often should apple trees be pruned?", xs, ["a1"], [], [])).toBe(

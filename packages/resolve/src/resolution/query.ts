@@ -183,8 +183,6 @@ const SESSION_TALK: RegExp[] = [
   /\bthe\s+(?:new|old|current|latest|fresh|same|existing|remaining)\b|\b(?:today|right now|currently|still|anymore|so far)\b/,
   // A pointer at a thing in view: "this box", "that module", "in there", "the invoice thing".
   /\b(?:in|from|out of|on|of) there\b|\bthe\s+\w+\s+(?:thing|stuff)\b/,
-  // A thing the session made or changed, named by what was done to it: "the recovered files", "the deleted rows".
-  /\bthe\s+(?![a-z]*(?:eed|dred|cred)\b)[a-z]{3,}ed\s+[a-z]{3,}/,
 ];
 
 /** Questions whose answer is an amount: the result that gives a number for the message's words answers them. */
