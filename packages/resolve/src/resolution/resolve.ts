@@ -1,6 +1,6 @@
 import { ArefError } from "@artifact-refs/schema";
 import { type ExecutionLike, type IndexedExecution, executionId, indexExecution } from "./executions.js";
-import { type ParsedQuery, parseQuery } from "./query.js";
+import { type ParsedQuery, type TemporalOp, parseQuery } from "./query.js";
 import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
@@ -115,8 +115,8 @@ export function resolveWith(
   const parts = query.parts && query.parts.length > 1 ? comparedParts(query.parts) : undefined;
   if (parts && (!query.general || query.partsNamed || parts.ordered)) {
     const picked: Candidate[] = [];
-    for (const part of parts.texts) {
-      const r = resolveParsed(parseQuery(part), list, limit, score, options.now);
+    for (const [i, part] of parts.texts.entries()) {
+      const r = resolveParsed(parts.queries[i] ?? parseQuery(part), list, limit, score, options.now);
       const first = r.candidates.find((c) => !picked.some((p) => p.id === c.id));
       if (first) picked.push({ ...first, reasons: [`named in "${part}"`, ...first.reasons] });
     }
@@ -128,40 +128,58 @@ export function resolveWith(
   return semanticAnswer(list, options.semantic);
 }
 
-/** Some record holds most of the message's topic words itself (the word or its stem, not a related word). */
 /**
- * Some record holds every topic word of the message itself (the word or its stem), the asked verb aside ("did you
- * also check the temps?": the temps, whatever the record's verb).
+ * Some record holds the message's topic words itself (the word or its stem, not a related word): every one of them
+ * ("all": "did you also check the temps?", the asked verb `except` aside) or more than half ("most"). Without
+ * topic words, "most" holds and "all" asks only for a record that scores.
  */
-function heldWholly(query: ParsedQuery, scored: Scored[]): boolean {
-  const verb = /\b(?:did|have|had)\s+(?:you|we)\s+(?:also\s+)?([a-z]+)/.exec(query.text.toLowerCase())?.[1];
-  const topic = query.terms.filter((t) => query.topicWords.includes(t.word) && t.word !== verb);
-  return scored.some((s) => s.total > 0 && topic.every((t) => s.x.tokens.has(t.word) || s.x.stems.has(t.stem)));
+function topicHeld(query: ParsedQuery, scored: Scored[], share: "all" | "most", except?: string): boolean {
+  const topic = query.terms.filter((t) => query.topicWords.includes(t.word) && t.word !== except);
+  if (topic.length === 0 && share === "most") return true;
+  return scored.some((s) => {
+    if (s.total <= 0) return false;
+    const held = topic.filter((t) => s.x.tokens.has(t.word) || s.x.stems.has(t.stem)).length;
+    return share === "all" ? held === topic.length : held * 2 > topic.length;
+  });
 }
 
-function heldMostly(query: ParsedQuery, scored: Scored[]): boolean {
-  const topic = query.terms.filter((t) => query.topicWords.includes(t.word));
-  if (topic.length === 0) return true;
-  return scored.some(
-    (s) =>
-      s.total > 0 && topic.filter((t) => s.x.tokens.has(t.word) || s.x.stems.has(t.stem)).length * 2 > topic.length,
-  );
+/** The verb of "did you (also) X …": what was asked to be done, not a word a record must hold. */
+function askedVerb(query: ParsedQuery): string | undefined {
+  return /\b(?:did|have|had)\s+(?:you|we)\s+(?:also\s+)?([a-z]+)/.exec(query.text.toLowerCase())?.[1];
+}
+
+/**
+ * The record an order word picks from `xs` (oldest first): the first, the n-th (else the latest), the latest, or
+ * `back` before the latest (else the first); undefined for an order that is no position (event, clock, day).
+ */
+function pickByOrder<T>(xs: readonly T[], op: TemporalOp): T | undefined {
+  switch (op.kind) {
+    case "first":
+      return xs[0];
+    case "nth":
+      return xs[op.n - 1] ?? xs.at(-1);
+    case "latest":
+      return xs.at(-1);
+    case "previous":
+      return xs.at(-1 - (op.back ?? 1)) ?? xs[0];
+    default:
+      return undefined;
+  }
 }
 
 /**
  * The parts of "X vs Y" as each is resolved: a part that names only a position ("now", "today's", "the current one")
  * takes the other part's content words ("queue counts from the very start vs now": the queue counts now); a bare
  * "after"/"before" takes the other part's event ("the status before the restart vs after"). `ordered`: every part
- * carries an order or time word, so the comparison is of two positions in the session, not a general one.
+ * carries an order or time word, so the comparison is of two positions in the session, not a general one. `queries`:
+ * each part's parse, done once.
  */
-function comparedParts(texts: string[]): { texts: string[]; ordered: boolean } {
-  const parsed = texts.map((t) => {
-    try {
-      return parseQuery(t);
-    } catch {
-      return undefined;
-    }
-  });
+function comparedParts(texts: string[]): {
+  texts: string[];
+  queries: (ParsedQuery | undefined)[];
+  ordered: boolean;
+} {
+  const parsed = texts.map(tryParse);
   const out = texts.map((t, i) => {
     const p = parsed[i];
     const other = parsed[i === 0 ? 1 : 0];
@@ -180,14 +198,17 @@ function comparedParts(texts: string[]): { texts: string[]; ordered: boolean } {
     if (!content && p.temporal && core) return `${t} ${core}`;
     return t;
   });
-  const ordered = out.every((t) => {
-    try {
-      return parseQuery(t).temporal !== undefined;
-    } catch {
-      return false;
-    }
-  });
-  return { texts: out, ordered };
+  // Each part parsed once (a part left as it was keeps its parse); undefined where the text does not parse.
+  const queries = out.map((t, i) => (t === texts[i] ? parsed[i] : tryParse(t)));
+  return { texts: out, queries, ordered: queries.every((q) => q?.temporal !== undefined) };
+}
+
+function tryParse(text: string): ParsedQuery | undefined {
+  try {
+    return parseQuery(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function previousIds(previous: ResolveOptions["previous"]): string[] {
@@ -429,7 +450,7 @@ function resolveParsed(
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
   // "did you also check the temps?": something beyond what was shown; only a record holding all of it answers.
-  if (query.alsoAsked && !query.wantsError && !heldWholly(query, scored)) return none;
+  if (query.alsoAsked && !query.wantsError && !topicHeld(query, scored, "all", askedVerb(query))) return none;
   const plain = query.names.length === 0 && !query.wantsError;
   // "we ran a marathon": a tool verb whose object no record holds is an action outside the session.
   if (
@@ -480,7 +501,7 @@ function resolveParsed(
     query.names.length === 0 &&
     !query.wantsError &&
     !query.demonstrative &&
-    !heldMostly(query, scored)
+    !topicHeld(query, scored, "most")
   )
     return none;
 
@@ -559,17 +580,8 @@ function resolveParsed(
         );
         const near = side.filter((s) => s.total >= 0.98 * top);
         // "the first df, before the cleanup": an order among the records on that side; else the one nearest the event.
-        const within = op.within;
-        chosen =
-          within?.kind === "first"
-            ? near[0]
-            : within?.kind === "nth"
-              ? (near[within.n - 1] ?? near.at(-1))
-              : within?.kind === "latest"
-                ? near.at(-1)
-                : op.side === "before"
-                  ? near.at(-1)
-                  : near[0];
+        const within = op.within?.kind === "previous" ? undefined : op.within;
+        chosen = (within && pickByOrder(near, within)) ?? (op.side === "before" ? near.at(-1) : near[0]);
         if (chosen)
           chosen = { ...chosen, reasons: [...chosen.reasons, `order: ${op.side} ${anchor.id} (${op.phrase})`] };
       }
@@ -600,14 +612,7 @@ function resolveParsed(
           ambiguous: false,
         };
       }
-      const pick =
-        op.kind === "latest" || beforeCurrent
-          ? kind.at(-1)
-          : op.kind === "first"
-            ? kind[0]
-            : op.kind === "nth"
-              ? (kind[op.n - 1] ?? kind.at(-1))
-              : (kind.at(-1 - (op.back ?? 1)) ?? kind[0]);
+      const pick = beforeCurrent ? kind.at(-1) : pickByOrder(kind, op);
       if (pick) {
         const what =
           op.kind === "latest"
@@ -853,16 +858,7 @@ function resolveAnchor(
   if (max <= 0) return undefined;
   // "after your first fix", "before the second edit": the event's own order among the records that stand for it.
   const tied = s.filter((v) => v.total >= TIE * max).sort((a, b) => a.x.index - b.x.index);
-  const op = q.temporal;
-  const at =
-    op?.kind === "first"
-      ? tied[0]
-      : op?.kind === "nth"
-        ? (tied[op.n - 1] ?? tied.at(-1))
-        : op?.kind === "previous"
-          ? (tied.at(-1 - (op.back ?? 1)) ?? tied[0])
-          : tied.at(-1);
-  return at?.x;
+  return ((q.temporal && pickByOrder(tied, q.temporal)) ?? tied.at(-1))?.x;
 }
 
 /**
