@@ -16,30 +16,18 @@ import { join } from "node:path";
 import { ArtifactStore } from "@artifact-refs/store";
 import { FsDriver } from "@artifact-refs/store-fs";
 import { machine } from "@artifact-refs/tooling/bench/harness";
+import { logText } from "./log-text.js";
 
 const MB = Number(process.env.BENCH_STREAM_MB ?? 256);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SWITCH = process.env.BENCH_AB_ENV ?? "AREF_STASH_GATHER";
-
-function logText(bytes: number): string {
-  const lines: string[] = [];
-  let total = 0;
-  let x = 7;
-  for (let i = 0; total < bytes; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    const line = `2026-11-23T10:${String(i % 60).padStart(2, "0")}:00Z INFO worker-${x % 16} request ${i} took ${x % 997}ms id=${x.toString(16)}\n`;
-    lines.push(line);
-    total += line.length;
-  }
-  return lines.join("");
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const dir = await mkdtemp(join(tmpdir(), "aref-stash-cpu-"));
 try {
   const file = join(dir, "big.log");
-  await writeFile(file, logText(MB * 1024 * 1024));
+  await writeFile(file, logText(MB * 1024 * 1024, 7).join(""));
   const runs: Record<"A" | "B", { wall: number; user: number; system: number; faults: number; switches: number }[]> = {
     A: [],
     B: [],

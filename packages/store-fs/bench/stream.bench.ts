@@ -27,23 +27,11 @@ import { pipeline } from "node:stream/promises";
 import { ArtifactStore } from "@artifact-refs/store";
 import { FsDriver } from "@artifact-refs/store-fs";
 import { machine } from "@artifact-refs/tooling/bench/harness";
+import { logText } from "./log-text.js";
 import cacache from "cacache";
 
 const MB = Number(process.env.BENCH_STREAM_MB ?? 256);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-function logText(bytes: number, seed: number): string[] {
-  const lines: string[] = [];
-  let x = seed;
-  let total = 0;
-  for (let i = 1; total < bytes; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    const line = `2026-11-23T10:${String(i % 60).padStart(2, "0")}:00Z INFO worker-${x % 16} request ${i} took ${x % 997}ms id=${x.toString(16)}\n`;
-    lines.push(line);
-    total += line.length;
-  }
-  return lines;
-}
 
 async function timed(fn: () => Promise<unknown> | unknown): Promise<number> {
   const start = performance.now();
