@@ -34,6 +34,18 @@ describe("a re-put over the version this instance read", () => {
     });
   }
 
+  it("what the caller does with the references it was handed does not change what a re-put carries over", async () => {
+    const { mine, theirs } = pair();
+    await theirs.put("handed out, then changed by the caller", { session: "s1", label: "stored" });
+    const [listed] = await mine.listReferences("s1");
+    listed!.label = "changed by the caller";
+    const again = await mine.put("handed out, then changed by the caller", { session: "s1" });
+    expect(again.reference?.label).toBe("stored");
+    const put = await mine.put("handed out by a put", { session: "s1", label: "put's own" });
+    put.reference!.label = "changed by the caller";
+    expect((await mine.put("handed out by a put", { session: "s1" })).reference?.label).toBe("put's own");
+  });
+
   it("without a read here, the usual path: the writes, the reference's conditional write, its read, the write over it", async () => {
     const { driver, mine, theirs } = pair();
     await theirs.put("stashed elsewhere, never read here", { session: "s1", label: "theirs" });
