@@ -96,6 +96,13 @@ const minimum: Record<string, { requests: number; run: () => Promise<unknown> }>
       await put(key());
     },
   },
+  "put, content the same session already holds, stored by another instance, listed here": {
+    requests: 2,
+    run: async () => {
+      await put412(existing);
+      await put(key());
+    },
+  },
   "get by id": { requests: 1, run: () => get(existing) },
   "get by short ref in a session": {
     requests: 3,

@@ -116,6 +116,18 @@ export const OPERATIONS: Operation[] = [
     run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
   },
   {
+    // Another instance wrote it and this one read it since (listed the session, as a turn's stash list
+    // does): the blob and the reference over the version read, at once.
+    name: "put, content the same session already holds, stored by another instance, listed here",
+    requests: 2,
+    setup: async (store, ctx) => {
+      const s = await stored(elsewhere(store), ctx);
+      await store.listReferences(s.session);
+      return s;
+    },
+    run: (store, s) => store.put((s as Stored).text, { session: (s as Stored).session }),
+  },
+  {
     name: "get by id",
     requests: 1,
     setup: (store, ctx) => stored(store, ctx),

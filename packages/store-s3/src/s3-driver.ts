@@ -9,6 +9,7 @@ import {
   type DriverEntry,
   type PutIfAbsentOptions,
   type VersionCondition,
+  type VersionedValue,
 } from "@artifact-refs/store";
 import {
   CopyObjectCommand,
@@ -172,20 +173,32 @@ export class S3Driver implements Driver {
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
+    return (await this.#getObject(key))?.data;
+  }
+
+  /** The value with its ETag (the form putVersioned returns and sends as If-Match); one GetObject. */
+  async getVersioned(key: string): Promise<VersionedValue | undefined> {
+    return this.#getObject(key);
+  }
+
+  async #getObject(key: string): Promise<VersionedValue | undefined> {
     checkKey(key);
     const Key = this.objectKey(key);
     for (let attempt = 1; ; attempt++) {
       let body;
+      let version: string;
       try {
-        body = (await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key }))).Body;
+        const out = await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key }));
+        body = out.Body;
+        version = out.ETag ?? "";
       } catch (error) {
         if (isMissingKey(error)) return undefined;
         throw this.#error(error, "GetObject", key);
       }
-      if (body === undefined) return new Uint8Array();
+      if (body === undefined) return { data: new Uint8Array(), version };
       try {
         // The SDK retries failed requests; a body cut off after the headers arrived is retried here.
-        return await body.transformToByteArray();
+        return { data: await body.transformToByteArray(), version };
       } catch (error) {
         if (attempt < this.#options.maxAttempts && isTransientNetworkError(error)) {
           await sleep(backoffDelay(this.#options, attempt - 1, false));

@@ -113,6 +113,42 @@ describe("requests per store operation on S3", () => {
     }
   });
 
+  it("a re-put into a session whose reference another instance wrote and this one listed: the blob and the reference over the version listed, at once; a change or removal in between fails that write and takes the usual path", {
+    timeout: 60_000,
+  }, async () => {
+    for (const floor of [true, false]) {
+      const store = open(floor);
+      const other = open(floor, (store.driver as S3Driver).bucket);
+      await store.put(`warm up: the layout check, floor ${floor}`);
+      const content = `stashed by another instance, listed here, floor ${floor}`;
+      const first = await other.put(content, { session: "listed", label: "theirs" });
+      await store.listReferences("listed");
+      const requests = await counted(() => store.put(content, { session: "listed" }));
+      expect(requests.map(kind).sort()).toEqual(["PUT blob", "PUT ref"]);
+      expect(s3.proxy.requests.find((r) => r.key.includes("/refs/"))!.headers["if-match"]).toBeDefined();
+      expect(requests.every((r) => r.endsWith(" 200"))).toBe(true);
+      expect((await other.reference("listed", first.shortRef)).label).toBe("theirs");
+
+      // Changed there after the listing here: If-Match answers 412, the stored reference's label carries over.
+      await store.listReferences("listed");
+      await other.put(content, { session: "listed", label: "changed", summary: "changed there" });
+      const changed = await counted(() => store.put(content, { session: "listed" }));
+      expect(changed.filter((r) => r.includes("/refs/") && r.startsWith("PUT") && r.endsWith(" 412"))).toHaveLength(2);
+      expect((await other.reference("listed", first.shortRef)).summary).toBe("changed there");
+
+      // Removed there after the listing here: If-Match on the missing key fails (404), the put creates it anew.
+      await store.listReferences("listed");
+      expect(await other.removeReference("listed", first.shortRef)).toBe(true);
+      const removed = await counted(() => store.put(content, { session: "listed" }));
+      expect(removed.some((r) => r.includes("/refs/") && r.startsWith("PUT") && r.endsWith(" 404"))).toBe(true);
+      const again = await other.reference("listed", first.shortRef);
+      expect(again.label).toBeUndefined();
+      expect(await other.getText(first.shortRef, { session: "listed" })).toBe(content);
+      await store.close();
+      await other.close();
+    }
+  });
+
   it("with a grace floor, a new put into a session is its writes, then its reference (written only if absent): no listing, nothing after", async () => {
     const store = open(true);
     await store.put("warm up");

@@ -616,7 +616,7 @@ export class ArtifactStore {
     const now = this.#core.now();
     const refs = await mapLimit(keys, 16, async (k) => {
       try {
-        return await this.#core.readReference(k!.session, k!.id);
+        return await this.#readReference(k!.session, k!.id);
       } catch (error) {
         rethrowUnlessCorrupt(error);
         return undefined; // reported and repaired by verify
@@ -864,11 +864,18 @@ export class ArtifactStore {
     return ids;
   }
 
+  /** A session's reference, read with its version where the driver gives one: kept as a re-put's hint (ReferenceWrites.read). */
+  async #readReference(session: string, id: ArtifactId): Promise<SessionReference | undefined> {
+    const read = await this.#core.readReferenceVersioned(session, id);
+    if (read !== undefined) this.#writes.read(session, id, read.reference, read.version);
+    return read?.reference;
+  }
+
   async #liveReference(session: string, id: ArtifactId): Promise<SessionReference> {
     const sessionId = parseSessionId(session);
     let reference: SessionReference | undefined;
     try {
-      reference = await this.#core.readReference(sessionId, id);
+      reference = await this.#readReference(sessionId, id);
     } catch (error) {
       rethrowUnlessCorrupt(error);
     }

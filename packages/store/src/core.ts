@@ -121,19 +121,40 @@ export class StoreCore {
 
   async readReference(session: string, id: ArtifactId): Promise<SessionReference | undefined> {
     const raw = await this.driver.get(refKey(session, id));
-    if (raw === undefined) return undefined;
-    return parseStored(
-      raw,
-      SessionReferenceSchema,
-      `reference ${session}/${id}`,
-      (r) => r.artifact_id === id && r.session_id === session,
-    );
+    return raw === undefined ? undefined : parseReference(raw, session, id);
+  }
+
+  /**
+   * `readReference` with the version read (`Driver.getVersioned`, same one request), where the driver
+   * can write over that version only (`putVersioned`); else the version is undefined.
+   */
+  async readReferenceVersioned(
+    session: string,
+    id: ArtifactId,
+  ): Promise<{ reference: SessionReference; version: string | undefined } | undefined> {
+    const { driver } = this;
+    if (driver.getVersioned === undefined || driver.putVersioned === undefined) {
+      const reference = await this.readReference(session, id);
+      return reference === undefined ? undefined : { reference, version: undefined };
+    }
+    const read = await driver.getVersioned(refKey(session, id));
+    return read === undefined
+      ? undefined
+      : { reference: parseReference(read.data, session, id), version: read.version };
   }
 
   isExpired(reference: SessionReference, at?: Date): boolean {
     return reference.expires_at !== undefined && Date.parse(reference.expires_at) <= (at ?? this.now()).getTime();
   }
 }
+
+const parseReference = (raw: Uint8Array, session: string, id: ArtifactId): SessionReference =>
+  parseStored(
+    raw,
+    SessionReferenceSchema,
+    `reference ${session}/${id}`,
+    (r) => r.artifact_id === id && r.session_id === session,
+  );
 
 /** Parses JSON read back from a backend: nothing read back is trusted. */
 export function parseStored<T>(

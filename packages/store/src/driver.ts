@@ -61,6 +61,14 @@ export interface Driver {
   /** The value, or undefined when the key does not exist. */
   get(key: string): Promise<Uint8Array | undefined>;
 
+  /**
+   * Optional, with `putVersioned`: the value and its version in the form `putVersioned` returns and
+   * takes as `ifMatch` (S3: the GetObject ETag), in one request like `get`; undefined when the key does
+   * not exist. The store keeps the version of a session reference it read as a hint: a re-put of the
+   * same bytes into that session writes over that version only (a stale one costs a failed write).
+   */
+  getVersioned?(key: string): Promise<VersionedValue | undefined>;
+
   /** Size and modification time, or undefined when the key does not exist. */
   head(key: string): Promise<DriverEntry | undefined>;
 
@@ -94,6 +102,12 @@ export interface PutIfAbsentOptions {
    * The store passes it for writes whose time no gc decision depends on at that point.
    */
   refresh?: boolean;
+}
+
+/** What `Driver.getVersioned` reads: the value and its version. */
+export interface VersionedValue {
+  data: Uint8Array;
+  version: string;
 }
 
 /** The condition of `Driver.putVersioned`: at most one of the two. */

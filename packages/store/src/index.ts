@@ -26,6 +26,7 @@ export {
   type DriverEntry,
   type PutIfAbsentOptions,
   type VersionCondition,
+  type VersionedValue,
 } from "./driver.js";
 export {
   DEFAULT_MAX_BYTES,

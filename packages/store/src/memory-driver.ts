@@ -5,6 +5,7 @@ import {
   type DriverEntry,
   type PutIfAbsentOptions,
   type VersionCondition,
+  type VersionedValue,
 } from "./driver.js";
 import { sha256Hex } from "./content.js";
 
@@ -91,6 +92,12 @@ export class MemoryDriver implements Driver {
     checkKey(key);
     const slot = this.#slots.get(key);
     return slot ? Uint8Array.from(slot.data) : undefined;
+  }
+
+  /** The value with its version (its hash, as `putVersioned` returns). */
+  async getVersioned(key: string): Promise<VersionedValue | undefined> {
+    const data = await this.get(key);
+    return data === undefined ? undefined : { data, version: sha256Hex(data) };
   }
 
   async head(key: string): Promise<DriverEntry | undefined> {

@@ -24,10 +24,17 @@ export class ReferenceHints {
     return this.#entries.get(keyOf(session, id));
   }
 
-  /** Keeps what was written; an empty version (the backend gave none) is no hint. */
+  /**
+   * Keeps what was written or read (a copy: the caller's object is handed out and may be changed); an
+   * empty version (the backend gave none) is no hint.
+   */
   set(session: string, id: ArtifactId, written: WrittenReference): void {
     if (written.version === "") this.drop(session, id);
-    else this.#entries.set(keyOf(session, id), written);
+    else
+      this.#entries.set(keyOf(session, id), {
+        reference: structuredClone(written.reference),
+        version: written.version,
+      });
   }
 
   drop(session: string, id: ArtifactId): void {

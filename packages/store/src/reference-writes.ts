@@ -72,7 +72,8 @@ export class ReferenceWrites {
   }
 
   /**
-   * A put of bytes the session holds by a live reference this instance wrote (a hint): the blob is
+   * A put of bytes the session holds by a live reference this instance wrote or read with its version
+   * (a hint): the blob is
    * written again (it refreshes and heals it, as any put without read-back) and, at the same time, the
    * reference over the hinted version only (`ifMatch`): 2 requests, 1 round trip. The earlier reference
    * fills what this put does not say, as in own. Safe without waiting for the blob write:
@@ -279,6 +280,18 @@ export class ReferenceWrites {
   /** A put that started at `started` wrote the blob of `id` (unconditionally) and its write answered. */
   blobWritten(id: ArtifactId, started: number): void {
     this.#recentBlobs.set(id, started);
+  }
+
+  /**
+   * This instance read the session's reference with its version (a fetch, a listing): a re-put of the
+   * same bytes into that session may write over that version (rePutHeld). Safe as for a reference this
+   * instance wrote: every put writes its reference after its content, so a live reference holds stored
+   * content (a gc keeps what a live reference holds); another process's change or removal since the
+   * read fails the condition. A reference expired or expiring soon is not used (rePutHeld checks).
+   */
+  read(session: string, id: ArtifactId, reference: SessionReference, version: string | undefined): void {
+    if (version !== undefined && reference.artifact_id === id && reference.session_id === session)
+      this.#hints.set(session, id, { reference, version });
   }
 
   /** A put's reference is written and its content safe from gc: a re-put may write over this version (if any). */

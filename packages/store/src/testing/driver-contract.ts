@@ -134,6 +134,28 @@ export function runDriverContract(name: string, factory: DriverFactory, options:
       await expect(driver.putVersioned("../x", bytesOf("x"))).rejects.toMatchObject({ code: "INVALID_INPUT" });
     });
 
+    it("getVersioned (where a driver has it): the value with the version putVersioned gave, usable as ifMatch", async () => {
+      if (driver.getVersioned === undefined) return;
+      expect(await driver.getVersioned("versioned/missing")).toBeUndefined();
+      await driver.put("versioned/plain", bytesOf("plain"));
+      const plain = await driver.getVersioned("versioned/plain");
+      expect(textOf(plain?.data)).toBe("plain");
+      expect(typeof plain?.version).toBe("string");
+      await expect(driver.getVersioned("../x")).rejects.toMatchObject({ code: "INVALID_INPUT" });
+      if (driver.putVersioned === undefined) return;
+      const written = await driver.putVersioned("versioned/read", bytesOf("read me"));
+      const read = await driver.getVersioned("versioned/read");
+      expect(textOf(read?.data)).toBe("read me");
+      expect(read?.version).toBe(written);
+      // Over the version read: replaced (or, a backend that cannot enforce the condition, refused unwritten).
+      const next = await driver.putVersioned("versioned/read", bytesOf("over it"), { ifMatch: read!.version });
+      expect(textOf(await driver.get("versioned/read"))).toBe(next === undefined ? "read me" : "over it");
+      // A version read before another write is stale: nothing written.
+      await driver.put("versioned/read", bytesOf("someone else"));
+      expect(await driver.putVersioned("versioned/read", bytesOf("stale"), { ifMatch: read!.version })).toBeUndefined();
+      expect(textOf(await driver.get("versioned/read"))).toBe("someone else");
+    });
+
     it("putVersioned: among concurrent writers over the same version, at most one wins", async () => {
       if (driver.putVersioned === undefined) return;
       const version = (await driver.putVersioned("versioned/race", bytesOf("start")))!;
