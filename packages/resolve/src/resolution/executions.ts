@@ -128,7 +128,13 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
     if (!stems.has(s) || FIELD_WEIGHT[field] > FIELD_WEIGHT[stems.get(s)!]) stems.set(s, field);
   };
   const addText = (text: string, field: Field) => {
-    for (const w of words(text)) add(w, field);
+    for (const w of words(text)) {
+      add(w, field);
+      // The stemmer leaves words of up to 3 letters whole: a two-letter word also holds its plural and a
+      // two-letter word's plural its singular ("id" ~ "ids", "vms" ~ "vm", "dbs" ~ "db").
+      if (/^\p{Ll}{2}$/u.test(w)) add(`${w}s`, field);
+      else if (/^\p{Ll}{2}s$/u.test(w) && !/(?:ss|us|is)$/.test(w)) add(w.slice(0, -1), field);
+    }
     // Capitals then a short lowercase part with a version number: "IPv4" → ip, v4; "TLSv1" → tls, v1.
     for (const m of text.matchAll(/(?<![\p{L}\p{N}])(\p{Lu}{2,})(\p{Ll}{1,2}\d+)(?![\p{L}\p{N}])/gu))
       add(m[1]!, field), add(m[2]!, field);

@@ -1,0 +1,33 @@
+// Round 8: what a record is about, in the everyday words a person asks with. Each case is a session written for
+// this test (a library's catalogue, a weather station, a print shop ...), never a sentence of an eval set.
+import { describe, expect, it } from "vitest";
+import { type ExecutionLike, resolveReferences } from "../src/index.js";
+
+const first = (text: string, session: ExecutionLike[]) => resolveReferences(text, session).candidates[0]?.id;
+
+const library: ExecutionLike[] = [
+  {
+    id: "l1",
+    tool_name: "read_file",
+    tool_args: { path: "catalogue/branches.txt" },
+    summary: "4 branches: north, harbour, station, old town; opening hours listed per branch",
+  },
+  {
+    id: "l2",
+    tool_name: "sql_query",
+    tool_args: { query: "SELECT loan_id FROM loans WHERE due < now() - interval '60 days' LIMIT 4" },
+    summary: "4 rows: loan id 8812, 8840, 9017, 9023",
+  },
+  {
+    id: "l3",
+    tool_name: "execute_bash",
+    tool_args: { command: "wc -l catalogue/members.csv" },
+    summary: "18,204 lines",
+  },
+];
+
+describe("a two-letter word also holds its other number form", () => {
+  it("meets a record's 'id' from 'ids'", () => {
+    expect(first("what were the ids that came back?", library)).toBe("l2");
+  });
+});
