@@ -31,3 +31,30 @@ describe("a two-letter word also holds its other number form", () => {
     expect(first("what were the ids that came back?", library)).toBe("l2");
   });
 });
+
+const render: ExecutionLike[] = [
+  {
+    id: "r1",
+    tool_name: "execute_bash",
+    tool_args: { command: "ffmpeg -hide_banner -hwaccels" },
+    summary: "Hardware acceleration methods: vdpau cuda vaapi qsv",
+  },
+  {
+    id: "r2",
+    tool_name: "read_file",
+    tool_args: { path: "render/settings.ini" },
+    summary: "threads = 8; codec h264; preset slow; 31 lines",
+  },
+  {
+    id: "r3",
+    tool_name: "execute_bash",
+    tool_args: { command: "du -sh renders/" },
+    summary: "212G renders/",
+  },
+];
+
+describe("a graphics card by its everyday name", () => {
+  it("meets 'cuda' from 'gpu'", () => {
+    expect(first("did it find a gpu?", render)).toBe("r1");
+  });
+});

@@ -431,6 +431,8 @@ export const CONCEPTS: string[][] = [
   ],
   ["scanner", "scanners", "scan", "scanned", "scanning", "detect", "detector", "audit", "linter"],
   ["flagged", "flag", "flags", "findings", "finding", "detected", "caught", "reported"],
+  // A graphics card by its everyday name, its maker's and its compute stacks' names ("can torch see the gpu?" ~ cuda).
+  ["gpu", "gpus", "cuda", "nvidia", "rocm", "vram", "graphics card"],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
