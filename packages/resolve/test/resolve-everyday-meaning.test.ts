@@ -58,3 +58,30 @@ describe("a graphics card by its everyday name", () => {
     expect(first("did it find a gpu?", render)).toBe("r1");
   });
 });
+
+const lint: ExecutionLike[] = [
+  {
+    id: "k1",
+    tool_name: "read_file",
+    tool_args: { path: "setup.cfg" },
+    summary: "[flake8] max-line-length = 100; per-file-ignores: tests/*: E501; 40 lines",
+  },
+  {
+    id: "k2",
+    tool_name: "execute_bash",
+    tool_args: { command: "ruff check src/" },
+    summary: "Found 14 errors: 9 F401 imported but unused, 5 E711 comparison to None",
+  },
+  {
+    id: "k3",
+    tool_name: "grep",
+    tool_args: { pattern: "# noqa", path: "src/" },
+    summary: "6 matches: src/loader.py:12, src/loader.py:88, src/cli.py:5, src/db.py:40",
+  },
+];
+
+describe("silencing a warning is what the tools' flags for it do", () => {
+  it("meets 'noqa' from 'silence'", () => {
+    expect(first("where do we silence the linter by hand?", lint)).toBe("k3");
+  });
+});

@@ -433,6 +433,9 @@ export const CONCEPTS: string[][] = [
   ["flagged", "flag", "flags", "findings", "finding", "detected", "caught", "reported"],
   // A graphics card by its everyday name, its maker's and its compute stacks' names ("can torch see the gpu?" ~ cuda).
   ["gpu", "gpus", "cuda", "nvidia", "rocm", "vram", "graphics card"],
+  // Silencing a warning: the flags that do it in build tools and linters (-dontwarn, nowarn, noqa). Not "mute",
+  // which is also about sound.
+  ["silence", "silenced", "suppress", "suppressed", "dontwarn", "nowarn", "noqa"],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
