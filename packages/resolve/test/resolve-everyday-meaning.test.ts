@@ -85,3 +85,33 @@ describe("silencing a warning is what the tools' flags for it do", () => {
     expect(first("where do we silence the linter by hand?", lint)).toBe("k3");
   });
 });
+
+const containers: ExecutionLike[] = [
+  {
+    id: "d1",
+    tool_name: "execute_bash",
+    tool_args: { command: "docker system df" },
+    summary: "Images 41 (12.3GB), Containers 6, Local Volumes 9 (3.1GB), Build Cache 2.2GB",
+  },
+  {
+    id: "d2",
+    tool_name: "execute_bash",
+    tool_args: { command: "docker volume ls -f dangling=true" },
+    summary: "4 volumes: pgdata_old, redis_tmp, cache_v1, e2e_scratch",
+  },
+  {
+    id: "d3",
+    tool_name: "read_file",
+    tool_args: { path: "compose.yaml" },
+    summary: "services web, worker, db, redis; volumes pgdata, redisdata; 58 lines",
+  },
+];
+
+describe("what nothing uses any more", () => {
+  it("meets 'dangling' from 'unused'", () => {
+    expect(first("what is just sitting there unused?", containers)).toBe("d2");
+  });
+  it("meets 'dangling' from 'no longer used'", () => {
+    expect(first("which of those are no longer used by anything?", containers)).toBe("d2");
+  });
+});

@@ -436,6 +436,20 @@ export const CONCEPTS: string[][] = [
   // Silencing a warning: the flags that do it in build tools and linters (-dontwarn, nowarn, noqa). Not "mute",
   // which is also about sound.
   ["silence", "silenced", "suppress", "suppressed", "dontwarn", "nowarn", "noqa"],
+  // Kept although nothing uses it: unused code, keys, images or rows ("nothing refers to it anymore").
+  [
+    "unused",
+    "unreferenced",
+    "orphaned",
+    "dangling",
+    "dead code",
+    "nothing refers to",
+    "nothing references",
+    "nothing uses",
+    "no longer used",
+    "never used",
+    "not used anywhere",
+  ],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
