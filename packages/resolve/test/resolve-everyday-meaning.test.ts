@@ -115,3 +115,33 @@ describe("what nothing uses any more", () => {
     expect(first("which of those are no longer used by anything?", containers)).toBe("d2");
   });
 });
+
+const shop: ExecutionLike[] = [
+  {
+    id: "n1",
+    tool_name: "execute_bash",
+    tool_args: { command: "npm audit --omit=dev" },
+    summary: "3 vulnerabilities (1 moderate, 2 high): semver <7.5.2 ReDoS, tough-cookie prototype pollution",
+  },
+  {
+    id: "n2",
+    tool_name: "read_file",
+    tool_args: { path: "package.json" },
+    summary: "name shop-web; 24 dependencies, 31 devDependencies; engines node >=20",
+  },
+  {
+    id: "n3",
+    tool_name: "execute_bash",
+    tool_args: { command: "npm outdated" },
+    summary: "12 packages behind: react 18.2.0 -> 18.3.1, vite 5.0.12 -> 5.4.11",
+  },
+];
+
+describe("a known weakness by any of its names", () => {
+  it("meets 'vulnerabilities' from 'cves'", () => {
+    expect(first("which cves did it find?", shop)).toBe("n1");
+  });
+  it("meets 'vulnerabilities' from 'exploitable'", () => {
+    expect(first("is anything we ship known to be exploitable?", shop)).toBe("n1");
+  });
+});

@@ -450,6 +450,20 @@ export const CONCEPTS: string[][] = [
     "never used",
     "not used anywhere",
   ],
+  // A known weakness in something: what an audit of dependencies reports ("security holes" ~ "vulnerable packages").
+  [
+    "vulnerable",
+    "vulnerability",
+    "vulnerabilities",
+    "cve",
+    "cves",
+    "security hole",
+    "security holes",
+    "advisory",
+    "advisories",
+    "exploit",
+    "exploits",
+  ],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
