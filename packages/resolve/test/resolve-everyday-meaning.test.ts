@@ -145,3 +145,25 @@ describe("a known weakness by any of its names", () => {
     expect(first("is anything we ship known to be exploitable?", shop)).toBe("n1");
   });
 });
+
+const bakeryMail: ExecutionLike[] = [
+  {
+    id: "m1",
+    tool_name: "execute_bash",
+    tool_args: { command: "dig MX bakery-mail.example +short" },
+    summary: "10 mx1.mailhost.example., 20 mx2.mailhost.example.",
+  },
+  {
+    id: "m2",
+    tool_name: "read_file",
+    tool_args: { path: "/etc/postfix/main.cf" },
+    summary: "myhostname = mail.bakery-mail.example; relayhost empty; 710 lines",
+  },
+  { id: "m3", tool_name: "execute_bash", tool_args: { command: "mailq" }, summary: "Mail queue is empty" },
+];
+
+describe("the name system by its everyday names", () => {
+  it("meets a dig look-up from 'nameserver'", () => {
+    expect(first("so what did the nameserver hand back?", bakeryMail)).toBe("m1");
+  });
+});

@@ -464,6 +464,8 @@ export const CONCEPTS: string[][] = [
     "exploit",
     "exploits",
   ],
+  // The name system by its everyday names and its look-up tools ("our nameserver" ~ a dig/nslookup result).
+  ["nameserver", "nameservers", "dns", "dig", "nslookup"],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
