@@ -167,3 +167,31 @@ describe("the name system by its everyday names", () => {
     expect(first("so what did the nameserver hand back?", bakeryMail)).toBe("m1");
   });
 });
+
+const bench: ExecutionLike[] = [
+  {
+    id: "b1",
+    tool_name: "execute_bash",
+    tool_args: { command: "dmesg | grep -i firmware" },
+    summary: "iwlwifi 0000:02:00.0: loaded firmware version 77.2df8986f.0; pci bus 0000:02 ready",
+  },
+  {
+    id: "b2",
+    tool_name: "execute_bash",
+    tool_args: { command: "lspci -nn" },
+    summary:
+      "00:02.0 VGA compatible controller [0300]: Intel UHD 620; 02:00.0 Network controller [0280]: Intel Wi-Fi 6 AX200",
+  },
+  {
+    id: "b3",
+    tool_name: "read_file",
+    tool_args: { path: "/etc/modprobe.d/blacklist.conf" },
+    summary: "blacklist nouveau; blacklist pcspkr; 12 lines",
+  },
+];
+
+describe("a command named ls + a thing lists that thing", () => {
+  it("meets lspci from 'the pci listing'", () => {
+    expect(first("what did the pci listing show?", bench)).toBe("b2");
+  });
+});

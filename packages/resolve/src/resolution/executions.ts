@@ -261,6 +261,8 @@ function addCommand(
   addPath: (p: string) => void,
   addUrl: (u: string) => void,
 ): void {
+  // "ls" + a thing lists that thing (lsusb, lspci, lsblk, lscpu): the record also holds the thing's name.
+  for (const m of command.matchAll(/(?:^|[|;&]\s*|\bsudo\s+)ls([a-z]{3,})(?=\s|$)/g)) addText(m[1]!, "args");
   for (const part of command.split(/\s+/)) {
     if (/^https?:\/\//.test(part)) addUrl(part.replace(/^['"]|['"]$/g, ""));
     else if (/[\\/]/.test(part) || /\.[a-z0-9]{1,5}$/i.test(part)) addPath(part.replace(/^['"]|['"]$/g, ""));

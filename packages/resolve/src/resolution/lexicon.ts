@@ -224,7 +224,7 @@ export function commandClasses(command: string): Array<[ToolClass, number]> {
   )
     out.push(["test", 0.9]);
   if (
-    /^(ls|tree|find|fd|du)\b|\b(get|list|ls|ps)\s+(pods?|deployments?|services?|nodes?|jobs?|containers?|images?|files?|buckets?|namespaces?)\b|^docker (ps|images)|^git (ls-files|branch)|^kubectl( -n \S+)? get\b/.test(
+    /^(ls|ls[a-z]{3,}|tree|find|fd|du)\b|\b(get|list|ls|ps)\s+(pods?|deployments?|services?|nodes?|jobs?|containers?|images?|files?|buckets?|namespaces?)\b|^docker (ps|images)|^git (ls-files|branch)|^kubectl( -n \S+)? get\b/.test(
       c,
     )
   )
