@@ -195,3 +195,40 @@ describe("a command named ls + a thing lists that thing", () => {
     expect(first("what did the pci listing show?", bench)).toBe("b2");
   });
 });
+
+const bikes: ExecutionLike[] = [
+  {
+    id: "f1",
+    tool_name: "read_file",
+    tool_args: { path: "shop/frame-a.md" },
+    summary: "frame A: carbon, light, 7.1 kg; 2 sizes in stock",
+  },
+  {
+    id: "f2",
+    tool_name: "read_file",
+    tool_args: { path: "shop/frame-b.md" },
+    summary: "frame B: steel, 10.4 kg; 5 sizes in stock",
+  },
+  {
+    id: "f3",
+    tool_name: "read_file",
+    tool_args: { path: "shop/wheels.md" },
+    summary: "wheelset: 28 spokes, 1,640 g the pair",
+  },
+];
+
+describe("a word's family beyond its stem: comparatives and -y adjectives", () => {
+  it("meets 'light' from 'lighter'", () => {
+    expect(first("which frame was the lighter one?", bikes)).toBe("f1");
+  });
+  it("grades adjectives, not agent nouns", async () => {
+    const { wordFamily } = await import("../src/resolution/near-words.js");
+    expect(wordFamily("darkest")).toContain("dark");
+    expect(wordFamily("sharper")).toEqual(expect.arrayContaining(["sharp", "sharpest"]));
+    expect(wordFamily("sharper")).not.toContain("sharpe");
+    expect(wordFamily("fat")).toContain("fatty");
+    // An agent noun is no comparative: "worker" has a plural, so "work" does not grade.
+    expect(wordFamily("work")).not.toContain("worker");
+    expect(wordFamily("print")).not.toContain("printer");
+  });
+});

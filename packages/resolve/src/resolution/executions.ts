@@ -1,6 +1,7 @@
 import { stem, words } from "./tokens.js";
 import { type ToolClass, normalizeToolName, toolClasses } from "./lexicon.js";
 import { describeCommand } from "./command-docs.js";
+import { wordFamily } from "./near-words.js";
 
 /**
  * The execution shape the resolver and recall work on: the reference data set's format
@@ -134,6 +135,8 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
       // two-letter word's plural its singular ("id" ~ "ids", "vms" ~ "vm", "dbs" ~ "db").
       if (/^\p{Ll}{2}$/u.test(w)) add(`${w}s`, field);
       else if (/^\p{Ll}{2}s$/u.test(w) && !/(?:ss|us|is)$/.test(w)) add(w.slice(0, -1), field);
+      // The family forms a stemmer does not join: "fat" ~ "fatty", "cheap" ~ "cheaper", "cheapest".
+      for (const f of wordFamily(w)) add(f, field);
     }
     // Capitals then a short lowercase part with a version number: "IPv4" → ip, v4; "TLSv1" → tls, v1.
     for (const m of text.matchAll(/(?<![\p{L}\p{N}])(\p{Lu}{2,})(\p{Ll}{1,2}\d+)(?![\p{L}\p{N}])/gu))
