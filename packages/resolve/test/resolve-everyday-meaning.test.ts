@@ -232,3 +232,30 @@ describe("a word's family beyond its stem: comparatives and -y adjectives", () =
     expect(wordFamily("print")).not.toContain("printer");
   });
 });
+
+const club: ExecutionLike[] = [
+  {
+    id: "g1",
+    tool_name: "read_file",
+    tool_args: { path: "club/members.csv" },
+    summary: "64 members; 51 paid the yearly fee",
+  },
+  {
+    id: "g2",
+    tool_name: "sql_query",
+    tool_args: { query: "select category, sum(amount) from ledger where amount < 0 group by 1" },
+    summary: "5 rows: pitch hire -2,400.00; balls -310.50; kit -1,120.00; travel -860.00 (total expenses -4,690.50)",
+  },
+  {
+    id: "g3",
+    tool_name: "read_file",
+    tool_args: { path: "club/fixtures.md" },
+    summary: "14 fixtures, 6 home; season starts 6 September",
+  },
+];
+
+describe("money going out by its everyday name", () => {
+  it("meets 'expenses' from 'spending'", () => {
+    expect(first("where did the spending go?", club)).toBe("g2");
+  });
+});

@@ -466,6 +466,8 @@ export const CONCEPTS: string[][] = [
   ],
   // The name system by its everyday names and its look-up tools ("our nameserver" ~ a dig/nslookup result).
   ["nameserver", "nameservers", "dns", "dig", "nslookup"],
+  // Money going out: "am I spending more than I earn" ~ a ledger's "spent"/"expenses".
+  ["spend", "spending", "spent", "expense", "expenses", "expenditure", "outgoing", "outgoings"],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
