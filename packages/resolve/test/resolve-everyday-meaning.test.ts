@@ -259,3 +259,30 @@ describe("money going out by its everyday name", () => {
     expect(first("where did the spending go?", club)).toBe("g2");
   });
 });
+
+const heating: ExecutionLike[] = [
+  {
+    id: "h1",
+    tool_name: "execute_bash",
+    tool_args: { command: "systemctl status thermostat-bridge" },
+    summary: "activating (auto-restart), restart counter is at 212; exit code 1 after 0.4s each cycle",
+  },
+  {
+    id: "h2",
+    tool_name: "read_file",
+    tool_args: { path: "/etc/thermostat/bridge.yaml" },
+    summary: "mqtt host 192.168.4.2, topic home/heating, poll every 30 s",
+  },
+  {
+    id: "h3",
+    tool_name: "execute_bash",
+    tool_args: { command: "mosquitto_sub -t home/heating -C 3" },
+    summary: "3 messages: setpoint 20.5, current 19.8, valve 40%",
+  },
+];
+
+describe("going round without end", () => {
+  it("meets 'cycle' from 'round and round'", () => {
+    expect(first("is it just going round and round?", heating)).toBe("h1");
+  });
+});

@@ -468,6 +468,8 @@ export const CONCEPTS: string[][] = [
   ["nameserver", "nameservers", "dns", "dig", "nslookup"],
   // Money going out: "am I spending more than I earn" ~ a ledger's "spent"/"expenses".
   ["spend", "spending", "spent", "expense", "expenses", "expenditure", "outgoing", "outgoings"],
+  // Going round without end: a redirect cycle, a restart loop, an infinite loop ("going round and round forever").
+  ["loop", "loops", "looping", "cycle", "cycles", "round and round", "endless", "infinite"],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
