@@ -286,3 +286,30 @@ describe("going round without end", () => {
     expect(first("is it just going round and round?", heating)).toBe("h1");
   });
 });
+
+const trip: ExecutionLike[] = [
+  {
+    id: "t1",
+    tool_name: "read_file",
+    tool_args: { path: "trip/itinerary.md" },
+    summary: "Lisbon 3 nights, Porto 2 nights; train on day 4",
+  },
+  {
+    id: "t2",
+    tool_name: "sql_query",
+    tool_args: { query: "select item, amount from bookings order by amount desc" },
+    summary: "4 rows: hotel Porto 412.00; hotel Lisbon 388.50; train 64.20; tram passes 32.00",
+  },
+  {
+    id: "t3",
+    tool_name: "read_file",
+    tool_args: { path: "trip/packing.md" },
+    summary: "22 items; adapters, sunscreen, rain jacket",
+  },
+];
+
+describe("money is an amount", () => {
+  it("meets 'amount' from 'money'", () => {
+    expect(first("which bit took most of the money?", trip)).toBe("t2");
+  });
+});

@@ -338,7 +338,7 @@ export const CONCEPTS: string[][] = [
   ["auth", "authentication", "login", "jwt", "oauth", "token"],
   ["permission", "permissions", "forbidden", "denied", "unauthorized", "403", "401"],
   ["users", "user", "accounts", "account", "customers"],
-  ["price", "prices", "pricing", "cost", "costs", "amount"],
+  ["price", "prices", "pricing", "cost", "costs", "amount", "money"],
   ["worst", "lowest", "least", "minimum", "min", "bottom", "smallest"],
   ["best", "highest", "most", "maximum", "max", "top", "largest", "biggest"],
   // What takes up the most of a resource: "what is hogging the disk" asks for the largest entries.
