@@ -313,3 +313,30 @@ describe("money is an amount", () => {
     expect(first("which bit took most of the money?", trip)).toBe("t2");
   });
 });
+
+const infra: ExecutionLike[] = [
+  {
+    id: "v1",
+    tool_name: "execute_bash",
+    tool_args: { command: "terraform state list" },
+    summary: "14 resources: aws_instance.web[0..2], aws_lb.main, aws_s3_bucket.assets",
+  },
+  {
+    id: "v2",
+    tool_name: "execute_bash",
+    tool_args: { command: "terraform destroy -target=aws_instance.web -auto-approve" },
+    summary: "Destroy complete! Resources: 3 destroyed.",
+  },
+  {
+    id: "v3",
+    tool_name: "read_file",
+    tool_args: { path: "infra/main.tf" },
+    summary: "provider aws eu-west-1; module vpc; 3 web instances t3.small",
+  },
+];
+
+describe("destroying things on purpose", () => {
+  it("meets 'destroy' from 'nuked'", () => {
+    expect(first("so what got nuked in the end?", infra)).toBe("v2");
+  });
+});

@@ -470,6 +470,9 @@ export const CONCEPTS: string[][] = [
   ["spend", "spending", "spent", "expense", "expenses", "expenditure", "outgoing", "outgoings"],
   // Going round without end: a redirect cycle, a restart loop, an infinite loop ("going round and round forever").
   ["loop", "loops", "looping", "cycle", "cycles", "round and round", "endless", "infinite"],
+  // Destroying things on purpose ("nuke them", "kill all entities", "wipe out"); not the removal group's "delete",
+  // which would then meet every "OOM killed" process.
+  ["destroy", "destroyed", "destroying", "nuke", "nuked", "nuking", "kill", "killed", "wipe out", "wiped out"],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 
