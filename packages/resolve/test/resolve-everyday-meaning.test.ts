@@ -10,7 +10,7 @@ const library: ExecutionLike[] = [
     id: "l1",
     tool_name: "read_file",
     tool_args: { path: "catalogue/branches.txt" },
-    summary: "4 branches: north, harbour, station, old town; opening hours listed per branch",
+    summary: "4 branches: north, harbour, station, old town; opening hours of each listed in one file",
   },
   {
     id: "l2",
@@ -29,6 +29,12 @@ const library: ExecutionLike[] = [
 describe("a two-letter word also holds its other number form", () => {
   it("meets a record's 'id' from 'ids'", () => {
     expect(first("what were the ids that came back?", library)).toBe("l2");
+  });
+  it("makes no plural of a stopword ('of' → 'ofs')", async () => {
+    const { indexExecution } = await import("../src/resolution/executions.js");
+    const x = indexExecution(library[0]!, 0);
+    expect(x.tokens.has("branches")).toBe(true);
+    expect([...x.tokens.keys()].filter((w) => ["ofs", "ins", "iss", "ors"].includes(w))).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { stem, words } from "./tokens.js";
+import { isStopword, stem, words } from "./tokens.js";
 import { type ToolClass, normalizeToolName, toolClasses } from "./lexicon.js";
 import { describeCommand } from "./command-docs.js";
 import { wordFamily } from "./near-words.js";
@@ -133,8 +133,8 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
       add(w, field);
       // The stemmer leaves words of up to 3 letters whole: a two-letter word also holds its plural and a
       // two-letter word's plural its singular ("id" ~ "ids", "vms" ~ "vm", "dbs" ~ "db").
-      if (/^\p{Ll}{2}$/u.test(w)) add(`${w}s`, field);
-      else if (/^\p{Ll}{2}s$/u.test(w) && !/(?:ss|us|is)$/.test(w)) add(w.slice(0, -1), field);
+      if (/^\p{Ll}{2}$/u.test(w) && !isStopword(w)) add(`${w}s`, field);
+      else if (/^\p{Ll}{2}s$/u.test(w) && !/(?:ss|us|is)$/.test(w) && !isStopword(w)) add(w.slice(0, -1), field);
       // The family forms a stemmer does not join: "fat" ~ "fatty", "cheap" ~ "cheaper", "cheapest".
       for (const f of wordFamily(w)) add(f, field);
     }
