@@ -1,6 +1,7 @@
-import { stem, words } from "./tokens.js";
+import { isStopword, stem, words } from "./tokens.js";
 import { type ToolClass, normalizeToolName, toolClasses } from "./lexicon.js";
 import { describeCommand } from "./command-docs.js";
+import { wordFamily } from "./near-words.js";
 
 /**
  * The execution shape the resolver and recall work on: the reference data set's format
@@ -128,7 +129,15 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
     if (!stems.has(s) || FIELD_WEIGHT[field] > FIELD_WEIGHT[stems.get(s)!]) stems.set(s, field);
   };
   const addText = (text: string, field: Field) => {
-    for (const w of words(text)) add(w, field);
+    for (const w of words(text)) {
+      add(w, field);
+      // The stemmer leaves words of up to 3 letters whole: a two-letter word also holds its plural and a
+      // two-letter word's plural its singular ("id" ~ "ids", "vms" ~ "vm", "dbs" ~ "db").
+      if (/^\p{Ll}{2}$/u.test(w) && !isStopword(w)) add(`${w}s`, field);
+      else if (/^\p{Ll}{2}s$/u.test(w) && !/(?:ss|us|is)$/.test(w) && !isStopword(w)) add(w.slice(0, -1), field);
+      // The family forms a stemmer does not join: "fat" ~ "fatty", "cheap" ~ "cheaper", "cheapest".
+      for (const f of wordFamily(w)) add(f, field);
+    }
     // Capitals then a short lowercase part with a version number: "IPv4" → ip, v4; "TLSv1" → tls, v1.
     for (const m of text.matchAll(/(?<![\p{L}\p{N}])(\p{Lu}{2,})(\p{Ll}{1,2}\d+)(?![\p{L}\p{N}])/gu))
       add(m[1]!, field), add(m[2]!, field);
@@ -255,6 +264,8 @@ function addCommand(
   addPath: (p: string) => void,
   addUrl: (u: string) => void,
 ): void {
+  // "ls" + a thing lists that thing (lsusb, lspci, lsblk, lscpu): the record also holds the thing's name.
+  for (const m of command.matchAll(/(?:^|[|;&]\s*|\bsudo\s+)ls([a-z]{3,})(?=\s|$)/g)) addText(m[1]!, "args");
   for (const part of command.split(/\s+/)) {
     if (/^https?:\/\//.test(part)) addUrl(part.replace(/^['"]|['"]$/g, ""));
     else if (/[\\/]/.test(part) || /\.[a-z0-9]{1,5}$/i.test(part)) addPath(part.replace(/^['"]|['"]$/g, ""));

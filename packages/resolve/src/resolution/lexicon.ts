@@ -224,7 +224,7 @@ export function commandClasses(command: string): Array<[ToolClass, number]> {
   )
     out.push(["test", 0.9]);
   if (
-    /^(ls|tree|find|fd|du)\b|\b(get|list|ls|ps)\s+(pods?|deployments?|services?|nodes?|jobs?|containers?|images?|files?|buckets?|namespaces?)\b|^docker (ps|images)|^git (ls-files|branch)|^kubectl( -n \S+)? get\b/.test(
+    /^(ls|ls[a-z]{3,}|tree|find|fd|du)\b|\b(get|list|ls|ps)\s+(pods?|deployments?|services?|nodes?|jobs?|containers?|images?|files?|buckets?|namespaces?)\b|^docker (ps|images)|^git (ls-files|branch)|^kubectl( -n \S+)? get\b/.test(
       c,
     )
   )
@@ -338,7 +338,7 @@ export const CONCEPTS: string[][] = [
   ["auth", "authentication", "login", "jwt", "oauth", "token"],
   ["permission", "permissions", "forbidden", "denied", "unauthorized", "403", "401"],
   ["users", "user", "accounts", "account", "customers"],
-  ["price", "prices", "pricing", "cost", "costs", "amount"],
+  ["price", "prices", "pricing", "cost", "costs", "amount", "money"],
   ["worst", "lowest", "least", "minimum", "min", "bottom", "smallest"],
   ["best", "highest", "most", "maximum", "max", "top", "largest", "biggest"],
   // What takes up the most of a resource: "what is hogging the disk" asks for the largest entries.
@@ -431,6 +431,48 @@ export const CONCEPTS: string[][] = [
   ],
   ["scanner", "scanners", "scan", "scanned", "scanning", "detect", "detector", "audit", "linter"],
   ["flagged", "flag", "flags", "findings", "finding", "detected", "caught", "reported"],
+  // A graphics card by its everyday name, its maker's and its compute stacks' names ("can torch see the gpu?" ~ cuda).
+  ["gpu", "gpus", "cuda", "nvidia", "rocm", "vram", "graphics card"],
+  // Silencing a warning: the flags that do it in build tools and linters (-dontwarn, nowarn, noqa). Not "mute",
+  // which is also about sound.
+  ["silence", "silenced", "suppress", "suppressed", "dontwarn", "nowarn", "noqa"],
+  // Kept although nothing uses it: unused code, keys, images or rows ("nothing refers to it anymore").
+  [
+    "unused",
+    "unreferenced",
+    "orphaned",
+    "dangling",
+    "dead code",
+    "nothing refers to",
+    "nothing references",
+    "nothing uses",
+    "no longer used",
+    "never used",
+    "not used anywhere",
+  ],
+  // A known weakness in something: what an audit of dependencies reports ("security holes" ~ "vulnerable packages").
+  [
+    "vulnerable",
+    "vulnerability",
+    "vulnerabilities",
+    "cve",
+    "cves",
+    "security hole",
+    "security holes",
+    "advisory",
+    "advisories",
+    "exploit",
+    "exploits",
+  ],
+  // The name system by its everyday names and its look-up tools ("our nameserver" ~ a dig/nslookup result).
+  ["nameserver", "nameservers", "dns", "dig", "nslookup"],
+  // Money going out: "am I spending more than I earn" ~ a ledger's "spent"/"expenses".
+  ["spend", "spending", "spent", "expense", "expenses", "expenditure", "outgoing", "outgoings"],
+  // Going round without end: a redirect cycle, a restart loop, an infinite loop ("going round and round forever").
+  ["loop", "loops", "looping", "cycle", "cycles", "round and round", "endless", "infinite"],
+  // Destroying things on purpose ("nuke them", "kill all entities", "wipe out"); not the removal group's "delete",
+  // which would then meet every "OOM killed" process.
+  ["destroy", "destroyed", "destroying", "nuke", "nuked", "nuking", "kill", "killed", "wipe out", "wiped out"],
   ["approve", "approved", "approval", "approves", "sign off", "signed off", "signs off", "reviewed", "lgtm"],
 ];
 

@@ -74,3 +74,89 @@ export function nearWords(word: string): string[] {
   memo.set(word, found);
   return found;
 }
+
+function cosine(t: Table, i: number, j: number): number {
+  const v = t.vectors;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let k = 0, a = i * DIMS, b = j * DIMS; k < DIMS; k++) {
+    dot += v[a + k]! * v[b + k]!;
+    na += v[a + k]! * v[a + k]!;
+    nb += v[b + k]! * v[b + k]!;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/** The cosine at or above which "fat" → "fatty" is one family (news vectors: "fatty" 0.60, "party" ← "part" 0.51). */
+const Y_FAMILY_COSINE = 0.6;
+
+/** The cosine at or above which a comparative without a superlative in the table is the base's ("light" ~ "lighter" 0.63). */
+const GRADE_COSINE = 0.6;
+
+const familyMemo = new LRUCache<string, string[]>({ max: 16_384 });
+
+/** "big" → "bigg", "late" → "lat", "heavy" → "heavi", "light" → "light": the stem the endings -er/-est/-y attach to. */
+function gradeStems(word: string): string[] {
+  const out = [word];
+  if (/e$/.test(word)) out.push(word.slice(0, -1));
+  if (/[^aeiou]y$/.test(word)) out.push(`${word.slice(0, -1)}i`);
+  if (/(?:^|[^aeiou])[aeiou]([bdgklmnprt])$/.test(word)) out.push(word + word.slice(-1));
+  return out;
+}
+
+/**
+ * Other forms of a word's family that a stemmer does not join: an adjective's comparative and superlative
+ * ("light" ~ "lighter", "lightest"; "big" ~ "bigger"), and an adjective in -y made from a noun ("fat" ~ "fatty").
+ * A word grades only when its -er form is a word of the table that is no noun ("worker", "printer", "matter" have
+ * plurals in -ers: "work", "print", "mat" do not grade) and has a superlative or a near vector; a -y form only when
+ * its vector is near the word's. Works both ways ("lighter" →
+ * "light", "lightest"). [] for a word not in the table.
+ */
+export function wordFamily(word: string): string[] {
+  const hit = familyMemo.get(word);
+  if (hit) return hit;
+  const t = load();
+  const found = new Set<string>();
+  if (t && /^\p{Ll}{3,}$/u.test(word) && !isStopword(word)) {
+    const has = (w: string) => t.at.has(w) && !isStopword(w);
+    // "s" + -er is the comparative of "base": a word of the table that is no noun (no plural in -ers, as "readers",
+    // "workers", "matters" have), with its superlative in the table or its vector near the base's ("light" ~ "lighter").
+    const grades = (base: string, s: string) =>
+      has(`${s}er`) &&
+      !t.at.has(`${s}ers`) &&
+      (has(`${s}est`) || cosine(t, t.at.get(base)!, t.at.get(`${s}er`)!) >= GRADE_COSINE);
+    // As a base: its comparative and superlative.
+    if (t.at.has(word))
+      for (const s of gradeStems(word)) if (grades(word, s)) found.add(`${s}er`), found.add(`${s}est`);
+    // As a comparative or superlative: back to a base that grades.
+    const graded = /^(\p{Ll}{2,}?)(er|est)$/u.exec(word);
+    if (graded) {
+      const s = graded[1]!;
+      const bases = [s, `${s}e`, s.replace(/i$/, "y"), s.replace(/(.)\1$/, "$1")];
+      // The first base that fits ("sharper" → "sharp", not also the name "sharpe").
+      const base = bases.find((b) => b !== word && has(b) && gradeStems(b).includes(s) && grades(b, s));
+      if (base) found.add(base), found.add(`${s}er`), found.add(`${s}est`);
+    }
+    // A -y adjective of a noun, near in meaning ("fat" ~ "fatty", "rain" ~ "rainy"), both ways.
+    const i = t.at.get(word);
+    if (i !== undefined) {
+      for (const s of gradeStems(word).filter((x) => !/i$/.test(x))) {
+        const j = t.at.get(`${s}y`);
+        if (j !== undefined && `${s}y` !== word && cosine(t, i, j) >= Y_FAMILY_COSINE) found.add(`${s}y`);
+      }
+      const y = /^(\p{Ll}{2,})y$/u.exec(word);
+      if (y) {
+        const s = y[1]!;
+        for (const b of [s, s.replace(/(.)\1$/, "$1"), `${s}e`]) {
+          const j = t.at.get(b);
+          if (j !== undefined && b !== word && cosine(t, i, j) >= Y_FAMILY_COSINE) found.add(b);
+        }
+      }
+    }
+  }
+  found.delete(word);
+  const out = [...found];
+  familyMemo.set(word, out);
+  return out;
+}
