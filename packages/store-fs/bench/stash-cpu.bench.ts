@@ -5,7 +5,12 @@
  *
  *   node --conditions=@artifact-refs/source --import tsx bench/stash-cpu.bench.ts   # BENCH_AB_ENV=AREF_STASH_GATHER
  *
- * BENCH_ROUNDS pairs (default 4), BENCH_STREAM_MB (default 256). Prints each put and the medians,
+ * With BENCH_B_TREE=<another checkout of this repository> (installed), B is that checkout's store and
+ * fs driver instead of an env switch: a code change against the code before it (e.g. a worktree of
+ * main), both loaded in this one process.
+ *
+ * BENCH_ROUNDS pairs (default 4), BENCH_STREAM_MB (default 256), after one unmeasured put of each
+ * side (JIT warm-up and first-touch page faults, which swing the first puts of a process by 2x). Prints each put and the medians,
  * with the process's minor page faults and voluntary context switches (thread hand-offs) per put:
  * counts that a loaded machine changes far less than it changes times.
  */
@@ -21,6 +26,16 @@ import { logText } from "./log-text.js";
 const MB = Number(process.env.BENCH_STREAM_MB ?? 256);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SWITCH = process.env.BENCH_AB_ENV ?? "AREF_STASH_GATHER";
+const B_TREE = process.env.BENCH_B_TREE;
+
+type Open = (root: string) => { putStream: ArtifactStore["putStream"]; close(): Promise<void> };
+const openA: Open = (root) => new ArtifactStore({ driver: new FsDriver({ root, fsync: false }) });
+const openB: Open = await (async () => {
+  if (B_TREE === undefined) return openA;
+  const store = await import(join(B_TREE, "packages/store/src/index.ts"));
+  const fs = await import(join(B_TREE, "packages/store-fs/src/index.ts"));
+  return (root: string) => new store.ArtifactStore({ driver: new fs.FsDriver({ root, fsync: false }) });
+})();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -33,11 +48,23 @@ try {
     B: [],
   };
   const loads: number[] = [];
+  for (const [side, open] of [
+    ["A", openA],
+    ["B", openB],
+  ] as const) {
+    if (side === "B" && B_TREE === undefined) process.env[SWITCH] = "off";
+    const root = join(dir, `warm-up-${side}`);
+    const store = open(root);
+    await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" });
+    delete process.env[SWITCH];
+    await store.close();
+    await rm(root, { recursive: true, force: true });
+  }
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? (["A", "B"] as const) : (["B", "A"] as const)) {
-      if (side === "B") process.env[SWITCH] = "off";
+      if (side === "B" && B_TREE === undefined) process.env[SWITCH] = "off";
       const root = join(dir, `store-${round}-${side}`);
-      const store = new ArtifactStore({ driver: new FsDriver({ root, fsync: false }) });
+      const store = (side === "A" ? openA : openB)(root);
       const cpu = process.cpuUsage();
       const usage = process.resourceUsage();
       const start = performance.now();
@@ -60,7 +87,8 @@ try {
   console.log(
     `\n${MB} MB log, ${ROUNDS} pairs; ${machine()}; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
   );
-  console.log(`A: current code; B: ${SWITCH}=off\n`);
+  const bName = B_TREE === undefined ? `${SWITCH}=off` : `the store of ${B_TREE}`;
+  console.log(`A: current code; B: ${bName}\n`);
   console.log(
     "| stash | median wall | median user CPU | median system CPU | median user + system | median minor page faults | median voluntary context switches |",
   );
@@ -69,7 +97,7 @@ try {
     const r = runs[side];
     const f = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     console.log(
-      `| ${side === "A" ? "current" : `${SWITCH}=off`} | ${f(median(r.map((x) => x.wall)))} | ${f(median(r.map((x) => x.user)))} | ${f(median(r.map((x) => x.system)))} | ${f(median(r.map((x) => x.user + x.system)))} | ${median(r.map((x) => x.faults))} | ${median(r.map((x) => x.switches))} |`,
+      `| ${side === "A" ? "current" : bName} | ${f(median(r.map((x) => x.wall)))} | ${f(median(r.map((x) => x.user)))} | ${f(median(r.map((x) => x.system)))} | ${f(median(r.map((x) => x.user + x.system)))} | ${median(r.map((x) => x.faults))} | ${median(r.map((x) => x.switches))} |`,
     );
   }
 } finally {

@@ -119,7 +119,11 @@ export class FsDriver implements Driver {
    * Writes many new blobs at once: a chunked put's chunks go into a few pack files instead of a file
    * each (see PackBatch). Every blob stays a key of its own for get, head, list, delete and putIfAbsent.
    */
-  openBatch(): { add(key: string, data: Uint8Array): Promise<{ created: boolean }>; commit(): Promise<void> } {
+  openBatch(): {
+    add(key: string, data: Uint8Array): Promise<{ created: boolean }>;
+    commit(): Promise<void>;
+    flushed(): Promise<void>;
+  } {
     const shards = new ShardDirs(this.root);
     return new PackBatch({
       root: this.root,

@@ -42,6 +42,8 @@ interface OpenPack {
   /** Blobs placed in the pack and not written yet (adjacent views of one buffer merged), from offset `pendingAt`. */
   pending: Uint8Array[];
   pendingAt: number;
+  /** The batch's writes not settled yet (every pack's), for `flushed`. */
+  unsettled: Set<Promise<void>>;
   /** No more blobs go in (it is being published). */
   closed: boolean;
 }
@@ -62,6 +64,9 @@ export class PackBatch {
   readonly #held: { key: string; id: string; data: Uint8Array }[] = [];
   readonly #ids = new Set<string>();
   readonly #published: Promise<void>[] = [];
+  readonly #unsettled = new Set<Promise<void>>();
+  /** The held blobs going into the first pack (their adds resolved already). */
+  #moving: Promise<void> | undefined;
   #current: Promise<OpenPack> | undefined;
   #started = false;
   #commit: Promise<void> | undefined;
@@ -86,9 +91,28 @@ export class PackBatch {
     }
     this.#started = true;
     const held = this.#held.splice(0);
-    for (const blob of held) await this.#append(blob.id, blob.data);
+    if (held.length > 0) {
+      this.#moving = (async () => {
+        for (const blob of held) await this.#append(blob.id, blob.data);
+      })();
+      await this.#moving;
+    }
     await this.#append(id, data);
     return { created: true };
+  }
+
+  /**
+   * Resolves once the batch holds none of the bytes given to the adds that resolved before this
+   * call: blobs held back (a batch too small for a pack yet) are copied, queued bytes are written
+   * (or failed: add and commit report that). The caller may then reuse those buffers (a chunked put
+   * hands in views of its pooled buffers instead of a copy per chunk). Never rejects.
+   */
+  async flushed(): Promise<void> {
+    for (const blob of this.#held) blob.data = blob.data.slice();
+    await this.#moving?.catch(() => undefined);
+    const pack = await this.#current?.catch(() => undefined);
+    if (pack !== undefined && pack.pending.length > 0) flush(pack);
+    await Promise.allSettled([...this.#unsettled]);
   }
 
   /** Publishes what was added (waits for it); safe to call again (the first call's outcome). */
@@ -166,7 +190,17 @@ export class PackBatch {
     const temp = names.temp(packs.dir);
     try {
       const handle = await open(temp, "wx", FILE_MODE);
-      return { temp, handle, size: 0, entries: [], writes: [], pending: [], pendingAt: 0, closed: false };
+      return {
+        temp,
+        handle,
+        size: 0,
+        entries: [],
+        writes: [],
+        pending: [],
+        pendingAt: 0,
+        unsettled: this.#unsettled,
+        closed: false,
+      };
     } catch (error) {
       throw fsError(error, "write", packs.dir, this.#host.root);
     }
@@ -219,6 +253,11 @@ function flush(pack: OpenPack): Promise<void> | undefined {
   const write = writeAll(pack.handle, buffers, at);
   write.catch(() => undefined); // awaited by the add that filled it and by #publish
   pack.writes.push(write);
+  const settled: Promise<void> = write.then(
+    () => void pack.unsettled.delete(settled),
+    () => void pack.unsettled.delete(settled),
+  );
+  pack.unsettled.add(settled);
   return write;
 }
 

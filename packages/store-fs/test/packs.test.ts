@@ -93,6 +93,25 @@ describe("fs packs: a chunked put's chunks in a few pack files", () => {
     await all.close();
   });
 
+  it.each([
+    ["held back (a batch too small for a pack: loose files at commit)", 12],
+    ["in a pack (queued, gathered writes)", 100],
+  ])("once `flushed` resolves the batch holds none of the caller's bytes: %s", async (_, count) => {
+    // A chunked put hands the batch views of pooled buffers and reuses a buffer once `flushed` resolves.
+    const pool = new Uint8Array(count * 40_000);
+    for (let i = 0; i < pool.length; i++) pool[i] = (i * 2654435761) >>> 24;
+    const blobs = Array.from({ length: count }, (_, i) => pool.subarray(i * 40_000, (i + 1) * 40_000));
+    const ids = blobs.map((b) => sha256Hex(b));
+    const batch = driver.openBatch();
+    await Promise.all(blobs.map((b, i) => batch.add(blobKey(ids[i]!), b)));
+    await batch.flushed();
+    pool.fill(0); // the caller reuses its buffer
+    await batch.commit();
+    const fresh = new FsDriver({ root });
+    for (const id of ids) expect(sha256Hex((await fresh.get(blobKey(id)))!)).toBe(id);
+    expect(await packsOf(root)).toHaveLength(count > 31 ? 1 : 0);
+  });
+
   it("a put over 64 MiB spans several packs (each published when full); every chunk reads", async () => {
     const big = bytes(generatedLog(1_500_000)); // ~76 MB
     const put = await store.putStream(

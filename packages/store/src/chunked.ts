@@ -39,6 +39,13 @@ export function tooLarge(size: number | string, maxBytes: number): ArefError {
 export type StoreBlob = (id: ArtifactId, bytes: Uint8Array) => Promise<unknown>;
 
 /**
+ * A driver's batch (Driver.openBatch). One with `flushed` (fs pack files) is given views of the
+ * pooled buffers instead of a copy per chunk: `flushed` resolves once it holds none of the bytes of
+ * the adds that resolved before, and only then does a buffer go back to the pool.
+ */
+type ChunkBatch = ReturnType<NonNullable<StoreCore["driver"]["openBatch"]>> & { flushed?(): Promise<void> };
+
+/**
  * Chunk writes in flight at once into a driver's batch (fs: appends to a local pack file, no
  * request per chunk): more than CHUNK_PARALLELISM keeps the disk busy while the stream is read.
  */
@@ -83,7 +90,12 @@ export class ChunkedWriter {
   readonly #core: StoreCore;
   readonly #storeBlob: StoreBlob;
   /** The driver's batch for new chunks when it has one (fs: pack files), committed before the manifest is built. */
-  readonly #batch: ReturnType<NonNullable<StoreCore["driver"]["openBatch"]>> | undefined;
+  readonly #batch: ChunkBatch | undefined;
+  /** Chunks go to the batch as views of the pooled buffers (see ChunkBatch). */
+  readonly #views: boolean;
+  /** Pooled buffers on their way back to the pool (waiting for the batch to be done with them). */
+  readonly #freeing: Promise<void>[] = [];
+  #freeingNow = 0;
   readonly #entries: Manifest["chunks"] = [];
   readonly #inflight = new Set<Promise<void>>();
   readonly #parallelism: number;
@@ -116,6 +128,7 @@ export class ChunkedWriter {
     this.#core = core;
     this.#storeBlob = storeBlob;
     this.#batch = core.driver.openBatch?.();
+    this.#views = typeof this.#batch?.flushed === "function";
     this.#parallelism = this.#batch === undefined ? CHUNK_PARALLELISM : BATCH_PARALLELISM;
   }
 
@@ -131,7 +144,7 @@ export class ChunkedWriter {
     for (let at = 0; at < data.byteLength; ) {
       if (this.#filling === undefined) {
         if (this.#worker) {
-          const slot = await acquireSlot(this.#batches.filter((b) => b.slot !== undefined).length);
+          const slot = await acquireSlot(this.#batches.filter((b) => b.slot !== undefined).length + this.#freeingNow);
           this.#filling = { start: this.#sealed, bytes: slot.bytes, slot };
         } else this.#filling = { start: this.#sealed, bytes: new Uint8Array(BATCH) };
         this.#batches.push(this.#filling);
@@ -165,6 +178,7 @@ export class ChunkedWriter {
     }
     await this.#drain();
     this.#releaseAll(); // the workers are done with every batch (their last replies are in)
+    await Promise.all(this.#freeing);
     this.#throwIfFailed();
     if (this.#written !== this.#size)
       throw new ArefError("INTERNAL", `the chunks add up to ${this.#written} bytes, not ${this.#size}`);
@@ -192,6 +206,7 @@ export class ChunkedWriter {
     this.#filling = undefined;
     await this.#drain();
     this.#releaseAll(); // a dropped job's late work on them is thrown away
+    await Promise.all(this.#freeing);
     await this.#batch?.commit().catch(() => undefined); // what was written stays garbage for gc, as chunk by chunk
   }
 
@@ -281,7 +296,7 @@ export class ChunkedWriter {
       const b = this.#batches[0];
       if (b === undefined || b.start + b.bytes.byteLength > this.#written || !(b.posted! < seq)) return;
       this.#batches.shift();
-      releaseSlot(b.slot!);
+      this.#free(b.slot!);
     }
   }
 
@@ -294,17 +309,35 @@ export class ChunkedWriter {
       const b = this.#batches[i]!;
       if (b.posted === undefined || b.slot === undefined) continue;
       this.#batches.splice(i, 1);
-      releaseSlot(b.slot);
+      this.#free(b.slot);
     }
   }
 
   #releaseAll(): void {
-    for (const b of this.#batches.splice(0)) if (b.slot !== undefined) releaseSlot(b.slot);
+    for (const b of this.#batches.splice(0)) if (b.slot !== undefined) this.#free(b.slot);
   }
 
   /**
-   * The next `size` bytes of content: a copy out of a pooled buffer (a driver may keep what it is
-   * given), else a view of one batch, or a copy when the chunk spans two.
+   * Gives a pooled buffer back: at once when the chunk writes were copies; with views, once the
+   * writes started so far (every chunk taken from it) resolved and the batch is done with their bytes.
+   */
+  #free(slot: Slot): void {
+    if (!this.#views) return releaseSlot(slot);
+    const batch = this.#batch!;
+    this.#freeingNow++;
+    const freed = Promise.all(this.#inflight)
+      .then(() => batch.flushed!())
+      .then(() => {
+        this.#freeingNow--;
+        releaseSlot(slot);
+      });
+    this.#freeing.push(freed);
+  }
+
+  /**
+   * The next `size` bytes of content: a view of one batch (out of a pooled buffer: only for a batch
+   * that says when it is done with it, see ChunkBatch; else a copy, since a driver may keep what it
+   * is given), or a copy when the chunk spans two.
    */
   #take(size: number): Uint8Array {
     const from = this.#written;
@@ -318,7 +351,9 @@ export class ChunkedWriter {
     if (first === undefined) throw new ArefError("INTERNAL", `no bytes held for the chunk at ${from}`);
     const at = from - first.start;
     if (at + size <= first.bytes.byteLength)
-      return first.slot === undefined ? first.bytes.subarray(at, at + size) : first.bytes.slice(at, at + size);
+      return first.slot === undefined || this.#views
+        ? first.bytes.subarray(at, at + size)
+        : first.bytes.slice(at, at + size);
     const out = new Uint8Array(size);
     let filled = 0;
     for (const b of this.#batches.slice(this.#batches.indexOf(first))) {

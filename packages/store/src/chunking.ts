@@ -38,6 +38,58 @@ export function defineChunker(sha256: (text: string) => Buffer) {
   const MASK_STRICT = 0xffffffff << (32 - 18); // 18 bits before the average (int32)
   const MASK_LOOSE = 0xffffffff << (32 - 14); // 14 bits after it
 
+  /** Where the last `scan` stopped (its cut, or `to`) and the gear hash there. */
+  const scanned = { at: 0, hash: 0 };
+
+  /**
+   * The first cut point in data[from, to): the first byte after which the gear hash (from `hash`)
+   * has the `mask` bits all zero and that is ASCII; -1 when there is none (`scanned` then holds `to`
+   * and the hash there, to go on with). Its own small function, so V8 optimises the loop on its own
+   * (inside push it ran at about half the speed); eight bytes a step with one test for a candidate
+   * among them, then those eight one by one (the same cuts as one byte a step).
+   */
+  function scan(data: Uint8Array, from: number, to: number, hash: number, mask: number): number {
+    let h = hash;
+    let i = from;
+    while (i < to) {
+      for (; i + 7 < to; i += 8) {
+        const h1 = ((h << 1) + GEAR[data[i]!]!) | 0;
+        const h2 = ((h1 << 1) + GEAR[data[i + 1]!]!) | 0;
+        const h3 = ((h2 << 1) + GEAR[data[i + 2]!]!) | 0;
+        const h4 = ((h3 << 1) + GEAR[data[i + 3]!]!) | 0;
+        const h5 = ((h4 << 1) + GEAR[data[i + 4]!]!) | 0;
+        const h6 = ((h5 << 1) + GEAR[data[i + 5]!]!) | 0;
+        const h7 = ((h6 << 1) + GEAR[data[i + 6]!]!) | 0;
+        const h8 = ((h7 << 1) + GEAR[data[i + 7]!]!) | 0;
+        if (
+          (h1 & mask) === 0 ||
+          (h2 & mask) === 0 ||
+          (h3 & mask) === 0 ||
+          (h4 & mask) === 0 ||
+          (h5 & mask) === 0 ||
+          (h6 & mask) === 0 ||
+          (h7 & mask) === 0 ||
+          (h8 & mask) === 0
+        )
+          break;
+        h = h8;
+      }
+      const stop = Math.min(to, i + 8);
+      for (; i < stop; i++) {
+        const b = data[i]!;
+        h = ((h << 1) + GEAR[b]!) | 0;
+        if ((h & mask) === 0 && b < 0x80) {
+          scanned.at = i;
+          scanned.hash = h;
+          return i;
+        }
+      }
+    }
+    scanned.at = Math.max(i, from);
+    scanned.hash = h;
+    return -1;
+  }
+
   /** Incremental chunker: push bytes in pieces of any size, get whole chunks back; `end()` flushes the last one. */
   class Chunker {
     #pieces: Uint8Array[] = [];
@@ -58,29 +110,10 @@ export function defineChunker(sha256: (text: string) => Buffer) {
           continue;
         }
         // Tight scans: the strict mask until the average size, the loose one until the maximum.
-        let h = this.#hash;
-        let cut = -1;
-        const avgAt = Math.min(n, CHUNK_AVG - held - 1);
-        for (; i < avgAt; i++) {
-          const b = data[i]!;
-          h = ((h << 1) + GEAR[b]!) | 0;
-          if ((h & MASK_STRICT) === 0 && b < 0x80) {
-            cut = i;
-            break;
-          }
-        }
-        if (cut < 0) {
-          const maxAt = Math.min(n, CHUNK_MAX - held - 1);
-          for (; i < maxAt; i++) {
-            const b = data[i]!;
-            h = ((h << 1) + GEAR[b]!) | 0;
-            if ((h & MASK_LOOSE) === 0 && b < 0x80) {
-              cut = i;
-              break;
-            }
-          }
-        }
-        this.#hash = h;
+        let cut = scan(data, i, Math.min(n, CHUNK_AVG - held - 1), this.#hash, MASK_STRICT);
+        if (cut < 0) cut = scan(data, scanned.at, Math.min(n, CHUNK_MAX - held - 1), scanned.hash, MASK_LOOSE);
+        i = scanned.at;
+        this.#hash = scanned.hash;
         let forced = false;
         if (cut < 0) {
           if (i < n && held + i + 1 >= CHUNK_MAX) {

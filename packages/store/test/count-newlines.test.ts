@@ -17,6 +17,10 @@ describe("countNewlines (four bytes at a time)", () => {
       for (const length of [0, 1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 1000, 4090 - start])
         expect(countNewlines(data.subarray(start, start + length))).toBe(naive(data.subarray(start, start + length)));
     expect(countNewlines(new Uint8Array(1000).fill(10))).toBe(1000);
+    // Only newlines, past the 255 words summed per block (each byte lane at its most, 255), at every alignment.
+    const newlines = new Uint8Array(10_007).fill(10);
+    for (let start = 0; start < 4; start++) expect(countNewlines(newlines.subarray(start))).toBe(10_007 - start);
+    expect(countNewlines(new Uint8Array(10_000).fill(0x8a))).toBe(0);
     expect(countNewlines(new TextEncoder().encode("a\nb\r\n\n\u00e9\n"))).toBe(4);
   });
 });
