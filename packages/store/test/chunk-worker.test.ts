@@ -77,6 +77,29 @@ describe("the chunk worker pool: a worker that dies or throws, a stream cut mid-
     }, 60_000);
   }
 
+  it("a batch write that fails mid-put (views of pooled buffers): the write's error, nothing live, every buffer back in the pool", async () => {
+    // A disk fault cannot be caused for real under a memory driver: this batch fails its 40th add, and has
+    // `flushed`, so the put hands it views of the pooled buffers (as the fs pack batch gets them).
+    class FailingBatchDriver extends MemoryDriver {
+      openBatch() {
+        let adds = 0;
+        return {
+          add: async (key: string, data: Uint8Array) => {
+            if (++adds === 40) throw new Error("disk full (injected)");
+            return this.putIfAbsent(key, data.slice());
+          },
+          commit: async () => undefined,
+          flushed: async () => undefined,
+        };
+      }
+    }
+    const driver = new FailingBatchDriver();
+    const store = new ArtifactStore({ driver });
+    await expect(store.putStream(pieces(bytes), { session: "s" })).rejects.toThrow("disk full (injected)");
+    await expectNothingLive(store, driver, id);
+    // afterEach: every pooled buffer is back in the pool.
+  }, 60_000);
+
   it("a stream that errors after the worker took over: its error, nothing live, the job dropped", async () => {
     const driver = new MemoryDriver();
     const store = new ArtifactStore({ driver });
