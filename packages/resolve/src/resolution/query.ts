@@ -543,6 +543,40 @@ export function parseQuery(input: string): ParsedQuery {
   };
 }
 
+/** Words of the present ("now", "right now", "currently", "at the moment"); "just now" is the recent past. */
+const PRESENT_WORDS =
+  /(?<!\bjust\s)\b(?:right now|as of (?:now|today)|by now|at (?:the|this) (?:moment|point)|these days|nowadays|currently|presently|now)\b/gi;
+
+/** "it", "they", "them": a pronoun standing for something of the session ("is it busy?"), not "is it true that …". */
+const PRONOUN = /\b(?:it|its|they|them|their)\b/;
+const EXPLETIVE_IT =
+  /\b(?:is|was|isn't|wasn't|would|will)\s+it\s+(?:be\s+)?(?:true|possible|worth|normal|common|usual|ok|okay|safe|better|worse|bad|good|fine|wise|smart|cheaper|faster|an? \w+ idea)\b|\bit (?:depends|seems|looks like)\b/g;
+
+/**
+ * The message without its words of the present, when those are its only order and nothing else of it points at the
+ * session (no pronoun standing for a record, no "you/we did", no "that/the output", no name, no failure): the
+ * present ("which provider is cheapest right now?", "does X charge for Y now?") is then no position of the session,
+ * and the message is decided as the rest of it would be. Undefined otherwise ("is it busy now?", "what does the log
+ * say now?" keep their order).
+ */
+export function withoutPresent(query: ParsedQuery): ParsedQuery | undefined {
+  if (query.temporal?.kind !== "latest" || query.followUp) return undefined;
+  const lower = query.text.toLowerCase().replace(/[’‘]/g, "'");
+  if (lower.search(PRESENT_WORDS) < 0) return undefined;
+  const rest = query.text.replace(PRESENT_WORDS, " ").replace(/\s+/g, " ").trim();
+  if (!/[\p{L}\p{N}]/u.test(rest)) return undefined;
+  const q = parseQuery(rest);
+  const pointed =
+    q.temporal !== undefined ||
+    q.referring ||
+    q.demonstrative ||
+    q.aboutSession ||
+    q.wantsError ||
+    q.names.length > 0 ||
+    PRONOUN.test(rest.toLowerCase().replace(EXPLETIVE_IT, " "));
+  return pointed ? undefined : q;
+}
+
 /** A question about what to do or what would happen, not about what a result said. */
 const ADVICE =
   /^\s*(?:will|would|does|do|can|could|what happens|what would happen)\b[^?]*\bif (?:we|i|you)\s+(?!(?:did|had|were|was)\b)\w+|\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\bwhat would you (?:name|call|use|pick|choose|recommend)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;

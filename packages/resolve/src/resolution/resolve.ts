@@ -1,6 +1,6 @@
 import { ArefError } from "@artifact-refs/schema";
 import { type ExecutionLike, type IndexedExecution, executionId, indexExecution } from "./executions.js";
-import { type ParsedQuery, type TemporalOp, parseQuery } from "./query.js";
+import { type ParsedQuery, type TemporalOp, parseQuery, withoutPresent } from "./query.js";
 import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
@@ -111,6 +111,12 @@ export function resolveWith(
         ambiguous: false,
       };
   }
+
+  // "which host is cheapest right now?": the present is no position of the session. When nothing else of the
+  // message points at the session, it is decided as it would be without the present word.
+  const rest = withoutPresent(query);
+  if (rest && resolveParsed(rest, list, limit, score, options.now).candidates.length === 0)
+    return { candidates: [], ambiguous: false };
 
   const parts = query.parts && query.parts.length > 1 ? comparedParts(query.parts) : undefined;
   if (parts && (!query.general || query.partsNamed || parts.ordered)) {
