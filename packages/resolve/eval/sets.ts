@@ -16,6 +16,7 @@ export const FROZEN_SETS = new Set([
   "heldout-r5.json",
   "heldout-r6.json",
   "heldout-r7.json",
+  "heldout-r8.json",
   "none-probe-held.json",
 ]);
 
@@ -35,6 +36,9 @@ export const DEFAULT_SETS = [
   resolve(here, "heldout-r6.json"),
   resolve(here, "dev-r7.json"),
   resolve(here, "heldout-r7.json"),
+  // Round 8: written blind to the resolver, scored on main before any round-8 change.
+  resolve(here, "dev-r8.json"),
+  resolve(here, "heldout-r8.json"),
   // Round 7's blind none-probe: 10 `none` messages in the session's own words + 4 referring ones per scenario,
   // over executions copied from tuned sets; p01-p06 tuned on, p07-p12 frozen.
   resolve(here, "none-probe-tune.json"),
