@@ -517,7 +517,9 @@ export function parseQuery(input: string): ParsedQuery {
     verbHintsOnly: hints.size > 0 && verbHintsOnly,
     advice: ADVICE.test(lower),
     world:
-      (WORLD_QUESTION.test(lower) && GENERAL_MARK.test(lower)) ||
+      ((WORLD_DOES.test(lower) || COMPARISON.test(lower)) && GENERAL_MARK.test(lower)) ||
+      (COMPARISON.test(lower) && !pointerAtSession(lower)) ||
+      (NORM_QUESTION.test(lower) && !pointerAtSession(lower)) ||
       HYPOTHETICAL.test(lower) ||
       GENERIC.test(lower) ||
       FUTURE.test(lower),
@@ -577,21 +579,50 @@ export function withoutPresent(query: ParsedQuery): ParsedQuery | undefined {
   return pointed ? undefined : q;
 }
 
+/**
+ * What is normal, usual, recommended or best in general: "how many retries is normal for …", "what's a sane default
+ * for …", "which host has the cheapest plan". Read as a question about the world only when nothing points at the session.
+ */
+const NORM_QUESTION =
+  /\b(?:is|are|'s|be|considered)\s+(?:\w+\s+)?(?:normal|typical|usual|standard|customary|recommended|reasonable|sensible|sane|acceptable)\b|\b(?:a|the)\s+(?:good|sane|sensible|reasonable|recommended|typical|usual|normal|standard|best|ideal|common)\s+(?:default|value|number|amount|size|limit|timeout|setting|choice|way|practice|approach|range)\b|\bwhat(?:'s| is| are)\s+(?:the\s+)?(?:best|cheapest|fastest|safest|easiest|most popular)\b|\bwhich\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|has|have|gives?|offers?)\s+the\s+(?:best|cheapest|fastest|most|least|biggest|lowest|highest)\b/;
+
+/**
+ * Something in the message points at the session, words of the present and of a continuing state ("now", "still",
+ * "today") aside: an order word, "that/this" with a record noun or as a pronoun ("is that normal?"), "you/we did", a
+ * definite record noun ("the log"), a pronoun standing for a record ("is it busy?"), or talk of the session's actions.
+ */
+function pointerAtSession(lower: string): boolean {
+  const calm = lower
+    .replace(PRESENT_WORDS, " ")
+    .replace(/\b(?:still|anymore|any more|so far|today|these days)\b/g, " ");
+  return (
+    parseTemporal(calm) !== undefined ||
+    hasExecutionNounAfterDemonstrative(calm) ||
+    /\b(i|you|we)\s+(just\s+|had\s+|have\s+|'ve\s+)?(\w+ed|read|ran|got|did|saw|made|wrote|found|sent|put|tried)\b/.test(
+      calm,
+    ) ||
+    /\bthe\s+[\w.-]+\s+(i|you|we)\b/.test(calm) ||
+    /\b(again|once more)\b/.test(calm) ||
+    definiteExecutionNoun(calm) ||
+    SESSION_TALK.some((re) => re.test(calm)) ||
+    PRONOUN.test(calm.replace(EXPLETIVE_IT, " ")) ||
+    /\b(?:is|was|are|were|isn't|wasn't)\s+(?:that|this|these|those)\b|\b(?:that|this)\s*[?.!]*\s*$/.test(calm)
+  );
+}
+
 /** A question about what to do or what would happen, not about what a result said. */
 const ADVICE =
   /^\s*(?:will|would|does|do|can|could|what happens|what would happen)\b[^?]*\bif (?:we|i|you)\s+(?!(?:did|had|were|was)\b)\w+|\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\bwhat would you (?:name|call|use|pick|choose|recommend)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
 
 /**
  * A present or modal question whose subject is a bare name or an indefinite ("does shopify charge …", "how does git
- * bisect pick …", "how many products can a plan hold"), not one pointed at ("does the log say …", "did it …"); or a
- * comparison of two things in general ("is psycopg 3 faster than psycopg2 …").
+ * bisect pick …", "how many products can a plan hold"), not one pointed at ("does the log say …", "did it …").
  */
-const WORLD_QUESTION = new RegExp(
-  /^\s*(?:(?:so|and|but|ok|okay|also|btw|quick question)\b[\s,:]*)?(?:(?:how|what|why|when|where|which|who)(?:\s+(?:long|much|many|often|well|\w+s))?\s+(?:\w+\s+)?)?(?:does|do|can|will)\s+(?!(?:it|that|this|these|those|they|them|you|we|i|he|she|the|your|my|our|its|their|there|any|anything|something)\b)(?!(?:[\w.-]+\s+){0,3}(?:have|has|run|runs|use|uses|contain|contains|include|includes|say|says|show|shows|list|lists|return|returns|point|points|set|mean|means|look)\b)[a-z.]/
-    .source +
-    /|^\s*(?:is|are)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:\w+er|more|less|better|worse)\s+than\b/
-      .source,
-);
+const WORLD_DOES =
+  /^\s*(?:(?:so|and|but|ok|okay|also|btw|quick question)\b[\s,:]*)?(?:(?:how|what|why|when|where|which|who)(?:\s+(?:long|much|many|often|well|\w+s))?\s+(?:\w+\s+)?)?(?:does|do|can|will)\s+(?!(?:it|that|this|these|those|they|them|you|we|i|he|she|the|your|my|our|its|their|there|any|anything|something)\b)(?!(?:[\w.-]+\s+){0,3}(?:have|has|run|runs|use|uses|contain|contains|include|includes|say|says|show|shows|list|lists|return|returns|point|points|set|mean|means|look)\b)[a-z.]/;
+/** A comparison of two things in general: "is psycopg 3 faster than psycopg2 …", "are tabs better than spaces". */
+const COMPARISON =
+  /^\s*(?:is|are)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:\w+er|more|less|better|worse)\s+than\b/;
 /** What would happen, or how one would go about something: "what happens if a disk dies", "if X fills up, does it …". */
 const HYPOTHETICAL =
   /\bwhat (?:happens|would happen|will happen)\b|^\s*if\b[^?,]*,\s*(?:does|do|will|would|can|could|is|are|should)\b|\bhow (?:would|should|do) (?:you|we|i) (?:set up|setup|configure|structure|organi[sz]e|approach|monitor|avoid|prevent)\b|\bwhat would you do\b/;

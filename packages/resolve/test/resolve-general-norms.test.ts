@@ -1,0 +1,46 @@
+// A question about what is normal, best or cheapest in general, or a comparison of two things in general, refers to
+// nothing even in the session's own nouns, unless something in it points at the session. Session and wordings
+// written for these tests.
+import { describe, expect, it } from "vitest";
+import { type ExecutionLike, resolveReferences } from "../src/index.js";
+
+const session: ExecutionLike[] = [
+  {
+    id: "g1",
+    tool_name: "execute_bash",
+    tool_args: { command: "sqlite3 orders.db 'pragma journal_mode'" },
+    summary: "journal_mode = wal; page cache 2000 pages",
+  },
+  {
+    id: "g2",
+    tool_name: "read_file",
+    tool_args: { path: "config/pool.toml" },
+    summary: "connection pool: max 40 connections, idle timeout 30 s, sqlite busy_timeout 5000 ms",
+  },
+  {
+    id: "g3",
+    tool_name: "execute_bash",
+    tool_args: { command: "ab -n 2000 -c 40 http://127.0.0.1:8080/orders" },
+    summary: "2000 requests, 312 req/s, p99 410 ms, 0 failed",
+  },
+];
+const ids = (text: string) => resolveReferences(text, session).candidates.map((c) => c.id);
+
+describe("general norms and comparisons", () => {
+  it("what is normal, best or cheapest in general refers to nothing", () => {
+    expect(ids("how many connections is normal for a pool?")).toEqual([]);
+    expect(ids("which journal mode is the best for sqlite?")).toEqual([]);
+    expect(ids("what is the best page cache size for sqlite?")).toEqual([]);
+  });
+
+  it("a comparison of two things in general refers to nothing", () => {
+    expect(ids("is sqlite slower than postgres for many connections?")).toEqual([]);
+    expect(ids("are toml files nicer than ini files for config?")).toEqual([]);
+  });
+
+  it("the same words pointed at the session still find the record", () => {
+    expect(ids("is that p99 normal?")[0]).toBe("g3");
+    expect(ids("is a p99 of 410 ms normal for your benchmark?")[0]).toBe("g3");
+    expect(ids("is the pool timeout you read shorter than the busy timeout?")[0]).toBe("g2");
+  });
+});
