@@ -859,9 +859,10 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   if (clock) return clock;
   const day = /\b(yesterday|today)'s\b|\bfrom (yesterday|today)\b/.exec(lower);
   if (day) return { kind: "day", daysBack: (day[1] ?? day[2]) === "yesterday" ? 1 : 0, why: `"${day[0]}"` };
-  // "two checks back", "a couple of steps ago", "one run back": counted back from the latest of the kind.
+  // "two checks back", "a couple of steps ago", "one run back": counted back from the latest of the kind; "two years
+  // ago", "a few weeks back" is a time before the session, no record counted back.
   const back =
-    /\b(one|two|three|four|2|3|4|a couple of|couple of|a few)\s+(?:more\s+)?(?:[a-z]+\s+){0,2}(?:back|ago)\b/.exec(
+    /\b(one|two|three|four|2|3|4|a couple of|couple of|a few)\s+(?:more\s+)?(?:(?!(?:weeks?|months?|years?|decades?|quarters?|semesters?|summers?|winters?)\b)[a-z]+\s+){0,2}(?:back|ago)\b/.exec(
       lower,
     );
   if (back) {
