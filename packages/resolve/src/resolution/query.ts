@@ -513,7 +513,14 @@ export function parseQuery(input: string): ParsedQuery {
     valueUnit: fillAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
     past: PAST_TENSE.test(lower),
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
-    aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
+    // "we never did it before": what was never done is no action of the session.
+    aboutSession:
+      !general &&
+      SESSION_TALK.some((re) =>
+        re.test(
+          lower.replace(thirdParty, " ").replace(/\b(?:i|we|you)\s+(?:have\s+|had\s+|'ve\s+)?never\b[^,;:.!?]*/g, " "),
+        ),
+      ),
     verbHintsOnly: hints.size > 0 && verbHintsOnly,
     advice: ADVICE.test(lower),
     world:
@@ -901,6 +908,8 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   if (
     /\b(earlier|previously|before)\b/.test(lower) &&
     /\b(i|you|we)\b/.test(lower) &&
+    // "we never did it before", "have you ever done this before?": "before" as "ever" is no earlier record.
+    !/\b(?:never|ever)\b[^,;:.!?]*\b(?:before|previously)\s*(?:[,;:.!?]|$)/.test(lower) &&
     !/\bbefore\s+(?:it|they|he|she)\s+\w/.test(lower)
   ) {
     return { kind: "previous", why: '"earlier"' };
