@@ -455,6 +455,15 @@ function resolveParsed(
   if (query.world && query.names.length === 0 && !query.wantsError && !query.mainPointed) return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
+  // A directory or mount named in advice ("split /var onto its own disk?") is what the advice is about: only a file the
+  // session read or wrote, named, points at a record.
+  if (
+    query.advice &&
+    !query.wantsError &&
+    !query.demonstrative &&
+    !scored.some((s) => s.nameMatched && s.x.group.startsWith("file:"))
+  )
+    return none;
   // "did you also check the temps?": something beyond what was shown; only a record holding all of it answers.
   if (query.alsoAsked && !query.wantsError && !topicHeld(query, scored, "all", askedVerb(query))) return none;
   const plain = query.names.length === 0 && !query.wantsError;
