@@ -511,9 +511,10 @@ function resolveParsed(
   // The same statement with a word or two a record happens to hold ("we ran a marathon, took 4 hours": "took"; "my cat
   // knocked over my coffee": the `cat` command) is still about something else: most of what it talks about must be
   // words a record holds itself (not a related or near word), as "we ran the migration" is.
+  // A name in it that no record holds as a name ("i hate how X hides its files in ~/.x") does not make it a reference.
   if (
     query.statement &&
-    query.names.length === 0 &&
+    !scored.some((s) => s.nameMatched) &&
     !query.wantsError &&
     !query.demonstrative &&
     !topicHeld(query, scored, "most")

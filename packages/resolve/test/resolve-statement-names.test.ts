@@ -1,0 +1,31 @@
+// A first-person statement that carries a path no record holds as a name is still a statement: it refers to nothing
+// unless a record holds most of what it talks about. Session and wordings written for these tests.
+import { describe, expect, it } from "vitest";
+import { type ExecutionLike, resolveReferences } from "../src/index.js";
+
+const session: ExecutionLike[] = [
+  {
+    id: "v1",
+    tool_name: "execute_bash",
+    tool_args: { command: "ls ~/.vscode/extensions" },
+    summary: "41 extensions; ms-python.python-2024.2.1",
+  },
+  {
+    id: "v2",
+    tool_name: "read_file",
+    tool_args: { path: ".vscode/settings.json" },
+    summary: "python.defaultInterpreterPath set to .venv/bin/python; formatOnSave true",
+  },
+  { id: "v3", tool_name: "execute_bash", tool_args: { command: "code --list-extensions | wc -l" }, summary: "41" },
+];
+const ids = (text: string) => resolveReferences(text, session).candidates.map((c) => c.id);
+
+describe("a statement with a path", () => {
+  it("a path no record holds as a name does not make it a reference", () => {
+    expect(ids("i hate how vscode hides its extensions somewhere in ~/.vscodium, who thought of that")).toEqual([]);
+  });
+
+  it("a statement naming a record's own file still finds it", () => {
+    expect(ids("i changed .vscode/settings.json so formatOnSave is true")[0]).toBe("v2");
+  });
+});
