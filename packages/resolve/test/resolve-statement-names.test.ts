@@ -29,3 +29,14 @@ describe("a statement with a path", () => {
     expect(ids("i changed .vscode/settings.json so formatOnSave is true")[0]).toBe("v2");
   });
 });
+
+describe("a statement about someone else", () => {
+  it("refers to nothing unless a record holds most of it", () => {
+    expect(ids("my brother builds websites, he just wants vscode to stop asking about python")).toEqual([]);
+    expect(ids("she never reads the settings anyway, she only cares that it opens fast")).toEqual([]);
+  });
+
+  it("a statement about a record's words still finds it", () => {
+    expect(ids("my settings.json sets formatOnSave to true")[0]).toBe("v2");
+  });
+});

@@ -92,8 +92,9 @@ export interface ParsedQuery {
    */
   verbHintsOnly: boolean;
   /**
-   * A statement in the first person with no question and no request ("we currently have three kids", "my cat knocked
-   * over my coffee"): it tells something rather than asking for a record.
+   * A statement in the first person, or about someone else ("my cousin runs a shop", "he just wants it up"), with no
+   * question and no request ("we currently have three kids", "my cat knocked over my coffee"): it tells something
+   * rather than asking for a record.
    */
   statement: boolean;
   /** "the last run that passed", "the run where everything worked", "the green build": the outcome was success. */
@@ -540,7 +541,7 @@ export function parseQuery(input: string): ParsedQuery {
     statement:
       !/\?/.test(lower) &&
       // "we got a puppy", "my cat knocked over …": a subject and a verb ("our original status check" is a noun phrase).
-      /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:(?:i|we|i'm|we're|i've|we've)\s+\w|(?:my|our)\s+(?:[\w'-]+\s+){1,3}(?:is|are|was|were|has|have|had|got|gets|[a-z]{2,}ed|sat|ran|went|took|made|ate|broke|fell|left|came|saw|won|lost|bought|found|gave|knew|told|wrote|said|did|keeps|loves|hates|wants|thinks|says)\b)/.test(
+      /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:(?:i|we|i'm|we're|i've|we've)\s+\w|(?:my|our)\s+(?:[\w'-]+\s+){1,3}(?:is|are|was|were|has|have|had|got|gets|[a-z]{2,}ed|sat|ran|went|took|made|ate|broke|fell|left|came|saw|won|lost|bought|found|gave|knew|told|wrote|said|did|[a-z]{2,}[^s']s)\b|(?:he|she)\s+(?:\w+n't\s+|just\s+|really\s+)?[a-z]{2,})/.test(
         lower,
       ) &&
       !/\b(?:can|could|would|will) you\b|\b(?:please|pls|plz)\b|\b(?:show|give|tell|find|check|open|compare|summari[sz]e|explain|list)\s+(?:me|us)\b|\b(?:i|we) (?:want|need|wonder|wondered|'d like|would like)\b/.test(
