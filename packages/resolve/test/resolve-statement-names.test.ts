@@ -40,3 +40,14 @@ describe("a statement about someone else", () => {
     expect(ids("my settings.json sets formatOnSave to true")[0]).toBe("v2");
   });
 });
+
+describe("a feeling told", () => {
+  it("refers to nothing unless a record holds most of it", () => {
+    expect(ids("the vscode extensions list is driving me nuts")).toEqual([]);
+  });
+
+  it("a feeling about a record's own words, or a question, still finds it", () => {
+    expect(ids("formatOnSave in the vscode settings is killing me")[0]).toBe("v2");
+    expect(ids("how many vscode extensions are installed?")[0]).toBe("v1");
+  });
+});
