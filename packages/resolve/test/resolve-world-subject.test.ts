@@ -1,0 +1,39 @@
+// "how many rows per page can a typical grid render?": a world question whose asked amount takes a few words before
+// the modal and an indefinite subject refers to nothing; the same amount asked about the session still finds it.
+// Session and wordings written for these tests.
+import { describe, expect, it } from "vitest";
+import { type ExecutionLike, resolveReferences } from "../src/index.js";
+
+const session: ExecutionLike[] = [
+  {
+    id: "w1",
+    tool_name: "http_request",
+    tool_args: { method: "GET", url: "http://localhost:3000/api/rows?page=1" },
+    summary: "200 OK: 50 rows per page, 18 pages",
+  },
+  {
+    id: "w2",
+    tool_name: "execute_bash",
+    tool_args: { command: "wrk -t2 -c50 -d10s http://localhost:3000/api/rows" },
+    summary: "Requests/sec: 1840; latency p99 92 ms",
+  },
+  {
+    id: "w3",
+    tool_name: "read_file",
+    tool_args: { path: "src/grid/RowGrid.tsx" },
+    summary: "virtualized grid: renders 50 rows per page, overscan 10",
+  },
+];
+const ids = (text: string) => resolveReferences(text, session).candidates.map((c) => c.id);
+
+describe("a world question with a longer asked amount", () => {
+  it("refers to nothing", () => {
+    expect(ids("how many requests per second can a small api server handle?")).toEqual([]);
+    expect(ids("how many rows per page can a virtualized grid render smoothly?")).toEqual([]);
+  });
+
+  it("the same amount asked about the session still finds it", () => {
+    expect(ids("how many rows per page does the grid render?")[0]).toBe("w3");
+    expect(ids("what was the p99 latency in the wrk run?")[0]).toBe("w2");
+  });
+});
