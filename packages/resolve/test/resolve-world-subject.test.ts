@@ -37,3 +37,14 @@ describe("a world question with a longer asked amount", () => {
     expect(ids("what was the p99 latency in the wrk run?")[0]).toBe("w2");
   });
 });
+
+describe("why/how would a thing …", () => {
+  it("asks about the world: refers to nothing", () => {
+    expect(ids("why would a grid render slowly with only 50 rows?")).toEqual([]);
+    expect(ids("how could an api server return 200 but no rows?")).toEqual([]);
+  });
+
+  it("about the session's own thing it still finds the record", () => {
+    expect(ids("why would the grid in RowGrid.tsx need an overscan of 10?")[0]).toBe("w3");
+  });
+});
