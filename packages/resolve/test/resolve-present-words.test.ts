@@ -39,3 +39,14 @@ describe("words of the present", () => {
     expect(ids("how many files did you transfer, right now?")[0]).toBe("p2");
   });
 });
+
+describe("'the current' as a word of the present", () => {
+  it("a question about the world's current thing refers to nothing", () => {
+    expect(ids("which rclone release is the current stable?")).toEqual([]);
+  });
+
+  it("'the current one' or the session's current state keeps the order", () => {
+    expect(ids("and the current one?")[0]).toBe("p3");
+    expect(ids("what is the current state of the sync service?")[0]).toBe("p3");
+  });
+});

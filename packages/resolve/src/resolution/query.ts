@@ -559,9 +559,9 @@ export function parseQuery(input: string): ParsedQuery {
 const FEELING =
   /\b(?:drives?|driving|drove)\s+(?:me|us)\s+(?:crazy|nuts|mad|insane|up the wall)\b|\b(?:killing|kills)\s+(?:me|us)\b|\bthe death of (?:me|us)\b|\b(?:sick|tired) of\b|\bfed up with\b|\bcan'?t stand\b|^\s*ugh\b/;
 
-/** Words of the present ("now", "right now", "currently", "at the moment"); "just now" is the recent past. */
+/** Words of the present ("now", "right now", "currently", "the current", "at the moment"); "just now" is the recent past. */
 const PRESENT_WORDS =
-  /(?<!\bjust\s)\b(?:right now|as of (?:now|today)|by now|at (?:the|this) (?:moment|point)|these days|nowadays|currently|presently|now)\b/gi;
+  /(?<!\bjust\s)\b(?:right now|as of (?:now|today)|by now|at (?:the|this) (?:moment|point)|these days|nowadays|currently|presently|current|now)\b/gi;
 
 /** "it", "they", "them": a pronoun standing for something of the session ("is it busy?"), not "is it true that …". */
 const PRONOUN = /\b(?:it|its|they|them|their)\b/;
@@ -582,6 +582,8 @@ export function withoutPresent(query: ParsedQuery): ParsedQuery | undefined {
   const rest = query.text.replace(PRESENT_WORDS, " ").replace(/\s+/g, " ").trim();
   if (!/[\p{L}\p{N}]/u.test(rest)) return undefined;
   const q = parseQuery(rest);
+  // "the current one", "what about now?": the present word is all the message names.
+  if (q.topicWords.length === 0) return undefined;
   const pointed =
     q.temporal !== undefined ||
     q.referring ||
