@@ -427,10 +427,11 @@ export function parseQuery(input: string): ParsedQuery {
   const strip = (p: string) =>
     p.replace(/^\s*(?:please\s+)?(?:compare|diff|contrast|differences? between)\s+/, "").trim();
   const beforeAfter = /^(.*?)\s*\bbefore and after\s+(.+)$/.exec(lower);
+  // "line up A against B", "put A next to B": a comparison in other words.
   const cmp =
-    /\b(?:compare|diff|contrast|differences? between|(?:changed|changes?) between)\s+(.+?)\s+(?:with|and|to|against|vs\.?|versus)\s+(.+)$/.exec(
+    /\b(?:compare|diff|contrast|line up|differences? between|(?:changed|changes?) between)\s+(.+?)\s+(?:with|and|to|against|next to|beside|alongside|vs\.?|versus)\s+(.+)$/.exec(
       lower,
-    );
+    ) ?? /\b(?:put|place|lay|show)\s+(.+?)\s+(?:next to|beside|alongside|side by side with)\s+(.+)$/.exec(lower);
   const versus = /(?:^|[,;:.!?]\s*)([^,;:.!?]+?)\s+(?:vs\.?|versus)\s+(.+)$/.exec(lower);
   // "the first and the last status": two positions of one kind.
   const pair =
