@@ -48,3 +48,14 @@ describe("why/how would a thing …", () => {
     expect(ids("why would the grid in RowGrid.tsx need an overscan of 10?")[0]).toBe("w3");
   });
 });
+
+describe("does X still / anymore …", () => {
+  it("a present-state question about a product refers to nothing", () => {
+    expect(ids("does wrk still get updates these days?")).toEqual([]);
+    expect(ids("do virtualized grids still need an overscan anymore?")).toEqual([]);
+  });
+
+  it("the session's own thing with 'still' keeps its record", () => {
+    expect(ids("is the grid in RowGrid.tsx still rendering 50 rows per page?")[0]).toBe("w3");
+  });
+});
