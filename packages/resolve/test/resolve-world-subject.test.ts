@@ -59,3 +59,24 @@ describe("does X still / anymore …", () => {
     expect(ids("is the grid in RowGrid.tsx still rendering 50 rows per page?")[0]).toBe("w3");
   });
 });
+
+describe("a failure asked about in the world's present", () => {
+  it("refers to nothing", () => {
+    expect(ids("how often do api servers fail under load?")).toEqual([]);
+    expect(ids("why do grid components crash when one row is huge?")).toEqual([]);
+  });
+
+  it("a failure that happened in the session is still found", () => {
+    const failing: ExecutionLike[] = [
+      ...session,
+      {
+        id: "w4",
+        tool_name: "execute_bash",
+        tool_args: { command: "npm run e2e -- grid" },
+        summary: "2 failed: RowGrid crashes when a row is 4 MB",
+        result_type: "error",
+      },
+    ];
+    expect(resolveReferences("why did the grid e2e fail?", failing).candidates[0]?.id).toBe("w4");
+  });
+});

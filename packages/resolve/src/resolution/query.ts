@@ -662,7 +662,7 @@ function mainPointed(lower: string): boolean {
 }
 /** Words that make a question general: an indefinite thing, a condition, "usually", "by default", whether a product supports or requires something (not "even"/"actually"/"still": "did it even run?" is about the session). */
 const GENERAL_MARK =
-  /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default|still|anymore|nowadays|these days)\b|\b(?:support|supports|require|requires)\b/;
+  /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default|still|anymore|nowadays|these days)\b|\bhow often\b|\b(?:support|supports|require|requires)\b/;
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
 const NEGATION_RE =
