@@ -544,7 +544,7 @@ export function parseQuery(input: string): ParsedQuery {
       // "we got a puppy", "my cat knocked over …": a subject and a verb ("our original status check" is a noun phrase);
       // or a feeling told ("X is driving me nuts", "i'm sick of Y").
       (FEELING.test(lower) ||
-        /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:(?:i|we|i'm|we're|i've|we've)\s+\w|(?:my|our)\s+(?:[\w'-]+\s+){1,3}(?:is|are|was|were|has|have|had|got|gets|[a-z]{2,}ed|sat|ran|went|took|made|ate|broke|fell|left|came|saw|won|lost|bought|found|gave|knew|told|wrote|said|did|[a-z]{2,}[^s']s)\b|(?:he|she)\s+(?:\w+n't\s+|just\s+|really\s+)?[a-z]{2,})/.test(
+        /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:(?:i|we|i'm|we're|i've|we've)\s+\w|(?:my|our)\s+(?:[\w'-]+\s+){1,3}(?:is|are|was|were|has|have|had|got|gets|[a-z]{2,}ed|sat|ran|went|took|made|ate|broke|fell|left|came|saw|won|lost|bought|found|gave|knew|told|wrote|said|did|[a-z]{2,}[^siu']s(?=\s+\w))\b|(?:he|she)\s+(?:\w+n't\s+|just\s+|really\s+)?[a-z]{2,})/.test(
           lower,
         )) &&
       !/\b(?:can|could|would|will) you\b|\b(?:please|pls|plz)\b|\b(?:show|give|tell|find|check|open|compare|summari[sz]e|explain|list)\s+(?:me|us)\b|\b(?:i|we) (?:want|need|wonder|wondered|'d like|would like)\b/.test(
