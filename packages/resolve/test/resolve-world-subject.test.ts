@@ -78,5 +78,8 @@ describe("a failure asked about in the world's present", () => {
       },
     ];
     expect(resolveReferences("why did the grid e2e fail?", failing).candidates[0]?.id).toBe("w4");
+    // A failure that persists is the session's failure asked about again.
+    expect(resolveReferences("does RowGrid still crash on huge rows?", failing).candidates[0]?.id).toBe("w4");
+    expect(resolveReferences("does e2e crash anymore?", failing).candidates[0]?.id).toBe("w4");
   });
 });

@@ -452,8 +452,11 @@ function resolveParsed(
   if (query.advice && query.names.length === 0 && !query.wantsError && !query.demonstrative) return none;
   // "does shopify charge for api calls?", "next week we want to move the zone": the world, a plan or what would happen,
   // with no record named or failed and no record or position pointed at in the main clause, refers to nothing.
-  // A failure asked about in the present of a world question ("how often do disks fail?") is the world's, not a record's.
-  if (query.world && query.names.length === 0 && !(query.wantsError && query.past) && !query.mainPointed) return none;
+  // A failure asked about in the present of a world question ("how often do disks fail?") is the world's, not a record's;
+  // one that persists ("does nginx still crash?", "… anymore?", "… now?") is the session's failure asked about again.
+  const failureOfSession =
+    query.wantsError && (query.past || /\b(?:still|anymore|any more|again|now)\b/.test(query.text.toLowerCase()));
+  if (query.world && query.names.length === 0 && !failureOfSession && !query.mainPointed) return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
   // A directory or mount named in advice ("split /var onto its own disk?") is what the advice is about: only a file the
