@@ -52,11 +52,14 @@ describe("why/how would a thing …", () => {
 describe("does X still / anymore …", () => {
   it("a present-state question about a product refers to nothing", () => {
     expect(ids("does wrk still get updates these days?")).toEqual([]);
-    expect(ids("do virtualized grids still need an overscan anymore?")).toEqual([]);
+    expect(ids("do grid libraries still need polyfills anymore?")).toEqual([]);
   });
 
   it("the session's own thing with 'still' keeps its record", () => {
     expect(ids("is the grid in RowGrid.tsx still rendering 50 rows per page?")[0]).toBe("w3");
+    // A bare name whose record holds most of the words: the session's state asked about.
+    expect(ids("does RowGrid still render 50 rows per page?")[0]).toBe("w3");
+    expect(ids("does wrk still report a p99 of 92 ms?")[0]).toBe("w2");
   });
 });
 

@@ -116,6 +116,11 @@ export interface ParsedQuery {
    */
   alsoAsked: boolean;
   /**
+   * A present question about a bare name asking its present state ("does aws still offer a free tier?", "does nginx
+   * still reload cleanly?"): about the world unless a record holds most of what it talks about.
+   */
+  stateAsked: boolean;
+  /**
    * The main clause (before "so", "when", "before", "if" …; not "that", which also points) points at a record or an order: "how would you
    * set up alerts so i find out before it's this bad" points at nothing, "how would you redo that build" does.
    */
@@ -533,6 +538,7 @@ export function parseQuery(input: string): ParsedQuery {
       GENERIC.test(lower) ||
       FUTURE.test(lower),
     alsoAsked: ALSO_ASKED.test(lower),
+    stateAsked: (WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower),
     mainPointed: mainPointed(lower),
     wantsSuccess:
       !wantsError &&
@@ -662,7 +668,10 @@ function mainPointed(lower: string): boolean {
 }
 /** Words that make a question general: an indefinite thing, a condition, "usually", "by default", whether a product supports or requires something (not "even"/"actually"/"still": "did it even run?" is about the session). */
 const GENERAL_MARK =
-  /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default|still|anymore|nowadays|these days)\b|\bhow often\b|\b(?:support|supports|require|requires)\b/;
+  /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b|\bhow often\b|\b(?:support|supports|require|requires)\b/;
+
+/** The present state of something ("still", "anymore", "nowadays", "these days"): of a product, or of the session's thing. */
+const STATE_MARK = /\b(?:still|anymore|any more|nowadays|these days)\b/;
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
 const NEGATION_RE =

@@ -470,6 +470,16 @@ function resolveParsed(
     return none;
   // "did you also check the temps?": something beyond what was shown; only a record holding all of it answers.
   if (query.alsoAsked && !query.wantsError && !topicHeld(query, scored, "all", askedVerb(query))) return none;
+  // "does aws still offer a free tier?": the present state of a bare name is the world's, unless a record holds most of
+  // what the message talks about ("does nginx still reload cleanly?" after nginx reloads).
+  if (
+    query.stateAsked &&
+    query.names.length === 0 &&
+    !failureOfSession &&
+    !query.mainPointed &&
+    !topicHeld(query, scored, "most")
+  )
+    return none;
   const plain = query.names.length === 0 && !query.wantsError;
   // "we ran a marathon": a tool verb whose object no record holds is an action outside the session.
   if (
