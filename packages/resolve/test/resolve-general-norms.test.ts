@@ -44,3 +44,14 @@ describe("general norms and comparisons", () => {
     expect(ids("is the pool timeout you read shorter than the busy timeout?")[0]).toBe("g2");
   });
 });
+
+describe("the default of a thing in general", () => {
+  it("refers to nothing", () => {
+    expect(ids("what is the default page cache size for sqlite?")).toEqual([]);
+    expect(ids("what's the default busy timeout in sqlite?")).toEqual([]);
+  });
+
+  it("the default in a file the session read still finds it", () => {
+    expect(ids("what's the default idle timeout in config/pool.toml?")[0]).toBe("g2");
+  });
+});

@@ -607,7 +607,7 @@ export function withoutPresent(query: ParsedQuery): ParsedQuery | undefined {
  * for …", "which host has the cheapest plan". Read as a question about the world only when nothing points at the session.
  */
 const NORM_QUESTION =
-  /\b(?:is|are|'s|be|considered)\s+(?:\w+\s+)?(?:normal|typical|usual|standard|customary|recommended|reasonable|sensible|sane|acceptable)\b|\b(?:a|the)\s+(?:good|sane|sensible|reasonable|recommended|typical|usual|normal|standard|best|ideal|common)\s+(?:default|value|number|amount|size|limit|timeout|setting|choice|way|practice|approach|range)\b|\bwhat(?:'s| is| are)\s+(?:the\s+)?(?:best|cheapest|fastest|safest|easiest|most popular)\b|\bwhich\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|has|have|gives?|offers?)\s+the\s+(?:best|cheapest|fastest|most|least|biggest|lowest|highest)\b/;
+  /\bwhat(?:'s| is| are)\s+the\s+default\s+(?:[\w-]+\s+){0,3}(?:for|of|in|on)\s+(?!(?:the|this|that|these|those|our|my|your|its|their)\b)[a-z]|\b(?:is|are|'s|be|considered)\s+(?:\w+\s+)?(?:normal|typical|usual|standard|customary|recommended|reasonable|sensible|sane|acceptable)\b|\b(?:a|the)\s+(?:good|sane|sensible|reasonable|recommended|typical|usual|normal|standard|best|ideal|common)\s+(?:default|value|number|amount|size|limit|timeout|setting|choice|way|practice|approach|range)\b|\bwhat(?:'s| is| are)\s+(?:the\s+)?(?:best|cheapest|fastest|safest|easiest|most popular)\b|\bwhich\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|has|have|gives?|offers?)\s+the\s+(?:best|cheapest|fastest|most|least|biggest|lowest|highest)\b/;
 
 /**
  * Something in the message points at the session, words of the present and of a continuing state ("now", "still",
