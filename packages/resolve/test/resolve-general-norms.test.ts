@@ -55,3 +55,14 @@ describe("the default of a thing in general", () => {
     expect(ids("what's the default idle timeout in config/pool.toml?")[0]).toBe("g2");
   });
 });
+
+describe("the largest/max X of a thing in general", () => {
+  it("refers to nothing", () => {
+    expect(ids("what's the max number of connections for a sqlite database?")).toEqual([]);
+    expect(ids("what is the largest page cache of any sqlite setup?")).toEqual([]);
+  });
+
+  it("the max of the session's own thing still finds it", () => {
+    expect(ids("what's the max connections in the pool config?")[0]).toBe("g2");
+  });
+});
