@@ -66,3 +66,13 @@ describe("the largest/max X of a thing in general", () => {
     expect(ids("what's the max connections in the pool config?")[0]).toBe("g2");
   });
 });
+
+describe("what something is called", () => {
+  it("refers to nothing", () => {
+    expect(ids("what do you call a pool that hands out connections lazily?")).toEqual([]);
+  });
+
+  it("what a record called something is still a question about it", () => {
+    expect(ids("what did the pool config call the idle timeout?")[0]).toBe("g2");
+  });
+});

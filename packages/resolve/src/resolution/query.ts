@@ -649,9 +649,9 @@ const COMPARISON =
 /** What would happen, or how one would go about something: "what happens if a disk dies", "if X fills up, does it …". */
 const HYPOTHETICAL =
   /\bwhat (?:happens|would happen|will happen)\b|\b(?:why|how|when)\s+(?:would|could|might)\s+(?:an?|any|some)\s|^\s*if\b[^?,]*,\s*(?:does|do|will|would|can|could|is|are|should)\b|\bhow (?:would|should|do) (?:you|we|i) (?:set up|setup|configure|structure|organi[sz]e|approach|monitor|avoid|prevent)\b|\bwhat would you do\b/;
-/** The usual way, best (or bad, good, common) practice, a difference between two things in general ("explain the difference between A and B"). */
+/** The usual way, best (or bad, good, common) practice, a difference between two things in general ("explain the difference between A and B"), what something is called ("what do you call a backup that …"). */
 const GENERIC =
-  /\b(?:the usual way|(?:best|bad|good|common|standard) practices?|in practice)\b|\bwhy does every\b|\b(?:explain|tell) (?:to )?(?:me |us )?the difference between\b|\bwhat(?:'s| is) the difference between\b/;
+  /\bwhat (?:do|does) (?:you|we|people|one) call (?:an?|the|it when)\b|\b(?:the usual way|(?:best|bad|good|common|standard) practices?|in practice)\b|\bwhy does every\b|\b(?:explain|tell) (?:to )?(?:me |us )?the difference between\b|\bwhat(?:'s| is) the difference between\b/;
 /** A plan or the future: "next week we want to …", "starting monday", "long term", "we're planning to …". */
 const FUTURE =
   /\b(?:next|coming)\s+(?:week|month|year|quarter|sprint|release|spring|summer|fall|autumn|winter)\b|\btomorrow\b|\bstarting\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|tomorrow)\b|\b(?:long term|in the future|going forward|from now on|eventually|someday|one day)\b|\b(?:we|i)(?:'re| are| am|'m)?\s+(?:going to|gonna|planning to|plan to|intend to|hope to)\b/;
