@@ -86,3 +86,15 @@ describe("a failure asked about in the world's present", () => {
     expect(resolveReferences("does e2e crash anymore?", failing).candidates[0]?.id).toBe("w4");
   });
 });
+
+describe("which/what <tool noun> <present verb> about the world", () => {
+  it("refers to nothing when no record holds its words", () => {
+    expect(ids("which unix command prints disk quotas?")).toEqual([]);
+    expect(ids("what search engine is popular in korea?")).toEqual([]);
+  });
+
+  it("a tool question about the session still finds the record", () => {
+    expect(ids("which command gave 1840 requests/sec?")[0]).toBe("w2");
+    expect(ids("what file is read for the grid?")[0]).toBe("w3");
+  });
+});

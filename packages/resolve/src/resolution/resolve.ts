@@ -481,6 +481,23 @@ function resolveParsed(
   )
     return none;
   const plain = query.names.length === 0 && !query.wantsError;
+  // "which linux command shows open ports?": "which/what <tool noun> <present verb>" pointing at nothing of the session,
+  // with topic words no record holds any of, asks about the world's tools, not a record of that tool.
+  if (
+    plain &&
+    specificHint &&
+    !query.temporal &&
+    !query.referring &&
+    !query.demonstrative &&
+    !query.aboutSession &&
+    !query.past &&
+    /^\s*(?:which|what)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:[a-z]+[^s\W]s|is|are|can|does|do)\b/.test(
+      query.text.toLowerCase(),
+    ) &&
+    query.topicWords.length > 0 &&
+    !scored.some((s) => s.matchedWeight > 0)
+  )
+    return none;
   // "we ran a marathon": a tool verb whose object no record holds is an action outside the session.
   if (
     plain &&
