@@ -76,3 +76,13 @@ describe("what something is called", () => {
     expect(ids("what did the pool config call the idle timeout?")[0]).toBe("g2");
   });
 });
+
+describe("how big/many … should a thing be", () => {
+  it("refers to nothing", () => {
+    expect(ids("how many connections should a sqlite pool have?")).toEqual([]);
+  });
+
+  it("about the session's own pool it is still a question of that record", () => {
+    expect(ids("how many connections does the pool config allow?")[0]).toBe("g2");
+  });
+});
