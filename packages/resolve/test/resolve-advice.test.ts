@@ -50,3 +50,25 @@ describe("advice asked", () => {
     expect(ids("did the backup fail because the repository was locked?")[0]).toBe("b2");
   });
 });
+
+describe("advice naming a directory", () => {
+  const disk: ExecutionLike[] = [
+    { id: "d1", tool_name: "execute_bash", tool_args: { command: "df -h /srv" }, summary: "/srv 91% used of 200G" },
+    {
+      id: "d2",
+      tool_name: "execute_bash",
+      tool_args: { command: "du -sh /srv/*" },
+      summary: "/srv/media 140G, /srv/db 38G",
+    },
+    { id: "d3", tool_name: "read_file", tool_args: { path: "/etc/fstab" }, summary: "/srv on /dev/sdb1 ext4" },
+  ];
+  const on = (text: string) => resolveReferences(text, disk).candidates.map((c) => c.id);
+
+  it("refers to nothing: the directory is what the advice is about", () => {
+    expect(on("should we move /srv/media to object storage or just grow the volume?")).toEqual([]);
+  });
+
+  it("advice naming a file still points at it", () => {
+    expect(on("should we mount /srv with noatime in /etc/fstab?")[0]).toBe("d3");
+  });
+});

@@ -92,8 +92,9 @@ export interface ParsedQuery {
    */
   verbHintsOnly: boolean;
   /**
-   * A statement in the first person with no question and no request ("we currently have three kids", "my cat knocked
-   * over my coffee"): it tells something rather than asking for a record.
+   * A statement in the first person, or about someone else ("my cousin runs a shop", "he just wants it up"), with no
+   * question and no request ("we currently have three kids", "my cat knocked over my coffee"): it tells something
+   * rather than asking for a record.
    */
   statement: boolean;
   /** "the last run that passed", "the run where everything worked", "the green build": the outcome was success. */
@@ -114,6 +115,11 @@ export interface ParsedQuery {
    * holds every word of that something answers it.
    */
   alsoAsked: boolean;
+  /**
+   * A present question about a bare name asking its present state ("does aws still offer a free tier?", "does nginx
+   * still reload cleanly?"): about the world unless a record holds most of what it talks about.
+   */
+  stateAsked: boolean;
   /**
    * The main clause (before "so", "when", "before", "if" …; not "that", which also points) points at a record or an order: "how would you
    * set up alerts so i find out before it's this bad" points at nothing, "how would you redo that build" does.
@@ -426,10 +432,11 @@ export function parseQuery(input: string): ParsedQuery {
   const strip = (p: string) =>
     p.replace(/^\s*(?:please\s+)?(?:compare|diff|contrast|differences? between)\s+/, "").trim();
   const beforeAfter = /^(.*?)\s*\bbefore and after\s+(.+)$/.exec(lower);
+  // "line up A against B", "put A next to B": a comparison in other words.
   const cmp =
-    /\b(?:compare|diff|contrast|differences? between|(?:changed|changes?) between)\s+(.+?)\s+(?:with|and|to|against|vs\.?|versus)\s+(.+)$/.exec(
+    /\b(?:compare|diff|contrast|line up|differences? between|(?:changed|changes?) between)\s+(.+?)\s+(?:with|and|to|against|next to|beside|alongside|vs\.?|versus)\s+(.+)$/.exec(
       lower,
-    );
+    ) ?? /\b(?:put|place|lay|show)\s+(.+?)\s+(?:next to|beside|alongside|side by side with)\s+(.+)$/.exec(lower);
   const versus = /(?:^|[,;:.!?]\s*)([^,;:.!?]+?)\s+(?:vs\.?|versus)\s+(.+)$/.exec(lower);
   // "the first and the last status": two positions of one kind.
   const pair =
@@ -513,15 +520,25 @@ export function parseQuery(input: string): ParsedQuery {
     valueUnit: fillAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
     past: PAST_TENSE.test(lower),
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
-    aboutSession: !general && SESSION_TALK.some((re) => re.test(lower.replace(thirdParty, " "))),
+    // "we never did it before": what was never done is no action of the session.
+    aboutSession:
+      !general &&
+      SESSION_TALK.some((re) =>
+        re.test(
+          lower.replace(thirdParty, " ").replace(/\b(?:i|we|you)\s+(?:have\s+|had\s+|'ve\s+)?never\b[^,;:.!?]*/g, " "),
+        ),
+      ),
     verbHintsOnly: hints.size > 0 && verbHintsOnly,
     advice: ADVICE.test(lower),
     world:
-      (WORLD_QUESTION.test(lower) && GENERAL_MARK.test(lower)) ||
+      ((WORLD_DOES.test(lower) || COMPARISON.test(lower)) && GENERAL_MARK.test(lower)) ||
+      (COMPARISON.test(lower) && !pointerAtSession(lower)) ||
+      (NORM_QUESTION.test(lower) && !pointerAtSession(lower)) ||
       HYPOTHETICAL.test(lower) ||
       GENERIC.test(lower) ||
       FUTURE.test(lower),
     alsoAsked: ALSO_ASKED.test(lower),
+    stateAsked: (WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower),
     mainPointed: mainPointed(lower),
     wantsSuccess:
       !wantsError &&
@@ -530,10 +547,12 @@ export function parseQuery(input: string): ParsedQuery {
       ),
     statement:
       !/\?/.test(lower) &&
-      // "we got a puppy", "my cat knocked over …": a subject and a verb ("our original status check" is a noun phrase).
-      /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:(?:i|we|i'm|we're|i've|we've)\s+\w|(?:my|our)\s+(?:[\w'-]+\s+){1,3}(?:is|are|was|were|has|have|had|got|gets|[a-z]{2,}ed|sat|ran|went|took|made|ate|broke|fell|left|came|saw|won|lost|bought|found|gave|knew|told|wrote|said|did|keeps|loves|hates|wants|thinks|says)\b)/.test(
-        lower,
-      ) &&
+      // "we got a puppy", "my cat knocked over …": a subject and a verb ("our original status check" is a noun phrase);
+      // or a feeling told ("X is driving me nuts", "i'm sick of Y").
+      (FEELING.test(lower) ||
+        /^\s*(?:(?:so|and|well|btw|oh|ok|okay|also|anyway)\b[\s,]*)?(?:(?:i|we|i'm|we're|i've|we've)\s+\w|(?:my|our)\s+(?:[\w'-]+\s+){1,3}(?:is|are|was|were|has|have|had|got|gets|[a-z]{2,}ed|sat|ran|went|took|made|ate|broke|fell|left|came|saw|won|lost|bought|found|gave|knew|told|wrote|said|did|[a-z]{2,}[^siu']s(?=\s+\w))\b|(?:he|she)\s+(?:\w+n't\s+|just\s+|really\s+)?[a-z]{2,})/.test(
+          lower,
+        )) &&
       !/\b(?:can|could|would|will) you\b|\b(?:please|pls|plz)\b|\b(?:show|give|tell|find|check|open|compare|summari[sz]e|explain|list)\s+(?:me|us)\b|\b(?:i|we) (?:want|need|wonder|wondered|'d like|would like)\b/.test(
         lower,
       ),
@@ -543,27 +562,96 @@ export function parseQuery(input: string): ParsedQuery {
   };
 }
 
+/** A feeling told about something: "X is driving me nuts", "the death of me", "i'm sick of Y", "ugh". */
+const FEELING =
+  /\b(?:drives?|driving|drove)\s+(?:me|us)\s+(?:crazy|nuts|mad|insane|up the wall)\b|\b(?:killing|kills)\s+(?:me|us)\b|\bthe death of (?:me|us)\b|\b(?:sick|tired) of\b|\bfed up with\b|\bcan'?t stand\b|^\s*ugh\b/;
+
+/** Words of the present ("now", "right now", "currently", "the current", "at the moment"); "just now" is the recent past. */
+const PRESENT_WORDS =
+  /(?<!\bjust\s)\b(?:right now|as of (?:now|today)|by now|at (?:the|this) (?:moment|point)|these days|nowadays|currently|presently|current|now)\b/gi;
+
+/** "it", "they", "them": a pronoun standing for something of the session ("is it busy?"), not "is it true that …". */
+const PRONOUN = /\b(?:it|its|they|them|their)\b/;
+const EXPLETIVE_IT =
+  /\b(?:is|was|isn't|wasn't|would|will)\s+it\s+(?:be\s+)?(?:true|possible|worth|normal|common|usual|ok|okay|safe|better|worse|bad|good|fine|wise|smart|cheaper|faster|an? \w+ idea)\b|\bit (?:depends|seems|looks like)\b/g;
+
+/**
+ * The message without its words of the present, when those are its only order and nothing else of it points at the
+ * session (no pronoun standing for a record, no "you/we did", no "that/the output", no name, no failure): the
+ * present ("which provider is cheapest right now?", "does X charge for Y now?") is then no position of the session,
+ * and the message is decided as the rest of it would be. Undefined otherwise ("is it busy now?", "what does the log
+ * say now?" keep their order).
+ */
+export function withoutPresent(query: ParsedQuery): ParsedQuery | undefined {
+  if (query.temporal?.kind !== "latest" || query.followUp) return undefined;
+  const lower = query.text.toLowerCase().replace(/[’‘]/g, "'");
+  if (lower.search(PRESENT_WORDS) < 0) return undefined;
+  const rest = query.text.replace(PRESENT_WORDS, " ").replace(/\s+/g, " ").trim();
+  if (!/[\p{L}\p{N}]/u.test(rest)) return undefined;
+  const q = parseQuery(rest);
+  // "the current one", "what about now?": the present word is all the message names.
+  if (q.topicWords.length === 0) return undefined;
+  const pointed =
+    q.temporal !== undefined ||
+    q.referring ||
+    q.demonstrative ||
+    q.aboutSession ||
+    q.wantsError ||
+    q.names.length > 0 ||
+    PRONOUN.test(rest.toLowerCase().replace(EXPLETIVE_IT, " "));
+  return pointed ? undefined : q;
+}
+
+/**
+ * What is normal, usual, recommended or best in general: "how many retries is normal for …", "what's a sane default
+ * for …", "which host has the cheapest plan". Read as a question about the world only when nothing points at the session.
+ */
+const NORM_QUESTION =
+  /\bhow\s+(?:big|large|small|long|many|much|often|fast|high|low)\s+(?:[\w-]+\s+){0,2}?should\s+(?:an?|any)\s|\bwhat(?:'s| is| are)\s+the\s+(?:max|maximum|min|minimum|largest|biggest|smallest|longest|shortest|most|least)\s+(?:[\w-]+\s+){0,3}(?:of|for|in|on)\s+(?:an?|any)\s|\bwhat(?:'s| is| are)\s+the\s+default\s+(?:[\w-]+\s+){0,3}(?:for|of|in|on)\s+(?!(?:the|this|that|these|those|our|my|your|its|their)\b)[a-z]|\b(?:is|are|'s|be|considered)\s+(?:\w+\s+)?(?:normal|typical|usual|standard|customary|recommended|reasonable|sensible|sane|acceptable)\b|\b(?:a|the)\s+(?:good|sane|sensible|reasonable|recommended|typical|usual|normal|standard|best|ideal|common)\s+(?:default|value|number|amount|size|limit|timeout|setting|choice|way|practice|approach|range)\b|\bwhat(?:'s| is| are)\s+(?:the\s+)?(?:best|cheapest|fastest|safest|easiest|most popular)\b|\bwhich\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|has|have|gives?|offers?)\s+the\s+(?:best|cheapest|fastest|most|least|biggest|lowest|highest)\b/;
+
+/**
+ * Something in the message points at the session, words of the present and of a continuing state ("now", "still",
+ * "today") aside: an order word, "that/this" with a record noun or as a pronoun ("is that normal?"), "you/we did", a
+ * definite record noun ("the log"), a pronoun standing for a record ("is it busy?"), or talk of the session's actions.
+ */
+function pointerAtSession(lower: string): boolean {
+  const calm = lower
+    .replace(PRESENT_WORDS, " ")
+    .replace(/\b(?:still|anymore|any more|so far|today|these days)\b/g, " ");
+  return (
+    parseTemporal(calm) !== undefined ||
+    hasExecutionNounAfterDemonstrative(calm) ||
+    /\b(i|you|we)\s+(just\s+|had\s+|have\s+|'ve\s+)?(\w+ed|read|ran|got|did|saw|made|wrote|found|sent|put|tried)\b/.test(
+      calm,
+    ) ||
+    /\bthe\s+[\w.-]+\s+(i|you|we)\b/.test(calm) ||
+    /\b(again|once more)\b/.test(calm) ||
+    definiteExecutionNoun(calm) ||
+    SESSION_TALK.some((re) => re.test(calm)) ||
+    PRONOUN.test(calm.replace(EXPLETIVE_IT, " ")) ||
+    /\b(?:is|was|are|were|isn't|wasn't)\s+(?:that|this|these|those)\b|\b(?:that|this)\s*[?.!]*\s*$/.test(calm)
+  );
+}
+
 /** A question about what to do or what would happen, not about what a result said. */
 const ADVICE =
   /^\s*(?:will|would|does|do|can|could|what happens|what would happen)\b[^?]*\bif (?:we|i|you)\s+(?!(?:did|had|were|was)\b)\w+|\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\bwhat would you (?:name|call|use|pick|choose|recommend)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
 
 /**
  * A present or modal question whose subject is a bare name or an indefinite ("does shopify charge …", "how does git
- * bisect pick …", "how many products can a plan hold"), not one pointed at ("does the log say …", "did it …"); or a
- * comparison of two things in general ("is psycopg 3 faster than psycopg2 …").
+ * bisect pick …", "how many products can a plan hold"), not one pointed at ("does the log say …", "did it …").
  */
-const WORLD_QUESTION = new RegExp(
-  /^\s*(?:(?:so|and|but|ok|okay|also|btw|quick question)\b[\s,:]*)?(?:(?:how|what|why|when|where|which|who)(?:\s+(?:long|much|many|often|well|\w+s))?\s+(?:\w+\s+)?)?(?:does|do|can|will)\s+(?!(?:it|that|this|these|those|they|them|you|we|i|he|she|the|your|my|our|its|their|there|any|anything|something)\b)(?!(?:[\w.-]+\s+){0,3}(?:have|has|run|runs|use|uses|contain|contains|include|includes|say|says|show|shows|list|lists|return|returns|point|points|set|mean|means|look)\b)[a-z.]/
-    .source +
-    /|^\s*(?:is|are)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:\w+er|more|less|better|worse)\s+than\b/
-      .source,
-);
+const WORLD_DOES =
+  /^\s*(?:(?:so|and|but|ok|okay|also|btw|quick question)\b[\s,:]*)?(?:(?:how|what|why|when|where|which|who)(?:\s+(?:long|much|many|often|well|\w+s))?\s+(?:[\w/-]+\s+){0,3})?(?:does|do|can|will)\s+(?!(?:it|that|this|these|those|they|them|you|we|i|he|she|the|your|my|our|its|their|there|any|anything|something)\b)(?!(?:[\w.-]+\s+){0,3}(?:have|has|run|runs|use|uses|contain|contains|include|includes|say|says|show|shows|list|lists|return|returns|point|points|set|mean|means|look)\b)[a-z.]/;
+/** A comparison of two things in general: "is psycopg 3 faster than psycopg2 …", "are tabs better than spaces". */
+const COMPARISON =
+  /^\s*(?:is|are)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:\w+er|more|less|better|worse)\s+than\b/;
 /** What would happen, or how one would go about something: "what happens if a disk dies", "if X fills up, does it …". */
 const HYPOTHETICAL =
-  /\bwhat (?:happens|would happen|will happen)\b|^\s*if\b[^?,]*,\s*(?:does|do|will|would|can|could|is|are|should)\b|\bhow (?:would|should|do) (?:you|we|i) (?:set up|setup|configure|structure|organi[sz]e|approach|monitor|avoid|prevent)\b|\bwhat would you do\b/;
-/** The usual way, best (or bad, good, common) practice, a difference between two things in general ("explain the difference between A and B"). */
+  /\bwhat (?:happens|would happen|will happen)\b|\b(?:why|how|when)\s+(?:would|could|might)\s+(?:an?|any|some)\s|^\s*if\b[^?,]*,\s*(?:does|do|will|would|can|could|is|are|should)\b|\bhow (?:would|should|do) (?:you|we|i) (?:set up|setup|configure|structure|organi[sz]e|approach|monitor|avoid|prevent)\b|\bwhat would you do\b/;
+/** The usual way, best (or bad, good, common) practice, a difference between two things in general ("explain the difference between A and B"), what something is called ("what do you call a backup that …"). */
 const GENERIC =
-  /\b(?:the usual way|(?:best|bad|good|common|standard) practices?|in practice)\b|\bwhy does every\b|\b(?:explain|tell) (?:to )?(?:me |us )?the difference between\b|\bwhat(?:'s| is) the difference between\b/;
+  /\bwhat (?:do|does) (?:you|we|people|one) call (?:an?|the|it when)\b|\b(?:the usual way|(?:best|bad|good|common|standard) practices?|in practice)\b|\bwhy does every\b|\b(?:explain|tell) (?:to )?(?:me |us )?the difference between\b|\bwhat(?:'s| is) the difference between\b/;
 /** A plan or the future: "next week we want to …", "starting monday", "long term", "we're planning to …". */
 const FUTURE =
   /\b(?:next|coming)\s+(?:week|month|year|quarter|sprint|release|spring|summer|fall|autumn|winter)\b|\btomorrow\b|\bstarting\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|tomorrow)\b|\b(?:long term|in the future|going forward|from now on|eventually|someday|one day)\b|\b(?:we|i)(?:'re| are| am|'m)?\s+(?:going to|gonna|planning to|plan to|intend to|hope to)\b/;
@@ -580,7 +668,10 @@ function mainPointed(lower: string): boolean {
 }
 /** Words that make a question general: an indefinite thing, a condition, "usually", "by default", whether a product supports or requires something (not "even"/"actually"/"still": "did it even run?" is about the session). */
 const GENERAL_MARK =
-  /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b|\b(?:support|supports|require|requires)\b/;
+  /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b|\bhow often\b|\b(?:support|supports|require|requires)\b/;
+
+/** The present state of something ("still", "anymore", "nowadays", "these days"): of a product, or of the session's thing. */
+const STATE_MARK = /\b(?:still|anymore|any more|nowadays|these days)\b/;
 
 /** Cues that set a thing aside: "not the first run", "so much for android", "instead of the log". */
 const NEGATION_RE =
@@ -794,9 +885,10 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   if (clock) return clock;
   const day = /\b(yesterday|today)'s\b|\bfrom (yesterday|today)\b/.exec(lower);
   if (day) return { kind: "day", daysBack: (day[1] ?? day[2]) === "yesterday" ? 1 : 0, why: `"${day[0]}"` };
-  // "two checks back", "a couple of steps ago", "one run back": counted back from the latest of the kind.
+  // "two checks back", "a couple of steps ago", "one run back": counted back from the latest of the kind; "two years
+  // ago", "a few weeks back" is a time before the session, no record counted back.
   const back =
-    /\b(one|two|three|four|2|3|4|a couple of|couple of|a few)\s+(?:more\s+)?(?:[a-z]+\s+){0,2}(?:back|ago)\b/.exec(
+    /\b(one|two|three|four|2|3|4|a couple of|couple of|a few)\s+(?:more\s+)?(?:(?!(?:weeks?|months?|years?|decades?|quarters?|semesters?|summers?|winters?)\b)[a-z]+\s+){0,2}(?:back|ago)\b/.exec(
       lower,
     );
   if (back) {
@@ -835,6 +927,8 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   if (
     /\b(earlier|previously|before)\b/.test(lower) &&
     /\b(i|you|we)\b/.test(lower) &&
+    // "we never did it before", "have you ever done this before?": "before" as "ever" is no earlier record.
+    !/\b(?:never|ever)\b[^,;:.!?]*\b(?:before|previously)\s*(?:[,;:.!?]|$)/.test(lower) &&
     !/\bbefore\s+(?:it|they|he|she)\s+\w/.test(lower)
   ) {
     return { kind: "previous", why: '"earlier"' };

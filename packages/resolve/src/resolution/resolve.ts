@@ -1,6 +1,6 @@
 import { ArefError } from "@artifact-refs/schema";
 import { type ExecutionLike, type IndexedExecution, executionId, indexExecution } from "./executions.js";
-import { type ParsedQuery, type TemporalOp, parseQuery } from "./query.js";
+import { type ParsedQuery, type TemporalOp, parseQuery, withoutPresent } from "./query.js";
 import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
@@ -111,6 +111,12 @@ export function resolveWith(
         ambiguous: false,
       };
   }
+
+  // "which host is cheapest right now?": the present is no position of the session. When nothing else of the
+  // message points at the session, it is decided as it would be without the present word.
+  const rest = withoutPresent(query);
+  if (rest && resolveParsed(rest, list, limit, score, options.now).candidates.length === 0)
+    return { candidates: [], ambiguous: false };
 
   const parts = query.parts && query.parts.length > 1 ? comparedParts(query.parts) : undefined;
   if (parts && (!query.general || query.partsNamed || parts.ordered)) {
@@ -446,12 +452,52 @@ function resolveParsed(
   if (query.advice && query.names.length === 0 && !query.wantsError && !query.demonstrative) return none;
   // "does shopify charge for api calls?", "next week we want to move the zone": the world, a plan or what would happen,
   // with no record named or failed and no record or position pointed at in the main clause, refers to nothing.
-  if (query.world && query.names.length === 0 && !query.wantsError && !query.mainPointed) return none;
+  // A failure asked about in the present of a world question ("how often do disks fail?") is the world's, not a record's;
+  // one that persists ("does nginx still crash?", "… anymore?", "… now?") is the session's failure asked about again.
+  const failureOfSession =
+    query.wantsError && (query.past || /\b(?:still|anymore|any more|again|now)\b/.test(query.text.toLowerCase()));
+  if (query.world && query.names.length === 0 && !failureOfSession && !query.mainPointed) return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
+  // A directory or mount named in advice ("split /var onto its own disk?") is what the advice is about: only a file the
+  // session read or wrote, named, points at a record.
+  if (
+    query.advice &&
+    !query.wantsError &&
+    !query.demonstrative &&
+    !scored.some((s) => s.nameMatched && s.x.group.startsWith("file:"))
+  )
+    return none;
   // "did you also check the temps?": something beyond what was shown; only a record holding all of it answers.
   if (query.alsoAsked && !query.wantsError && !topicHeld(query, scored, "all", askedVerb(query))) return none;
+  // "does aws still offer a free tier?": the present state of a bare name is the world's, unless a record holds most of
+  // what the message talks about ("does nginx still reload cleanly?" after nginx reloads).
+  if (
+    query.stateAsked &&
+    query.names.length === 0 &&
+    !failureOfSession &&
+    !query.mainPointed &&
+    !topicHeld(query, scored, "most")
+  )
+    return none;
   const plain = query.names.length === 0 && !query.wantsError;
+  // "which linux command shows open ports?": "which/what <tool noun> <present verb>" pointing at nothing of the session,
+  // with topic words no record holds any of, asks about the world's tools, not a record of that tool.
+  if (
+    plain &&
+    specificHint &&
+    !query.temporal &&
+    !query.referring &&
+    !query.demonstrative &&
+    !query.aboutSession &&
+    !query.past &&
+    /^\s*(?:which|what)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:[a-z]+[^s\W]s|is|are|can|does|do)\b/.test(
+      query.text.toLowerCase(),
+    ) &&
+    query.topicWords.length > 0 &&
+    !scored.some((s) => s.matchedWeight > 0)
+  )
+    return none;
   // "we ran a marathon": a tool verb whose object no record holds is an action outside the session.
   if (
     plain &&
@@ -496,9 +542,10 @@ function resolveParsed(
   // The same statement with a word or two a record happens to hold ("we ran a marathon, took 4 hours": "took"; "my cat
   // knocked over my coffee": the `cat` command) is still about something else: most of what it talks about must be
   // words a record holds itself (not a related or near word), as "we ran the migration" is.
+  // A name in it that no record holds as a name ("i hate how X hides its files in ~/.x") does not make it a reference.
   if (
     query.statement &&
-    query.names.length === 0 &&
+    !scored.some((s) => s.nameMatched) &&
     !query.wantsError &&
     !query.demonstrative &&
     !topicHeld(query, scored, "most")
