@@ -46,14 +46,19 @@ export class ReferenceCache {
       this.#entries.delete(key);
       return undefined;
     }
-    return performance.now() - entry.at <= maxAgeMs ? entry.reference : undefined;
+    // A copy each time: the caller may change what it is handed, and the next hit must not see that.
+    return performance.now() - entry.at <= maxAgeMs ? structuredClone(entry.reference) : undefined;
   }
 
   /** Keeps a reference read that started at `since`, unless the session changed meanwhile. */
   set(session: string, ref: string, reference: SessionReference, since: Generation): void {
     const now = this.generation(session);
     if (now.global !== since.global || now.session !== since.session) return;
-    this.#entries.set(keyOf(session, ref), { reference, at: performance.now(), generation: now.session });
+    this.#entries.set(keyOf(session, ref), {
+      reference: structuredClone(reference), // the caller keeps (and may change) its own object
+      at: performance.now(),
+      generation: now.session,
+    });
   }
 
   /** The session's references changed (written, dropped): what was read of it is stale. */

@@ -49,6 +49,19 @@ describe("ArtifactStore.reference with maxAgeMs", () => {
     expect(driver.refReads - before).toBe(3);
   });
 
+  it("a caller changing a reference it was handed (a put's result, a cached read) does not change later cached reads", async () => {
+    const { driver, store } = await setup();
+    const put = await store.put("stashed here", { session: "s1", label: "mine" });
+    put.reference!.label = "changed by the caller";
+    const first = await store.reference("s1", put.shortRef, { maxAgeMs: 60_000 });
+    expect(first.label).toBe("mine");
+    first.label = "changed again";
+    const before = driver.refReads;
+    const second = await store.reference("s1", put.shortRef, { maxAgeMs: 60_000 });
+    expect(second.label).toBe("mine");
+    expect(driver.refReads).toBe(before); // still answered from memory
+  });
+
   it("a put's own reference answers a read by its short ref without a request, until a change", async () => {
     const { driver, store } = await setup();
     const put = await store.put("stashed here", { session: "s1", label: "mine" });
