@@ -3,7 +3,7 @@ import { link, lstat, open, rename, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ArefError, parseWith } from "@artifact-refs/schema";
-import { assertValidListPrefix, type Driver, type DriverEntry } from "@artifact-refs/store";
+import { assertValidListPrefix, type Driver, type DriverBatch, type DriverEntry } from "@artifact-refs/store";
 import { z } from "zod";
 import { errnoOf, fsError } from "./errors.js";
 import { FileMaker, ScratchNames, assertRealDirs, irregularError, irregularKind, syncDir, touch } from "./files.js";
@@ -119,11 +119,7 @@ export class FsDriver implements Driver {
    * Writes many new blobs at once: a chunked put's chunks go into a few pack files instead of a file
    * each (see PackBatch). Every blob stays a key of its own for get, head, list, delete and putIfAbsent.
    */
-  openBatch(): {
-    add(key: string, data: Uint8Array): Promise<{ created: boolean }>;
-    commit(): Promise<void>;
-    flushed(): Promise<void>;
-  } {
+  openBatch(): Required<DriverBatch> {
     const shards = new ShardDirs(this.root);
     return new PackBatch({
       root: this.root,

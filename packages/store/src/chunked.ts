@@ -8,6 +8,7 @@ import { ChunkJob, type ChunkEntry, type ChunkJobEnd } from "./chunk-worker.js";
 import { CHUNKING_ALGORITHM, Chunker } from "./chunking.js";
 import { sha256Hex } from "./content.js";
 import type { StoreCore } from "./core.js";
+import type { DriverBatch } from "./driver.js";
 import { blobKey } from "./layout.js";
 import {
   MANIFEST_VERSION,
@@ -37,13 +38,6 @@ export function tooLarge(size: number | string, maxBytes: number): ArefError {
 }
 
 export type StoreBlob = (id: ArtifactId, bytes: Uint8Array) => Promise<unknown>;
-
-/**
- * A driver's batch (Driver.openBatch). One with `flushed` (fs pack files) is given views of the
- * pooled buffers instead of a copy per chunk: `flushed` resolves once it holds none of the bytes of
- * the adds that resolved before, and only then does a buffer go back to the pool.
- */
-type ChunkBatch = ReturnType<NonNullable<StoreCore["driver"]["openBatch"]>> & { flushed?(): Promise<void> };
 
 /**
  * Chunk writes in flight at once into a driver's batch (fs: appends to a local pack file, no
@@ -90,8 +84,8 @@ export class ChunkedWriter {
   readonly #core: StoreCore;
   readonly #storeBlob: StoreBlob;
   /** The driver's batch for new chunks when it has one (fs: pack files), committed before the manifest is built. */
-  readonly #batch: ChunkBatch | undefined;
-  /** Chunks go to the batch as views of the pooled buffers (see ChunkBatch). */
+  readonly #batch: DriverBatch | undefined;
+  /** Chunks go to the batch as views of the pooled buffers (DriverBatch.flushed). */
   readonly #views: boolean;
   /** Pooled buffers on their way back to the pool (waiting for the batch to be done with them). */
   readonly #freeing: Promise<void>[] = [];
@@ -336,7 +330,7 @@ export class ChunkedWriter {
 
   /**
    * The next `size` bytes of content: a view of one batch (out of a pooled buffer: only for a batch
-   * that says when it is done with it, see ChunkBatch; else a copy, since a driver may keep what it
+   * that says when it is done with it, see DriverBatch.flushed; else a copy, since a driver may keep what it
    * is given), or a copy when the chunk spans two.
    */
   #take(size: number): Uint8Array {

@@ -42,7 +42,7 @@ export interface Driver {
    * (also after a failure: what was added stays garbage for gc). Batched keys are keys like any
    * other for every other method. Drivers without it get one putIfAbsent per blob.
    */
-  openBatch?(): { add(key: string, data: Uint8Array): Promise<{ created: boolean }>; commit(): Promise<void> };
+  openBatch?(): DriverBatch;
 
   /** Writes `key`, replacing any value atomically (readers see the old or the new value, never a mix). */
   put(key: string, data: Uint8Array): Promise<void>;
@@ -102,6 +102,18 @@ export interface PutIfAbsentOptions {
    * The store passes it for writes whose time no gc decision depends on at that point.
    */
   refresh?: boolean;
+}
+
+/** A batch of new blobs (`Driver.openBatch`). */
+export interface DriverBatch {
+  add(key: string, data: Uint8Array): Promise<{ created: boolean }>;
+  commit(): Promise<void>;
+  /**
+   * Optional: resolves once the batch holds none of the bytes given to the adds that resolved before
+   * this call (written, or copied); never rejects. A batch that has it is handed views of the caller's
+   * buffers instead of a copy per blob, and the caller reuses a buffer only after it resolved.
+   */
+  flushed?(): Promise<void>;
 }
 
 /** What `Driver.getVersioned` reads: the value and its version. */

@@ -22,6 +22,7 @@ export {
   isValidKey,
   isValidListPrefix,
   type Driver,
+  type DriverBatch,
   type DeleteOptions,
   type DriverEntry,
   type PutIfAbsentOptions,
