@@ -54,15 +54,12 @@ export function nearWords(word: string): string[] {
   const i = t?.at.get(word);
   let found: string[] = [];
   if (t && i !== undefined) {
-    const v = t.vectors;
-    const a = i * DIMS;
     const min = NEAR_COSINE * 127 * 127;
     const near: Array<[number, number]> = [];
-    for (let j = 0, b = 0; j < t.words.length; j++, b += DIMS) {
+    for (let j = 0; j < t.words.length; j++) {
       if (j === i) continue;
-      let dot = 0;
-      for (let k = 0; k < DIMS; k++) dot += v[a + k]! * v[b + k]!;
-      if (dot >= min) near.push([dot, j]);
+      const d = dot(t, i, j);
+      if (d >= min) near.push([d, j]);
     }
     near.sort((x, y) => y[0] - x[0]);
     const own = stem(word);
@@ -75,17 +72,18 @@ export function nearWords(word: string): string[] {
   return found;
 }
 
-function cosine(t: Table, i: number, j: number): number {
+/** The dot product of two words' vectors (signed bytes). */
+function dot(t: Table, i: number, j: number): number {
   const v = t.vectors;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let k = 0, a = i * DIMS, b = j * DIMS; k < DIMS; k++) {
-    dot += v[a + k]! * v[b + k]!;
-    na += v[a + k]! * v[a + k]!;
-    nb += v[b + k]! * v[b + k]!;
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+  let sum = 0;
+  for (let k = 0, a = i * DIMS, b = j * DIMS; k < DIMS; k++) sum += v[a + k]! * v[b + k]!;
+  return sum;
+}
+
+function cosine(t: Table, i: number, j: number): number {
+  const na = dot(t, i, i);
+  const nb = dot(t, j, j);
+  return na && nb ? dot(t, i, j) / Math.sqrt(na * nb) : 0;
 }
 
 /** The cosine at or above which "fat" → "fatty" is one family (news vectors: "fatty" 0.60, "party" ← "part" 0.51). */
