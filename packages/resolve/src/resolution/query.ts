@@ -121,6 +121,13 @@ export interface ParsedQuery {
    */
   stateAsked: boolean;
   /**
+   * A failure asked about that is the session's: in the past, or persisting ("does nginx still crash?", "… anymore?",
+   * "… now?"); a failure in the present of a world question ("how often do disks fail?") is the world's.
+   */
+  sessionFailure: boolean;
+  /** "which/what <noun> <present verb> …" ("which linux command shows open ports?"): asks which thing does something. */
+  whichDoes: boolean;
+  /**
    * The main clause (before "so", "when", "before", "if" …; not "that", which also points) points at a record or an order: "how would you
    * set up alerts so i find out before it's this bad" points at nothing, "how would you redo that build" does.
    */
@@ -361,6 +368,7 @@ export function parseQuery(input: string): ParsedQuery {
       lower,
     );
   const wantsError = failureWords && !outcomeAsked;
+  const past = PAST_TENSE.test(lower);
 
   // Content terms.
   const terms: QueryTerm[] = [];
@@ -518,7 +526,7 @@ export function parseQuery(input: string): ParsedQuery {
     asksValue: VALUE_QUESTION.test(lower),
     // A value question, or a message that names the kind of amount itself ("the bundle sizes", "the run times").
     valueUnit: fillAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
-    past: PAST_TENSE.test(lower),
+    past,
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
     // "we never did it before": what was never done is no action of the session.
     aboutSession:
@@ -539,6 +547,10 @@ export function parseQuery(input: string): ParsedQuery {
       FUTURE.test(lower),
     alsoAsked: ALSO_ASKED.test(lower),
     stateAsked: (WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower),
+    sessionFailure: wantsError && (past || /\b(?:still|anymore|any more|again|now)\b/.test(text.toLowerCase())),
+    whichDoes: /^\s*(?:which|what)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:[a-z]+[^s\W]s|is|are|can|does|do)\b/.test(
+      text.toLowerCase(),
+    ),
     mainPointed: mainPointed(lower),
     wantsSuccess:
       !wantsError &&

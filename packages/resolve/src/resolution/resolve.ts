@@ -452,11 +452,8 @@ function resolveParsed(
   if (query.advice && query.names.length === 0 && !query.wantsError && !query.demonstrative) return none;
   // "does shopify charge for api calls?", "next week we want to move the zone": the world, a plan or what would happen,
   // with no record named or failed and no record or position pointed at in the main clause, refers to nothing.
-  // A failure asked about in the present of a world question ("how often do disks fail?") is the world's, not a record's;
-  // one that persists ("does nginx still crash?", "… anymore?", "… now?") is the session's failure asked about again.
-  const failureOfSession =
-    query.wantsError && (query.past || /\b(?:still|anymore|any more|again|now)\b/.test(query.text.toLowerCase()));
-  if (query.world && query.names.length === 0 && !failureOfSession && !query.mainPointed) return none;
+  // A failure of the session (past or persisting) is asked about again; one in a world question is the world's.
+  if (query.world && query.names.length === 0 && !query.sessionFailure && !query.mainPointed) return none;
   const scored = score(query);
   const max = maxOf(scored, (s) => s.total);
   // A directory or mount named in advice ("split /var onto its own disk?") is what the advice is about: only a file the
@@ -475,7 +472,7 @@ function resolveParsed(
   if (
     query.stateAsked &&
     query.names.length === 0 &&
-    !failureOfSession &&
+    !query.sessionFailure &&
     !query.mainPointed &&
     !topicHeld(query, scored, "most")
   )
@@ -491,9 +488,7 @@ function resolveParsed(
     !query.demonstrative &&
     !query.aboutSession &&
     !query.past &&
-    /^\s*(?:which|what)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:[a-z]+[^s\W]s|is|are|can|does|do)\b/.test(
-      query.text.toLowerCase(),
-    ) &&
+    query.whichDoes &&
     query.topicWords.length > 0 &&
     !scored.some((s) => s.matchedWeight > 0)
   )
