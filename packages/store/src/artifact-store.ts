@@ -687,7 +687,9 @@ export class ArtifactStore {
     });
     for (const reference of live) {
       const id = reference.artifact_id;
+      // The full id, bare and as a 64-hex short ref (how a caller names one of two ids sharing a prefix).
       this.#references.set(session, id, reference, since);
+      this.#references.set(session, toShortRef(id, 64), reference, since);
       this.#references.set(session, toShortRef(id, lengths.get(id) ?? 64), reference, since);
     }
   }

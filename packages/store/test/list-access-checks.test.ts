@@ -36,6 +36,7 @@ describe("a listing of a session is the access check of a fetch within maxAgeMs"
       [await reader.shortRef(b.id, { session: "c" }), b.id],
       [third.shortRef, third.id],
       [a.id, a.id],
+      [`art:${b.id}`, b.id],
     ] as const) {
       driver.log = [];
       const opened = await reader.open(ref, { session: "c", maxAgeMs: 60_000 });
