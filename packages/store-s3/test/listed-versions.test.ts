@@ -39,6 +39,13 @@ describe("references listed in a version this instance holds are not read again"
     const same = await counted(() => reader.open(put.shortRef, { session: "s", maxAgeMs: 0 }));
     expect(same.requests).toEqual(["GET LIST 200", "GET blob 200"]);
     expect(same.value.reference?.label).toBe("first");
+    // The session's view of the record and a stream: the same check, no read of the reference either.
+    const record = await counted(() => reader.getRecord(put.shortRef, { session: "s" }));
+    expect(record.value.label).toBe("first");
+    expect(record.requests.filter((r) => r.startsWith("GET ref"))).toEqual([]);
+    const stream = await counted(() => reader.getStream(put.shortRef, { session: "s" }));
+    stream.value.destroy();
+    expect(stream.requests.filter((r) => r.startsWith("GET ref"))).toEqual([]);
 
     // Relabelled there: another ETag in the listing, so the reference is read (and its new label seen).
     await writer.put("listed versions: fetch", { session: "s", label: "second" });

@@ -422,8 +422,8 @@ export class ArtifactStore {
    * byte (NOT_FOUND, EXPIRED, a damaged manifest) reject the returned promise.
    */
   async getStream(ref: string, options: SessionOption = {}): Promise<Readable> {
-    const id = await this.resolve(ref, options);
-    if (options.session !== undefined) await this.#liveReference(options.session, id);
+    const { id, listed } = await this.#resolveListed(ref, options);
+    if (options.session !== undefined) await this.#liveReference(options.session, id, listed);
     const chunked = await this.#chunkedOf(id);
     if (chunked === undefined) {
       const bytes = await this.get(id);
@@ -437,8 +437,8 @@ export class ArtifactStore {
    * needs; undefined for an artifact stored as one blob. Each chunk read is integrity-checked.
    */
   async chunks(ref: string, options: SessionOption = {}): Promise<ChunkedArtifact | undefined> {
-    const id = await this.resolve(ref, options);
-    if (options.session !== undefined) await this.#liveReference(options.session, id);
+    const { id, listed } = await this.#resolveListed(ref, options);
+    if (options.session !== undefined) await this.#liveReference(options.session, id, listed);
     return this.#chunkedOf(id);
   }
 
@@ -480,9 +480,10 @@ export class ArtifactStore {
 
   /** The artifact's metadata record. */
   async getRecord(ref: string, options: SessionOption = {}): Promise<ArtifactRecord> {
-    const id = await this.resolve(ref, options);
+    const { id, listed } = await this.#resolveListed(ref, options);
     // With a session: that session's view (its own label, summary, type, time), never another session's.
-    const reference = options.session === undefined ? undefined : await this.#liveReference(options.session, id);
+    const reference =
+      options.session === undefined ? undefined : await this.#liveReference(options.session, id, listed);
     const view = (r: ArtifactRecord) => (reference === undefined ? r : sessionView(r, reference));
     const record = await this.#core.readRecord(id);
     if (record !== undefined) return view(record);
