@@ -676,16 +676,7 @@ export class ArtifactStore {
    * showed, live or not: what a read by short ref would list).
    */
   #keepAccessChecks(session: string, ids: ArtifactId[], live: SessionReference[], since: Generation): void {
-    const sorted = [...new Set(ids)].sort();
-    const lengths = new Map<ArtifactId, number>();
-    sorted.forEach((id, i) => {
-      const common = (other: string | undefined) => {
-        let n = 0;
-        while (other !== undefined && n < 64 && other[n] === id[n]) n++;
-        return n;
-      };
-      lengths.set(id, Math.min(64, Math.max(MIN_PREFIX_LENGTH, common(sorted[i - 1]) + 1, common(sorted[i + 1]) + 1)));
-    });
+    const lengths = uniquePrefixLengths(ids);
     for (const reference of live) {
       const id = reference.artifact_id;
       // The full id, bare and as a 64-hex short ref (how a caller names one of two ids sharing a prefix).
@@ -1028,6 +1019,22 @@ function shortestUnique(id: ArtifactId, others: ArtifactId[]): number {
     length = Math.max(length, common + 1);
   }
   return Math.min(64, length);
+}
+
+/** For each id, the length of its shortest prefix (≥ 12 hex) that none of the other ids starts with. */
+function uniquePrefixLengths(ids: ArtifactId[]): Map<ArtifactId, number> {
+  const sorted = [...new Set(ids)].sort();
+  const common = (a: string, b: string | undefined) => {
+    let n = 0;
+    while (b !== undefined && n < 64 && a[n] === b[n]) n++;
+    return n;
+  };
+  const lengths = new Map<ArtifactId, number>();
+  sorted.forEach((id, i) => {
+    const shared = Math.max(common(id, sorted[i - 1]), common(id, sorted[i + 1]));
+    lengths.set(id, Math.min(64, Math.max(MIN_PREFIX_LENGTH, shared + 1)));
+  });
+  return lengths;
 }
 
 function uniquePrefixLength(ids: string[]): number {
