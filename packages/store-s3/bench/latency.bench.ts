@@ -111,6 +111,22 @@ const minimum: Record<string, { requests: number; run: () => Promise<unknown> }>
       await Promise.all([get(existing), get(existing)]);
     },
   },
+  // Without versions in the listing: the listing, then the reference and the content (the store reads no reference).
+  "get by short ref in a session, stored by another instance": {
+    requests: 3,
+    run: async () => {
+      await list(existing);
+      await Promise.all([get(existing), get(existing)]);
+    },
+  },
+  "bounded fetch through open() after this instance listed the session": { requests: 1, run: () => get(existing) },
+  "bounded fetch through open(), access check past its age, reference unchanged": {
+    requests: 3,
+    run: async () => {
+      await list(existing);
+      await Promise.all([get(existing), get(existing)]);
+    },
+  },
   "bounded fetch by short ref in a session, cold (access check + content)": {
     requests: 3,
     run: async () => {
@@ -128,6 +144,20 @@ const minimum: Record<string, { requests: number; run: () => Promise<unknown> }>
   "bounded fetch by short ref, right after this instance stashed it": { requests: 1, run: () => get(existing) },
   "bounded fetch, access check reused (second fetch)": { requests: 1, run: () => get(existing) },
   "list a session of 3 references": {
+    requests: 4,
+    run: async () => {
+      await list(existing);
+      await Promise.all([get(existing), get(existing), get(existing)]);
+    },
+  },
+  "list a session of 3 references, stored by another instance": {
+    requests: 4,
+    run: async () => {
+      await list(existing);
+      await Promise.all([get(existing), get(existing), get(existing)]);
+    },
+  },
+  "list a session of 3 references again, one changed by another instance since": {
     requests: 4,
     run: async () => {
       await list(existing);

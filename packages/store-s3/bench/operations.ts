@@ -134,9 +134,16 @@ export const OPERATIONS: Operation[] = [
     run: (store, s) => store.get((s as Stored).id),
   },
   {
+    // This instance stashed it: the listing shows the reference in the version it wrote (no read of it).
     name: "get by short ref in a session",
-    requests: 3,
+    requests: 2,
     setup: (store, ctx) => stored(store, ctx),
+    run: (store, s) => store.get((s as Stored).shortRef, { session: (s as Stored).session }),
+  },
+  {
+    name: "get by short ref in a session, stored by another instance",
+    requests: 3,
+    setup: (store, ctx) => stored(elsewhere(store), ctx),
     run: (store, s) => store.get((s as Stored).shortRef, { session: (s as Stored).session }),
   },
   {
@@ -151,6 +158,30 @@ export const OPERATIONS: Operation[] = [
     requests: 3,
     setup: (store, ctx) => stored(elsewhere(store), ctx),
     run: (store, s) => store.open((s as Stored).shortRef, { session: (s as Stored).session, maxAgeMs: 60_000 }),
+  },
+  {
+    // Another instance stored it; this one listed the session since (a turn's stash list): the listing was
+    // the access check, reused within maxAgeMs.
+    name: "bounded fetch through open() after this instance listed the session",
+    requests: 1,
+    setup: async (store, ctx) => {
+      const s = await stored(elsewhere(store), ctx);
+      await store.listReferences(s.session);
+      return s;
+    },
+    run: (store, s) => store.open((s as Stored).shortRef, { session: (s as Stored).session, maxAgeMs: 60_000 }),
+  },
+  {
+    // Read here before, its access check past the caller's age: the listing shows the version read, so the
+    // reference is not read again (the listing and the content).
+    name: "bounded fetch through open(), access check past its age, reference unchanged",
+    requests: 2,
+    setup: async (store, ctx) => {
+      const s = await stored(elsewhere(store), ctx);
+      await store.reference(s.session, s.shortRef);
+      return s;
+    },
+    run: (store, s) => store.open((s as Stored).shortRef, { session: (s as Stored).session, maxAgeMs: 0 }),
   },
   {
     name: "bounded fetch by short ref, right after this instance stashed it",
@@ -169,11 +200,38 @@ export const OPERATIONS: Operation[] = [
     run: fetchByShortRef,
   },
   {
+    // This instance wrote them: listed in the versions it wrote, none is read.
     name: "list a session of 3 references",
-    requests: 4,
+    requests: 1,
     setup: async (store, ctx) => {
       const session = ctx.session();
       for (let i = 0; i < 3; i++) await stored(store, ctx, session);
+      return session;
+    },
+    run: (store, session) => store.listReferences(session as string),
+  },
+  {
+    name: "list a session of 3 references, stored by another instance",
+    requests: 4,
+    setup: async (store, ctx) => {
+      const session = ctx.session();
+      const other = elsewhere(store);
+      for (let i = 0; i < 3; i++) await stored(other, ctx, session);
+      return session;
+    },
+    run: (store, session) => store.listReferences(session as string),
+  },
+  {
+    // A turn lists the session's stashes again: only the references changed since are read.
+    name: "list a session of 3 references again, one changed by another instance since",
+    requests: 2,
+    setup: async (store, ctx) => {
+      const session = ctx.session();
+      const other = elsewhere(store);
+      const texts = [ctx.text(), ctx.text(), ctx.text()];
+      for (const text of texts) await other.put(text, { session });
+      await store.listReferences(session);
+      await other.put(texts[1]!, { session, label: "relabelled" });
       return session;
     },
     run: (store, session) => store.listReferences(session as string),

@@ -27,6 +27,15 @@ import { KeyLock } from "./key-lock.js";
 import { resolveOptions, type ResolvedOptions, type S3DriverOptions } from "./options.js";
 import { JitterRetryStrategy, backoffDelay } from "./retry.js";
 
+/**
+ * A listed entry with its version (the ETag ListObjectsV2 gives each object): the form getVersioned and
+ * putVersioned use. To move into `DriverEntry` (driver.ts) as an optional field; until then the store
+ * reads it where present (`listedVersion` in core.ts).
+ */
+interface ListedEntry extends DriverEntry {
+  version?: string;
+}
+
 const PROBE_PREFIX = "aref-probe/";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -267,7 +276,11 @@ export class S3Driver implements Driver {
         if (object.Key === undefined) continue;
         const key = object.Key.slice(strip);
         if (!isValidKey(key) || key.startsWith(PROBE_PREFIX)) continue;
-        yield { key, size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date(0) };
+        // The ETag: the version getVersioned reads and putVersioned writes (the store skips reading a
+        // reference again whose listed version is the one it already read or wrote).
+        const entry: ListedEntry = { key, size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date(0) };
+        if (object.ETag !== undefined && object.ETag !== "") entry.version = object.ETag;
+        yield entry;
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);

@@ -26,7 +26,7 @@ import {
 } from "./chunked.js";
 import { allSettled, collect, mapLimit } from "./concurrency.js";
 import { decodeUtf8, sha256Hex, toBytes } from "./content.js";
-import { StoreCore, encodeJson, rethrowUnlessCorrupt } from "./core.js";
+import { StoreCore, encodeJson, listedVersion, rethrowUnlessCorrupt } from "./core.js";
 import type { Driver } from "./driver.js";
 import {
   REF_PREFIX,
@@ -53,7 +53,7 @@ import {
   storeBlob,
   storedRecord,
 } from "./put-steps.js";
-import { ReferenceCache } from "./reference-cache.js";
+import { type Generation, ReferenceCache } from "./reference-cache.js";
 import { ReferenceWrites, type ReferenceWritten } from "./reference-writes.js";
 import { SessionRecords } from "./session-records.js";
 import { sessionView } from "./session-view.js";
@@ -334,9 +334,9 @@ export class ArtifactStore {
 
   /** The bytes of an artifact, integrity-checked. */
   async get(ref: string, options: SessionOption = {}): Promise<Uint8Array> {
-    const id = await this.resolve(ref, options);
+    const { id, listed } = await this.#resolveListed(ref, options);
     // The session's access check and the content read go out at once; the check decides.
-    const { content } = await this.#withAccess(options.session, id, this.#content(id));
+    const { content } = await this.#withAccess(options.session, id, this.#content(id), listed);
     if ("bytes" in content) return content.bytes;
     const { chunks } = content;
     const parts = await mapLimit(chunks.chunks, CHUNK_PARALLELISM, (_, i) => chunks.read(i));
@@ -365,20 +365,24 @@ export class ArtifactStore {
     if (cached !== undefined && !this.#core.isExpired(cached))
       return { id: cached.artifact_id, reference: cached, ...(await this.#content(cached.artifact_id)) };
     const since = this.#references.generation(session);
-    const id = await this.resolve(ref, { session });
-    const { reference, content } = await this.#withAccess(session, id, this.#content(id));
+    const { id, listed } = await this.#resolveListed(ref, { session });
+    const { reference, content } = await this.#withAccess(session, id, this.#content(id), listed);
     if (maxAgeMs > 0) this.#references.set(session, ref, reference!, since);
     return { id, reference, ...content };
   }
 
-  /** Runs `read` and, with a session, its access check at once; the check's error wins over the read's. */
+  /**
+   * Runs `read` and, with a session, its access check at once; the check's error wins over the read's.
+   * `listed`: the reference's version in the listing that resolved the ref (see #liveReference).
+   */
   async #withAccess<T>(
     session: string | undefined,
     id: ArtifactId,
     read: Promise<T>,
+    listed?: string,
   ): Promise<{ reference: SessionReference | undefined; content: T }> {
     const [access, content] = await Promise.allSettled([
-      session === undefined ? undefined : this.#liveReference(session, id),
+      session === undefined ? undefined : this.#liveReference(session, id, listed),
       read,
     ]);
     if (access.status === "rejected") throw access.reason;
@@ -418,8 +422,8 @@ export class ArtifactStore {
    * byte (NOT_FOUND, EXPIRED, a damaged manifest) reject the returned promise.
    */
   async getStream(ref: string, options: SessionOption = {}): Promise<Readable> {
-    const id = await this.resolve(ref, options);
-    if (options.session !== undefined) await this.#liveReference(options.session, id);
+    const { id, listed } = await this.#resolveListed(ref, options);
+    if (options.session !== undefined) await this.#liveReference(options.session, id, listed);
     const chunked = await this.#chunkedOf(id);
     if (chunked === undefined) {
       const bytes = await this.get(id);
@@ -433,8 +437,8 @@ export class ArtifactStore {
    * needs; undefined for an artifact stored as one blob. Each chunk read is integrity-checked.
    */
   async chunks(ref: string, options: SessionOption = {}): Promise<ChunkedArtifact | undefined> {
-    const id = await this.resolve(ref, options);
-    if (options.session !== undefined) await this.#liveReference(options.session, id);
+    const { id, listed } = await this.#resolveListed(ref, options);
+    if (options.session !== undefined) await this.#liveReference(options.session, id, listed);
     return this.#chunkedOf(id);
   }
 
@@ -468,16 +472,18 @@ export class ArtifactStore {
     }
     const sessionId = parseSessionId(session);
     const since = this.#references.generation(sessionId);
-    const reference = await this.#liveReference(sessionId, await this.resolve(ref, { session: sessionId }));
+    const { id, listed } = await this.#resolveListed(ref, { session: sessionId });
+    const reference = await this.#liveReference(sessionId, id, listed);
     if (maxAgeMs > 0) this.#references.set(sessionId, ref, reference, since);
     return reference;
   }
 
   /** The artifact's metadata record. */
   async getRecord(ref: string, options: SessionOption = {}): Promise<ArtifactRecord> {
-    const id = await this.resolve(ref, options);
+    const { id, listed } = await this.#resolveListed(ref, options);
     // With a session: that session's view (its own label, summary, type, time), never another session's.
-    const reference = options.session === undefined ? undefined : await this.#liveReference(options.session, id);
+    const reference =
+      options.session === undefined ? undefined : await this.#liveReference(options.session, id, listed);
     const view = (r: ArtifactRecord) => (reference === undefined ? r : sessionView(r, reference));
     const record = await this.#core.readRecord(id);
     if (record !== undefined) return view(record);
@@ -520,14 +526,27 @@ export class ArtifactStore {
    * prefix is an AMBIGUOUS_REF error listing the candidates, never a guess.
    */
   async resolve(ref: string, options: SessionOption = {}): Promise<ArtifactId> {
+    return (await this.#resolveListed(ref, options)).id;
+  }
+
+  /**
+   * `resolve`, with (in a session, where the driver lists versions) the version the listing gave the
+   * session's reference to the id: the access check then needs no read of a reference this instance
+   * already holds in that version.
+   */
+  async #resolveListed(ref: string, options: SessionOption = {}): Promise<{ id: ArtifactId; listed?: string }> {
     const parsed = parseRef(ref);
-    if (parsed.kind === "id") return parsed.id;
+    if (parsed.kind === "id") return { id: parsed.id };
     const session = options.session === undefined ? undefined : parseSessionId(options.session);
     const prefix = session === undefined ? blobPrefixFor(parsed.prefix) : refPrefixFor(session, parsed.prefix);
     const ids = new Set<ArtifactId>();
+    const versions = new Map<ArtifactId, string | undefined>();
     for await (const entry of this.#core.driver.list(prefix)) {
       const id = session === undefined ? idOfBlobKey(entry.key) : parseRefKey(entry.key)?.id;
-      if (id?.startsWith(parsed.prefix)) ids.add(id);
+      if (id?.startsWith(parsed.prefix)) {
+        ids.add(id);
+        versions.set(id, listedVersion(entry));
+      }
     }
     if (session === undefined) for (const id of await this.#chunkedIdsWithPrefix(parsed.prefix)) ids.add(id);
     if (ids.size === 0) {
@@ -554,7 +573,9 @@ export class ArtifactStore {
         },
       );
     }
-    return [...ids][0]!;
+    const id = [...ids][0]!;
+    const listed = session === undefined ? undefined : versions.get(id);
+    return listed === undefined ? { id } : { id, listed };
   }
 
   /** Shortest prefix (≥ 12 hex) of `id` that is unique within the session (or the store). */
@@ -603,11 +624,21 @@ export class ArtifactStore {
     return reference;
   }
 
-  /** A session's references, oldest first. UNKNOWN_SESSION when the session holds none (live or expired). */
+  /**
+   * A session's references, oldest first. UNKNOWN_SESSION when the session holds none (live or expired).
+   * One listing, then a read of each reference, except those listed in the version this instance already
+   * read or wrote (where the driver lists versions: S3). Each live reference counts as an access check made
+   * now, as `reference(…, { maxAgeMs })` would: a fetch by its shortest unique short ref or full id within
+   * the caller's `maxAgeMs` reads only the content.
+   */
   async listReferences(session: string, options: { includeExpired?: boolean } = {}): Promise<SessionReference[]> {
     const sessionId = parseSessionId(session);
+    const since = this.#references.generation(sessionId);
     const entries = await collect(this.#core.driver.list(sessionPrefix(sessionId)));
-    const keys = entries.map((e) => parseRefKey(e.key)).filter((k) => k !== undefined && k.session === sessionId);
+    const keys = entries.flatMap((e) => {
+      const k = parseRefKey(e.key);
+      return k === undefined || k.session !== sessionId ? [] : [{ ...k, listed: listedVersion(e) }];
+    });
     if (keys.length === 0) {
       throw new ArefError("UNKNOWN_SESSION", `session ${sessionId} has no artifacts in this store`, {
         hint: "list the sessions with `aref list`",
@@ -615,19 +646,44 @@ export class ArtifactStore {
     }
     const now = this.#core.now();
     const refs = await mapLimit(keys, 16, async (k) => {
+      // Listed in the version this instance read or wrote: that reference, byte for byte (no read).
+      const known = k.listed === undefined ? undefined : this.#writes.known(k.session, k.id, k.listed);
+      if (known !== undefined) return known;
       try {
-        return await this.#readReference(k!.session, k!.id);
+        return await this.#readReference(k.session, k.id);
       } catch (error) {
         rethrowUnlessCorrupt(error);
         return undefined; // reported and repaired by verify
       }
     });
+    this.#keepAccessChecks(
+      sessionId,
+      keys.map((k) => k.id),
+      refs.filter((r): r is SessionReference => r !== undefined && !this.#core.isExpired(r, now)),
+      since,
+    );
     return refs
       .filter(
         (r): r is SessionReference =>
           r !== undefined && (options.includeExpired === true || !this.#core.isExpired(r, now)),
       )
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.artifact_id.localeCompare(b.artifact_id));
+  }
+
+  /**
+   * Keeps the live references a whole-session listing just read as access checks (see listReferences),
+   * under their full ids and their shortest prefixes unique among `ids` (every id the session's listing
+   * showed, live or not: what a read by short ref would list).
+   */
+  #keepAccessChecks(session: string, ids: ArtifactId[], live: SessionReference[], since: Generation): void {
+    const lengths = uniquePrefixLengths(ids);
+    for (const reference of live) {
+      const id = reference.artifact_id;
+      // The full id, bare and as a 64-hex short ref (how a caller names one of two ids sharing a prefix).
+      this.#references.set(session, id, reference, since);
+      this.#references.set(session, toShortRef(id, 64), reference, since);
+      this.#references.set(session, toShortRef(id, lengths.get(id) ?? 64), reference, since);
+    }
   }
 
   /** Every session that holds at least one reference. */
@@ -871,13 +927,20 @@ export class ArtifactStore {
     return read?.reference;
   }
 
-  async #liveReference(session: string, id: ArtifactId): Promise<SessionReference> {
+  /**
+   * The access check: the session's reference to `id`, live. `listed`: the version a listing made just
+   * before gave that reference (the ref was a short ref); when it is the version this instance read or
+   * wrote, the reference is the one it holds, byte for byte, and is not read again.
+   */
+  async #liveReference(session: string, id: ArtifactId, listed?: string): Promise<SessionReference> {
     const sessionId = parseSessionId(session);
-    let reference: SessionReference | undefined;
-    try {
-      reference = await this.#readReference(sessionId, id);
-    } catch (error) {
-      rethrowUnlessCorrupt(error);
+    let reference = listed === undefined ? undefined : this.#writes.known(sessionId, id, listed);
+    if (reference === undefined) {
+      try {
+        reference = await this.#readReference(sessionId, id);
+      } catch (error) {
+        rethrowUnlessCorrupt(error);
+      }
     }
     if (reference === undefined) {
       throw new ArefError("NOT_FOUND", `session ${sessionId} holds no reference to ${toShortRef(id)}`, {
@@ -956,6 +1019,22 @@ function shortestUnique(id: ArtifactId, others: ArtifactId[]): number {
     length = Math.max(length, common + 1);
   }
   return Math.min(64, length);
+}
+
+/** For each id, the length of its shortest prefix (≥ 12 hex) that none of the other ids starts with. */
+function uniquePrefixLengths(ids: ArtifactId[]): Map<ArtifactId, number> {
+  const sorted = [...new Set(ids)].sort();
+  const common = (a: string, b: string | undefined) => {
+    let n = 0;
+    while (b !== undefined && n < 64 && a[n] === b[n]) n++;
+    return n;
+  };
+  const lengths = new Map<ArtifactId, number>();
+  sorted.forEach((id, i) => {
+    const shared = Math.max(common(id, sorted[i - 1]), common(id, sorted[i + 1]));
+    lengths.set(id, Math.min(64, Math.max(MIN_PREFIX_LENGTH, shared + 1)));
+  });
+  return lengths;
 }
 
 function uniquePrefixLength(ids: string[]): number {

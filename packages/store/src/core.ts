@@ -12,7 +12,7 @@ import {
   type SessionReference,
 } from "@artifact-refs/schema";
 import { decodeUtf8, defaultSummary, sniffMime } from "./content.js";
-import type { Driver } from "./driver.js";
+import type { Driver, DriverEntry } from "./driver.js";
 import { blobKey, metaKey, refKey } from "./layout.js";
 import {
   DEFAULT_GC_GRACE_MS,
@@ -147,6 +147,16 @@ export class StoreCore {
     return reference.expires_at !== undefined && Date.parse(reference.expires_at) <= (at ?? this.now()).getTime();
   }
 }
+
+/**
+ * The version a listing gave an entry, where the driver lists versions (the S3 driver: each object's ETag, the
+ * form `getVersioned` reads); undefined otherwise. A reference listed with the version this instance read or
+ * wrote is the reference it holds, byte for byte: it is not read again.
+ */
+export const listedVersion = (entry: DriverEntry): string | undefined => {
+  const version = (entry as DriverEntry & { version?: unknown }).version;
+  return typeof version === "string" && version !== "" ? version : undefined;
+};
 
 const parseReference = (raw: Uint8Array, session: string, id: ArtifactId): SessionReference =>
   parseStored(

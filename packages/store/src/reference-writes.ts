@@ -294,6 +294,17 @@ export class ReferenceWrites {
       this.#hints.set(session, id, { reference, version });
   }
 
+  /**
+   * The session's reference to `id` when this instance read or wrote it with exactly `version` (the one a
+   * listing shows now): the stored reference, byte for byte, so it needs no read. A copy; undefined otherwise.
+   */
+  known(session: string, id: ArtifactId, version: string): SessionReference | undefined {
+    const hint = this.#hints.get(session, id);
+    return hint !== undefined && hint.version === version && hint.reference.artifact_id === id
+      ? structuredClone(hint.reference)
+      : undefined;
+  }
+
   /** A put's reference is written and its content safe from gc: a re-put may write over this version (if any). */
   settled(session: string, id: ArtifactId, reference: SessionReference, version: string | undefined): void {
     if (version !== undefined) this.#hints.set(session, id, { reference, version });
