@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { writeFile } from "node:fs/promises";
+import { readdir, readlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ArtifactStore } from "@artifact-refs/store";
 import { generatedLog } from "@artifact-refs/store/testing";
@@ -79,5 +79,25 @@ describe("readFilePieces: a file read for putStream with reused buffers", () => 
     expect(put.record.mime).toBe(once.record.mime);
     await store.close();
     await other.close();
+  });
+
+  it("closes the file when the caller stops early (a put over the cap)", async () => {
+    const path = join(dir, "over.bin");
+    await writeFile(path, Buffer.alloc(FILE_PIECES_FRESH + 6 * FILE_PIECE_BYTES, 7));
+    const openOnIt = async () => {
+      let n = 0;
+      for (const fd of await readdir("/proc/self/fd"))
+        if ((await readlink(`/proc/self/fd/${fd}`).catch(() => "")) === path) n++;
+      return n;
+    };
+    const store = new ArtifactStore({
+      driver: new FsDriver({ root: join(dir, "capped"), fsync: false }),
+      maxBytes: FILE_PIECES_FRESH + 2 * FILE_PIECE_BYTES,
+    });
+    await expect(store.putStream(readFilePieces(path), { session: "s1" })).rejects.toMatchObject({
+      code: "TOO_LARGE",
+    });
+    expect(await openOnIt()).toBe(0);
+    await store.close();
   });
 });
