@@ -12,14 +12,14 @@
  * BENCH_ROUNDS pairs (default 4), BENCH_STREAM_MB (default 256), after one unmeasured put of each
  * side (JIT warm-up and first-touch page faults, which swing the first puts of a process by 2x). Prints each put and the medians,
  * with the process's minor page faults and voluntary context switches (thread hand-offs) per put:
- * counts that a loaded machine changes far less than it changes times.
+ * counts that a loaded machine changes far less than it changes times. Both sides read the file as
+ * `aref stash <file>` does (readFilePieces).
  */
-import { createReadStream } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ArtifactStore } from "@artifact-refs/store";
-import { FsDriver } from "@artifact-refs/store-fs";
+import { FsDriver, readFilePieces } from "@artifact-refs/store-fs";
 import { machine } from "@artifact-refs/tooling/bench/harness";
 import { logText } from "./log-text.js";
 
@@ -55,7 +55,7 @@ try {
     if (side === "B" && B_TREE === undefined) process.env[SWITCH] = "off";
     const root = join(dir, `warm-up-${side}`);
     const store = open(root);
-    await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" });
+    await store.putStream(readFilePieces(file), { session: "bench" });
     delete process.env[SWITCH];
     await store.close();
     await rm(root, { recursive: true, force: true });
@@ -68,7 +68,7 @@ try {
       const cpu = process.cpuUsage();
       const usage = process.resourceUsage();
       const start = performance.now();
-      await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" });
+      await store.putStream(readFilePieces(file), { session: "bench" });
       const wall = performance.now() - start;
       const used = process.cpuUsage(cpu);
       const after = process.resourceUsage();

@@ -25,7 +25,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { ArtifactStore } from "@artifact-refs/store";
-import { FsDriver } from "@artifact-refs/store-fs";
+import { FsDriver, readFilePieces } from "@artifact-refs/store-fs";
 import { machine } from "@artifact-refs/tooling/bench/harness";
 import { logText } from "./log-text.js";
 import cacache from "cacache";
@@ -61,23 +61,25 @@ try {
     keep("floor: sha256sum", await timed(() => execFileSync("sha256sum", [file])));
     keep("floor: cp", await timed(() => execFileSync("cp", [file, `${r}-copy`])));
     keep("floor: sha256sum + cp", best["floor: sha256sum"]! + best["floor: cp"]!);
-    // Ours: putStream from a file stream into a fresh fs store; getStream to a file. cacache never
+    // Ours: putStream of the file as `aref stash <file>` reads it (readFilePieces: reused buffers)
+    // into a fresh fs store; getStream to a file. cacache never
     // fsyncs, so the like-for-like row is fsync:false; the default (fsync each file) is shown too.
     let id = "";
     let chunks = 0;
     // A/B rows in the same round: the stash with all of its CPU work on the main thread (no chunk
-    // worker), and with each chunk copied and written on its own (no gathered pack writes).
+    // worker), with each chunk copied and written on its own (no gathered pack writes), and read
+    // through a fs.createReadStream (a new buffer per read, as cacache's row reads it).
     for (const [name, env] of [
       ["aref stash (putStream, fsync:false, no chunk worker)", "AREF_CHUNK_WORKER"],
       ["aref stash (putStream, fsync:false, no gathered writes)", "AREF_STASH_GATHER"],
+      ["aref stash (putStream, fsync:false, from a createReadStream)", undefined],
     ] as const) {
-      process.env[env] = "off";
+      if (env !== undefined) process.env[env] = "off";
       const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-ab`, fsync: false }) });
-      await stashTimed(name, () =>
-        store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" }),
-      );
+      const source = env === undefined ? createReadStream(file, { highWaterMark: 256 * 1024 }) : readFilePieces(file);
+      await stashTimed(name, () => store.putStream(source, { session: "bench" }));
       await rm(`${r}-store-ab`, { recursive: true, force: true });
-      delete process.env[env];
+      if (env !== undefined) delete process.env[env];
     }
     for (const fsync of [false, true]) {
       const store = new ArtifactStore({ driver: new FsDriver({ root: `${r}-store-${fsync}`, fsync }) });
@@ -89,7 +91,7 @@ try {
             record: {
               chunked: { chunks } = { chunks: 0 },
             },
-          } = await store.putStream(createReadStream(file, { highWaterMark: 256 * 1024 }), { session: "bench" })),
+          } = await store.putStream(readFilePieces(file), { session: "bench" })),
       );
       if (!fsync)
         keep(

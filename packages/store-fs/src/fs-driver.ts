@@ -131,6 +131,7 @@ export class FsDriver implements Driver {
       packableId,
       refreshExisting: (key) => this.#refreshExisting(key, shards),
       putIfAbsent: (key, data) => this.putIfAbsent(key, data),
+      head: (key) => this.head(key),
     });
   }
 

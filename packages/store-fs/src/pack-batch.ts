@@ -5,6 +5,7 @@ import { FILE_MODE, type FileMaker, type ScratchNames, irregularError, irregular
 import { compress } from "./gzip.js";
 import { PACK_SUFFIX, encodeIndex, type PackEntry } from "./pack-format.js";
 import type { Packs } from "./packs.js";
+import type { DriverEntry } from "@artifact-refs/store";
 
 /** New blobs held in memory before a batch starts a pack: a batch smaller than this is written as loose files. */
 export const PACK_MIN_BLOBS = 32;
@@ -31,7 +32,11 @@ export interface BatchHost {
   /** putIfAbsent's existence check and refresh (loose file or live packed copy). */
   refreshExisting(key: string): Promise<boolean>;
   putIfAbsent(key: string, data: Uint8Array): Promise<{ created: boolean }>;
+  head(key: string): Promise<DriverEntry | undefined>;
 }
+
+/** Keys `missing` looks up one by one at once (those it cannot answer from a pack of the batch). */
+const HEADS_AT_ONCE = 4;
 
 interface OpenPack {
   temp: string;
@@ -64,6 +69,8 @@ export class PackBatch {
   readonly #held: { key: string; id: string; data: Uint8Array }[] = [];
   readonly #ids = new Set<string>();
   readonly #published: Promise<void>[] = [];
+  /** The pack each blob this batch published went into, by blob id. */
+  readonly #packOf = new Map<string, string>();
   readonly #unsettled = new Set<Promise<void>>();
   /** The held blobs going into the first pack (their adds resolved already). */
   #moving: Promise<void> | undefined;
@@ -132,6 +139,43 @@ export class PackBatch {
     const outcomes = await Promise.allSettled(this.#published);
     const failed = outcomes.find((o) => o.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
+  /**
+   * Of `keys` (added to this batch), those not stored any more, as `head` would find them: a key in a
+   * pack this batch published is alive when that pack is still there and its dead log does not list
+   * it (one look per pack); any other key, or one whose copy there is gone, gets a `head` of its own
+   * (a loose file, a blob that was stored before, another copy elsewhere).
+   */
+  async missing(keys: readonly string[]): Promise<string[]> {
+    const lookUp: string[] = [];
+    const byPack = new Map<string, { key: string; id: string }[]>();
+    for (const key of keys) {
+      const id = this.#host.packableId(key);
+      const name = id === undefined ? undefined : this.#packOf.get(id);
+      if (name === undefined) lookUp.push(key);
+      else {
+        const list = byPack.get(name);
+        if (list === undefined) byPack.set(name, [{ key, id: id! }]);
+        else list.push({ key, id: id! });
+      }
+    }
+    for (const [name, blobs] of byPack) {
+      const dead = new Set(
+        await this.#host.packs.deadIn(
+          name,
+          blobs.map((b) => b.id),
+        ),
+      );
+      if (dead.size > 0) for (const b of blobs) if (dead.has(b.id)) lookUp.push(b.key);
+    }
+    const gone: string[] = [];
+    for (let i = 0; i < lookUp.length; i += HEADS_AT_ONCE) {
+      const part = lookUp.slice(i, i + HEADS_AT_ONCE);
+      const entries = await Promise.all(part.map((key) => this.#host.head(key)));
+      part.forEach((key, j) => entries[j] === undefined && gone.push(key));
+    }
+    return gone;
   }
 
   async #append(id: string, data: Uint8Array): Promise<void> {
@@ -224,6 +268,7 @@ export class PackBatch {
       throw fsError(error, "write", pack.temp, root);
     }
     packs.added(name, pack.entries, gzip);
+    for (const entry of pack.entries) this.#packOf.set(entry.id, name);
   }
 }
 

@@ -291,6 +291,18 @@ export class Packs {
     return undefined;
   }
 
+  /**
+   * Of `ids` (packed in the pack named `name`), those without a live copy there: all of them when the
+   * pack is gone (or no longer known), else those its dead log says are deleted. One lstat of the
+   * pack and one look at its dead log for all of them (a chunked put checks its chunks this way).
+   */
+  async deadIn(name: string, ids: readonly string[]): Promise<string[]> {
+    const pack = this.#packs.get(name);
+    if (pack === undefined || (await this.#packStats(pack)) === undefined) return [...ids];
+    pack.log.refresh(this.root);
+    return ids.filter((id) => pack.log.dead.has(id));
+  }
+
   /** Synchronous (answered from the inode cache): a chunked put heads each of its thousands of chunks after its reference. */
   async #packStats(pack: Pack): Promise<Stats | undefined> {
     let stats: Stats | undefined;

@@ -7,6 +7,7 @@ import { SLOT_BYTES, acquireSlot, releaseSlot, type Slot } from "./chunk-slots.j
 import { ChunkJob, type ChunkEntry, type ChunkJobEnd } from "./chunk-worker.js";
 import { CHUNKING_ALGORITHM, Chunker } from "./chunking.js";
 import { sha256Hex } from "./content.js";
+import { mapLimit } from "./concurrency.js";
 import type { StoreCore } from "./core.js";
 import type { DriverBatch } from "./driver.js";
 import { blobKey } from "./layout.js";
@@ -189,6 +190,28 @@ export class ChunkedWriter {
     };
     const manifestBytes = encodeManifest(manifest);
     return { id, manifest, manifestBytes, manifestId: sha256Hex(manifestBytes) };
+  }
+
+  /**
+   * The chunks of this put (after `finish`) that are not stored any more: the put checks them after
+   * writing its reference, since a gc with a grace shorter than the put may have swept one before.
+   * Each is refreshed where the driver can (`touch`: one request each); else they are looked up
+   * through the driver's batch when it can check many at once (`DriverBatch.missing`, fs: one look
+   * per pack), else with one `head` each.
+   */
+  async chunksGone(): Promise<ArtifactId[]> {
+    const { driver } = this.#core;
+    const ids = [...new Set(this.#entries.map(([id]) => id))];
+    if (driver.touch === undefined && this.#batch?.missing !== undefined) {
+      const gone = new Set(await this.#batch.missing(ids.map((id) => blobKey(id))));
+      return ids.filter((id) => gone.has(blobKey(id)));
+    }
+    const there = await mapLimit(ids, CHUNK_PARALLELISM, (id) =>
+      driver.touch === undefined
+        ? driver.head(blobKey(id)).then((entry) => entry !== undefined)
+        : driver.touch(blobKey(id)),
+    );
+    return ids.filter((_, i) => !there[i]);
   }
 
   /** Waits for every write in flight (after a failure, before reporting it); the worker forgets the job. */

@@ -114,6 +114,13 @@ export interface DriverBatch {
    * buffers instead of a copy per blob, and the caller reuses a buffer only after it resolved.
    */
   flushed?(): Promise<void>;
+  /**
+   * Optional: of `keys` (keys added to this batch; after `commit`), those not stored any more, as a
+   * `head` of each would find them (a gc may have deleted one since it was added), in fewer looks
+   * than one per key (fs: one per pack the batch wrote). A chunked put checks its chunks with it
+   * after writing its reference.
+   */
+  missing?(keys: readonly string[]): Promise<string[]>;
 }
 
 /** What `Driver.getVersioned` reads: the value and its version. */
