@@ -1,7 +1,8 @@
-import { createReadStream, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { ArefError } from "@artifact-refs/schema";
+import { readFilePieces } from "@artifact-refs/store-fs";
 import { UsageError } from "./errors.js";
 import type { CliIo } from "./io.js";
 
@@ -65,7 +66,8 @@ export interface StashInput {
 
 /**
  * Checks every file named on the command line (exists, is not a directory, is not over the cap)
- * before any is read, and returns a stream opener for each (streams keep memory bounded).
+ * before any is read, and returns a stream opener for each (streams keep memory bounded; a file is
+ * read through a few reused buffers, see readFilePieces, not a new buffer per read).
  */
 export async function openFileInputs(paths: string[], io: CliIo, maxBytes: number): Promise<StashInput[]> {
   const inputs: StashInput[] = [];
@@ -80,7 +82,7 @@ export async function openFileInputs(paths: string[], io: CliIo, maxBytes: numbe
       "stash one file at a time (pipe a listing or an archive through stdin if you need the whole directory)",
     );
     if (info.isFile() && info.size > maxBytes) throw tooLarge(info.size, maxBytes, path);
-    inputs.push({ name: basename(full), open: () => createReadStream(full, { highWaterMark: 256 * 1024 }) });
+    inputs.push({ name: basename(full), open: () => readFilePieces(full) });
   }
   return inputs;
 }

@@ -867,13 +867,7 @@ export class ArtifactStore {
         { key: metaKey(id), bytes: encodeJson(ensured.stored) },
         manifestCreated && !ensured.created,
       );
-      const chunkIds = [...new Set(manifest.chunks.map(([chunkId]) => chunkId))];
-      const there = await mapLimit(chunkIds, CHUNK_PARALLELISM, (chunkId) =>
-        driver.touch === undefined
-          ? driver.head(blobKey(chunkId)).then((entry) => entry !== undefined)
-          : driver.touch(blobKey(chunkId)),
-      );
-      const gone = chunkIds.filter((_, i) => !there[i]);
+      const gone = await writer.chunksGone();
       if (gone.length === 0 || session === undefined) return;
       if (seen.before === undefined) await this.removeReference(session, id).catch(() => undefined);
       throw new ArefError(
