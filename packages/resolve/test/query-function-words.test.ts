@@ -18,3 +18,34 @@ describe("function words are no topic of the message", () => {
     expect(resolveReferences("what's the cost of gas per gallon nowadays?", session).candidates).toEqual([]);
   });
 });
+
+describe("the word 'key'", () => {
+  it('"the api key" finds the record about a key: "key" is a content word', () => {
+    const session: ExecutionLike[] = [
+      {
+        id: "b1",
+        tool_name: "fetch_url",
+        tool_args: { url: "https://maps.example.com/docs/limits" },
+        summary: "api limits: 600 calls a minute, 3 regions",
+      },
+      {
+        id: "b2",
+        tool_name: "execute_bash",
+        tool_args: { command: "vault kv get payments/stripe" },
+        summary: "api key for the payments provider, rotated in march",
+      },
+      { id: "b3", tool_name: "web_search", tool_args: { query: "ferry times" }, summary: "4 ferries a day" },
+    ];
+    expect(parseQuery("which api key did we pull?").terms.map((t) => t.word)).toContain("key");
+    for (const text of ["which api key did we pull?", "the api key, what was it?"]) {
+      const [top, next] = resolveReferences(text, session).candidates;
+      expect(top?.id).toBe("b2");
+      expect(top?.reasons.join(" ")).toMatch(/"keys?" in summary/);
+      expect(next === undefined || next.score < top!.score).toBe(true);
+    }
+  });
+
+  it('"key points" still asks for a summary, not a record about a key', () => {
+    expect(parseQuery("give me the key points of the readme").terms.map((t) => t.word)).not.toContain("key");
+  });
+});

@@ -4,6 +4,10 @@ import { nearWords } from "./near-words.js";
 import type { ParsedQuery, QueryTerm } from "./query-types.js";
 import { GENERIC_NOUNS, camelParts, isStopword, stem } from "./tokens.js";
 
+/** "key points", "the key takeaways": a request for the gist. */
+const KEY_GIST =
+  /\bkey\s+(?:points?|takeaways?|findings?|facts?|ideas?|details?|things?|bits?|highlights?|lessons?|insights?|parts?)\b/;
+
 /** The content words of the message body (order and clock phrases left out; `consumed` words are no content). */
 export function readTerms(body: string, lower: string, consumed: Set<string>): QueryTerm[] {
   const terms: QueryTerm[] = [];
@@ -21,6 +25,8 @@ export function readTerms(body: string, lower: string, consumed: Set<string>): Q
       if (!word || seen.has(word)) continue;
       seen.add(word);
       if (consumed.has(word) || isStopword(word) || word.length < 2) continue;
+      // "the key points", "key takeaways": "key" asks for the gist, it names no key.
+      if (word === "key" && KEY_GIST.test(lower)) continue;
       // "open" at the start of a request means "show"; elsewhere ("tickets that are open") it is a word.
       if (word === "open" && /^\s*(please\s+|can you\s+|could you\s+|now\s+|and\s+)?(re)?open\b/.test(lower)) continue;
       if (numberWord(word) !== undefined) continue;

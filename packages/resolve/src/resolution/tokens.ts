@@ -9,7 +9,7 @@ export const STOPWORDS = new Set(
     "and or but not no nor so than too very just also only then there here up down out off any some all each every both per via " +
     "one ones thing things stuff something anything please pls thanks thank ok okay hey hi yes let lets let's me " +
     "show give tell pull paste display reopen as if going goes went gone happening happened second seconds minute minutes moment moments bring print say said says see look looks looked like get got go back find found " +
-    "summarize summarise summary recap tldr tl dr key points point explain describe need needs want know mean means " +
+    "summarize summarise summary recap tldr tl dr points point explain describe need needs want know mean means " +
     "make made put take use well really actually kind sort bit lot lots much many more most less least " +
     "now currently presently nowadays again still already ago moment while since before after earlier later last latest first previous prior current " +
     "time times other another same new old once twice run runs running turn turned getting using saying doing having making taking looking trying seeing compare contrast " +
@@ -33,6 +33,7 @@ export function stem(word: string): string {
   let w = word.toLowerCase();
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith("'s")) w = w.slice(0, -2);
+  // The plural of a word kept whole is the word ("keys" → "key", "days" → "day"), not Porter's "kei", "dai".
   return porter(w);
 }
 
