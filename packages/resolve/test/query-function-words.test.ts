@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { type ExecutionLike, resolveReferences } from "../src/index.js";
 import { parseQuery } from "../src/resolution/query.js";
+import { stem } from "../src/resolution/tokens.js";
 
 describe("function words are no topic of the message", () => {
   it('"per" in "the timeouts per region" is no content word', () => {
@@ -20,6 +21,18 @@ describe("function words are no topic of the message", () => {
 });
 
 describe("the word 'key'", () => {
+  it("a plural of a three-letter word stems to the word ('keys' → 'key', 'days' → 'day')", () => {
+    expect(stem("keys")).toBe(stem("key"));
+    expect(stem("days")).toBe(stem("day"));
+    expect(stem("logs")).toBe(stem("log"));
+    expect(stem("class")).toBe("class");
+  });
+
+  it("a unit of time is no near word of a topic word ('start' is not matched to a record's '2 days ago')", () => {
+    const start = parseQuery("where does the script start").terms.find((t) => t.word === "start");
+    expect(start?.near).not.toContain("day");
+  });
+
   it('"the api key" finds the record about a key: "key" is a content word', () => {
     const session: ExecutionLike[] = [
       {
@@ -37,7 +50,11 @@ describe("the word 'key'", () => {
       { id: "b3", tool_name: "web_search", tool_args: { query: "ferry times" }, summary: "4 ferries a day" },
     ];
     expect(parseQuery("which api key did we pull?").terms.map((t) => t.word)).toContain("key");
-    for (const text of ["which api key did we pull?", "the api key, what was it?"]) {
+    for (const text of [
+      "which api key did we pull?",
+      "the api key, what was it?",
+      "what did the api keys look like?",
+    ]) {
       const [top, next] = resolveReferences(text, session).candidates;
       expect(top?.id).toBe("b2");
       expect(top?.reasons.join(" ")).toMatch(/"keys?" in summary/);

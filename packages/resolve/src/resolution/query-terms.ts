@@ -8,6 +8,10 @@ import { GENERIC_NOUNS, camelParts, isStopword, stem } from "./tokens.js";
 const KEY_GIST =
   /\bkey\s+(?:points?|takeaways?|findings?|facts?|ideas?|details?|things?|bits?|highlights?|lessons?|insights?|parts?)\b/;
 
+/** Units of time and parts of the day: in records they tell an age or a period ("2 days ago"). */
+const TIME_UNIT =
+  /^(?:seconds?|minutes?|hours?|days?|nights?|weeks?|weekends?|months?|years?|mornings?|evenings?|afternoons?|today|tomorrow|yesterday)$/;
+
 /** The content words of the message body (order and clock phrases left out; `consumed` words are no content). */
 export function readTerms(body: string, lower: string, consumed: Set<string>): QueryTerm[] {
   const terms: QueryTerm[] = [];
@@ -36,7 +40,8 @@ export function readTerms(body: string, lower: string, consumed: Set<string>): Q
         (piece.length >= 2 && piece === piece.toUpperCase() && /[A-Z]/.test(piece));
       const related = relatedWords(word, lower);
       // Words near it in the word vectors (names are spelled as they are): weaker than the lexicon's concept words.
-      const near = nameLike ? [] : nearWords(word).filter((w) => !related.includes(w));
+      // A unit of time near it ("start" ~ "day") matches a record's age ("2 days ago"), not what it is about.
+      const near = nameLike ? [] : nearWords(word).filter((w) => !related.includes(w) && !TIME_UNIT.test(w));
       terms.push({
         word,
         stem: stem(word),

@@ -34,6 +34,7 @@ export function stem(word: string): string {
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith("'s")) w = w.slice(0, -2);
   // The plural of a word kept whole is the word ("keys" → "key", "days" → "day"), not Porter's "kei", "dai".
+  if (w.length === 4 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, 3);
   return porter(w);
 }
 
