@@ -3,6 +3,7 @@ import { EXECUTION_NOUNS } from "./lexicon.js";
 import type { TemporalOp } from "./query-types.js";
 import { isStopword } from "./tokens.js";
 import { parseClock } from "./clock-words.js";
+import { JUST_ONLY, regularPast } from "./past-forms.js";
 
 /**
  * The latest execution named by order alone ("the last one", "the most recent step", "the final command"),
@@ -11,6 +12,16 @@ import { parseClock } from "./clock-words.js";
  */
 const LATEST_REF =
   "(?:the|my|your|our|that|this)\\s+(?:very\\s+)?(?:last|latest|most recent|newest|final)(?:\\s+(?:one|step|thing|action|command|call|execution|tool call|result|output)(?:\\s+[a-z]+)?\\s*(?:[?.!,;]|$)|\\s*(?:[?.!,;]|$|(?:say|said|says|take|took|takes|do|did|does|show|showed|print|printed|return|returned|give|gave|output|produce|produced)\\b))";
+
+/** "we just …", "just ran", "just now": a recent action ("i just need …" asks for something, it orders nothing). */
+const JUST_DONE = new RegExp(
+  `\\b(i|you|we)\\s+just\\b${JUST_ONLY}|\\bjust\\s+${JUST_ONLY}(now|${regularPast(1, "\\w")}|read|ran|run|did|got|saw|wrote|made|sent)\\b`,
+);
+
+/** "before that happened", "after this ran": "that"/"this" stands for the referent itself, no event. */
+const THAT_DID = new RegExp(
+  `^(?:this|that)\\s*(?:$|one\\b|${regularPast()}\\b|(?:is|was|were|went|broke|ran|came|did|does|do|got|gets|goes|will|would|has|had)\\b)`,
+);
 
 /** A failure pointed at without a name: "that failure", "that 500", "why did it fail?", "it went red". */
 export const POINTED_FAILURE =
@@ -27,7 +38,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   // (a verb that names no kind, "did", "tried", keeps the count over the whole session).
   const overall = (ordinal: string) =>
     new RegExp(
-      `\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b(?!\\s+(?:that\\s+|which\\s+)?(?:i|you|we|u)\\s+(?!(?:did|do|done|does|tried|try|made|make|had|have|got|said|asked|mentioned|told|wanted|needed|were|was|ran|run|executed|called)\\b)(?:[a-z]+ed|ran|wrote|read|built)\\b)`,
+      `\\b${ordinal}\\s+(?:thing|things|step|steps|action|actions)\\b(?!\\s+(?:that\\s+|which\\s+)?(?:i|you|we|u)\\s+(?!(?:did|do|done|does|tried|try|made|make|had|have|got|said|asked|mentioned|told|wanted|needed|were|was|ran|run|executed|called)\\b)(?:${regularPast()}|ran|wrote|read|built)\\b)`,
     ).test(lower)
       ? { overall: true }
       : {};
@@ -93,9 +104,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     !/\b(?:touched|changed|did|tried|started|ran|fixed|modified|edited)\s+(?:anything|everything)\s*$/.test(
       ev[2]!.trim(),
     ) &&
-    !/^(?:this|that)\s*(?:$|one\b|[a-z]+ed\b|(?:is|was|were|went|broke|ran|came|did|does|do|got|gets|goes|will|would|has|had)\b)/.test(
-      ev[2]!.trim(),
-    )
+    !THAT_DID.test(ev[2]!.trim())
   ) {
     const phrase = ev[2]!.split(/\s+(?:vs\.?|versus)\s+/)[0]!.trim();
     return { kind: "event", side: ev[1] as "before" | "after", phrase, why: `"${ev[1]} ${phrase}"` };
@@ -186,7 +195,8 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   // the latest of the failures.
   if (POINTED_FAILURE.test(lower)) return { kind: "latest", why: "the failure pointed at" };
   if (
-    /\b(i|you|we)\s+just\b|\bjust\s+(now|\w+ed|read|ran|run|did|got|saw|wrote|made|sent)\b|\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bthe (?:newer|latter)\b|\bthe later (?:one|of)\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(
+    JUST_DONE.test(lower) ||
+    /\b(a|one)\s+(moment|minute|second|sec|min)\s+ago\b|\bmoments? ago\b|\bright now\b|\bthis time\b|\bmost recent(ly)?\b|\bnewest\b|\bthe (?:newer|latter)\b|\bthe later (?:one|of)\b|\bjust now\b|\bas (?:it|they) (?:stands?|is|are) now\b|\bas (?:it|they) stands?\b|\bcurrently\b|\bthe current (?:state|version|one|contents?)\b/.test(
       lower,
     ) ||
     nounAfter(/\b(last|latest)\b/g) ||

@@ -3,10 +3,21 @@ import { EXECUTION_NOUNS } from "./lexicon.js";
 import { parseTemporal } from "./order-words.js";
 import type { TemporalOp } from "./query-types.js";
 import { THIRD_PARTY } from "./tool-hints.js";
+import { regularPast } from "./past-forms.js";
+
+/** An "-ed" word after a determiner is an adjective ("the shared config", "a detailed log"), no action. */
+const ATTRIBUTIVE =
+  "(?<!\\b(?:the|a|an|my|our|your|this|that|these|those|its|their|which|whose|some|any|every|each|no)\\s+)";
 
 /** A past-tense verb: "was", "did", "came", "took", "found", or a regular "-ed" form. */
-export const PAST_TENSE =
-  /\b(was|were|did|had|got|came|went|took|ran|found|saw|made|gave|wrote|read|left|grew|fell|rose|showed|shown|done|been|[a-z]{3,}ed)\b/;
+export const PAST_TENSE = new RegExp(
+  `\\b(was|were|did|had|got|came|went|took|ran|found|saw|made|gave|wrote|read|left|grew|fell|rose|showed|shown|done|been|${ATTRIBUTIVE}${regularPast(3)})\\b`,
+);
+
+/** "you/we did …", "i just read …": a person and an action in the past. */
+const PERSON_DID = new RegExp(
+  `\\b(i|you|we)\\s+(just\\s+|had\\s+|have\\s+|'ve\\s+)?(${regularPast(1, "\\w")}|read|ran|got|did|saw|made|wrote|found|sent|put|tried)\\b`,
+);
 
 /**
  * Cues that a message talks about the session's own things and actions (ParsedQuery.aboutSession): "you"/"we"
@@ -61,9 +72,7 @@ export function pointerAtSession(lower: string): boolean {
   return (
     parseTemporal(calm) !== undefined ||
     hasExecutionNounAfterDemonstrative(calm) ||
-    /\b(i|you|we)\s+(just\s+|had\s+|have\s+|'ve\s+)?(\w+ed|read|ran|got|did|saw|made|wrote|found|sent|put|tried)\b/.test(
-      calm,
-    ) ||
+    PERSON_DID.test(calm) ||
     /\bthe\s+[\w.-]+\s+(i|you|we)\b/.test(calm) ||
     /\b(again|once more)\b/.test(calm) ||
     definiteExecutionNoun(calm) ||
@@ -88,9 +97,7 @@ export function isReferring(lower: string, temporal: TemporalOp | undefined, nam
     temporal !== undefined ||
     (/\b(that|this|those|these|my|your|our)\s+(\w+\s+)?(\w+)\b/.test(lower) &&
       hasExecutionNounAfterDemonstrative(lower)) ||
-    /\b(i|you|we)\s+(just\s+|had\s+|have\s+|'ve\s+)?(\w+ed|read|ran|got|did|saw|made|wrote|found|sent|put|tried)\b/.test(
-      lower,
-    ) ||
+    PERSON_DID.test(lower) ||
     /\bthe\s+[\w.-]+\s+(i|you|we)\b/.test(lower) ||
     /\b(again|once more)\b/.test(lower) ||
     definiteExecutionNoun(lower) ||

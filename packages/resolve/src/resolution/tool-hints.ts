@@ -2,12 +2,15 @@
 import { HINT_RULES, type ToolClass } from "./lexicon.js";
 import { POINTED_FAILURE } from "./order-words.js";
 import type { ParsedQuery } from "./query-types.js";
+import { regularPast } from "./past-forms.js";
 
 /** Each hint rule's pattern with the global flag, built once (matchAll needs it; the rules are tested without). */
 const GLOBAL_HINT_RES = new Map(HINT_RULES.map((rule) => [rule, new RegExp(rule.re.source, `${rule.re.flags}g`)]));
 
 /** A hint matched through a verb in the past alone ("ran", "wrote", "searched", "we just read"). */
-const PAST_VERB = /^(?:(?:i|you|we)\s+(?:just\s+)?)?(?:ran|wrote|read|took|got|made|built|found|saw|[a-z]{3,}ed)$/;
+const PAST_VERB = new RegExp(
+  `^(?:(?:i|you|we)\\s+(?:just\\s+)?)?(?:ran|wrote|read|took|got|made|built|found|saw|${regularPast(3)})$`,
+);
 
 /** "who wrote the book", "she ran a bakery": an action of a third party is no word of the session's records. */
 export const THIRD_PARTY =
