@@ -77,9 +77,21 @@ export function pointerAtSession(lower: string): boolean {
     /\b(again|once more)\b/.test(calm) ||
     definiteExecutionNoun(calm) ||
     SESSION_TALK.some((re) => re.test(calm)) ||
-    PRONOUN.test(calm.replace(EXPLETIVE_IT, " ")) ||
+    sessionPronoun(calm) ||
     /\b(?:is|was|are|were|isn't|wasn't)\s+(?:that|this|these|those)\b|\b(?:that|this)\s*[?.!]*\s*$/.test(calm)
   );
+}
+
+/**
+ * A pronoun standing for something of the session: not an expletive ("is it worth …"), and not one that takes up a
+ * thing the message itself brought in before it with "a"/"an"/"any" ("how long can a url get before browsers choke
+ * on it?": "it" is the url).
+ */
+function sessionPronoun(lower: string): boolean {
+  const text = lower.replace(EXPLETIVE_IT, " ");
+  const at = text.search(PRONOUN);
+  if (at < 0) return false;
+  return !/\b(?:an?|any)\s+[a-z]/.test(text.slice(0, at));
 }
 
 /** The main clause points at a record (a demonstrative with a record noun) or at a position. */

@@ -22,6 +22,14 @@ export const WORLD_DOES =
 /** A comparison of two things in general: "is psycopg 3 faster than psycopg2 …", "are tabs better than spaces". */
 export const COMPARISON =
   /^\s*(?:is|are)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:\w+er|more|less|better|worse)\s+than\b/;
+/**
+ * A question about a kind of thing in general: a thing brought in with "a"/"an"/"any" that can, should or must do
+ * something ("how long can a url get", "should an index cover …", "can a cron job run twice?"), or an amount in one of a kind ("how many bytes are
+ * in a kilobyte", "how much sugar is in a can of cola").
+ */
+const KIND_IN_GENERAL =
+  /^\s*(?:how|what|which|when|why|where|is|are|can|could|should|would|will|does|do)\b[^,;:.!?]*?\b(?:an?|any)\s+(?:[\w.-]+\s+){0,2}?[\w.-]+\s+(?:can|could|should|may|might|must|will|would)\s+(?:be|get|have|hold|take|handle|contain|store|reach|go|last|run)\b|^\s*(?:can|could|should|must|will|would|does|do)\s+(?:an?|any)\s+[a-z]|\bhow\s+(?:many|much)\s+(?:[\w-]+\s+){1,3}?(?:(?:are|is)\s+)?(?:there\s+)?in\s+(?:an?|one)\s+[\w-]+/;
+
 /** What would happen, or how one would go about something: "what happens if a disk dies", "if X fills up, does it …". */
 export const HYPOTHETICAL =
   /\bwhat (?:happens|would happen|will happen)\b|\b(?:why|how|when)\s+(?:would|could|might)\s+(?:an?|any|some)\s|^\s*if\b[^?,]*,\s*(?:does|do|will|would|can|could|is|are|should)\b|\bhow (?:would|should|do) (?:you|we|i) (?:set up|setup|configure|structure|organi[sz]e|approach|monitor|avoid|prevent)\b|\bwhat would you do\b/;
@@ -50,6 +58,7 @@ export function readWorld(lower: string): Pick<ParsedQuery, "advice" | "world" |
       ((WORLD_DOES.test(lower) || COMPARISON.test(lower)) && GENERAL_MARK.test(lower)) ||
       (COMPARISON.test(lower) && !pointerAtSession(lower)) ||
       (NORM_QUESTION.test(lower) && !pointerAtSession(lower)) ||
+      (KIND_IN_GENERAL.test(lower) && !pointerAtSession(lower)) ||
       HYPOTHETICAL.test(lower) ||
       GENERIC.test(lower) ||
       FUTURE.test(lower),
