@@ -73,3 +73,15 @@ export function readNames(body: string): string[] {
     ),
   ];
 }
+
+/**
+ * Compounds in which a word for an execution only qualifies another noun ("the command line", "a search engine",
+ * "the file system"): they name a thing of the world, not a command, a search or a file of the session.
+ */
+const WORLD_COMPOUNDS =
+  /\b(command|search|file|call)[\s-]+(line|prompt|palette|engines?|bar|box|field|systems?|explorer|manager|cent(?:er|re)s?)\b/g;
+
+/** The message with such compounds written as one word ("the commandline"), so no reading takes them for a record. */
+export function joinWorldCompounds(lower: string): string {
+  return lower.replace(WORLD_COMPOUNDS, "$1$2");
+}

@@ -130,6 +130,11 @@ export interface ParsedQuery {
    * set up alerts so i find out before it's this bad" points at nothing, "how would you redo that build" does.
    */
   mainPointed: boolean;
+  /**
+   * A tool word and a definite noun of a tool's record ("how do i rerun the tests?"), compounds of the world ("the
+   * command line") aside: a general question with it is about the session.
+   */
+  definiteToolNoun: boolean;
   /** Content words that are not order or time words ("currently", "latest"): what the message is about. */
   topicWords: string[];
 }

@@ -15,6 +15,7 @@ import {
   PAST_TENSE,
   PRESENT_WORDS,
   PRONOUN,
+  definiteToolNoun,
   hasExecutionNounAfterDemonstrative,
   isReferring,
   mainPointed,
@@ -118,6 +119,8 @@ export function parseQuery(input: string): ParsedQuery {
     mainPointed: mainPointed(lower),
     wantsSuccess: successAsked(lower, wantsError),
     statement: isStatement(lower),
+    definiteToolNoun:
+      [...hints.keys()].some((k) => k !== "file" && k !== "data") && definiteToolNoun(text.toLowerCase()),
     topicWords: terms
       .filter((t) => t.weight >= 1 && !parseTemporal(t.word) && !FIRST_WORDS.test(t.word) && !LATEST_WORDS.test(t.word))
       .map((t) => t.word),

@@ -3,6 +3,7 @@ import { EXECUTION_NOUNS } from "./lexicon.js";
 import { parseTemporal } from "./order-words.js";
 import type { TemporalOp } from "./query-types.js";
 import { THIRD_PARTY } from "./tool-hints.js";
+import { joinWorldCompounds } from "./message-text.js";
 import { regularPast } from "./past-forms.js";
 
 /** An "-ed" word after a determiner is an adjective ("the shared config", "a detailed log"), no action. */
@@ -46,14 +47,16 @@ export const EXPLETIVE_IT =
 
 /** "the routes file", "the test run", "the docs page": a definite description of an execution. */
 export function definiteExecutionNoun(lower: string): boolean {
-  for (const m of lower.matchAll(/\bthe\s+((?:[\w.-]+\s+){0,2}?)([\w-]+)\b/g)) {
+  for (const m of joinWorldCompounds(lower).matchAll(/\bthe\s+((?:[\w.-]+\s+){0,2}?)([\w-]+)\b/g)) {
     if (EXECUTION_NOUNS.has(m[2]!) || EXECUTION_NOUNS.has(m[2]!.replace(/s$/, ""))) return true;
   }
   return false;
 }
 
 export function hasExecutionNounAfterDemonstrative(lower: string): boolean {
-  for (const m of lower.matchAll(/\b(?:that|this|those|these|my|your|our)\s+((?:[\w-]+\s+){0,2}?)([\w-]+)\b/g)) {
+  for (const m of joinWorldCompounds(lower).matchAll(
+    /\b(?:that|this|those|these|my|your|our)\s+((?:[\w-]+\s+){0,2}?)([\w-]+)\b/g,
+  )) {
     const ws = `${m[1] ?? ""}${m[2]}`.trim().split(/\s+/);
     if (ws.some((w) => EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, "")))) return true;
   }
@@ -126,5 +129,15 @@ export function talksAboutSession(lower: string, general: boolean): boolean {
         lower.replace(THIRD_PARTY, " ").replace(/\b(?:i|we|you)\s+(?:have\s+|had\s+|'ve\s+)?never\b[^,;:.!?]*/g, " "),
       ),
     )
+  );
+}
+
+/**
+ * A definite noun of a tool's record ("the tests", "the query", "the log"), words of the world in compounds ("the
+ * command line") aside: with a tool word, it makes a how-to or general question one about the session.
+ */
+export function definiteToolNoun(lower: string): boolean {
+  return /\bthe\s+((?:[\w.-]+\s+){0,2}?)(test|tests|run|query|search|listing|command|call|request|endpoint|page|log|file|build|output|result|error|response)\b/.test(
+    joinWorldCompounds(lower),
   );
 }

@@ -1,5 +1,6 @@
 /** Tool words: which kind of tool the message names ("the grep", "the page I fetched", "we ran the tests"). */
 import { HINT_RULES, type ToolClass } from "./lexicon.js";
+import { joinWorldCompounds } from "./message-text.js";
 import { POINTED_FAILURE } from "./order-words.js";
 import type { ParsedQuery } from "./query-types.js";
 import { regularPast } from "./past-forms.js";
@@ -25,7 +26,8 @@ export function readHints(
   names: string[],
 ): { hints: ParsedQuery["hints"]; consumed: Set<string>; verbHintsOnly: boolean } {
   // Hints are read from the words around names, not inside them ("tests/test_dates.py").
-  let hintText = lower;
+  // "the command line", "a search engine" name things of the world, no tool of the session.
+  let hintText = joinWorldCompounds(lower);
   for (const n of names) hintText = hintText.split(n.toLowerCase()).join(" ");
   // What the thing itself does ("what does it write out?", "which tables does it query") or what a third party did
   // ("who wrote the book", "she ran a shop") is no tool of the session.
