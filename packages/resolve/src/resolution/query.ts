@@ -32,6 +32,10 @@ export { parseClock } from "./clock-words.js";
 export { parseTemporal } from "./order-words.js";
 export { parseFollowUp } from "./follow-up-words.js";
 
+/** A question ("how …", "what …", "is …", "can …") or a request for something new ("give me a …", "write me a …"). */
+const ASKED_IN_GENERAL =
+  /^\s*(?:(?:so|and|but|ok|okay|also|btw|quick question)\b[\s,:]*)?(?:(?:how|what|what's|whats|which|why|when|where|who|is|are|can|could|should|would|will|does|do)\b|(?:please\s+)?(?:give|get|write|suggest|recommend|show|tell|find)\s+(?:me|us)\s+(?:an?|some)\b)/;
+
 export function parseQuery(input: string): ParsedQuery {
   // Control characters are spaces; a message longer than MAX_MESSAGE_CHARS is read up to it.
   const text = input
@@ -85,6 +89,17 @@ export function parseQuery(input: string): ParsedQuery {
     ...lower.matchAll(/\b(?:the|that|this|my)\s+([\w.-]+)(?:\s+([\w.-]+))?(?:\s+([\w.-]+))?/g),
   ].flatMap((m) => [m[1], m[2], m[3]].filter((w): w is string => !!w));
   const followUp = parseFollowUp(lower);
+  const aboutSession = talksAboutSession(lower, general);
+  // A question, or a request for something new, that points at nothing of the session ("how many tests is too many for
+  // a module?", "give me a command to find large files", "what does curl -L do?"): its tool words name a kind in
+  // general, no record of that tool.
+  if (
+    hints.size > 0 &&
+    ASKED_IN_GENERAL.test(lower) &&
+    !(temporal || referring || demonstrative || past || wantsError || aboutSession || followUp || parts) &&
+    names.length === 0
+  )
+    hints.clear();
   return {
     text,
     terms,
@@ -109,7 +124,7 @@ export function parseQuery(input: string): ParsedQuery {
     valueUnit: fillAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
     past,
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
-    aboutSession: talksAboutSession(lower, general),
+    aboutSession,
     verbHintsOnly,
     ...readWorld(lower),
     sessionFailure: wantsError && (past || /\b(?:still|anymore|any more|again|now)\b/.test(text.toLowerCase())),
