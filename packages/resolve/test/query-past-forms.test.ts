@@ -12,7 +12,7 @@ describe("words in -ed that are no past action", () => {
 
   it('an "-ed" word after a determiner is an adjective', () => {
     expect(parseQuery("how does a shared cache invalidate entries?").past).toBe(false);
-    expect(parseQuery("which detailed guides cover soldering?").past).toBe(false);
+    expect(parseQuery("do any detailed guides cover soldering?").past).toBe(false);
     expect(parseQuery("the file we edited, what changed?").past).toBe(true);
   });
 
@@ -20,5 +20,13 @@ describe("words in -ed that are no past action", () => {
     expect(parseQuery("i just need a short poem about otters").temporal).toBeUndefined();
     expect(parseQuery("we just want a name for the boat").temporal).toBeUndefined();
     expect(parseQuery("we just pushed the tag").temporal?.kind).toBe("latest");
+  });
+
+  it('a participle after "be" is a passive of no time, and "the left table" is no past', () => {
+    expect(parseQuery("how often should backups be pruned?").past).toBe(false);
+    expect(parseQuery("can images be made smaller?").past).toBe(false);
+    expect(parseQuery("does a full join keep rows from the left table?").past).toBe(false);
+    expect(parseQuery("does a full join keep rows from the left table?").aboutSession).toBe(false);
+    expect(parseQuery("the backups were pruned, which ones?").past).toBe(true);
   });
 });

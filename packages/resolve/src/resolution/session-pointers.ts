@@ -6,13 +6,16 @@ import { THIRD_PARTY } from "./tool-hints.js";
 import { joinWorldCompounds } from "./message-text.js";
 import { regularPast } from "./past-forms.js";
 
-/** An "-ed" word after a determiner is an adjective ("the shared config", "a detailed log"), no action. */
+/**
+ * A participle after a determiner is an adjective ("the shared config", "a detailed log", "the left table"), and after
+ * "be" a passive of no time ("should logs be rotated?", "can builds be made faster?"): no action of the past.
+ */
 const ATTRIBUTIVE =
-  "(?<!\\b(?:the|a|an|my|our|your|this|that|these|those|its|their|which|whose|some|any|every|each|no)\\s+)";
+  "(?<!\\b(?:the|a|an|my|our|your|this|that|these|those|its|their|some|any|every|each|no|be|being)\\s+)";
 
 /** A past-tense verb: "was", "did", "came", "took", "found", or a regular "-ed" form. */
 export const PAST_TENSE = new RegExp(
-  `\\b(was|were|did|had|got|came|went|took|ran|found|saw|made|gave|wrote|read|left|grew|fell|rose|showed|shown|done|been|${ATTRIBUTIVE}${regularPast(3)})\\b`,
+  `\\b(was|were|did|had|got|came|went|took|ran|saw|gave|wrote|grew|fell|rose|showed|been|${ATTRIBUTIVE}(?:found|made|read|left|shown|done|${regularPast(3)}))\\b`,
 );
 
 /** "you/we did …", "i just read …": a person and an action in the past. */
@@ -30,7 +33,9 @@ const PERSON_DID = new RegExp(
 export const SESSION_TALK: RegExp[] = [
   /(?<!\b(?:can|could|would|will|wo)(?:n'?t)?\s+)\b(?:you|we)\s+(?!should\b|think\b|know\b|recommend\b|help\b|please\b)(?:\w+n'?t\s+|just\s+|also\s+|actually\s+)?[a-z]{2,}/,
   /\b(?:did|does|do|didn'?t|doesn'?t|won'?t|wont|can'?t|cant|will|would|has|have|had)\s+(?:it|they)\b/,
-  /\b(?:did|got|came|went|took|ran|found|saw|gave|wrote|left|grew|fell|rose|showed|shown|done)\b/,
+  new RegExp(
+    `\\b(?:did|got|came|went|took|ran|saw|gave|wrote|grew|fell|rose|showed|${ATTRIBUTIVE}(?:found|left|shown|done))\\b`,
+  ),
   /\bthe\s+(?:new|old|current|latest|fresh|same|existing|remaining)\b|\b(?:today|right now|currently|still|anymore|so far)\b/,
   // A pointer at a thing in view: "this box", "that module", "in there", "the invoice thing".
   /\b(?:in|from|out of|on|of) there\b|\bthe\s+\w+\s+(?:thing|stuff)\b/,
