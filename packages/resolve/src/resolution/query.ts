@@ -19,6 +19,7 @@ import {
   hasExecutionNounAfterDemonstrative,
   isReferring,
   mainPointed,
+  sessionPronoun,
   talksAboutSession,
 } from "./session-pointers.js";
 import { isStatement } from "./statement.js";
@@ -97,6 +98,9 @@ export function parseQuery(input: string): ParsedQuery {
     hints.size > 0 &&
     ASKED_IN_GENERAL.test(lower) &&
     !(temporal || referring || demonstrative || past || wantsError || aboutSession || followUp || parts) &&
+    // "which of those …", "is it still …": a pronoun for something of the session points at it.
+    !/\b(?:those|these)\b/.test(lower) &&
+    !sessionPronoun(lower) &&
     names.length === 0
   )
     hints.clear();

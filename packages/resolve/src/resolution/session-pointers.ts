@@ -95,7 +95,7 @@ export function pointerAtSession(lower: string): boolean {
  * thing the message itself brought in before it with "a"/"an"/"any" ("how long can a url get before browsers choke
  * on it?": "it" is the url).
  */
-function sessionPronoun(lower: string): boolean {
+export function sessionPronoun(lower: string): boolean {
   const text = lower.replace(EXPLETIVE_IT, " ");
   const at = text.search(PRONOUN);
   if (at < 0) return false;
