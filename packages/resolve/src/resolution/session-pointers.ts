@@ -59,9 +59,10 @@ export function definiteExecutionNoun(lower: string): boolean {
 }
 
 export function hasExecutionNounAfterDemonstrative(lower: string): boolean {
-  for (const m of joinWorldCompounds(lower).matchAll(
-    /\b(?:that|this|those|these|my|your|our)\s+((?:[\w-]+\s+){0,2}?)([\w-]+)\b/g,
-  )) {
+  // "that"/"this" before a verb in -s opens a relative clause ("a test that checks …", "a tool that logs …"); it does
+  // not point ("that check", "those checks").
+  const pointing = joinWorldCompounds(lower).replace(/\b(?:that|this)\s+(?=[a-z]*[^aiosu']s\b)/g, "which ");
+  for (const m of pointing.matchAll(/\b(?:that|this|those|these|my|your|our)\s+((?:[\w-]+\s+){0,2}?)([\w-]+)\b/g)) {
     const ws = `${m[1] ?? ""}${m[2]}`.trim().split(/\s+/);
     if (ws.some((w) => EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, "")))) return true;
   }
