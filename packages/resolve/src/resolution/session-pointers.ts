@@ -31,7 +31,7 @@ const PERSON_DID = new RegExp(
  * current state of a thing ("the new setting", "still", "right now").
  */
 export const SESSION_TALK: RegExp[] = [
-  /(?<!\b(?:can|could|would|will|wo)(?:n'?t)?\s+)\b(?:you|we)\s+(?!should\b|think\b|know\b|recommend\b|help\b|please\b)(?:\w+n'?t\s+|just\s+|also\s+|actually\s+)?[a-z]{2,}/,
+  /(?<!\b(?:can|could|would|will|wo)(?:n'?t)?\s+)\b(?:you|we)\s+(?!should\b|think\b|know\b|recommend\b|help\b|please\b|prefer\b|suggest\b|believe\b|reckon\b)(?:\w+n'?t\s+|just\s+|also\s+|actually\s+)?[a-z]{2,}/,
   /\b(?:did|does|do|didn'?t|doesn'?t|won'?t|wont|can'?t|cant|will|would|has|have|had)\s+(?:it|they)\b/,
   new RegExp(
     `\\b(?:did|got|came|went|took|ran|saw|gave|wrote|grew|fell|rose|showed|${ATTRIBUTIVE}(?:found|left|shown|done))\\b`,
