@@ -42,4 +42,12 @@ describe("a kind of thing in general", () => {
     expect(ids("how many grams did the cart page say?")).toContain("d1");
     expect(ids("how long was the url we fetched?")[0]).toBe("d1");
   });
+
+  it("a bare plural in a passive and a limit asked are the world's", () => {
+    expect(parseQuery("how often should uploads be purged?").world).toBe(true);
+    expect(ids("how often should uploads be purged?")).toEqual([]);
+    expect(parseQuery("how many files is too many for one folder?").world).toBe(true);
+    expect(ids("how many files is too many for one folder?")).toEqual([]);
+    expect(parseQuery("how often were the uploads purged?").world).toBe(false);
+  });
 });

@@ -24,11 +24,12 @@ export const COMPARISON =
   /^\s*(?:is|are)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there)\b)[\w.-]+(?:\s+[\w.-]+){0,3}\s+(?:\w+er|more|less|better|worse)\s+than\b/;
 /**
  * A question about a kind of thing in general: a thing brought in with "a"/"an"/"any" that can, should or must do
- * something ("how long can a url get", "should an index cover …", "can a cron job run twice?"), or an amount in one of a kind ("how many bytes are
- * in a kilobyte", "how much sugar is in a can of cola").
+ * something ("how long can a url get", "should an index cover …", "can a cron job run twice?"), a bare plural in a passive ("how often
+ * should backups be pruned?"), a limit asked ("how many retries is too many?"), or an amount in one of a kind ("how
+ * many bytes are in a kilobyte", "how much sugar is in a can of cola").
  */
 const KIND_IN_GENERAL =
-  /^\s*(?:how|what|which|when|why|where|is|are|can|could|should|would|will|does|do)\b[^,;:.!?]*?\b(?:an?|any)\s+(?:[\w.-]+\s+){0,2}?[\w.-]+\s+(?:can|could|should|may|might|must|will|would)\s+(?:be|get|have|hold|take|handle|contain|store|reach|go|last|run)\b|^\s*(?:can|could|should|must|will|would|does|do)\s+(?:an?|any)\s+[a-z]|\bhow\s+(?:many|much)\s+(?:[\w-]+\s+){1,3}?(?:(?:are|is)\s+)?(?:there\s+)?in\s+(?:an?|one)\s+[\w-]+/;
+  /^\s*(?:how|what|which|when|why|where|is|are|can|could|should|would|will|does|do)\b[^,;:.!?]*?\b(?:an?|any)\s+(?:[\w.-]+\s+){0,2}?[\w.-]+\s+(?:can|could|should|may|might|must|will|would)\s+(?:be|get|have|hold|take|handle|contain|store|reach|go|last|run)\b|^\s*(?:can|could|should|must|will|would|does|do)\s+(?:an?|any)\s+[a-z]|^\s*(?:how|why|when|where|what)\s+(?:often\s+|much\s+|long\s+)?(?:can|could|should|must|do|does)\s+(?!(?:the|my|our|your|these|those|this|that|its|their|it|they|we|you|i|there)\b)(?:[a-z]+\s+)?[a-z]+s\s+(?:be|get)\s+[a-z]+(?:ed|en|wn|de)\b|\bhow\s+(?:many|much|long|big|large|often)\b[^?]*\b(?:is|are)\s+too\s+(?:many|much|long|big|large|often|few|little)\b|\bhow\s+(?:many|much)\s+(?:[\w-]+\s+){1,3}?(?:(?:are|is)\s+)?(?:there\s+)?in\s+(?:an?|one)\s+[\w-]+/;
 
 /** What would happen, or how one would go about something: "what happens if a disk dies", "if X fills up, does it …". */
 export const HYPOTHETICAL =
