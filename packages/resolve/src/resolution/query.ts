@@ -4,7 +4,7 @@ import { VALUE_QUESTION, amountNamed, fillAsked, valueUnitOf } from "./amount-wo
 import { readParts } from "./compare-parts.js";
 import { failureAsked, successAsked } from "./failure-words.js";
 import { parseFollowUp } from "./follow-up-words.js";
-import { GENERAL_QUESTION } from "./lexicon.js";
+import { EXECUTION_NOUNS, GENERAL_QUESTION } from "./lexicon.js";
 import { MAX_MESSAGE_CHARS, dropQuotedPhrases, normalizeMessage, readNames } from "./message-text.js";
 import { FIRST_WORDS, LATEST_WORDS, splitNegation } from "./negation.js";
 import { parseTemporal } from "./order-words.js";
@@ -33,6 +33,27 @@ export { parseClock } from "./clock-words.js";
 export { parseTemporal } from "./order-words.js";
 export { parseFollowUp } from "./follow-up-words.js";
 
+/**
+ * "explain the first normal form", "define the second law of motion": a request to explain whose ordinals each qualify
+ * words that name no record (no execution noun, no "one"/"thing"/"step"): the ordinal is part of a term of the world.
+ */
+function ordinalOfTerm(lower: string): boolean {
+  if (!/^\s*(?:please\s+)?(?:explain|define|describe)\b/.test(lower)) return false;
+  const ordinals = [
+    ...lower.matchAll(/\b(?:first|second|third|fourth|fifth|last|latest|previous)\s+([\w-]+)(?:\s+([\w-]+))?/g),
+  ];
+  return (
+    ordinals.length > 0 &&
+    ordinals.every((m) =>
+      [m[1], m[2]].every(
+        (w) =>
+          !w ||
+          !(EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, "")) || /^(?:thing|step|action)s?$/.test(w)),
+      ),
+    )
+  );
+}
+
 /** A question ("how …", "what …", "is …", "can …") or a request for something new ("give me a …", "write me a …"). */
 const ASKED_IN_GENERAL =
   /^\s*(?:(?:so|and|but|ok|okay|also|btw|quick question)\b[\s,:]*)?(?:(?:how|what|what's|whats|which|why|when|where|who|is|are|can|could|should|would|will|does|do)\b|(?:please\s+)?(?:give|get|write|suggest|recommend|show|tell|find)\s+(?:me|us)\s+(?:an?|some)\b)/;
@@ -55,8 +76,10 @@ export function parseQuery(input: string): ParsedQuery {
   const lower = body.toLowerCase().replace(/[’‘]/g, "'");
   const { hints, consumed, verbHintsOnly } = readHints(lower, names);
 
-  // "before and after the fix" names two things (parts below), not one order.
-  const temporal = /\bbefore and after\b/.test(lower) ? undefined : (parseTemporal(lower) ?? negation.order);
+  // "before and after the fix" names two things (parts below), not one order; "explain the first normal form" names a
+  // term of the world, no position among records.
+  const temporal =
+    /\bbefore and after\b/.test(lower) || ordinalOfTerm(lower) ? undefined : (parseTemporal(lower) ?? negation.order);
   // "the status before the restart vs after": a comparison of two positions keeps its parts (below).
   if (temporal?.kind === "event" && !/\s(?:vs\.?|versus)\s/.test(lower)) {
     // The event clause ("before the migration ran") anchors the order; the rest describes the referent.
