@@ -27,6 +27,13 @@ describe("requests for something new", () => {
     none("could you write me a shell loop that renames every jpg");
   });
 
+  it("a command asked for a task, and how a thing of the world works", () => {
+    none("give me a command to list dotfiles bigger than 1 mb");
+    none("explain how node lts releases work");
+    expect(parseQuery("show me a command that failed").general).toBe(false);
+    expect(parseQuery("explain how the listing works").general).toBe(false);
+  });
+
   it("what the assistant knows of the world", () => {
     none("which node release is lts right now, as far as you know?");
   });
