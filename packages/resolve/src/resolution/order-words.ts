@@ -212,3 +212,24 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   }
   return undefined;
 }
+
+/**
+ * "explain the first normal form", "define the second law of motion": a request to explain whose ordinals each qualify
+ * words that name no record (no execution noun, no "one"/"thing"/"step"): the ordinal is part of a term of the world.
+ */
+export function ordinalOfTerm(lower: string): boolean {
+  if (!/^\s*(?:please\s+)?(?:explain|define|describe)\b/.test(lower)) return false;
+  const ordinals = [
+    ...lower.matchAll(/\b(?:first|second|third|fourth|fifth|last|latest|previous)\s+([\w-]+)(?:\s+([\w-]+))?/g),
+  ];
+  return (
+    ordinals.length > 0 &&
+    ordinals.every((m) =>
+      [m[1], m[2]].every(
+        (w) =>
+          !w ||
+          !(EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, "")) || /^(?:thing|step|action)s?$/.test(w)),
+      ),
+    )
+  );
+}

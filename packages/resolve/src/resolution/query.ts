@@ -4,10 +4,10 @@ import { VALUE_QUESTION, amountNamed, fillAsked, valueUnitOf } from "./amount-wo
 import { readParts } from "./compare-parts.js";
 import { failureAsked, successAsked } from "./failure-words.js";
 import { parseFollowUp } from "./follow-up-words.js";
-import { EXECUTION_NOUNS, GENERAL_QUESTION } from "./lexicon.js";
+import { GENERAL_QUESTION } from "./lexicon.js";
 import { MAX_MESSAGE_CHARS, dropQuotedPhrases, normalizeMessage, readNames } from "./message-text.js";
 import { FIRST_WORDS, LATEST_WORDS, splitNegation } from "./negation.js";
-import { parseTemporal } from "./order-words.js";
+import { ordinalOfTerm, parseTemporal } from "./order-words.js";
 import type { ParsedQuery } from "./query-types.js";
 import { readCompounds, readTerms } from "./query-terms.js";
 import {
@@ -24,7 +24,7 @@ import {
 } from "./session-pointers.js";
 import { isStatement } from "./statement.js";
 import { readHints } from "./tool-hints.js";
-import { readWorld } from "./world-question.js";
+import { ASKED_IN_GENERAL, readWorld } from "./world-question.js";
 
 export type { FollowUp, ParsedQuery, QueryTerm, TemporalOp, ValueKind } from "./query-types.js";
 export { MAX_MESSAGE_CHARS, normalizeMessage } from "./message-text.js";
@@ -32,31 +32,6 @@ export { splitNegation } from "./negation.js";
 export { parseClock } from "./clock-words.js";
 export { parseTemporal } from "./order-words.js";
 export { parseFollowUp } from "./follow-up-words.js";
-
-/**
- * "explain the first normal form", "define the second law of motion": a request to explain whose ordinals each qualify
- * words that name no record (no execution noun, no "one"/"thing"/"step"): the ordinal is part of a term of the world.
- */
-function ordinalOfTerm(lower: string): boolean {
-  if (!/^\s*(?:please\s+)?(?:explain|define|describe)\b/.test(lower)) return false;
-  const ordinals = [
-    ...lower.matchAll(/\b(?:first|second|third|fourth|fifth|last|latest|previous)\s+([\w-]+)(?:\s+([\w-]+))?/g),
-  ];
-  return (
-    ordinals.length > 0 &&
-    ordinals.every((m) =>
-      [m[1], m[2]].every(
-        (w) =>
-          !w ||
-          !(EXECUTION_NOUNS.has(w) || EXECUTION_NOUNS.has(w.replace(/s$/, "")) || /^(?:thing|step|action)s?$/.test(w)),
-      ),
-    )
-  );
-}
-
-/** A question ("how …", "what …", "is …", "can …") or a request for something new ("give me a …", "write me a …"). */
-const ASKED_IN_GENERAL =
-  /^\s*(?:(?:so|and|but|ok|okay|also|btw|quick question)\b[\s,:]*)?(?:(?:how|what|what's|whats|which|why|when|where|who|is|are|can|could|should|would|will|does|do)\b|(?:please\s+)?(?:give|get|write|suggest|recommend|show|tell|find)\s+(?:me|us)\s+(?:an?|some)\b)/;
 
 export function parseQuery(input: string): ParsedQuery {
   // Control characters are spaces; a message longer than MAX_MESSAGE_CHARS is read up to it.

@@ -67,3 +67,7 @@ export function readWorld(lower: string): Pick<ParsedQuery, "advice" | "world" |
     stateAsked: (WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower),
   };
 }
+
+/** A question ("how …", "what …", "is …", "can …") or a request for something new ("give me a …", "write me a …"). */
+export const ASKED_IN_GENERAL =
+  /^\s*(?:(?:so|and|but|ok|okay|also|btw|quick question)\b[\s,:]*)?(?:(?:how|what|what's|whats|which|why|when|where|who|is|are|can|could|should|would|will|does|do)\b|(?:please\s+)?(?:give|get|write|suggest|recommend|show|tell|find)\s+(?:me|us)\s+(?:an?|some)\b)/;
