@@ -50,4 +50,10 @@ describe("a kind of thing in general", () => {
     expect(ids("how many files is too many for one folder?")).toEqual([]);
     expect(parseQuery("how often were the uploads purged?").world).toBe(false);
   });
+
+  it("how two things of the world relate is the world's", () => {
+    expect(parseQuery("is toml a superset of ini?").world).toBe(true);
+    expect(ids("is mariadb a fork of mysql?")).toEqual([]);
+    expect(parseQuery("is the uploads folder a copy of the old one?").world).toBe(false);
+  });
 });

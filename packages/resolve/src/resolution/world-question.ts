@@ -31,6 +31,10 @@ export const COMPARISON =
 const KIND_IN_GENERAL =
   /^\s*(?:how|what|which|when|why|where|is|are|can|could|should|would|will|does|do)\b[^,;:.!?]*?\b(?:an?|any)\s+(?:[\w.-]+\s+){0,2}?[\w.-]+\s+(?:can|could|should|may|might|must|will|would)\s+(?:be|get|have|hold|take|handle|contain|store|reach|go|last|run)\b|^\s*(?:can|could|should|must|will|would|does|do)\s+(?:an?|any)\s+[a-z]|^\s*(?:how|why|when|where|what)\s+(?:often\s+|much\s+|long\s+)?(?:can|could|should|must|do|does)\s+(?!(?:the|my|our|your|these|those|this|that|its|their|it|they|we|you|i|there)\b)(?:[a-z]+\s+)?[a-z]+s\s+(?:be|get)\s+[a-z]+(?:ed|en|wn|de)\b|\bhow\s+(?:many|much|long|big|large|often)\b[^?]*\b(?:is|are)\s+too\s+(?:many|much|long|big|large|often|few|little)\b|\bhow\s+(?:many|much)\s+(?:[\w-]+\s+){1,3}?(?:(?:are|is)\s+)?(?:there\s+)?in\s+(?:an?|one)\s+[\w-]+/;
 
+/** How two things of the world relate: "is kotlin a superset of java?", "is valkey a fork of redis?". */
+const RELATION_OF =
+  /^\s*(?:is|are|was|were)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there)\b)[\w.+#-]+(?:\s+[\w.+#-]+)?\s+(?:an?|the)\s+(?:[\w-]+\s+)?(?:superset|subset|fork|dialect|successor|predecessor|replacement|alternative|variant|kind|type|flavou?r|descendant|clone|port|rewrite|wrapper)\s+(?:of|to|for)\s+(?!(?:the|that|this|these|those|our|my|your|it)\b)[\w.+#-]/;
+
 /** What would happen, or how one would go about something: "what happens if a disk dies", "if X fills up, does it …". */
 export const HYPOTHETICAL =
   /\bwhat (?:happens|would happen|will happen)\b|\b(?:why|how|when)\s+(?:would|could|might)\s+(?:an?|any|some)\s|^\s*if\b[^?,]*,\s*(?:does|do|will|would|can|could|is|are|should)\b|\bhow (?:would|should|do) (?:you|we|i) (?:set up|setup|configure|structure|organi[sz]e|approach|monitor|avoid|prevent)\b|\bwhat would you do\b/;
@@ -60,6 +64,7 @@ export function readWorld(lower: string): Pick<ParsedQuery, "advice" | "world" |
       (COMPARISON.test(lower) && !pointerAtSession(lower)) ||
       (NORM_QUESTION.test(lower) && !pointerAtSession(lower)) ||
       (KIND_IN_GENERAL.test(lower) && !pointerAtSession(lower)) ||
+      (RELATION_OF.test(lower) && !pointerAtSession(lower)) ||
       HYPOTHETICAL.test(lower) ||
       GENERIC.test(lower) ||
       FUTURE.test(lower),
