@@ -496,6 +496,16 @@ export const GENERAL_QUESTION: RegExp[] = [
   /\bwhat'?s (a|an)\b/,
   /\b(explain|define|describe) (what )?(a|an)\b/,
   /^\s*(please\s+)?(write|compose|draft|create|generate|make)\s+(me\s+)?(a|an|some)\b/,
+  // "can you write me a one-liner that …": a request to write something new, asked politely.
+  /^\s*(?:(?:can|could|would|will) you\s+(?:please\s+)?)(?:write|compose|draft|generate)\s+(?:me\s+|us\s+)?(?:a|an|some)\b/,
+  // Names or ideas asked for ("a good name for a tool that …", "give me 5"): something new, not a record.
+  /\b(?:good|catchy|better|cool|short|clever|fun|nice)\s+names?\s+for\b|\bname (?:ideas|suggestions)\b|\bgive me (?:\d+|two|three|four|five|ten|a few|some)\s*(?:[?.!]|$|(?:more\s+)?(?:ideas|options|names|suggestions|examples|alternatives)\b)/,
+  // A snippet or command asked for a task ("give me a command to find big files"), not one that ran ("… that failed").
+  /^\s*(?:please\s+)?(?:give|show|suggest)\s+(?:me|us)\s+(?:an?|some)\s+(?:[\w-]+\s+)?(?:command|one-?liner|script|regexp?|snippet|function|query|alias|example)s?\s+(?:to|that|for|which)\s+(?![a-z]+ed\b)/,
+  // How a thing of the world works: "explain how dns resolution works" (not "how the cache works", "how it works").
+  /\b(?:explain|describe|tell me)\s+how\s+(?!(?:the|that|this|these|those|my|our|your|its|their|it|they|we|you|i)\b)(?:[\w-]+\s+){1,4}?works?\b/,
+  // What the assistant knows of the world: "as far as you know", "to your knowledge".
+  /\bas far as you know\b|\bto (?:the best of )?your knowledge\b|\byour (?:training|knowledge) cut-?off\b/,
   /\b(haiku|poem|limerick|joke|riddle|song|story)\b/,
   /\btranslate\b/,
   /\bremind me (to|about|on|at|in|tomorrow|tonight|next|every)\b/,

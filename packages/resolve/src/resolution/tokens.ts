@@ -6,10 +6,10 @@ export const STOPWORDS = new Set(
     "a an the this that these those it its it's is are was were be been being am do does did done doing have has had having " +
     "i me my mine we us our you your yours he she they them their what whats what's which who whom whose where when why how " +
     "can could would should will shall may might must of in on at to for from by with about into onto over under again " +
-    "and or but not no nor so than too very just also only then there here up down out off any some all each every both " +
+    "and or but not no nor so than too very just also only then there here up down out off any some all each every both per via " +
     "one ones thing things stuff something anything please pls thanks thank ok okay hey hi yes let lets let's me " +
     "show give tell pull paste display reopen as if going goes went gone happening happened second seconds minute minutes moment moments bring print say said says see look looks looked like get got go back find found " +
-    "summarize summarise summary recap tldr tl dr key points point explain describe need needs want know mean means " +
+    "summarize summarise summary recap tldr tl dr points point explain describe need needs want know mean means " +
     "make made put take use well really actually kind sort bit lot lots much many more most less least " +
     "now currently presently nowadays again still already ago moment while since before after earlier later last latest first previous prior current " +
     "time times other another same new old once twice run runs running turn turned getting using saying doing having making taking looking trying seeing compare contrast " +
@@ -33,6 +33,8 @@ export function stem(word: string): string {
   let w = word.toLowerCase();
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith("'s")) w = w.slice(0, -2);
+  // The plural of a word kept whole is the word ("keys" → "key", "days" → "day"), not Porter's "kei", "dai".
+  if (w.length === 4 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, 3);
   return porter(w);
 }
 
