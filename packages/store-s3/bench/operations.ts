@@ -237,6 +237,18 @@ export const OPERATIONS: Operation[] = [
     run: (store, session) => store.listReferences(session as string),
   },
   {
+    // The server's session listing (GET /api/sessions/:id/artifacts): references and their records.
+    name: "list a session, unchanged, through the server (3 references with their records)",
+    requests: 1,
+    setup: async (store, ctx) => {
+      const session = ctx.session();
+      for (let i = 0; i < 3; i++) await stored(elsewhere(store), ctx, session);
+      await store.listArtifacts(session);
+      return session;
+    },
+    run: (store, session) => store.listArtifacts(session as string),
+  },
+  {
     name: "remove a reference (by short ref)",
     requests: 2,
     setup: (store, ctx) => stored(store, ctx),
