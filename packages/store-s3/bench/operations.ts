@@ -287,6 +287,23 @@ export const PER_ITEM: PerItem[] = [
     },
   },
   {
+    // Stored by another instance, then read here once by a gc: a repeated gc's mark knows each by its listed version.
+    name: "gc mark, per unchanged reference (read here by an earlier gc)",
+    requests: 0,
+    async measure(count, store, ctx) {
+      const session = ctx.session();
+      const other = elsewhere(store);
+      const added = async (n: number) => {
+        for (let i = 0; i < n; i++) await stored(other, ctx, session);
+        await store.gc();
+        return count(() => store.gc());
+      };
+      const one = await added(1);
+      const eleven = await added(10);
+      return (eleven - one) / 10;
+    },
+  },
+  {
     name: "verify, per artifact (referenced, one blob)",
     requests: 3,
     async measure(count, store, ctx) {

@@ -43,6 +43,7 @@ import {
   sessionPrefix,
 } from "./layout.js";
 import { FLOOR_MARGIN_MS, type StoreLayout, assertGraceAboveFloor, readLayoutMarker } from "./layout-marker.js";
+import { listedReference } from "./listed-references.js";
 import { runGc, runStats, runVerify } from "./maintenance.js";
 import {
   checkStoredBlob,
@@ -811,7 +812,7 @@ export class ArtifactStore {
     const expired = options.dryRun ? expiredKeys.length : await this.#deleteExpired(expiredKeys);
     let report: GcReport;
     try {
-      report = await runGc(this.#core, { ...options, graceMs }, expired, recheck);
+      report = await runGc(this.#core, { ...options, graceMs }, expired, recheck, this.#writes);
     } finally {
       this.#records.clear(); // swept records (none a live reference holds; cleared all the same)
     }
@@ -1007,14 +1008,17 @@ export class ArtifactStore {
     return reference;
   }
 
+  /** Keys of expired references; those listed in the version this instance holds are not read (listedReference). */
   async #expiredReferenceKeys(): Promise<string[]> {
     const now = this.#core.now();
-    const keys = (await collect(this.#core.driver.list(REF_PREFIX))).map((e) => e.key);
-    const expired = await mapLimit(keys, 16, async (key) => {
+    const entries = await collect(this.#core.driver.list(REF_PREFIX));
+    const expired = await mapLimit(entries, 16, async (entry) => {
+      const { key } = entry;
       const parsed = parseRefKey(key);
       if (!parsed) return undefined;
       try {
-        const reference = await this.#core.readReference(parsed.session, parsed.id);
+        const listed = listedVersion(entry);
+        const reference = await listedReference(this.#core, this.#writes, parsed.session, parsed.id, listed);
         return reference && this.#core.isExpired(reference, now) ? key : undefined;
       } catch (error) {
         rethrowUnlessCorrupt(error);
@@ -1026,11 +1030,11 @@ export class ArtifactStore {
 
   async #deleteExpired(keys?: string[]): Promise<number> {
     let removed = 0;
+    const toDelete = keys ?? (await this.#expiredReferenceKeys());
     try {
-      for (const key of keys ?? (await this.#expiredReferenceKeys()))
-        if (await this.#core.driver.delete(key)) removed++;
+      for (const key of toDelete) if (await this.#core.driver.delete(key)) removed++;
     } finally {
-      this.#writes.forgetAll();
+      this.#writes.expiredDeleted(toDelete.map((key) => parseRefKey(key)!));
     }
     return removed;
   }
