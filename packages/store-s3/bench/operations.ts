@@ -237,6 +237,18 @@ export const OPERATIONS: Operation[] = [
     run: (store, session) => store.listReferences(session as string),
   },
   {
+    // The server's session listing (GET /api/sessions/:id/artifacts): references and their records.
+    name: "list a session, unchanged, through the server (3 references with their records)",
+    requests: 1,
+    setup: async (store, ctx) => {
+      const session = ctx.session();
+      for (let i = 0; i < 3; i++) await stored(elsewhere(store), ctx, session);
+      await store.listArtifacts(session);
+      return session;
+    },
+    run: (store, session) => store.listArtifacts(session as string),
+  },
+  {
     name: "remove a reference (by short ref)",
     requests: 2,
     setup: (store, ctx) => stored(store, ctx),
@@ -271,6 +283,23 @@ export const PER_ITEM: PerItem[] = [
       await store.gc({ graceMs: 0 });
       const one = await sweep(1);
       const eleven = await sweep(11);
+      return (eleven - one) / 10;
+    },
+  },
+  {
+    // Stored by another instance, then read here once by a gc: a repeated gc's mark knows each by its listed version.
+    name: "gc mark, per unchanged reference (read here by an earlier gc)",
+    requests: 0,
+    async measure(count, store, ctx) {
+      const session = ctx.session();
+      const other = elsewhere(store);
+      const added = async (n: number) => {
+        for (let i = 0; i < n; i++) await stored(other, ctx, session);
+        await store.gc();
+        return count(() => store.gc());
+      };
+      const one = await added(1);
+      const eleven = await added(10);
       return (eleven - one) / 10;
     },
   },

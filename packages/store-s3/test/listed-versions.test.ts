@@ -87,7 +87,7 @@ describe("references listed in a version this instance holds are not read again"
     const { writer, reader } = pair();
     await reader.put("warm up: the layout check");
     const texts = ["listed versions: a", "listed versions: b", "listed versions: c"];
-    const puts = [];
+    const puts: Array<{ id: string; shortRef: string }> = [];
     for (const text of texts) puts.push(await writer.put(text, { session: "l", label: "old" }));
     expect((await counted(() => reader.listReferences("l"))).requests).toHaveLength(4);
 

@@ -1,6 +1,7 @@
 import {
   ArefError,
   MIN_PREFIX_LENGTH,
+  isArefError,
   parseRef,
   parseSessionId,
   parseWith,
@@ -42,6 +43,7 @@ import {
   sessionPrefix,
 } from "./layout.js";
 import { FLOOR_MARGIN_MS, type StoreLayout, assertGraceAboveFloor, readLayoutMarker } from "./layout-marker.js";
+import { listedReference } from "./listed-references.js";
 import { runGc, runStats, runVerify } from "./maintenance.js";
 import {
   checkStoredBlob,
@@ -53,6 +55,7 @@ import {
   storeBlob,
   storedRecord,
 } from "./put-steps.js";
+import { RecordCache } from "./record-cache.js";
 import { type Generation, ReferenceCache } from "./reference-cache.js";
 import { ReferenceWrites, type ReferenceWritten } from "./reference-writes.js";
 import { SessionRecords } from "./session-records.js";
@@ -113,6 +116,8 @@ export class ArtifactStore {
   readonly #references = new ReferenceCache();
   /** Session reference writes, with the hints this instance keeps of its own writes. */
   readonly #writes: ReferenceWrites;
+  /** Records read while a live reference held them: served to listings of that same reference (listArtifacts). */
+  readonly #records = new RecordCache();
   #layoutChecked: Promise<StoreLayout | undefined> | undefined;
   /** Append-only session records (executions, chat turns, metrics) over the same driver. */
   readonly records: SessionRecords;
@@ -484,9 +489,43 @@ export class ArtifactStore {
     // With a session: that session's view (its own label, summary, type, time), never another session's.
     const reference =
       options.session === undefined ? undefined : await this.#liveReference(options.session, id, listed);
-    const view = (r: ArtifactRecord) => (reference === undefined ? r : sessionView(r, reference));
+    const { record } = await this.#sharedRecord(id);
+    return reference === undefined ? record : sessionView(record, reference);
+  }
+
+  /**
+   * A session's references, as `listReferences`, each with its artifact's shared record (the one
+   * `getRecord(id)` returns; undefined when the record or content is damaged, CORRUPT_METADATA or INTEGRITY:
+   * verify reports it). The record held by a live reference this instance read it under before (the same
+   * reference, still live in this listing) is not read again (see RecordCache): listing an unchanged session
+   * again is its listing alone. Expired references' records are always read.
+   */
+  async listArtifacts(
+    session: string,
+    options: { includeExpired?: boolean } = {},
+  ): Promise<Array<{ reference: SessionReference; record?: ArtifactRecord }>> {
+    const references = await this.listReferences(session, options);
+    const now = this.#core.now();
+    return mapLimit(references, 16, async (reference) => {
+      const live = !this.#core.isExpired(reference, now);
+      const cached = live ? this.#records.get(reference) : undefined;
+      if (cached !== undefined) return { reference, record: cached };
+      try {
+        const { record, stored } = await this.#sharedRecord(reference.artifact_id);
+        if (live && stored) this.#records.set(reference, record);
+        return { reference, record };
+      } catch (error) {
+        if (isArefError(error) && (error.code === "CORRUPT_METADATA" || error.code === "INTEGRITY"))
+          return { reference };
+        throw error;
+      }
+    });
+  }
+
+  /** The artifact's shared record; `stored`: read back as stored (else rebuilt from the content just now). */
+  async #sharedRecord(id: ArtifactId): Promise<{ record: ArtifactRecord; stored: boolean }> {
     const record = await this.#core.readRecord(id);
-    if (record !== undefined) return view(record);
+    if (record !== undefined) return { record, stored: true };
     if ((await this.#core.driver.head(blobKey(id))) === undefined) {
       throw new ArefError("NOT_FOUND", `artifact ${toShortRef(id)} is not in the store`, {
         details: { artifact_id: id },
@@ -496,7 +535,7 @@ export class ArtifactStore {
     const bytes = await this.get(id);
     const rebuilt = this.#core.buildRecord(id, bytes, {});
     await this.#core.driver.putIfAbsent(metaKey(id), encodeJson(rebuilt));
-    return view(rebuilt);
+    return { record: rebuilt, stored: false };
   }
 
   /** True when the artifact's content is stored (no integrity check). */
@@ -729,6 +768,7 @@ export class ArtifactStore {
     } finally {
       // Again once the content is gone: a put in flight may have reported its blob write in between.
       this.#writes.forgetAll();
+      this.#records.clear();
     }
     return { id, referencesRemoved, blobRemoved };
   }
@@ -770,7 +810,12 @@ export class ArtifactStore {
         : undefined;
     const expiredKeys = await this.#expiredReferenceKeys();
     const expired = options.dryRun ? expiredKeys.length : await this.#deleteExpired(expiredKeys);
-    const report = await runGc(this.#core, { ...options, graceMs }, expired, recheck);
+    let report: GcReport;
+    try {
+      report = await runGc(this.#core, { ...options, graceMs }, expired, recheck, this.#writes);
+    } finally {
+      this.#records.clear(); // swept records (none a live reference holds; cleared all the same)
+    }
     // A session whose last reference this run expires ends: its records go with it (a dry run counts them).
     const ended: string[] = [];
     const expiring = new Set(expiredKeys);
@@ -793,7 +838,10 @@ export class ArtifactStore {
       const problems = [...report.problems, ...records].sort((a, b) => a.key.localeCompare(b.key));
       return { ...report, problems, ok: problems.every((p) => p.repaired) };
     } finally {
-      if (options.repair) this.#writes.forgetAll(); // repair may drop corrupt references
+      if (options.repair) {
+        this.#writes.forgetAll(); // repair may drop corrupt references
+        this.#records.clear(); // and rewrite records
+      }
     }
   }
 
@@ -954,14 +1002,17 @@ export class ArtifactStore {
     return reference;
   }
 
+  /** Keys of expired references; those listed in the version this instance holds are not read (listedReference). */
   async #expiredReferenceKeys(): Promise<string[]> {
     const now = this.#core.now();
-    const keys = (await collect(this.#core.driver.list(REF_PREFIX))).map((e) => e.key);
-    const expired = await mapLimit(keys, 16, async (key) => {
+    const entries = await collect(this.#core.driver.list(REF_PREFIX));
+    const expired = await mapLimit(entries, 16, async (entry) => {
+      const { key } = entry;
       const parsed = parseRefKey(key);
       if (!parsed) return undefined;
       try {
-        const reference = await this.#core.readReference(parsed.session, parsed.id);
+        const listed = listedVersion(entry);
+        const reference = await listedReference(this.#core, this.#writes, parsed.session, parsed.id, listed);
         return reference && this.#core.isExpired(reference, now) ? key : undefined;
       } catch (error) {
         rethrowUnlessCorrupt(error);
@@ -973,11 +1024,11 @@ export class ArtifactStore {
 
   async #deleteExpired(keys?: string[]): Promise<number> {
     let removed = 0;
+    const toDelete = keys ?? (await this.#expiredReferenceKeys());
     try {
-      for (const key of keys ?? (await this.#expiredReferenceKeys()))
-        if (await this.#core.driver.delete(key)) removed++;
+      for (const key of toDelete) if (await this.#core.driver.delete(key)) removed++;
     } finally {
-      this.#writes.forgetAll();
+      this.#writes.expiredDeleted(toDelete.map((key) => parseRefKey(key)!));
     }
     return removed;
   }

@@ -11,7 +11,8 @@ import {
 } from "@artifact-refs/schema";
 import { collect, mapLimit } from "./concurrency.js";
 import { sha256Hex } from "./content.js";
-import { encodeJson, rethrowUnlessCorrupt, type StoreCore } from "./core.js";
+import { encodeJson, listedVersion, rethrowUnlessCorrupt, type StoreCore } from "./core.js";
+import { type HeldReferences, listedReference } from "./listed-references.js";
 import { parseManifest } from "./manifest.js";
 import {
   BLOB_PREFIX,
@@ -25,8 +26,12 @@ import {
 } from "./layout.js";
 import type { GcOptions, VerifyOptions } from "./options.js";
 
-/** Ids held by live (unexpired, readable) references. A corrupt reference keeps its blob alive. */
-async function markLive(core: StoreCore): Promise<Set<ArtifactId>> {
+/**
+ * Ids held by live (unexpired, readable) references. A corrupt reference keeps its blob alive. A reference the
+ * listing shows in the version `held` holds is that reference, byte for byte: it is not read (the same bytes a
+ * read would return, so the same mark); every other one is read, and its version kept for the next gc.
+ */
+async function markLive(core: StoreCore, held?: HeldReferences): Promise<Set<ArtifactId>> {
   const live = new Set<ArtifactId>();
   const now = core.now();
   const entries = await collect(core.driver.list(REF_PREFIX));
@@ -42,10 +47,13 @@ async function markLive(core: StoreCore): Promise<Set<ArtifactId>> {
       },
     );
   }
-  const keys = entries.map((e) => parseRefKey(e.key)).filter((k) => k !== undefined);
+  const keys = entries.flatMap((e) => {
+    const k = parseRefKey(e.key);
+    return k === undefined ? [] : [{ ...k, listed: listedVersion(e) }];
+  });
   await mapLimit(keys, 16, async (k) => {
     try {
-      const reference = await core.readReference(k.session, k.id);
+      const reference = await listedReference(core, held, k.session, k.id, k.listed);
       if (reference && !core.isExpired(reference, now)) live.add(k.id);
     } catch (error) {
       rethrowUnlessCorrupt(error);
@@ -122,7 +130,8 @@ async function recordWouldGo(core: StoreCore, id: ArtifactId, cutoff: Date): Pro
  * 3. mark again, and delete each candidate still unreferenced, conditionally on its time
  *    (drivers do this atomically where the backend allows). A writer that lost the race
  *    finds its blob gone after writing its reference and stores it again (see put).
- * `afterListing` runs once the blobs are listed (the store re-checks its grace floor there when
+ * `held`: the references this instance holds with their versions (the mark reads only those listed in
+ * another version). `afterListing` runs once the blobs are listed (the store re-checks its grace floor there when
  * the store had no layout marker at the start: a writer records it before its first blob).
  */
 export async function runGc(
@@ -130,11 +139,12 @@ export async function runGc(
   options: GcOptions,
   referencesExpired: number,
   afterListing?: () => Promise<void>,
+  held?: HeldReferences,
 ): Promise<GcReport> {
   const graceMs = options.graceMs ?? core.gcGraceMs;
   const markStart = await backendNow(core);
   const cutoff = new Date(markStart.getTime() - graceMs);
-  const firstMark = await markLive(core);
+  const firstMark = await markLive(core, held);
   await options.onMarked?.();
   const blobs = await collect(core.driver.list(BLOB_PREFIX));
   await afterListing?.();
@@ -146,7 +156,7 @@ export async function runGc(
         const id = idOfBlobKey(b.key);
         return id !== undefined && !firstMark.has(id) && b.modifiedAt < cutoff;
       });
-  const secondMark = candidates.length > 0 ? await markLive(core) : firstMark;
+  const secondMark = candidates.length > 0 ? await markLive(core, held) : firstMark;
   if (candidates.length > 0 && (await markParts(core, secondMark, blobIds)).unreadable) candidates.length = 0;
   const swept: ArtifactId[] = [];
   // Artifacts whose record went with their content: a whole artifact with its blob; a chunked one

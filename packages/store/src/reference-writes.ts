@@ -246,6 +246,18 @@ export class ReferenceWrites {
     this.#recentBlobs.clear();
   }
 
+  /**
+   * Expired references were deleted (cleanup of expired ones, gc): what was read or written of references
+   * and blobs is forgotten, except the versioned hints of references not deleted. A hint is only ever used
+   * with its version (a listing showing that version, a re-put over it with `ifMatch`), which a reference
+   * changed or removed since no longer has: a repeated gc then reads only references changed since.
+   */
+  expiredDeleted(deleted: Array<{ session: string; id: ArtifactId }>): void {
+    this.#references.clear();
+    this.#recentBlobs.clear();
+    for (const { session, id } of deleted) this.#hints.drop(session, id);
+  }
+
   /** The reference `write` writes (see there). */
   newReference(
     session: string,

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import {
-  hasErrorCode,
   HotStateSchema,
   ListReceiptSchema,
   MIN_PREFIX_LENGTH,
@@ -11,7 +10,6 @@ import {
   type ListItem,
   type ListReceipt,
 } from "@artifact-refs/schema";
-import { mapLimit } from "@artifact-refs/store/internal";
 import { assertSession, canSee } from "../auth.js";
 import type { AppContext } from "../app-context.js";
 import { defineRoute, type RouteDef } from "../route.js";
@@ -97,15 +95,13 @@ export function sessionRoutes(app: AppContext): RouteDef<any, any, any>[] {
     responses: { 200: { description: "the references", schema: ListReceiptSchema }, ...ERROR_RESPONSES },
     async handler({ params, query, principal }) {
       assertSession(principal, params.id);
-      const refs = await store.listReferences(params.id, { includeExpired: query.include_expired === true });
-      const lengths = uniquePrefixLengths(refs.map((r) => r.artifact_id));
-      const items = await mapLimit(refs, 16, async (ref): Promise<ListItem> => {
+      // Records of the references this listing shows live, read before under the same reference, are not read
+      // again (ArtifactStore.listArtifacts): an unchanged session lists with its listing alone.
+      const listed = await store.listArtifacts(params.id, { includeExpired: query.include_expired === true });
+      const lengths = uniquePrefixLengths(listed.map((l) => l.reference.artifact_id));
+      const items = listed.map(({ reference: ref, record: found }): ListItem => {
         // A damaged record or blob lists without size or summary instead of failing the listing (verify reports it).
-        const record = await store.getRecord(ref.artifact_id).catch((error: unknown) => {
-          if (hasErrorCode(error, "CORRUPT_METADATA") || hasErrorCode(error, "INTEGRITY"))
-            return { size_bytes: 0, label: undefined, summary: undefined };
-          throw error;
-        });
+        const record = found ?? { size_bytes: 0, label: undefined, summary: undefined };
         const label = ref.label ?? record.label;
         return {
           handle: toHandle(ref.artifact_id),
