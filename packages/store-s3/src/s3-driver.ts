@@ -27,15 +27,6 @@ import { KeyLock } from "./key-lock.js";
 import { resolveOptions, type ResolvedOptions, type S3DriverOptions } from "./options.js";
 import { JitterRetryStrategy, backoffDelay } from "./retry.js";
 
-/**
- * A listed entry with its version (the ETag ListObjectsV2 gives each object): the form getVersioned and
- * putVersioned use. To move into `DriverEntry` (driver.ts) as an optional field; until then the store
- * reads it where present (`listedVersion` in core.ts).
- */
-interface ListedEntry extends DriverEntry {
-  version?: string;
-}
-
 const PROBE_PREFIX = "aref-probe/";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -278,7 +269,7 @@ export class S3Driver implements Driver {
         if (!isValidKey(key) || key.startsWith(PROBE_PREFIX)) continue;
         // The ETag: the version getVersioned reads and putVersioned writes (the store skips reading a
         // reference again whose listed version is the one it already read or wrote).
-        const entry: ListedEntry = { key, size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date(0) };
+        const entry: DriverEntry = { key, size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date(0) };
         if (object.ETag !== undefined && object.ETag !== "") entry.version = object.ETag;
         yield entry;
       }

@@ -153,10 +153,8 @@ export class StoreCore {
  * form `getVersioned` reads); undefined otherwise. A reference listed with the version this instance read or
  * wrote is the reference it holds, byte for byte: it is not read again.
  */
-export const listedVersion = (entry: DriverEntry): string | undefined => {
-  const version = (entry as DriverEntry & { version?: unknown }).version;
-  return typeof version === "string" && version !== "" ? version : undefined;
-};
+export const listedVersion = (entry: DriverEntry): string | undefined =>
+  entry.version !== undefined && entry.version !== "" ? entry.version : undefined;
 
 const parseReference = (raw: Uint8Array, session: string, id: ArtifactId): SessionReference =>
   parseStored(

@@ -154,6 +154,8 @@ export interface DriverEntry {
   modifiedAt: Date;
   /** Set when the entry is not what the driver writes (fs: a symbolic link, a FIFO, …): what it is. `verify` reports and removes it. */
   irregular?: string;
+  /** The version `getVersioned` would read for this key, where the listing gives it (S3: the ETag); absent elsewhere. */
+  version?: string;
 }
 
 const KEY_RE = /^[A-Za-z0-9._:-]+(\/[A-Za-z0-9._:-]+)*$/;
