@@ -432,11 +432,7 @@ function resolveParsed(
   const demonstrative = query.temporal !== undefined || query.referring;
   // General questions and tasks ("explain what a 502 means", "write a haiku") refer to nothing,
   // unless they also point at something of the session ("how do I fix that error?").
-  const definiteToolNoun =
-    [...query.hints.keys()].some((k) => k !== "file" && k !== "data") &&
-    /\bthe\s+((?:[\w.-]+\s+){0,2}?)(test|tests|run|query|search|listing|command|call|request|endpoint|page|log|file|build|output|result|error|response)\b/.test(
-      query.text.toLowerCase(),
-    );
+  const definiteToolNoun = query.definiteToolNoun;
   if (query.general && !(query.temporal || query.demonstrative || definiteToolNoun || query.names.length > 0))
     return none;
   if (
