@@ -173,7 +173,9 @@ export class PackBatch {
     for (let i = 0; i < lookUp.length; i += HEADS_AT_ONCE) {
       const part = lookUp.slice(i, i + HEADS_AT_ONCE);
       const entries = await Promise.all(part.map((key) => this.#host.head(key)));
-      part.forEach((key, j) => entries[j] === undefined && gone.push(key));
+      part.forEach((key, j) => {
+        if (entries[j] === undefined) gone.push(key);
+      });
     }
     return gone;
   }
