@@ -51,9 +51,11 @@ parentPort.on("message", (m) => {
   if (m.type === "open") {
     jobs.set(
       m.job,
-      m.kind === "hash"
-        ? { whole: createHash("sha256"), batches: [], end: 0, at: m.at }
-        : { chunker: new Chunker(), describer: new ChunkDescriber(m.binary) },
+      m.kind === "sum"
+        ? { sum: createHash("sha256") }
+        : m.kind === "hash"
+          ? { whole: createHash("sha256"), batches: [], end: 0, at: m.at }
+          : { chunker: new Chunker(), describer: new ChunkDescriber(m.binary) },
     );
     return;
   }
@@ -62,7 +64,15 @@ parentPort.on("message", (m) => {
     jobs.delete(m.job);
     return;
   }
-  if (m.type === "data" && job.whole) {
+  if (job.sum) {
+    // A full read's whole-content hash: data is hashed (no reply); a sync is answered once all before it is.
+    if (m.type === "data") job.sum.update(new Uint8Array(slots.get(m.slot), m.offset, m.length));
+    else if (m.type === "sync") parentPort.postMessage({ type: "sync", job: m.job });
+    else if (m.type === "end") {
+      jobs.delete(m.job);
+      parentPort.postMessage({ type: "end", job: m.job, id: job.sum.digest("hex") });
+    }
+  } else if (m.type === "data" && job.whole) {
     // Hashed now, kept (shared, not copied) until the ids of the chunks in it are asked for. No reply.
     const bytes = new Uint8Array(slots.get(m.slot), 0, m.length);
     job.whole.update(bytes);
@@ -136,7 +146,7 @@ class ChunkWorker {
     return this.#jobs.size;
   }
 
-  open(job: number, options: { kind: "cut" | "hash"; binary?: boolean; at?: number }): void {
+  open(job: number, options: { kind: "cut" | "hash" | "sum"; binary?: boolean; at?: number }): void {
     if (this.#dead) throw this.#dead;
     if (this.#jobs.size === 0) this.#worker.ref(); // keep the process alive while a reply is owed
     this.#jobs.set(job, []);
@@ -274,6 +284,44 @@ export class ChunkJob {
       sizes: entries.map((e) => e[1]),
     });
     return entries.map((e, i) => [ids[i]!, e[1], e[2], e[3]]);
+  }
+}
+
+/** Ids of the full reads' hash jobs (negative: apart from the puts' jobs, which chunkJobsStarted counts). */
+let nextSumJob = -1;
+
+/**
+ * The whole-content SHA-256 of a full read, on a pooled worker (the least busy one). The reader
+ * copies the content into pooled shared buffers and posts each piece in order (`push`, no reply);
+ * `sync` resolves once the worker hashed everything pushed before it (the buffers may then be
+ * reused); `end` gives the hex digest. `drop` abandons it.
+ */
+export class SumJob {
+  readonly #worker: ChunkWorker;
+  readonly #id = nextSumJob--;
+
+  constructor() {
+    this.#worker = pick();
+    this.#worker.open(this.#id, { kind: "sum" });
+  }
+
+  /** `length` bytes of content at `offset` in `slot` (shared: left unchanged until a later sync resolves). */
+  push(slot: Slot, offset: number, length: number): void {
+    this.#worker.post(this.#id, { type: "data", slot, offset, length });
+  }
+
+  async sync(): Promise<void> {
+    await this.#worker.request(this.#id, { type: "sync" });
+  }
+
+  async end(): Promise<string> {
+    const { id } = await this.#worker.request<{ id: string }>(this.#id, { type: "end" });
+    this.drop();
+    return id;
+  }
+
+  drop(): void {
+    this.#worker.close(this.#id);
   }
 }
 

@@ -21,6 +21,7 @@ import {
   type Manifest,
 } from "./manifest.js";
 import { checkStoredBlob } from "./put-steps.js";
+import { ReadSum } from "./read-sum.js";
 
 /** Content up to this size is stored as one blob (today's layout, byte for byte); larger content is chunked. */
 export const SINGLE_BLOB_MAX = 512 * 1024;
@@ -493,10 +494,13 @@ export class ChunkedArtifact {
 
   /**
    * Every chunk in order (CHUNK_PARALLELISM reads ahead), each verified before it is yielded;
-   * after the last one, INTEGRITY unless the whole content hashes to the artifact's id.
+   * after the last one, INTEGRITY unless the whole content hashes to the artifact's id. Past
+   * PIPELINE_AFTER bytes the whole-content hash is computed by a pooled worker (read-sum.ts) while
+   * this thread reads, checks each chunk and hands it on; smaller content is hashed here.
    */
   async *stream(): AsyncGenerator<Uint8Array> {
-    const hash = createHash("sha256");
+    const sum = useWorker() && this.size > PIPELINE_AFTER ? new ReadSum() : undefined;
+    const hash = sum === undefined ? createHash("sha256") : undefined;
     const ahead: Promise<Uint8Array>[] = [];
     let next = 0;
     const fill = () => {
@@ -506,15 +510,20 @@ export class ChunkedArtifact {
         ahead.push(p);
       }
     };
-    fill();
-    while (ahead.length > 0) {
-      const bytes = await ahead.shift()!;
+    try {
       fill();
-      hash.update(bytes);
-      yield bytes;
+      while (ahead.length > 0) {
+        const bytes = await ahead.shift()!;
+        fill();
+        if (sum !== undefined) await sum.update(bytes);
+        else hash!.update(bytes);
+        yield bytes;
+      }
+      const actual = sum !== undefined ? await sum.digest() : hash!.digest("hex");
+      if (actual !== this.id) throw wholeHashMismatch(this.id, actual);
+    } finally {
+      sum?.drop(); // a read stopped early or failed: the worker forgets it
     }
-    const actual = hash.digest("hex");
-    if (actual !== this.id) throw wholeHashMismatch(this.id, actual);
   }
 }
 
