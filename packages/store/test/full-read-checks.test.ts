@@ -55,7 +55,7 @@ describe.each([
     const { yielded, error } = await collect(artifact.stream());
     expect(error).toBeUndefined();
     expect(yielded.length).toBe(originals.length);
-    yielded.forEach((bytes, i) => expect(same(bytes, originals[i]!)).toBe(true));
+    expect(yielded.every((bytes, i) => same(bytes, originals[i]!))).toBe(true);
     expect(chunkJobsOpen()).toBe(0);
   });
 
@@ -68,7 +68,7 @@ describe.each([
     const { yielded, error } = await collect(artifact.stream());
     expect(error).toMatchObject({ code: "INTEGRITY", message: expect.stringContaining(`chunk ${bad + 1} of`) });
     expect(yielded.length).toBe(bad);
-    yielded.forEach((bytes, i) => expect(same(bytes, originals[i]!)).toBe(true));
+    expect(yielded.every((bytes, i) => same(bytes, originals[i]!))).toBe(true);
     expect(chunkJobsOpen()).toBe(0);
   });
 
