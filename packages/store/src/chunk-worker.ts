@@ -53,6 +53,8 @@ parentPort.on("message", (m) => {
       m.job,
       m.kind === "sum"
         ? { sum: createHash("sha256") }
+        : m.kind === "check"
+          ? { check: true }
         : m.kind === "hash"
           ? { whole: createHash("sha256"), batches: [], end: 0, at: m.at }
           : { chunker: new Chunker(), describer: new ChunkDescriber(m.binary) },
@@ -64,7 +66,13 @@ parentPort.on("message", (m) => {
     jobs.delete(m.job);
     return;
   }
-  if (job.sum) {
+  if (job.check) {
+    // A full read's chunk checks: the SHA-256 of each chunk posted, in order.
+    if (m.type === "data") {
+      const id = createHash("sha256").update(new Uint8Array(slots.get(m.slot), m.offset, m.length)).digest("hex");
+      parentPort.postMessage({ type: "digest", job: m.job, id });
+    }
+  } else if (job.sum) {
     // A full read's whole-content hash: data is hashed (no reply); a sync is answered once all before it is.
     if (m.type === "data") job.sum.update(new Uint8Array(slots.get(m.slot), m.offset, m.length));
     else if (m.type === "sync") parentPort.postMessage({ type: "sync", job: m.job });
@@ -146,7 +154,7 @@ class ChunkWorker {
     return this.#jobs.size;
   }
 
-  open(job: number, options: { kind: "cut" | "hash" | "sum"; binary?: boolean; at?: number }): void {
+  open(job: number, options: { kind: "cut" | "hash" | "sum" | "check"; binary?: boolean; at?: number }): void {
     if (this.#dead) throw this.#dead;
     if (this.#jobs.size === 0) this.#worker.ref(); // keep the process alive while a reply is owed
     this.#jobs.set(job, []);
@@ -287,41 +295,59 @@ export class ChunkJob {
   }
 }
 
-/** Ids of the full reads' hash jobs (negative: apart from the puts' jobs, which chunkJobsStarted counts). */
-let nextSumJob = -1;
+/** Ids of the full reads' jobs (negative: apart from the puts' jobs, which chunkJobsStarted counts). */
+let nextReadJob = -1;
 
 /**
- * The whole-content SHA-256 of a full read, on a pooled worker (the least busy one). The reader
- * copies the content into pooled shared buffers and posts each piece in order (`push`, no reply);
- * `sync` resolves once the worker hashed everything pushed before it (the buffers may then be
- * reused); `end` gives the hex digest. `drop` abandons it.
+ * The hashing of a full read, on the pool: each chunk's SHA-256 on one worker (`check`: posted as
+ * soon as the chunk is fetched, answered in order) and the whole-content SHA-256 on another (the
+ * least busy ones). The reader copies the content into pooled shared buffers and posts each piece
+ * in order (`push`, no reply); `sync` resolves once the worker hashed everything pushed before it
+ * (the buffers may then be reused); `end` gives the hex digest. `drop` abandons it.
  */
-export class SumJob {
-  readonly #worker: ChunkWorker;
-  readonly #id = nextSumJob--;
+export class ReadJob {
+  readonly #sum: { worker: ChunkWorker; id: number };
+  readonly #check: { worker: ChunkWorker; id: number };
 
   constructor() {
-    this.#worker = pick();
-    this.#worker.open(this.#id, { kind: "sum" });
+    const summer = pick();
+    this.#sum = { worker: summer, id: nextReadJob-- };
+    summer.open(this.#sum.id, { kind: "sum" });
+    const checker = pick(summer);
+    this.#check = { worker: checker, id: nextReadJob-- };
+    try {
+      checker.open(this.#check.id, { kind: "check" });
+    } catch (error) {
+      summer.close(this.#sum.id);
+      throw error;
+    }
+  }
+
+  /** The SHA-256 of `length` bytes at `offset` in `slot` (left unchanged until this resolves). */
+  async check(slot: Slot, offset: number, length: number): Promise<string> {
+    const { worker, id } = this.#check;
+    const { id: digest } = await worker.request<{ id: string }>(id, { type: "data", slot, offset, length });
+    return digest;
   }
 
   /** `length` bytes of content at `offset` in `slot` (shared: left unchanged until a later sync resolves). */
   push(slot: Slot, offset: number, length: number): void {
-    this.#worker.post(this.#id, { type: "data", slot, offset, length });
+    this.#sum.worker.post(this.#sum.id, { type: "data", slot, offset, length });
   }
 
   async sync(): Promise<void> {
-    await this.#worker.request(this.#id, { type: "sync" });
+    await this.#sum.worker.request(this.#sum.id, { type: "sync" });
   }
 
   async end(): Promise<string> {
-    const { id } = await this.#worker.request<{ id: string }>(this.#id, { type: "end" });
-    this.drop();
+    const { id } = await this.#sum.worker.request<{ id: string }>(this.#sum.id, { type: "end" });
+    this.#sum.worker.close(this.#sum.id);
     return id;
   }
 
   drop(): void {
-    this.#worker.close(this.#id);
+    this.#sum.worker.close(this.#sum.id);
+    this.#check.worker.close(this.#check.id);
   }
 }
 
