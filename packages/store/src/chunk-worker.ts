@@ -51,13 +51,9 @@ parentPort.on("message", (m) => {
   if (m.type === "open") {
     jobs.set(
       m.job,
-      m.kind === "sum"
-        ? { sum: createHash("sha256") }
-        : m.kind === "check"
-          ? { check: true }
-        : m.kind === "hash"
-          ? { whole: createHash("sha256"), batches: [], end: 0, at: m.at }
-          : { chunker: new Chunker(), describer: new ChunkDescriber(m.binary) },
+      m.kind === "hash"
+        ? { whole: createHash("sha256"), batches: [], end: 0, at: m.at }
+        : { chunker: new Chunker(), describer: new ChunkDescriber(m.binary) },
     );
     return;
   }
@@ -66,21 +62,7 @@ parentPort.on("message", (m) => {
     jobs.delete(m.job);
     return;
   }
-  if (job.check) {
-    // A full read's chunk checks: the SHA-256 of each chunk posted, in order.
-    if (m.type === "data") {
-      const id = createHash("sha256").update(new Uint8Array(slots.get(m.slot), m.offset, m.length)).digest("hex");
-      parentPort.postMessage({ type: "digest", job: m.job, id });
-    }
-  } else if (job.sum) {
-    // A full read's whole-content hash: data is hashed (no reply); a sync is answered once all before it is.
-    if (m.type === "data") job.sum.update(new Uint8Array(slots.get(m.slot), m.offset, m.length));
-    else if (m.type === "sync") parentPort.postMessage({ type: "sync", job: m.job });
-    else if (m.type === "end") {
-      jobs.delete(m.job);
-      parentPort.postMessage({ type: "end", job: m.job, id: job.sum.digest("hex") });
-    }
-  } else if (m.type === "data" && job.whole) {
+  if (m.type === "data" && job.whole) {
     // Hashed now, kept (shared, not copied) until the ids of the chunks in it are asked for. No reply.
     const bytes = new Uint8Array(slots.get(m.slot), 0, m.length);
     job.whole.update(bytes);
@@ -154,7 +136,7 @@ class ChunkWorker {
     return this.#jobs.size;
   }
 
-  open(job: number, options: { kind: "cut" | "hash" | "sum" | "check"; binary?: boolean; at?: number }): void {
+  open(job: number, options: { kind: "cut" | "hash"; binary?: boolean; at?: number }): void {
     if (this.#dead) throw this.#dead;
     if (this.#jobs.size === 0) this.#worker.ref(); // keep the process alive while a reply is owed
     this.#jobs.set(job, []);
@@ -292,62 +274,6 @@ export class ChunkJob {
       sizes: entries.map((e) => e[1]),
     });
     return entries.map((e, i) => [ids[i]!, e[1], e[2], e[3]]);
-  }
-}
-
-/** Ids of the full reads' jobs (negative: apart from the puts' jobs, which chunkJobsStarted counts). */
-let nextReadJob = -1;
-
-/**
- * The hashing of a full read, on the pool: each chunk's SHA-256 on one worker (`check`: posted as
- * soon as the chunk is fetched, answered in order) and the whole-content SHA-256 on another (the
- * least busy ones). The reader copies the content into pooled shared buffers and posts each piece
- * in order (`push`, no reply); `sync` resolves once the worker hashed everything pushed before it
- * (the buffers may then be reused); `end` gives the hex digest. `drop` abandons it.
- */
-export class ReadJob {
-  readonly #sum: { worker: ChunkWorker; id: number };
-  readonly #check: { worker: ChunkWorker; id: number };
-
-  constructor() {
-    const summer = pick();
-    this.#sum = { worker: summer, id: nextReadJob-- };
-    summer.open(this.#sum.id, { kind: "sum" });
-    const checker = pick(summer);
-    this.#check = { worker: checker, id: nextReadJob-- };
-    try {
-      checker.open(this.#check.id, { kind: "check" });
-    } catch (error) {
-      summer.close(this.#sum.id);
-      throw error;
-    }
-  }
-
-  /** The SHA-256 of `length` bytes at `offset` in `slot` (left unchanged until this resolves). */
-  async check(slot: Slot, offset: number, length: number): Promise<string> {
-    const { worker, id } = this.#check;
-    const { id: digest } = await worker.request<{ id: string }>(id, { type: "data", slot, offset, length });
-    return digest;
-  }
-
-  /** `length` bytes of content at `offset` in `slot` (shared: left unchanged until a later sync resolves). */
-  push(slot: Slot, offset: number, length: number): void {
-    this.#sum.worker.post(this.#sum.id, { type: "data", slot, offset, length });
-  }
-
-  async sync(): Promise<void> {
-    await this.#sum.worker.request(this.#sum.id, { type: "sync" });
-  }
-
-  async end(): Promise<string> {
-    const { id } = await this.#sum.worker.request<{ id: string }>(this.#sum.id, { type: "end" });
-    this.#sum.worker.close(this.#sum.id);
-    return id;
-  }
-
-  drop(): void {
-    this.#sum.worker.close(this.#sum.id);
-    this.#check.worker.close(this.#check.id);
   }
 }
 

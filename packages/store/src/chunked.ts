@@ -21,7 +21,6 @@ import {
   type Manifest,
 } from "./manifest.js";
 import { checkStoredBlob } from "./put-steps.js";
-import { ReadHashes } from "./read-hashes.js";
 
 /** Content up to this size is stored as one blob (today's layout, byte for byte); larger content is chunked. */
 export const SINGLE_BLOB_MAX = 512 * 1024;
@@ -466,8 +465,8 @@ export class ChunkedArtifact {
     return chunk;
   }
 
-  /** Chunk `index` from the backend, checked against its id (hashed by `hashes`' worker when given). */
-  async #fetch(index: number, hashes?: ReadHashes): Promise<Uint8Array> {
+  /** Chunk `index` from the backend, checked against its id. */
+  async #fetch(index: number): Promise<Uint8Array> {
     const chunk = this.#chunk(index);
     const key = blobKey(chunk.id);
     const bytes = await this.#core.driver.get(key);
@@ -478,7 +477,7 @@ export class ChunkedArtifact {
         details: { artifact_id: this.id, chunk_id: chunk.id, key },
       });
     }
-    const actual = hashes === undefined ? sha256Hex(bytes) : await hashes.checkId(bytes);
+    const actual = sha256Hex(bytes);
     if (actual !== chunk.id) {
       throw new ArefError(
         "INTEGRITY",
@@ -494,36 +493,28 @@ export class ChunkedArtifact {
 
   /**
    * Every chunk in order (CHUNK_PARALLELISM reads ahead), each verified before it is yielded;
-   * after the last one, INTEGRITY unless the whole content hashes to the artifact's id. Past
-   * PIPELINE_AFTER bytes both are hashed by pooled workers (read-hashes.ts) while this thread
-   * reads and hands chunks on; smaller content is hashed here.
+   * after the last one, INTEGRITY unless the whole content hashes to the artifact's id.
    */
   async *stream(): AsyncGenerator<Uint8Array> {
-    const sum = useWorker() && this.size > PIPELINE_AFTER ? new ReadHashes() : undefined;
-    const hash = sum === undefined ? createHash("sha256") : undefined;
+    const hash = createHash("sha256");
     const ahead: Promise<Uint8Array>[] = [];
     let next = 0;
     const fill = () => {
       while (ahead.length < CHUNK_PARALLELISM && next < this.chunks.length) {
-        const p = this.#fetch(next++, sum); // a full read checks everything from the backend, not the cache
+        const p = this.#fetch(next++); // a full read checks everything from the backend, not the cache
         p.catch(() => undefined); // awaited in order below
         ahead.push(p);
       }
     };
-    try {
+    fill();
+    while (ahead.length > 0) {
+      const bytes = await ahead.shift()!;
       fill();
-      while (ahead.length > 0) {
-        const bytes = await ahead.shift()!;
-        fill();
-        if (sum !== undefined) await sum.update(bytes);
-        else hash!.update(bytes);
-        yield bytes;
-      }
-      const actual = sum !== undefined ? await sum.digest() : hash!.digest("hex");
-      if (actual !== this.id) throw wholeHashMismatch(this.id, actual);
-    } finally {
-      sum?.drop(); // a read stopped early or failed: the worker forgets it
+      hash.update(bytes);
+      yield bytes;
     }
+    const actual = hash.digest("hex");
+    if (actual !== this.id) throw wholeHashMismatch(this.id, actual);
   }
 }
 

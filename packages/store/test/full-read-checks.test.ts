@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-import { chunkJobsOpen } from "../src/chunk-worker.js";
-import { ChunkedArtifact, PIPELINE_AFTER } from "../src/chunked.js";
+import { ChunkedArtifact, SINGLE_BLOB_MAX } from "../src/chunked.js";
 import { StoreCore } from "../src/core.js";
 import { blobKey } from "../src/layout.js";
 import { parseManifest } from "../src/manifest.js";
@@ -29,34 +28,24 @@ async function collect(stream: AsyncIterable<Uint8Array>): Promise<{ yielded: Ui
 
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 
-// Both paths: the whole-content hash in a pooled worker (content past PIPELINE_AFTER) and on the main thread.
-describe.each([
-  ["in a worker", undefined],
-  ["on the main thread", "off"],
-] as const)("a full read of a chunked artifact, whole-content hash %s", (_, env) => {
-  afterEach(() => {
-    delete process.env.AREF_CHUNK_WORKER;
-  });
-
+describe("a full read of a chunked artifact checks every chunk before yielding it, then the whole content", () => {
   const setUp = async () => {
-    if (env !== undefined) process.env.AREF_CHUNK_WORKER = env;
     const driver = new MemoryDriver();
     const store = new ArtifactStore({ driver });
     const text = log(6);
-    expect(text.length).toBeGreaterThan(PIPELINE_AFTER);
+    expect(text.length).toBeGreaterThan(SINGLE_BLOB_MAX);
     const put = await store.put(text, { session: "s" });
     const artifact = (await store.chunks(put.id))!;
     const originals = await Promise.all(artifact.chunks.map((c) => driver.get(blobKey(c.id))));
     return { driver, store, put, artifact, originals: originals as Uint8Array[] };
   };
 
-  it("yields exactly the content, and the hash job is gone once it ends", async () => {
+  it("yields exactly the content", async () => {
     const { artifact, originals } = await setUp();
     const { yielded, error } = await collect(artifact.stream());
     expect(error).toBeUndefined();
     expect(yielded.length).toBe(originals.length);
     expect(yielded.every((bytes, i) => same(bytes, originals[i]!))).toBe(true);
-    expect(chunkJobsOpen()).toBe(0);
   });
 
   it("a corrupt chunk is never yielded: the chunks before it are, then INTEGRITY", async () => {
@@ -69,7 +58,6 @@ describe.each([
     expect(error).toMatchObject({ code: "INTEGRITY", message: expect.stringContaining(`chunk ${bad + 1} of`) });
     expect(yielded.length).toBe(bad);
     expect(yielded.every((bytes, i) => same(bytes, originals[i]!))).toBe(true);
-    expect(chunkJobsOpen()).toBe(0);
   });
 
   it("a hand-edited manifest (two chunks swapped, each intact) ends with INTEGRITY from the whole-content hash", async () => {
@@ -86,18 +74,7 @@ describe.each([
     // Every chunk passes its own check and is yielded; only the whole-content hash catches the swap.
     expect(yielded.length).toBe(artifact.chunks.length);
     expect(error).toMatchObject({ code: "INTEGRITY", message: expect.stringContaining("as a whole") });
-    expect(chunkJobsOpen()).toBe(0);
     // The store's own read of the unedited artifact is still fine.
     expect((await collect((await store.chunks(put.id))!.stream())).error).toBeUndefined();
-  });
-
-  it("a read stopped early leaves no hash job open", async () => {
-    const { artifact } = await setUp();
-    let n = 0;
-    for await (const _ of artifact.stream()) {
-      if (env === undefined) expect(chunkJobsOpen()).toBe(2); // the chunk checks and the whole-content hash are on the pool
-      if (++n === 5) break;
-    }
-    expect(chunkJobsOpen()).toBe(0);
   });
 });
