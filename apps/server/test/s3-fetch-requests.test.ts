@@ -1,8 +1,6 @@
-import { startFaultProxy, type FaultProxy } from "@artifact-refs/tooling/s3/fault-proxy";
-import { useS3Server } from "@artifact-refs/tooling/testing/s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../src/index.js";
+import { describe, expect, it } from "vitest";
 import { TOKEN_A, call } from "./helpers.js";
+import { useCountedS3Servers } from "./s3-counted-servers.js";
 
 /**
  * S3 requests behind one bounded fetch over HTTP, counted on the wire by the fault proxy between
@@ -10,46 +8,22 @@ import { TOKEN_A, call } from "./helpers.js";
  * short ref in a session 3 (listing, then reference + blob at once), a selection already cached
  * with a reused access check 0, another selection of it 1 (the blob).
  */
-const s3 = useS3Server();
-let proxy: FaultProxy;
-let writer: RunningServer;
-let reader: RunningServer;
-
-beforeAll(async () => {
-  proxy = await startFaultProxy({ target: s3.endpoint, enforceIfNoneMatch: true });
-  const options = {
-    store: s3.storeSpec(s3.createBucket(), "fetch", proxy.endpoint),
-    tokens: { sessions: { [TOKEN_A]: ["sess-a"] } },
-    rateLimit: false as const,
-    ui: false,
-    accessCacheMs: 60_000,
-  };
-  writer = await startServer(options);
-  reader = await startServer(options);
-});
-afterAll(async () => {
-  await writer?.close();
-  await reader?.close();
-  await proxy?.stop();
-});
-
-const counted = async (url: string) => {
-  proxy.clearLog();
-  const response = await call(url, { token: TOKEN_A });
-  return { response, requests: proxy.requests.map((r) => `${r.method} ${r.key}${r.query ? `?${r.query}` : ""}`) };
-};
+const servers = useCountedS3Servers("fetch");
+const { counted } = servers;
+const writer = () => servers.writer;
+const reader = () => servers.reader;
 
 describe("S3 requests per bounded fetch over HTTP", () => {
   it("cold by short ref: 3 requests; cached selection: 0; another selection: the blob alone", async () => {
     const text = Array.from({ length: 200 }, (_, i) => `line ${i}${i === 99 ? " NEEDLE" : ""}`).join("\n");
-    const stash = await call(`${writer.url}/api/artifacts?session=sess-a`, {
+    const stash = await call(`${writer().url}/api/artifacts?session=sess-a`, {
       method: "POST",
       body: text,
       headers: { "content-type": "text/plain" },
       token: TOKEN_A,
     });
     expect(stash.status).toBe(201);
-    const url = (query: string) => `${reader.url}/api/artifacts/${stash.json.short_ref}?session=sess-a&${query}`;
+    const url = (query: string) => `${reader().url}/api/artifacts/${stash.json.short_ref}?session=sess-a&${query}`;
 
     const cold = await counted(url("mode=grep&pattern=NEEDLE"));
     expect(cold.response.json.text).toBe("100:line 99 NEEDLE");
@@ -65,18 +39,18 @@ describe("S3 requests per bounded fetch over HTTP", () => {
   });
 
   it("a session without the reference gets 404 and the content is never served", async () => {
-    const stash = await call(`${writer.url}/api/artifacts?session=sess-a`, {
+    const stash = await call(`${writer().url}/api/artifacts?session=sess-a`, {
       method: "POST",
       body: "only in sess-a\n",
       headers: { "content-type": "text/plain" },
       token: TOKEN_A,
     });
-    const drop = await call(`${writer.url}/api/sessions/sess-a/artifacts/${stash.json.artifact_id}`, {
+    const drop = await call(`${writer().url}/api/sessions/sess-a/artifacts/${stash.json.artifact_id}`, {
       method: "DELETE",
       token: TOKEN_A,
     });
     expect(drop.status).toBe(200);
-    const cold = await counted(`${reader.url}/api/artifacts/${stash.json.artifact_id}?session=sess-a`);
+    const cold = await counted(`${reader().url}/api/artifacts/${stash.json.artifact_id}?session=sess-a`);
     expect(cold.response.status).toBe(404);
     expect(JSON.stringify(cold.response.json)).not.toContain("only in sess-a");
   });

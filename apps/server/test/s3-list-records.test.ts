@@ -1,8 +1,6 @@
-import { startFaultProxy, type FaultProxy } from "@artifact-refs/tooling/s3/fault-proxy";
-import { useS3Server } from "@artifact-refs/tooling/testing/s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../src/index.js";
+import { describe, expect, it } from "vitest";
 import { TOKEN_A, call } from "./helpers.js";
+import { useCountedS3Servers } from "./s3-counted-servers.js";
 
 /**
  * `GET /api/sessions/:id/artifacts` reads each artifact's record only once per reference it lists
@@ -10,38 +8,14 @@ import { TOKEN_A, call } from "./helpers.js";
  * reference changed by another server since is read, with its record. S3 requests counted on the wire by
  * the fault proxy between the servers and the local S3 server.
  */
-const s3 = useS3Server();
-let proxy: FaultProxy;
-let writer: RunningServer;
-let reader: RunningServer;
-
-beforeAll(async () => {
-  proxy = await startFaultProxy({ target: s3.endpoint, enforceIfNoneMatch: true });
-  const options = {
-    store: s3.storeSpec(s3.createBucket(), "records", proxy.endpoint),
-    tokens: { sessions: { [TOKEN_A]: ["sess-a"] } },
-    rateLimit: false as const,
-    ui: false,
-    accessCacheMs: 60_000,
-  };
-  writer = await startServer(options);
-  reader = await startServer(options);
-});
-afterAll(async () => {
-  await writer?.close();
-  await reader?.close();
-  await proxy?.stop();
-});
-
-const counted = async (url: string) => {
-  proxy.clearLog();
-  const response = await call(url, { token: TOKEN_A });
-  return { response, requests: proxy.requests.map((r) => `${r.method} ${r.key}${r.query ? `?${r.query}` : ""}`) };
-};
+const servers = useCountedS3Servers("records");
+const { counted } = servers;
+const writer = () => servers.writer;
+const reader = () => servers.reader;
 
 const stash = async (body: string, label?: string) => {
   const query = label === undefined ? "session=sess-a" : `session=sess-a&label=${label}`;
-  const response = await call(`${writer.url}/api/artifacts?${query}`, {
+  const response = await call(`${writer().url}/api/artifacts?${query}`, {
     method: "POST",
     body,
     headers: { "content-type": "text/plain" },
@@ -57,12 +31,12 @@ describe("S3 requests of a session listing through the server", () => {
     const ids: string[] = [];
     for (const body of bodies) ids.push((await stash(body)).artifact_id);
 
-    const first = await counted(`${reader.url}/api/sessions/sess-a/artifacts`);
+    const first = await counted(`${reader().url}/api/sessions/sess-a/artifacts`);
     expect(first.response.status).toBe(200);
     // Never seen on this server: the listing, each reference and each record.
     expect(first.requests, first.requests.join("\n")).toHaveLength(1 + 3 + 3);
 
-    const again = await counted(`${reader.url}/api/sessions/sess-a/artifacts`);
+    const again = await counted(`${reader().url}/api/sessions/sess-a/artifacts`);
     expect(again.response.status).toBe(200);
     expect(again.requests, again.requests.join("\n")).toHaveLength(1);
     expect(again.requests[0]).toContain("list-type");
@@ -70,7 +44,7 @@ describe("S3 requests of a session listing through the server", () => {
 
     // Stashed again elsewhere with a label: a new reference (new version, new time), read with its record.
     await stash(bodies[1]!, "relabelled");
-    const changed = await counted(`${reader.url}/api/sessions/sess-a/artifacts`);
+    const changed = await counted(`${reader().url}/api/sessions/sess-a/artifacts`);
     expect(changed.response.status).toBe(200);
     expect(changed.requests, changed.requests.join("\n")).toHaveLength(3);
     expect(changed.requests.filter((r) => r.includes(ids[1]!))).toHaveLength(2);
