@@ -417,6 +417,12 @@ export class ChunkedWriter {
   }
 }
 
+/** Chunks of a run read with `getMany`, checked in order; `failed`: what the first one failing threw. */
+interface CheckedRun {
+  checked: Uint8Array[];
+  failed?: { error: unknown };
+}
+
 /** A stored chunked artifact: its manifest's chunks, each read and verified on demand. */
 export class ChunkedArtifact {
   readonly id: ArtifactId;
@@ -502,20 +508,27 @@ export class ChunkedArtifact {
   /**
    * Chunks `from` to `to` (exclusive) with one `getMany` where the driver has it, each checked; one that
    * is missing there or fails its check is read again with `get` (another copy may be intact) and
-   * checked again: INTEGRITY naming it when that fails too.
+   * checked again. `failed`: the INTEGRITY (or read error) of the first chunk that fails, after the
+   * checked chunks before it.
    */
-  async #fetchRun(from: number, to: number): Promise<Uint8Array[]> {
-    const getMany = this.#core.driver.getMany!.bind(this.#core.driver);
+  async #fetchRun(from: number, to: number): Promise<CheckedRun> {
     const keys: string[] = [];
     for (let i = from; i < to; i++) keys.push(blobKey(this.#chunk(i).id));
-    const values = await getMany(keys);
-    const out: Uint8Array[] = [];
+    const values = await this.#core.driver.getMany!(keys);
+    const checked: Uint8Array[] = [];
     for (let i = from; i < to; i++) {
       const bytes = values[i - from];
-      if (bytes !== undefined && sha256Hex(bytes) === this.chunks[i]!.id) out.push(bytes);
-      else out.push(await this.#fetch(i));
+      if (bytes !== undefined && sha256Hex(bytes) === this.chunks[i]!.id) {
+        checked.push(bytes);
+        continue;
+      }
+      try {
+        checked.push(await this.#fetch(i));
+      } catch (error) {
+        return { checked, failed: { error } };
+      }
     }
-    return out;
+    return { checked };
   }
 
   /**
@@ -554,7 +567,7 @@ export class ChunkedArtifact {
   }
 
   async *#inRuns(): AsyncGenerator<Uint8Array> {
-    const ahead: Promise<Uint8Array[]>[] = [];
+    const ahead: Promise<CheckedRun>[] = [];
     let next = 0;
     const fill = () => {
       while (ahead.length < GET_MANY_AHEAD && next < this.chunks.length) {
@@ -567,9 +580,10 @@ export class ChunkedArtifact {
     };
     fill();
     while (ahead.length > 0) {
-      const run = await ahead.shift()!;
-      fill();
-      yield* run;
+      const { checked, failed } = await ahead.shift()!;
+      if (failed === undefined) fill();
+      yield* checked;
+      if (failed !== undefined) throw failed.error;
     }
   }
 }
