@@ -3,7 +3,13 @@ import { link, lstat, open, rename, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ArefError, parseWith } from "@artifact-refs/schema";
-import { assertValidListPrefix, type Driver, type DriverBatch, type DriverEntry } from "@artifact-refs/store";
+import {
+  assertValidKey,
+  assertValidListPrefix,
+  type Driver,
+  type DriverBatch,
+  type DriverEntry,
+} from "@artifact-refs/store";
 import { z } from "zod";
 import { errnoOf, fsError } from "./errors.js";
 import { FileMaker, ScratchNames, assertRealDirs, irregularError, irregularKind, syncDir, touch } from "./files.js";
@@ -181,6 +187,16 @@ export class FsDriver implements Driver {
     const id = packableId(key);
     const packed = id === undefined ? undefined : await this.#packs.read(id);
     return packed === undefined ? undefined : view(packed);
+  }
+
+  /**
+   * Blobs packed next to each other in one pack come in one read (see Packs.readMany); every other key
+   * (a loose file, a pack not known yet, a pack gone meanwhile) is read as `get` reads it.
+   */
+  async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
+    for (const key of keys) assertValidKey(key);
+    const packed = await this.#packs.readMany(keys.map(packableId));
+    return Promise.all(keys.map((key, i) => (packed[i] !== undefined ? view(packed[i]!) : this.get(key))));
   }
 
   /** Reads a regular file without following a symlink (O_NOFOLLOW) or blocking on a FIFO (O_NONBLOCK); anything else is IO_ERROR. */

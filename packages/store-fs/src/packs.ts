@@ -21,6 +21,9 @@ import {
   type PackEntry,
 } from "./pack-format.js";
 
+/** The most bytes `readMany` reads at once (blobs back to back beyond it take another read). */
+export const READ_RUN_MAX_BYTES = 4 * 1024 * 1024;
+
 interface Pack {
   name: string;
   path: string;
@@ -262,12 +265,79 @@ export class Packs {
     return undefined;
   }
 
+  /**
+   * The bytes of each of `ids` found packed in a live pack this instance already knows (undefined for the
+   * others: the caller reads those one by one, which looks harder). Blobs stored back to back in one pack
+   * are read with one read of at most READ_RUN_MAX_BYTES; the values are views of that read's buffer. A short
+   * read (a torn pack) gives short values (their hash check fails them), never bytes of another blob.
+   */
+  async readMany(ids: readonly (string | undefined)[]): Promise<(Uint8Array | undefined)[]> {
+    await this.sync(false);
+    const out: (Uint8Array | undefined)[] = ids.map(() => undefined);
+    const refreshed = new Set<Pack>();
+    const found = ids.map((id) => {
+      if (id === undefined) return undefined;
+      for (const pack of this.#byId.get(id) ?? []) {
+        if (!refreshed.has(pack)) {
+          pack.log.refresh(this.root);
+          refreshed.add(pack);
+        }
+        if (!pack.log.dead.has(id)) return { pack, entry: pack.entries.get(id)! };
+      }
+      return undefined;
+    });
+    const runs: { pack: Pack; at: number[] }[] = [];
+    let last: { pack: Pack; at: number[]; end: number; bytes: number } | undefined;
+    found.forEach((f, i) => {
+      if (f === undefined) return;
+      const { pack, entry } = f;
+      if (
+        last !== undefined &&
+        last.pack === pack &&
+        last.end === entry.offset &&
+        last.bytes + entry.stored <= READ_RUN_MAX_BYTES
+      ) {
+        last.at.push(i);
+        last.end += entry.stored;
+        last.bytes += entry.stored;
+        return;
+      }
+      last = { pack, at: [i], end: entry.offset + entry.stored, bytes: entry.stored };
+      runs.push(last);
+    });
+    await Promise.all(
+      runs.map(async ({ pack, at }) => {
+        const entries = at.map((i) => found[i]!.entry);
+        const start = entries[0]!.offset;
+        const last = entries[entries.length - 1]!;
+        const run = await this.#readRange(pack, start, last.offset + last.stored - start);
+        if (run === undefined) return; // the pack is gone: left to the one-by-one read
+        for (const [k, i] of at.entries()) {
+          const e = entries[k]!;
+          const from = Math.min(e.offset - start, run.byteLength);
+          const bytes = run.subarray(from, Math.min(from + e.stored, run.byteLength));
+          out[i] = pack.gzip ? await decompress(bytes) : bytes;
+        }
+      }),
+    );
+    return out;
+  }
+
   async #readAt(pack: Pack, entry: PackEntry): Promise<Uint8Array | undefined> {
+    return this.#readRange(pack, entry.offset, entry.stored);
+  }
+
+  async #readRange(pack: Pack, offset: number, length: number): Promise<Buffer | undefined> {
     try {
       return await this.handles.use(pack.path, async (handle) => {
-        const out = Buffer.allocUnsafe(entry.stored);
-        const { bytesRead } = await handle.read(out, 0, entry.stored, entry.offset);
-        return bytesRead === entry.stored ? out : out.subarray(0, bytesRead); // short: the hash check fails it
+        const out = Buffer.allocUnsafe(length);
+        let done = 0;
+        while (done < length) {
+          const { bytesRead } = await handle.read(out, done, length - done, offset + done);
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        return done === length ? out : out.subarray(0, done); // short: the hash check fails it
       });
     } catch (error) {
       throw fsError(error, "read", pack.path, this.root);

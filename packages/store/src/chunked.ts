@@ -26,6 +26,10 @@ import { checkStoredBlob } from "./put-steps.js";
 export const SINGLE_BLOB_MAX = 512 * 1024;
 /** Chunk writes (and reads ahead) in flight at once: bounded parallelism on every backend. */
 export const CHUNK_PARALLELISM = 4;
+/** Chunks a full read asks a driver with `getMany` for at once (~1 MiB of ~64 KiB chunks). */
+export const GET_MANY_CHUNKS = 16;
+/** Runs of GET_MANY_CHUNKS a full read keeps in flight ahead of the one it yields. */
+export const GET_MANY_AHEAD = 2;
 
 export function tooLarge(size: number | string, maxBytes: number): ArefError {
   return new ArefError(
@@ -413,6 +417,12 @@ export class ChunkedWriter {
   }
 }
 
+/** Chunks of a run read with `getMany`, checked in order; `failed`: what the first one failing threw. */
+interface CheckedRun {
+  checked: Uint8Array[];
+  failed?: { error: unknown };
+}
+
 /** A stored chunked artifact: its manifest's chunks, each read and verified on demand. */
 export class ChunkedArtifact {
   readonly id: ArtifactId;
@@ -467,9 +477,13 @@ export class ChunkedArtifact {
 
   /** Chunk `index` from the backend, checked against its id. */
   async #fetch(index: number): Promise<Uint8Array> {
+    return this.#check(index, await this.#core.driver.get(blobKey(this.#chunk(index).id)));
+  }
+
+  /** `bytes` read for chunk `index`, or INTEGRITY when they are missing or do not hash to its id. */
+  #check(index: number, bytes: Uint8Array | undefined): Uint8Array {
     const chunk = this.#chunk(index);
     const key = blobKey(chunk.id);
-    const bytes = await this.#core.driver.get(key);
     const where = `chunk ${index + 1} of ${this.chunks.length} of artifact ${toShortRef(this.id)}`;
     if (bytes === undefined) {
       throw new ArefError("INTEGRITY", `${where} is missing from the store`, {
@@ -492,11 +506,49 @@ export class ChunkedArtifact {
   }
 
   /**
-   * Every chunk in order (CHUNK_PARALLELISM reads ahead), each verified before it is yielded;
-   * after the last one, INTEGRITY unless the whole content hashes to the artifact's id.
+   * Chunks `from` to `to` (exclusive) with one `getMany` where the driver has it, each checked; one that
+   * is missing there or fails its check is read again with `get` (another copy may be intact) and
+   * checked again. `failed`: the INTEGRITY (or read error) of the first chunk that fails, after the
+   * checked chunks before it.
+   */
+  async #fetchRun(from: number, to: number): Promise<CheckedRun> {
+    const keys: string[] = [];
+    for (let i = from; i < to; i++) keys.push(blobKey(this.#chunk(i).id));
+    const values = await this.#core.driver.getMany!(keys);
+    const checked: Uint8Array[] = [];
+    for (let i = from; i < to; i++) {
+      const bytes = values[i - from];
+      if (bytes !== undefined && sha256Hex(bytes) === this.chunks[i]!.id) {
+        checked.push(bytes);
+        continue;
+      }
+      try {
+        checked.push(await this.#fetch(i));
+      } catch (error) {
+        return { checked, failed: { error } };
+      }
+    }
+    return { checked };
+  }
+
+  /**
+   * Every chunk in order, each verified before it is yielded; after the last one, INTEGRITY unless the
+   * whole content hashes to the artifact's id. Reads ahead: CHUNK_PARALLELISM chunks, or with a driver
+   * that has `getMany`, GET_MANY_AHEAD runs of GET_MANY_CHUNKS chunks (one read each where they are packed
+   * side by side).
    */
   async *stream(): AsyncGenerator<Uint8Array> {
     const hash = createHash("sha256");
+    const chunks = this.#core.driver.getMany === undefined ? this.#oneByOne() : this.#inRuns();
+    for await (const bytes of chunks) {
+      hash.update(bytes);
+      yield bytes;
+    }
+    const actual = hash.digest("hex");
+    if (actual !== this.id) throw wholeHashMismatch(this.id, actual);
+  }
+
+  async *#oneByOne(): AsyncGenerator<Uint8Array> {
     const ahead: Promise<Uint8Array>[] = [];
     let next = 0;
     const fill = () => {
@@ -510,11 +562,29 @@ export class ChunkedArtifact {
     while (ahead.length > 0) {
       const bytes = await ahead.shift()!;
       fill();
-      hash.update(bytes);
       yield bytes;
     }
-    const actual = hash.digest("hex");
-    if (actual !== this.id) throw wholeHashMismatch(this.id, actual);
+  }
+
+  async *#inRuns(): AsyncGenerator<Uint8Array> {
+    const ahead: Promise<CheckedRun>[] = [];
+    let next = 0;
+    const fill = () => {
+      while (ahead.length < GET_MANY_AHEAD && next < this.chunks.length) {
+        const to = Math.min(next + GET_MANY_CHUNKS, this.chunks.length);
+        const p = this.#fetchRun(next, to);
+        p.catch(() => undefined); // awaited in order below
+        ahead.push(p);
+        next = to;
+      }
+    };
+    fill();
+    while (ahead.length > 0) {
+      const { checked, failed } = await ahead.shift()!;
+      if (failed === undefined) fill();
+      yield* checked;
+      if (failed !== undefined) throw failed.error;
+    }
   }
 }
 

@@ -62,6 +62,17 @@ export interface Driver {
   get(key: string): Promise<Uint8Array | undefined>;
 
   /**
+   * Optional: the values of `keys`, in their order (undefined where a key does not exist), in fewer
+   * reads than one `get` per key where the backend keeps values side by side (fs: blobs stored next
+   * to each other in one pack come in one read). Each value may come from any stored copy of its key
+   * (blobs are content-addressed): a caller that finds one failing its hash reads it again with `get`.
+   * Values may be views of one shared buffer: read them, never change them. Callers ask for a few MiB
+   * at most per call (a chunked full read: GET_MANY_CHUNKS chunks). Drivers without it get one `get`
+   * per key.
+   */
+  getMany?(keys: readonly string[]): Promise<(Uint8Array | undefined)[]>;
+
+  /**
    * Optional, with `putVersioned`: the value and its version in the form `putVersioned` returns and
    * takes as `ifMatch` (S3: the GetObject ETag), in one request like `get`; undefined when the key does
    * not exist. The store keeps the version of a session reference it read as a hint: a re-put of the

@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { collect } from "../concurrency.js";
 import type { Driver } from "../driver.js";
+import { blobKey } from "../layout.js";
 import { bytesOf, textOf, type DriverFactory, type DriverHarness } from "./harness.js";
 
 export interface ContractOptions {
@@ -167,6 +169,30 @@ export function runDriverContract(name: string, factory: DriverFactory, options:
       const winners = results.flatMap((r, i) => (r === undefined ? [] : [i]));
       expect(winners.length).toBeLessThanOrEqual(1);
       expect(textOf(await driver.get("versioned/race"))).toBe(winners.length === 0 ? "start" : `writer ${winners[0]}`);
+    });
+
+    it("getMany (where a driver has it): each key's value in order, as get reads it, batched blobs included", async () => {
+      if (driver.getMany === undefined) return;
+      expect(await driver.getMany([])).toEqual([]);
+      const blobs = Array.from({ length: 40 }, (_, i) => bytesOf(`blob ${i} `.repeat(i * 37 + 1)));
+      const keys = blobs.map((b) => blobKey(createHash("sha256").update(b).digest("hex")));
+      const batch = driver.openBatch?.();
+      for (const [i, key] of keys.entries()) {
+        if (batch !== undefined && i % 10 !== 3) await batch.add(key, blobs[i]!);
+        else await driver.putIfAbsent(key, blobs[i]!);
+      }
+      await batch?.commit();
+      await driver.put("many/plain", bytesOf("plain"));
+      const asked = [...keys.slice(5, 30), "many/missing", "many/plain", keys[0]!, keys[0]!, ...keys.slice(30)];
+      const want = await Promise.all(asked.map((k) => driver.get(k)));
+      const got = await driver.getMany(asked);
+      expect(got.length).toBe(asked.length);
+      for (const [i, value] of got.entries()) expect(value, asked[i]).toEqual(want[i]);
+      expect(got[asked.indexOf("many/missing")]).toBeUndefined();
+      expect(textOf(got[asked.indexOf("many/plain")])).toBe("plain");
+      got[0]![0] = 0x58; // the values are the caller's: changing one changes nothing stored
+      expect(await driver.get(asked[0]!)).toEqual(want[0]);
+      await expect(driver.getMany(["ok/key", "../x"])).rejects.toMatchObject({ code: "INVALID_INPUT" });
     });
 
     it("rejects keys that could escape the store", async () => {
