@@ -685,11 +685,8 @@ export class ArtifactStore {
     }
     const now = this.#core.now();
     const refs = await mapLimit(keys, 16, async (k) => {
-      // Listed in the version this instance read or wrote: that reference, byte for byte (no read).
-      const known = k.listed === undefined ? undefined : this.#writes.known(k.session, k.id, k.listed);
-      if (known !== undefined) return known;
       try {
-        return await this.#readReference(k.session, k.id);
+        return await this.#readReference(k.session, k.id, k.listed);
       } catch (error) {
         rethrowUnlessCorrupt(error);
         return undefined; // reported and repaired by verify
@@ -962,11 +959,12 @@ export class ArtifactStore {
     return ids;
   }
 
-  /** A session's reference, read with its version where the driver gives one: kept as a re-put's hint (ReferenceWrites.read). */
-  async #readReference(session: string, id: ArtifactId): Promise<SessionReference | undefined> {
-    const read = await this.#core.readReferenceVersioned(session, id);
-    if (read !== undefined) this.#writes.read(session, id, read.reference, read.version);
-    return read?.reference;
+  /**
+   * A session's reference, read with its version where the driver gives one: kept as a re-put's hint
+   * (ReferenceWrites.read). Not read when `listed` is the version this instance already holds (listedReference).
+   */
+  async #readReference(session: string, id: ArtifactId, listed?: string): Promise<SessionReference | undefined> {
+    return listedReference(this.#core, this.#writes, session, id, listed);
   }
 
   /**
@@ -976,13 +974,11 @@ export class ArtifactStore {
    */
   async #liveReference(session: string, id: ArtifactId, listed?: string): Promise<SessionReference> {
     const sessionId = parseSessionId(session);
-    let reference = listed === undefined ? undefined : this.#writes.known(sessionId, id, listed);
-    if (reference === undefined) {
-      try {
-        reference = await this.#readReference(sessionId, id);
-      } catch (error) {
-        rethrowUnlessCorrupt(error);
-      }
+    let reference: SessionReference | undefined;
+    try {
+      reference = await this.#readReference(sessionId, id, listed);
+    } catch (error) {
+      rethrowUnlessCorrupt(error);
     }
     if (reference === undefined) {
       throw new ArefError("NOT_FOUND", `session ${sessionId} holds no reference to ${toShortRef(id)}`, {
@@ -1002,7 +998,7 @@ export class ArtifactStore {
     return reference;
   }
 
-  /** Keys of expired references; those listed in the version this instance holds are not read (listedReference). */
+  /** Keys of expired references; those listed in the version this instance holds are not read (#readReference). */
   async #expiredReferenceKeys(): Promise<string[]> {
     const now = this.#core.now();
     const entries = await collect(this.#core.driver.list(REF_PREFIX));
@@ -1012,7 +1008,7 @@ export class ArtifactStore {
       if (!parsed) return undefined;
       try {
         const listed = listedVersion(entry);
-        const reference = await listedReference(this.#core, this.#writes, parsed.session, parsed.id, listed);
+        const reference = await this.#readReference(parsed.session, parsed.id, listed);
         return reference && this.#core.isExpired(reference, now) ? key : undefined;
       } catch (error) {
         rethrowUnlessCorrupt(error);
@@ -1057,39 +1053,33 @@ export class ArtifactStore {
 
 /** Length of the shortest prefix (≥ 12 hex) of `id` that none of `others` starts with. */
 function shortestUnique(id: ArtifactId, others: ArtifactId[]): number {
-  let length = MIN_PREFIX_LENGTH;
-  for (const other of others) {
-    let common = 0;
-    while (common < 64 && other[common] === id[common]) common++;
-    length = Math.max(length, common + 1);
-  }
-  return Math.min(64, length);
+  return prefixLengthPast(others.reduce((shared, other) => Math.max(shared, commonPrefix(id, other)), 0));
 }
+
+/** How many leading characters `a` and `b` share (at most 64; 0 when `b` is undefined). */
+function commonPrefix(a: string, b: string | undefined): number {
+  let n = 0;
+  while (b !== undefined && n < 64 && a[n] === b[n]) n++;
+  return n;
+}
+
+/** The short-ref length that tells apart ids sharing `shared` leading characters (12 to 64 hex). */
+const prefixLengthPast = (shared: number): number => Math.min(64, Math.max(MIN_PREFIX_LENGTH, shared + 1));
 
 /** For each id, the length of its shortest prefix (≥ 12 hex) that none of the other ids starts with. */
 function uniquePrefixLengths(ids: ArtifactId[]): Map<ArtifactId, number> {
   const sorted = [...new Set(ids)].sort();
-  const common = (a: string, b: string | undefined) => {
-    let n = 0;
-    while (b !== undefined && n < 64 && a[n] === b[n]) n++;
-    return n;
-  };
   const lengths = new Map<ArtifactId, number>();
   sorted.forEach((id, i) => {
-    const shared = Math.max(common(id, sorted[i - 1]), common(id, sorted[i + 1]));
-    lengths.set(id, Math.min(64, Math.max(MIN_PREFIX_LENGTH, shared + 1)));
+    lengths.set(id, prefixLengthPast(Math.max(commonPrefix(id, sorted[i - 1]), commonPrefix(id, sorted[i + 1]))));
   });
   return lengths;
 }
 
 function uniquePrefixLength(ids: string[]): number {
-  let length = MIN_PREFIX_LENGTH;
-  for (let i = 1; i < ids.length; i++) {
-    let common = 0;
-    while (common < 64 && ids[i]![common] === ids[i - 1]![common]) common++;
-    length = Math.max(length, common + 1);
-  }
-  return Math.min(64, length);
+  let shared = 0;
+  for (let i = 1; i < ids.length; i++) shared = Math.max(shared, commonPrefix(ids[i]!, ids[i - 1]));
+  return prefixLengthPast(shared);
 }
 
 function parseMaxAge(maxAgeMs: number | undefined): number {
