@@ -207,10 +207,14 @@ export class Packs {
   }
 
   /** The packs holding `id` whose copy is not dead (re-reading their dead logs). */
-  #holders(id: string): Pack[] {
+  /** Live packs holding `id`; each pack's dead log is read again unless it is in `refreshed` (then added there). */
+  #holders(id: string, refreshed?: Set<Pack>): Pack[] {
     const list = this.#byId.get(id) ?? [];
     return list.filter((pack) => {
-      pack.log.refresh(this.root);
+      if (refreshed?.has(pack) !== true) {
+        pack.log.refresh(this.root);
+        refreshed?.add(pack);
+      }
       return !pack.log.dead.has(id);
     });
   }
@@ -276,15 +280,8 @@ export class Packs {
     const out: (Uint8Array | undefined)[] = ids.map(() => undefined);
     const refreshed = new Set<Pack>();
     const found = ids.map((id) => {
-      if (id === undefined) return undefined;
-      for (const pack of this.#byId.get(id) ?? []) {
-        if (!refreshed.has(pack)) {
-          pack.log.refresh(this.root);
-          refreshed.add(pack);
-        }
-        if (!pack.log.dead.has(id)) return { pack, entry: pack.entries.get(id)! };
-      }
-      return undefined;
+      const pack = id === undefined ? undefined : this.#holders(id, refreshed)[0];
+      return pack === undefined ? undefined : { pack, entry: pack.entries.get(id!)! };
     });
     const runs: { pack: Pack; at: number[] }[] = [];
     let last: { pack: Pack; at: number[]; end: number; bytes: number } | undefined;
@@ -309,8 +306,8 @@ export class Packs {
       runs.map(async ({ pack, at }) => {
         const entries = at.map((i) => found[i]!.entry);
         const start = entries[0]!.offset;
-        const last = entries[entries.length - 1]!;
-        const run = await this.#readRange(pack, start, last.offset + last.stored - start);
+        const final = entries[entries.length - 1]!;
+        const run = await this.#readRange(pack, start, final.offset + final.stored - start);
         if (run === undefined) return; // the pack is gone: left to the one-by-one read
         for (const [k, i] of at.entries()) {
           const e = entries[k]!;
