@@ -28,7 +28,7 @@ import {
 import { allSettled, collect, mapLimit } from "./concurrency.js";
 import { decodeUtf8, sha256Hex, toBytes } from "./content.js";
 import { StoreCore, encodeJson, listedVersion, rethrowUnlessCorrupt } from "./core.js";
-import type { Driver } from "./driver.js";
+import type { Driver, DriverEntry } from "./driver.js";
 import {
   REF_PREFIX,
   blobKey,
@@ -788,7 +788,7 @@ export class ArtifactStore {
 
   /** Removes every expired reference in the store; returns how many. */
   async cleanupExpired(): Promise<number> {
-    return this.#deleteExpired();
+    return (await this.#deleteExpired(await this.#expiredReferences())).length;
   }
 
   /** Mark and sweep: removes blobs no live reference holds (see GcOptions and the README's grace rule). */
@@ -805,8 +805,10 @@ export class ArtifactStore {
       layout === undefined
         ? async () => assertGraceAboveFloor(graceMs, await this.#checkLayout(false), location)
         : undefined;
-    const expiredKeys = await this.#expiredReferenceKeys();
-    const expired = options.dryRun ? expiredKeys.length : await this.#deleteExpired(expiredKeys);
+    const expiredEntries = await this.#expiredReferences();
+    // What this run removes (a dry run: what it would): a reference renewed since it was read is not removed.
+    const expiredKeys = options.dryRun ? expiredEntries.map((e) => e.key) : await this.#deleteExpired(expiredEntries);
+    const expired = expiredKeys.length;
     let report: GcReport;
     try {
       report = await runGc(this.#core, { ...options, graceMs }, expired, recheck, this.#writes);
@@ -998,35 +1000,41 @@ export class ArtifactStore {
     return reference;
   }
 
-  /** Keys of expired references; those listed in the version this instance holds are not read (#readReference). */
-  async #expiredReferenceKeys(): Promise<string[]> {
+  /** Listed entries of expired references; those listed in the version this instance holds are not read (#readReference). */
+  async #expiredReferences(): Promise<DriverEntry[]> {
     const now = this.#core.now();
     const entries = await collect(this.#core.driver.list(REF_PREFIX));
     const expired = await mapLimit(entries, 16, async (entry) => {
-      const { key } = entry;
-      const parsed = parseRefKey(key);
+      const parsed = parseRefKey(entry.key);
       if (!parsed) return undefined;
       try {
         const listed = listedVersion(entry);
         const reference = await this.#readReference(parsed.session, parsed.id, listed);
-        return reference && this.#core.isExpired(reference, now) ? key : undefined;
+        return reference && this.#core.isExpired(reference, now) ? entry : undefined;
       } catch (error) {
         rethrowUnlessCorrupt(error);
         return undefined;
       }
     });
-    return expired.filter((k): k is string => k !== undefined);
+    return expired.filter((e): e is DriverEntry => e !== undefined);
   }
 
-  async #deleteExpired(keys?: string[]): Promise<number> {
-    let removed = 0;
-    const toDelete = keys ?? (await this.#expiredReferenceKeys());
+  /**
+   * Deletes expired references; returns the keys it deleted. Each is deleted only while unmodified since it
+   * was listed: another instance that renewed it meanwhile (a put into the session writes the reference
+   * again, with a new expiry) keeps it.
+   */
+  async #deleteExpired(entries: DriverEntry[]): Promise<string[]> {
+    const deleted: string[] = [];
     try {
-      for (const key of toDelete) if (await this.#core.driver.delete(key)) removed++;
+      for (const { key, modifiedAt } of entries) {
+        const ifUnmodifiedSince = new Date(modifiedAt.getTime() + 1);
+        if (await this.#core.driver.delete(key, { ifUnmodifiedSince })) deleted.push(key);
+      }
     } finally {
-      this.#writes.expiredDeleted(toDelete.map((key) => parseRefKey(key)!));
+      this.#writes.expiredDeleted(entries.map(({ key }) => parseRefKey(key)!));
     }
-    return removed;
+    return deleted;
   }
 
   /**
