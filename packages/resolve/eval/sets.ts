@@ -19,6 +19,7 @@ export const FROZEN_SETS = new Set([
   "heldout-r8.json",
   "heldout-r9.json",
   "heldout-r10.json",
+  "heldout-r10b.json",
   "none-probe-held.json",
 ]);
 
@@ -47,6 +48,9 @@ export const DEFAULT_SETS = [
   // Round 10: written blind to the resolver, scored on main before any round-10 change.
   resolve(here, "dev-r10.json"),
   resolve(here, "heldout-r10.json"),
+  // Round 10, second pair: written blind in the shape of dev2.json (referents several executions back).
+  resolve(here, "dev-r10b.json"),
+  resolve(here, "heldout-r10b.json"),
   // Round 7's blind none-probe: 10 `none` messages in the session's own words + 4 referring ones per scenario,
   // over executions copied from tuned sets; p01-p06 tuned on, p07-p12 frozen.
   resolve(here, "none-probe-tune.json"),
