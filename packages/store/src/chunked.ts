@@ -1,5 +1,5 @@
 import { isAscii } from "node:buffer";
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { ArefError, toShortRef, type ArtifactId, type ArtifactRecord } from "@artifact-refs/schema";
 import { chunkCache } from "./chunk-cache.js";
 import { defineChunkDescriber, hasNul } from "./chunk-describe.js";
@@ -555,11 +555,12 @@ export class ChunkedArtifact {
    */
   async *stream(): AsyncGenerator<Uint8Array> {
     const hash = createHash("sha256");
-    const pieces = this.#core.driver.getMany === undefined ? this.#oneByOne() : this.#inRuns();
-    for await (const bytes of pieces) {
-      hash.update(bytes);
-      yield bytes;
-    }
+    if (this.#core.driver.getMany === undefined) {
+      for await (const bytes of this.#oneByOne()) {
+        hash.update(bytes);
+        yield bytes;
+      }
+    } else yield* this.#inRuns(hash);
     const actual = hash.digest("hex");
     if (actual !== this.id) throw wholeHashMismatch(this.id, actual);
   }
@@ -582,15 +583,31 @@ export class ChunkedArtifact {
     }
   }
 
-  async *#inRuns(): AsyncGenerator<Uint8Array> {
+  /**
+   * The runs' pieces in order. Each run is checked (per chunk) as soon as it is read and added to the whole
+   * content's `hash` right after the run before it, so both hashes run while the consumer still writes
+   * earlier pieces, not between its writes.
+   */
+  async *#inRuns(hash: Hash): AsyncGenerator<Uint8Array> {
     const ahead: Promise<CheckedRun>[] = [];
     let next = 0;
+    let hashed: Promise<unknown> = Promise.resolve();
     const fill = () => {
       while (ahead.length < GET_MANY_AHEAD && next < this.chunks.length) {
         const to = Math.min(next + GET_MANY_CHUNKS, this.chunks.length);
-        const p = this.#fetchRun(next, to);
-        p.catch(() => undefined); // awaited in order below
-        ahead.push(p);
+        const run = this.#fetchRun(next, to);
+        // In order: after the run before it went into the whole hash (or failed: then this one is never yielded).
+        const p = hashed.then(
+          () => run,
+          () => run,
+        );
+        const added = p.then((r) => {
+          for (const piece of r.pieces) hash.update(piece);
+          return r;
+        });
+        added.catch(() => undefined); // awaited in order below
+        ahead.push(added);
+        hashed = added;
         next = to;
       }
     };

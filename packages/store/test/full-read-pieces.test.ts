@@ -103,4 +103,14 @@ describe("a full read through a driver with getMany yields pieces of whole, chec
     expect(concat(yielded).byteLength).toBe(artifact.size);
     expect(error).toMatchObject({ code: "INTEGRITY", message: expect.stringContaining("as a whole") });
   });
+
+  it("runs whose reads finish out of order still go into the whole-content hash in order", async () => {
+    const { driver, artifact, content } = await setUp();
+    driver.calls = 0;
+    driver.hold = 0; // the first run's read answers only after the second run's
+    const { yielded, error } = await collect(artifact.stream());
+    expect(error).toBeUndefined();
+    expect(concat(yielded).equals(content)).toBe(true);
+    expect(driver.calls).toBe(Math.ceil(artifact.chunks.length / GET_MANY_CHUNKS));
+  });
 });
