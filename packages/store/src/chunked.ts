@@ -29,7 +29,7 @@ export const CHUNK_PARALLELISM = 4;
 /** Chunks a full read asks a driver with `getMany` for at once (~1 MiB of ~64 KiB chunks). */
 export const GET_MANY_CHUNKS = 16;
 /** Runs of GET_MANY_CHUNKS a full read keeps in flight ahead of the one it yields. */
-export const GET_MANY_AHEAD = 2;
+export const GET_MANY_AHEAD = 4;
 
 export function tooLarge(size: number | string, maxBytes: number): ArefError {
   return new ArefError(

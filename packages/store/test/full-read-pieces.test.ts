@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ArtifactStore, MemoryDriver } from "@artifact-refs/store";
-import { ChunkedArtifact, GET_MANY_CHUNKS } from "../src/chunked.js";
+import { ChunkedArtifact, GET_MANY_AHEAD, GET_MANY_CHUNKS } from "../src/chunked.js";
 import { StoreCore } from "../src/core.js";
 import { blobKey } from "../src/layout.js";
 import { parseManifest } from "../src/manifest.js";
@@ -23,11 +23,22 @@ const log = (mib: number) => {
  */
 class RunMemoryDriver extends MemoryDriver {
   calls = 0;
+  inFlight = 0;
+  maxInFlight = 0;
   hold: number | undefined;
   #released: (() => void) | undefined;
 
   async getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
     const call = this.calls++;
+    this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+    try {
+      return await this.#read(call, keys);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  async #read(call: number, keys: readonly string[]): Promise<(Uint8Array | undefined)[]> {
     const found = await Promise.all(keys.map((key) => this.get(key)));
     const joined = new Uint8Array(found.reduce((n, v) => n + (v?.byteLength ?? 0), 0));
     let at = 0;
@@ -112,5 +123,17 @@ describe("a full read through a driver with getMany yields pieces of whole, chec
     expect(error).toBeUndefined();
     expect(concat(yielded).equals(content)).toBe(true);
     expect(driver.calls).toBe(Math.ceil(artifact.chunks.length / GET_MANY_CHUNKS));
+  });
+
+  it("reads ahead of a slow consumer, never more than GET_MANY_AHEAD runs at once (bounded memory)", async () => {
+    const { driver, artifact, content } = await setUp();
+    driver.maxInFlight = 0;
+    const pieces: Uint8Array[] = [];
+    for await (const piece of artifact.stream()) {
+      pieces.push(Uint8Array.from(piece));
+      await new Promise((resolve) => setTimeout(resolve, 2)); // a consumer slower than the reads
+    }
+    expect(concat(pieces).equals(content)).toBe(true);
+    expect(driver.maxInFlight).toBe(GET_MANY_AHEAD);
   });
 });
