@@ -1,5 +1,5 @@
 import { isAscii } from "node:buffer";
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { ArefError, toShortRef, type ArtifactId, type ArtifactRecord } from "@artifact-refs/schema";
 import { chunkCache } from "./chunk-cache.js";
 import { defineChunkDescriber, hasNul } from "./chunk-describe.js";
@@ -29,7 +29,7 @@ export const CHUNK_PARALLELISM = 4;
 /** Chunks a full read asks a driver with `getMany` for at once (~1 MiB of ~64 KiB chunks). */
 export const GET_MANY_CHUNKS = 16;
 /** Runs of GET_MANY_CHUNKS a full read keeps in flight ahead of the one it yields. */
-export const GET_MANY_AHEAD = 2;
+export const GET_MANY_AHEAD = 4;
 
 export function tooLarge(size: number | string, maxBytes: number): ArefError {
   return new ArefError(
@@ -417,10 +417,24 @@ export class ChunkedWriter {
   }
 }
 
-/** Chunks of a run read with `getMany`, checked in order; `failed`: what the first one failing threw. */
+/**
+ * A run read with `getMany`: its chunks checked in order, as `pieces` (checked chunks that sit side by side
+ * in memory joined into one view, no copy); `failed`: what the first chunk failing threw (after the pieces
+ * holding the checked chunks before it).
+ */
 interface CheckedRun {
-  checked: Uint8Array[];
+  pieces: Uint8Array[];
   failed?: { error: unknown };
+}
+
+/** `pieces` with `bytes` appended: joined to the last piece when it starts where that one ends in the same buffer. */
+function appendPiece(pieces: Uint8Array[], bytes: Uint8Array): void {
+  const last = pieces[pieces.length - 1];
+  if (last !== undefined && last.buffer === bytes.buffer && last.byteOffset + last.byteLength === bytes.byteOffset) {
+    pieces[pieces.length - 1] = new Uint8Array(last.buffer, last.byteOffset, last.byteLength + bytes.byteLength);
+    return;
+  }
+  pieces.push(bytes);
 }
 
 /** A stored chunked artifact: its manifest's chunks, each read and verified on demand. */
@@ -509,41 +523,44 @@ export class ChunkedArtifact {
    * Chunks `from` to `to` (exclusive) with one `getMany` where the driver has it, each checked; one that
    * is missing there or fails its check is read again with `get` (another copy may be intact) and
    * checked again. `failed`: the INTEGRITY (or read error) of the first chunk that fails, after the
-   * checked chunks before it.
+   * pieces of the checked chunks before it.
    */
   async #fetchRun(from: number, to: number): Promise<CheckedRun> {
     const keys: string[] = [];
     for (let i = from; i < to; i++) keys.push(blobKey(this.#chunk(i).id));
     const values = await this.#core.driver.getMany!(keys);
-    const checked: Uint8Array[] = [];
+    const pieces: Uint8Array[] = [];
     for (let i = from; i < to; i++) {
       const bytes = values[i - from];
       if (bytes !== undefined && sha256Hex(bytes) === this.chunks[i]!.id) {
-        checked.push(bytes);
+        appendPiece(pieces, bytes);
         continue;
       }
       try {
-        checked.push(await this.#fetch(i));
+        appendPiece(pieces, await this.#fetch(i));
       } catch (error) {
-        return { checked, failed: { error } };
+        return { pieces, failed: { error } };
       }
     }
-    return { checked };
+    return { pieces };
   }
 
   /**
-   * Every chunk in order, each verified before it is yielded; after the last one, INTEGRITY unless the
-   * whole content hashes to the artifact's id. Reads ahead: CHUNK_PARALLELISM chunks, or with a driver
-   * that has `getMany`, GET_MANY_AHEAD runs of GET_MANY_CHUNKS chunks (one read each where they are packed
-   * side by side).
+   * The content in order, in pieces of one or more whole chunks, each chunk verified before the piece holding
+   * it is yielded; after the last one, INTEGRITY unless the whole content hashes to the artifact's id. Reads
+   * ahead: CHUNK_PARALLELISM chunks (one piece per chunk), or with a driver that has `getMany`, GET_MANY_AHEAD
+   * runs of GET_MANY_CHUNKS chunks (one read each where they are packed side by side; chunks of a run that sit
+   * side by side in memory are yielded as one piece, a view of the read, so a consumer writes ~1 MiB at once).
+   * A piece is a view of the driver's buffer: read it, never change it.
    */
   async *stream(): AsyncGenerator<Uint8Array> {
     const hash = createHash("sha256");
-    const chunks = this.#core.driver.getMany === undefined ? this.#oneByOne() : this.#inRuns();
-    for await (const bytes of chunks) {
-      hash.update(bytes);
-      yield bytes;
-    }
+    if (this.#core.driver.getMany === undefined) {
+      for await (const bytes of this.#oneByOne()) {
+        hash.update(bytes);
+        yield bytes;
+      }
+    } else yield* this.#inRuns(hash);
     const actual = hash.digest("hex");
     if (actual !== this.id) throw wholeHashMismatch(this.id, actual);
   }
@@ -566,23 +583,39 @@ export class ChunkedArtifact {
     }
   }
 
-  async *#inRuns(): AsyncGenerator<Uint8Array> {
+  /**
+   * The runs' pieces in order. Each run is checked (per chunk) as soon as it is read and added to the whole
+   * content's `hash` right after the run before it, so both hashes run while the consumer still writes
+   * earlier pieces, not between its writes.
+   */
+  async *#inRuns(hash: Hash): AsyncGenerator<Uint8Array> {
     const ahead: Promise<CheckedRun>[] = [];
     let next = 0;
+    let hashed: Promise<unknown> = Promise.resolve();
     const fill = () => {
       while (ahead.length < GET_MANY_AHEAD && next < this.chunks.length) {
         const to = Math.min(next + GET_MANY_CHUNKS, this.chunks.length);
-        const p = this.#fetchRun(next, to);
-        p.catch(() => undefined); // awaited in order below
-        ahead.push(p);
+        const run = this.#fetchRun(next, to);
+        // In order: after the run before it went into the whole hash (or failed: then this one is never yielded).
+        const p = hashed.then(
+          () => run,
+          () => run,
+        );
+        const added = p.then((r) => {
+          for (const piece of r.pieces) hash.update(piece);
+          return r;
+        });
+        added.catch(() => undefined); // awaited in order below
+        ahead.push(added);
+        hashed = added;
         next = to;
       }
     };
     fill();
     while (ahead.length > 0) {
-      const { checked, failed } = await ahead.shift()!;
+      const { pieces, failed } = await ahead.shift()!;
       if (failed === undefined) fill();
-      yield* checked;
+      yield* pieces;
       if (failed !== undefined) throw failed.error;
     }
   }
