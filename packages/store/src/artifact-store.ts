@@ -28,7 +28,7 @@ import {
 import { allSettled, collect, mapLimit } from "./concurrency.js";
 import { decodeUtf8, sha256Hex, toBytes } from "./content.js";
 import { StoreCore, encodeJson, listedVersion, rethrowUnlessCorrupt } from "./core.js";
-import type { Driver, DriverEntry } from "./driver.js";
+import type { Driver } from "./driver.js";
 import {
   REF_PREFIX,
   blobKey,
@@ -43,7 +43,8 @@ import {
   sessionPrefix,
 } from "./layout.js";
 import { FLOOR_MARGIN_MS, type StoreLayout, assertGraceAboveFloor, readLayoutMarker } from "./layout-marker.js";
-import { listedReference } from "./listed-references.js";
+import { deleteExpired, expiredReferences } from "./expired-references.js";
+import { liveReference } from "./listed-references.js";
 import { runGc, runStats, runVerify } from "./maintenance.js";
 import {
   checkStoredBlob,
@@ -56,9 +57,11 @@ import {
   storedRecord,
 } from "./put-steps.js";
 import { RecordCache } from "./record-cache.js";
-import { type Generation, ReferenceCache } from "./reference-cache.js";
+import { ReferenceCache } from "./reference-cache.js";
 import { ReferenceWrites, type ReferenceWritten } from "./reference-writes.js";
+import { listSessionReferences, listSessions } from "./session-listing.js";
 import { SessionRecords } from "./session-records.js";
+import { shortestUnique, uniquePrefixLength } from "./short-ref-lengths.js";
 import { sessionView } from "./session-view.js";
 import {
   GcOptionsSchema,
@@ -378,7 +381,7 @@ export class ArtifactStore {
 
   /**
    * Runs `read` and, with a session, its access check at once; the check's error wins over the read's.
-   * `listed`: the reference's version in the listing that resolved the ref (see #liveReference).
+   * `listed`: the reference's version in the listing that resolved the ref (see liveReference).
    */
   async #withAccess<T>(
     session: string | undefined,
@@ -387,7 +390,7 @@ export class ArtifactStore {
     listed?: string,
   ): Promise<{ reference: SessionReference | undefined; content: T }> {
     const [access, content] = await Promise.allSettled([
-      session === undefined ? undefined : this.#liveReference(session, id, listed),
+      session === undefined ? undefined : this.#live(session, id, listed),
       read,
     ]);
     if (access.status === "rejected") throw access.reason;
@@ -428,7 +431,7 @@ export class ArtifactStore {
    */
   async getStream(ref: string, options: SessionOption = {}): Promise<Readable> {
     const { id, listed } = await this.#resolveListed(ref, options);
-    if (options.session !== undefined) await this.#liveReference(options.session, id, listed);
+    if (options.session !== undefined) await this.#live(options.session, id, listed);
     const chunked = await this.#chunkedOf(id);
     if (chunked === undefined) {
       const bytes = await this.get(id);
@@ -443,7 +446,7 @@ export class ArtifactStore {
    */
   async chunks(ref: string, options: SessionOption = {}): Promise<ChunkedArtifact | undefined> {
     const { id, listed } = await this.#resolveListed(ref, options);
-    if (options.session !== undefined) await this.#liveReference(options.session, id, listed);
+    if (options.session !== undefined) await this.#live(options.session, id, listed);
     return this.#chunkedOf(id);
   }
 
@@ -478,7 +481,7 @@ export class ArtifactStore {
     const sessionId = parseSessionId(session);
     const since = this.#references.generation(sessionId);
     const { id, listed } = await this.#resolveListed(ref, { session: sessionId });
-    const reference = await this.#liveReference(sessionId, id, listed);
+    const reference = await this.#live(sessionId, id, listed);
     if (maxAgeMs > 0) this.#references.set(sessionId, ref, reference, since);
     return reference;
   }
@@ -487,8 +490,7 @@ export class ArtifactStore {
   async getRecord(ref: string, options: SessionOption = {}): Promise<ArtifactRecord> {
     const { id, listed } = await this.#resolveListed(ref, options);
     // With a session: that session's view (its own label, summary, type, time), never another session's.
-    const reference =
-      options.session === undefined ? undefined : await this.#liveReference(options.session, id, listed);
+    const reference = options.session === undefined ? undefined : await this.#live(options.session, id, listed);
     const { record } = await this.#sharedRecord(id);
     return reference === undefined ? record : sessionView(record, reference);
   }
@@ -670,66 +672,13 @@ export class ArtifactStore {
    * now, as `reference(…, { maxAgeMs })` would: a fetch by its shortest unique short ref or full id within
    * the caller's `maxAgeMs` reads only the content.
    */
-  async listReferences(session: string, options: { includeExpired?: boolean } = {}): Promise<SessionReference[]> {
-    const sessionId = parseSessionId(session);
-    const since = this.#references.generation(sessionId);
-    const entries = await collect(this.#core.driver.list(sessionPrefix(sessionId)));
-    const keys = entries.flatMap((e) => {
-      const k = parseRefKey(e.key);
-      return k === undefined || k.session !== sessionId ? [] : [{ ...k, listed: listedVersion(e) }];
-    });
-    if (keys.length === 0) {
-      throw new ArefError("UNKNOWN_SESSION", `session ${sessionId} has no artifacts in this store`, {
-        hint: "list the sessions with `aref list`",
-      });
-    }
-    const now = this.#core.now();
-    const refs = await mapLimit(keys, 16, async (k) => {
-      try {
-        return await this.#readReference(k.session, k.id, k.listed);
-      } catch (error) {
-        rethrowUnlessCorrupt(error);
-        return undefined; // reported and repaired by verify
-      }
-    });
-    this.#keepAccessChecks(
-      sessionId,
-      keys.map((k) => k.id),
-      refs.filter((r): r is SessionReference => r !== undefined && !this.#core.isExpired(r, now)),
-      since,
-    );
-    return refs
-      .filter(
-        (r): r is SessionReference =>
-          r !== undefined && (options.includeExpired === true || !this.#core.isExpired(r, now)),
-      )
-      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.artifact_id.localeCompare(b.artifact_id));
-  }
-
-  /**
-   * Keeps the live references a whole-session listing just read as access checks (see listReferences),
-   * under their full ids and their shortest prefixes unique among `ids` (every id the session's listing
-   * showed, live or not: what a read by short ref would list).
-   */
-  #keepAccessChecks(session: string, ids: ArtifactId[], live: SessionReference[], since: Generation): void {
-    const lengths = uniquePrefixLengths(ids);
-    for (const reference of live) {
-      const id = reference.artifact_id;
-      // The full id, bare and as a 64-hex short ref (how a caller names one of two ids sharing a prefix).
-      this.#references.set(session, id, reference, since);
-      this.#references.set(session, toShortRef(id, 64), reference, since);
-      this.#references.set(session, toShortRef(id, lengths.get(id) ?? 64), reference, since);
-    }
+  listReferences(session: string, options: { includeExpired?: boolean } = {}): Promise<SessionReference[]> {
+    return listSessionReferences(this.#core, this.#writes, this.#references, session, options);
   }
 
   /** Every session that holds at least one reference. */
-  async listSessions(): Promise<string[]> {
-    const sessions = new Set<string>();
-    for await (const entry of this.#core.driver.list(REF_PREFIX)) {
-      const parsed = parseRefKey(entry.key);
-      if (parsed) sessions.add(parsed.session);
-    }
-    return [...sessions].sort();
+  listSessions(): Promise<string[]> {
+    return listSessions(this.#core);
   }
 
   /** Drops one reference of a session; the blob stays until gc finds it unreferenced. */
@@ -788,7 +737,7 @@ export class ArtifactStore {
 
   /** Removes every expired reference in the store; returns how many. */
   async cleanupExpired(): Promise<number> {
-    return (await this.#deleteExpired(await this.#expiredReferences())).length;
+    return (await deleteExpired(this.#core, this.#writes, await expiredReferences(this.#core, this.#writes))).length;
   }
 
   /** Mark and sweep: removes blobs no live reference holds (see GcOptions and the README's grace rule). */
@@ -805,9 +754,11 @@ export class ArtifactStore {
       layout === undefined
         ? async () => assertGraceAboveFloor(graceMs, await this.#checkLayout(false), location)
         : undefined;
-    const expiredEntries = await this.#expiredReferences();
+    const expiredEntries = await expiredReferences(this.#core, this.#writes);
     // What this run removes (a dry run: what it would): a reference renewed since it was read is not removed.
-    const expiredKeys = options.dryRun ? expiredEntries.map((e) => e.key) : await this.#deleteExpired(expiredEntries);
+    const expiredKeys = options.dryRun
+      ? expiredEntries.map((e) => e.key)
+      : await deleteExpired(this.#core, this.#writes, expiredEntries);
     const expired = expiredKeys.length;
     let report: GcReport;
     try {
@@ -933,6 +884,11 @@ export class ArtifactStore {
   }
 
   /** The chunked artifact `id`, or undefined when it is stored as one blob (or not at all). */
+  /** The access check (liveReference): the session's live reference to `id`. */
+  #live(session: string, id: ArtifactId, listed?: string): Promise<SessionReference> {
+    return liveReference(this.#core, this.#writes, session, id, listed);
+  }
+
   async #chunkedOf(id: ArtifactId): Promise<ChunkedArtifact | undefined> {
     let record: ArtifactRecord | undefined;
     try {
@@ -962,82 +918,6 @@ export class ArtifactStore {
   }
 
   /**
-   * A session's reference, read with its version where the driver gives one: kept as a re-put's hint
-   * (ReferenceWrites.read). Not read when `listed` is the version this instance already holds (listedReference).
-   */
-  async #readReference(session: string, id: ArtifactId, listed?: string): Promise<SessionReference | undefined> {
-    return listedReference(this.#core, this.#writes, session, id, listed);
-  }
-
-  /**
-   * The access check: the session's reference to `id`, live. `listed`: the version a listing made just
-   * before gave that reference (the ref was a short ref); when it is the version this instance read or
-   * wrote, the reference is the one it holds, byte for byte, and is not read again.
-   */
-  async #liveReference(session: string, id: ArtifactId, listed?: string): Promise<SessionReference> {
-    const sessionId = parseSessionId(session);
-    let reference: SessionReference | undefined;
-    try {
-      reference = await this.#readReference(sessionId, id, listed);
-    } catch (error) {
-      rethrowUnlessCorrupt(error);
-    }
-    if (reference === undefined) {
-      throw new ArefError("NOT_FOUND", `session ${sessionId} holds no reference to ${toShortRef(id)}`, {
-        hint: `list what it holds with \`aref list --session ${sessionId}\``,
-      });
-    }
-    if (this.#core.isExpired(reference)) {
-      throw new ArefError(
-        "EXPIRED",
-        `the reference of session ${sessionId} to ${toShortRef(id)} expired at ${reference.expires_at}`,
-        {
-          hint: "stash the content again to renew it",
-          details: { expires_at: reference.expires_at },
-        },
-      );
-    }
-    return reference;
-  }
-
-  /** Listed entries of expired references; those listed in the version this instance holds are not read (#readReference). */
-  async #expiredReferences(): Promise<DriverEntry[]> {
-    const now = this.#core.now();
-    const entries = await collect(this.#core.driver.list(REF_PREFIX));
-    const expired = await mapLimit(entries, 16, async (entry) => {
-      const parsed = parseRefKey(entry.key);
-      if (!parsed) return undefined;
-      try {
-        const listed = listedVersion(entry);
-        const reference = await this.#readReference(parsed.session, parsed.id, listed);
-        return reference && this.#core.isExpired(reference, now) ? entry : undefined;
-      } catch (error) {
-        rethrowUnlessCorrupt(error);
-        return undefined;
-      }
-    });
-    return expired.filter((e): e is DriverEntry => e !== undefined);
-  }
-
-  /**
-   * Deletes expired references; returns the keys it deleted. Each is deleted only while unmodified since it
-   * was listed: another instance that renewed it meanwhile (a put into the session writes the reference
-   * again, with a new expiry) keeps it.
-   */
-  async #deleteExpired(entries: DriverEntry[]): Promise<string[]> {
-    const deleted: string[] = [];
-    try {
-      for (const { key, modifiedAt } of entries) {
-        const ifUnmodifiedSince = new Date(modifiedAt.getTime() + 1);
-        if (await this.#core.driver.delete(key, { ifUnmodifiedSince })) deleted.push(key);
-      }
-    } finally {
-      this.#writes.expiredDeleted(entries.map(({ key }) => parseRefKey(key)!));
-    }
-    return deleted;
-  }
-
-  /**
    * Writes the layout marker on first write (recording this instance's grace floor); refuses a store
    * written by an unknown layout version. Read once per instance; undefined while the store has no marker.
    */
@@ -1057,37 +937,6 @@ export class ArtifactStore {
     );
     return this.#layoutChecked;
   }
-}
-
-/** Length of the shortest prefix (≥ 12 hex) of `id` that none of `others` starts with. */
-function shortestUnique(id: ArtifactId, others: ArtifactId[]): number {
-  return prefixLengthPast(others.reduce((shared, other) => Math.max(shared, commonPrefix(id, other)), 0));
-}
-
-/** How many leading characters `a` and `b` share (at most 64; 0 when `b` is undefined). */
-function commonPrefix(a: string, b: string | undefined): number {
-  let n = 0;
-  while (b !== undefined && n < 64 && a[n] === b[n]) n++;
-  return n;
-}
-
-/** The short-ref length that tells apart ids sharing `shared` leading characters (12 to 64 hex). */
-const prefixLengthPast = (shared: number): number => Math.min(64, Math.max(MIN_PREFIX_LENGTH, shared + 1));
-
-/** For each id, the length of its shortest prefix (≥ 12 hex) that none of the other ids starts with. */
-function uniquePrefixLengths(ids: ArtifactId[]): Map<ArtifactId, number> {
-  const sorted = [...new Set(ids)].sort();
-  const lengths = new Map<ArtifactId, number>();
-  sorted.forEach((id, i) => {
-    lengths.set(id, prefixLengthPast(Math.max(commonPrefix(id, sorted[i - 1]), commonPrefix(id, sorted[i + 1]))));
-  });
-  return lengths;
-}
-
-function uniquePrefixLength(ids: string[]): number {
-  let shared = 0;
-  for (let i = 1; i < ids.length; i++) shared = Math.max(shared, commonPrefix(ids[i]!, ids[i - 1]));
-  return prefixLengthPast(shared);
 }
 
 function parseMaxAge(maxAgeMs: number | undefined): number {

@@ -1,5 +1,5 @@
-import type { ArtifactId, SessionReference } from "@artifact-refs/schema";
-import type { StoreCore } from "./core.js";
+import { ArefError, parseSessionId, toShortRef, type ArtifactId, type SessionReference } from "@artifact-refs/schema";
+import { type StoreCore, rethrowUnlessCorrupt } from "./core.js";
 
 /**
  * What this instance holds of session references with their versions (ReferenceWrites: the references it
@@ -30,4 +30,42 @@ export async function listedReference(
   const read = await core.readReferenceVersioned(session, id);
   if (read !== undefined) held?.read(session, id, read.reference, read.version);
   return read?.reference;
+}
+
+/**
+ * The access check: the session's reference to `id`, live; NOT_FOUND when the session holds none (or it is
+ * unreadable: verify reports it), EXPIRED when it expired. `listed`: the version a listing made just before gave
+ * that reference (the ref was a short ref); when it is the version `held` holds, the reference is that one, byte
+ * for byte, and is not read again.
+ */
+export async function liveReference(
+  core: StoreCore,
+  held: HeldReferences,
+  session: string,
+  id: ArtifactId,
+  listed: string | undefined,
+): Promise<SessionReference> {
+  const sessionId = parseSessionId(session);
+  let reference: SessionReference | undefined;
+  try {
+    reference = await listedReference(core, held, sessionId, id, listed);
+  } catch (error) {
+    rethrowUnlessCorrupt(error);
+  }
+  if (reference === undefined) {
+    throw new ArefError("NOT_FOUND", `session ${sessionId} holds no reference to ${toShortRef(id)}`, {
+      hint: `list what it holds with \`aref list --session ${sessionId}\``,
+    });
+  }
+  if (core.isExpired(reference)) {
+    throw new ArefError(
+      "EXPIRED",
+      `the reference of session ${sessionId} to ${toShortRef(id)} expired at ${reference.expires_at}`,
+      {
+        hint: "stash the content again to renew it",
+        details: { expires_at: reference.expires_at },
+      },
+    );
+  }
+  return reference;
 }
