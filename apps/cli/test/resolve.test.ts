@@ -101,6 +101,24 @@ describe("aref resolve --session", () => {
     expect(bad.code).toBe(4);
     expect(ErrorReceiptSchema.parse(bad.json()).error.code).toBe("INVALID_INPUT");
   });
+
+  it("reads the executions' timestamps for clock phrases", async () => {
+    const file = tempFile(
+      "clock.json",
+      JSON.stringify([
+        { id: "k1", tool_name: "run_command", tool_args: { command: "df -h" }, timestamp: "2026-05-01T08:00:00Z" },
+        { id: "k2", tool_name: "run_command", tool_args: { command: "df -i" }, timestamp: "2026-05-01T10:50:00Z" },
+        {
+          id: "k3",
+          tool_name: "run_command",
+          tool_args: { command: "du -sh /var" },
+          timestamp: "2026-05-01T10:58:00Z",
+        },
+      ]),
+    );
+    const r = await run(["resolve", "the command you ran about three hours ago", "--executions", file, "--json"]);
+    expect(ResolveReceiptSchema.parse(r.json()).candidates[0]?.id).toBe("k1");
+  });
 });
 
 describe("aref resolve bad input", () => {

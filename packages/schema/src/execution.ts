@@ -41,5 +41,7 @@ export const ResolutionExecutionSchema = z.object({
   summary: z.string().optional(),
   size_bytes: z.number().optional(),
   result_type: z.string().optional(),
+  /** When it ran (ISO 8601), for clock phrases ("ten minutes ago", "at 14:05"); optional. */
+  timestamp: z.string().optional(),
 });
 export type ResolutionExecution = z.infer<typeof ResolutionExecutionSchema>;
