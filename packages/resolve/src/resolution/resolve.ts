@@ -521,7 +521,10 @@ function resolveParsed(
           (s.answered && s.coverage >= 1 / 3 && (query.past || s.amounted)) ||
           (s.strong && s.coverage >= 0.25 && definiteNamed(query, s))),
     );
-    if (max <= 0 || (!covered && !(query.aboutSession && clearLeader(scored, max)))) return none;
+    // "which host went down?": a question about what a result said, in the past tense, points at the session; a
+    // record that clearly leads on a good share of its words (a third) answers it as a message about the session does.
+    const pastAsked = query.asksResult && query.past && scored.some((s) => s.total >= TIE * max && s.coverage >= 1 / 3);
+    if (max <= 0 || (!covered && !((query.aboutSession || pastAsked) && clearLeader(scored, max)))) return none;
   }
   // Order words alone ("what happened there?", "the mail just before this") may pick by position; a calendar day
   // alone does not ("today's dinner"): it orders only records the message's words pick.
