@@ -46,3 +46,20 @@ describe("a past-tense question about a result", () => {
     ).toEqual([]);
   });
 });
+
+describe("a past-tense question two records answer alike", () => {
+  it("is not answered by this rule: it picks a record only when that record alone holds the words", () => {
+    const two = [
+      ...session,
+      {
+        id: "r4",
+        tool_name: "read_file",
+        tool_args: { path: "office/incidents.md" },
+        label: "office/incidents.md",
+        summary: "march: stapler jammed twice",
+        result_type: "success" as const,
+      },
+    ];
+    expect(resolveReferences("which device jammed", two).candidates).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import { type ParsedQuery, type TemporalOp, parseQuery, withoutPresent } from ".
 import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
+import { stem } from "./tokens.js";
 import type { ToolClass } from "./lexicon.js";
 import { type SemanticSimilarities, semanticAnswer } from "./semantic.js";
 
@@ -523,7 +524,13 @@ function resolveParsed(
     );
     // "which host went down?": a question about what a result said, in the past tense, points at the session; a
     // record that clearly leads on a good share of its words (a third) answers it as a message about the session does.
-    const pastAsked = query.asksResult && query.past && scored.some((s) => s.total >= TIE * max && s.coverage >= 1 / 3);
+    const scoring = scored.filter((s) => s.total > 0);
+    const pastAsked =
+      query.asksResult &&
+      query.past &&
+      scoring.length === 1 &&
+      scoring[0]!.coverage >= 1 / 3 &&
+      topicHeldBy(query, scoring[0]!);
     if (max <= 0 || (!covered && !((query.aboutSession || pastAsked) && clearLeader(scored, max)))) return none;
   }
   // Order words alone ("what happened there?", "the mail just before this") may pick by position; a calendar day
@@ -859,6 +866,11 @@ function clearLeader(scored: Scored[], max: number): boolean {
 /** A word after "the" that matched this execution in a name field ("the disk" → df). */
 function definiteNamed(query: ParsedQuery, s: Scored): boolean {
   return query.definiteWords.some((w) => s.namedWords.includes(w));
+}
+
+/** A topic word of the message that this execution holds itself (the word or its stem, not a related or near word). */
+function topicHeldBy(query: ParsedQuery, s: Scored): boolean {
+  return query.topicWords.some((w) => s.matchedWords.includes(w) && (s.x.tokens.has(w) || s.x.stems.has(stem(w))));
 }
 
 /** A word after "the" that matched this execution anywhere. */
