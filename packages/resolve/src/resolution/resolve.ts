@@ -4,6 +4,7 @@ import { type ParsedQuery, type TemporalOp, parseQuery, withoutPresent } from ".
 import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
+import { writeAsked } from "./write-asked.js";
 import { stem } from "./tokens.js";
 import type { ToolClass } from "./lexicon.js";
 import { type SemanticSimilarities, semanticAnswer } from "./semantic.js";
@@ -694,12 +695,14 @@ function resolveParsed(
     max,
   );
   const top = ranked[0]!;
-  // Ties: the same thing done again collapses to its latest (a file's latest read stands for it).
+  // Ties: the same thing done again collapses to its latest (a file's latest read stands for it; its latest write
+  // when the message asks what went into it).
   const tied = ranked.filter((s) => s.total >= TIE * top.total);
   const groups = new Map<string, Scored>();
+  const standsFor = writeAsked(query.text) ? "write" : "read";
   for (const s of tied) {
     const cur = groups.get(s.x.group);
-    const isRead = (v: Scored) => (v.x.classes.get("read") ?? 0) >= 1;
+    const isRead = (v: Scored) => (v.x.classes.get(standsFor) ?? 0) >= 1;
     if (!cur || (isRead(s) && !isRead(cur)) || (isRead(s) === isRead(cur) && s.x.index > cur.x.index))
       groups.set(s.x.group, s);
   }
