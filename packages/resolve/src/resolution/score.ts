@@ -1,3 +1,4 @@
+import { plainNumber } from "./number-forms.js";
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
 import type { ParsedQuery, QueryTerm, ValueKind } from "./query.js";
@@ -137,6 +138,12 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
   if ((f = x.stems.get(t.stem))) {
     const sc = FIELD_WEIGHT[f] * 0.9;
     if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, undefined, t.stem];
+  }
+  // "44.1k" for "44100", "10k" for "10,000": the same amount written otherwise.
+  const plain = bestField === undefined && /^\d/.test(t.word) ? plainNumber(t.word) : undefined;
+  if (plain && (f = x.tokens.get(plain))) {
+    const sc = FIELD_WEIGHT[f] * 0.9;
+    if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, plain, plain];
   }
   if (bestField === undefined && (typos?.has(t.word) || mayHaveVariants(t.word))) {
     const candidates = typos?.get(t.word) ?? [...x.tokens.keys()].filter((tok) => isVariant(t.word, tok));
@@ -359,6 +366,8 @@ export function candidatePositions(
   for (const t of query.terms) {
     markPositions(marks, session.tokens.get(t.word));
     markPositions(marks, session.stems.get(t.stem));
+    const plain = /^\d/.test(t.word) ? plainNumber(t.word) : undefined;
+    if (plain) markPositions(marks, session.tokens.get(plain));
     markTermVariants(marks, t, session, context.typos, window);
   }
   for (const name of query.names) {
