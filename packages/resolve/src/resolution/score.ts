@@ -1,3 +1,4 @@
+import { agentBases } from "./agent-nouns.js";
 import { plainNumber } from "./number-forms.js";
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
@@ -138,6 +139,17 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
   if ((f = x.stems.get(t.stem))) {
     const sc = FIELD_WEIGHT[f] * 0.9;
     if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, undefined, t.stem];
+  }
+  // "the linter" for a run of "ansible-lint": the doer of an action, where the record names the action (its command,
+  // arguments or label; a summary's "contains" is no "container").
+  if (bestField === undefined && t.word.endsWith("er")) {
+    for (const base of agentBases(t.word)) {
+      f = x.tokens.get(base);
+      if (f && FIELD_WEIGHT[f] >= 2) {
+        const sc = FIELD_WEIGHT[f] * 0.75;
+        if (sc > bestScore) [bestScore, bestField, bestOther, bestToken, bestRelated] = [sc, f, base, base, true];
+      }
+    }
   }
   // "44.1k" for "44100", "10k" for "10,000": the same amount written otherwise.
   const plain = bestField === undefined && /^\d/.test(t.word) ? plainNumber(t.word) : undefined;
@@ -368,6 +380,7 @@ export function candidatePositions(
     markPositions(marks, session.stems.get(t.stem));
     const plain = /^\d/.test(t.word) ? plainNumber(t.word) : undefined;
     if (plain) markPositions(marks, session.tokens.get(plain));
+    if (t.word.endsWith("er")) for (const base of agentBases(t.word)) markPositions(marks, session.tokens.get(base));
     markTermVariants(marks, t, session, context.typos, window);
   }
   for (const name of query.names) {
