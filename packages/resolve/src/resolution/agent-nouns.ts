@@ -7,6 +7,7 @@
  * "serve" or "fold": a word of the word-vector table counts only when its vector is near the verb's
  * ("scanner" ~ "scan"); a word the table lacks ("linter", "formatter", "parser") is a tool's jargon and counts.
  */
+import { LRUCache } from "lru-cache";
 import { knownWord, similarity } from "./near-words.js";
 
 /** Least cosine of an everyday "-er" word to its verb. */
@@ -14,6 +15,17 @@ const DOER_COSINE = 0.6;
 
 /** The verb forms an "-er" noun may come from ("linter" → lint; "scanner" → scan; "parser" → parse, pars). */
 export function agentBases(word: string): string[] {
+  const hit = memo.get(word);
+  if (hit) return hit;
+  const found = basesOf(word);
+  memo.set(word, found);
+  return found;
+}
+
+// Asked once per word and record scored: the latest words asked keep their answer.
+const memo = new LRUCache<string, string[]>({ max: 4_096 });
+
+function basesOf(word: string): string[] {
   const m = /^(\p{Ll}{3,})er$/u.exec(word);
   if (!m) return [];
   const s = m[1]!;
