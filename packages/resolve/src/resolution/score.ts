@@ -93,6 +93,25 @@ const SUMMARY_ANSWER = 1.3;
 /** Added per word (× its IDF, at least 1) when the result gives a number next to it, for a question about an amount. */
 const ANSWER_BONUS = 1.5;
 
+/** Counts written as words ("three separate entries"): a number as much as "3" is. */
+const COUNT_WORDS = new Set([
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "dozen",
+  "dozens",
+  "hundred",
+  "hundreds",
+]);
+
 /** A number within two words of the term in the record's summary ("open 312", "312 open tickets"), as "= 312". */
 function valueNextTo(t: QueryTerm, x: IndexedExecution): string | undefined {
   const plain = t.word.replace(/s$/, "");
@@ -103,7 +122,7 @@ function valueNextTo(t: QueryTerm, x: IndexedExecution): string | undefined {
       if (w !== plain && stem(w) !== t.stem) continue;
       // Nearest first, the number after the word before the one ahead of it ("open 312", "312 open").
       for (const j of [i + 1, i - 1, i + 2, i - 2])
-        if (j >= 0 && j < words.length && /^\d/.test(words[j]!)) return `= ${words[j]}`;
+        if (j >= 0 && j < words.length && (/^\d/.test(words[j]!) || COUNT_WORDS.has(words[j]!))) return `= ${words[j]}`;
     }
   }
   return undefined;
