@@ -1,3 +1,4 @@
+import { amountsIn } from "./number-forms.js";
 import { isStopword, stem, words } from "./tokens.js";
 import { type ToolClass, normalizeToolName, toolClasses } from "./lexicon.js";
 import { describeCommand } from "./command-docs.js";
@@ -147,6 +148,8 @@ export function indexExecution(e: ExecutionLike, index: number): IndexedExecutio
     // An abbreviation's plural is written with a lowercase s ("MBs", "PRs", "IDs"): each form also holds the other.
     for (const a of text.match(/(?<![\p{L}\p{N}])[A-Z]{2,5}(?:s|'s)?(?![\p{L}\p{N}])/gu) ?? [])
       add(/s$/.test(a) ? a.replace(/'?s$/, "") : `${a}s`, field);
+    // An amount written with separators or a suffix also holds its plain digits ("10,000" → 10000, "1.5M" → 1500000).
+    if (/\d[,.]?\d*\s?[kKmM,]/.test(text)) for (const n of amountsIn(text)) add(n, field);
     sequences.push({
       field,
       words: (text.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase().replace(/s$/, "")),

@@ -158,3 +158,16 @@ export function wordFamily(word: string): string[] {
   familyMemo.set(word, out);
   return out;
 }
+
+/** The cosine of two words' vectors; undefined when either is not in the table. */
+export function similarity(a: string, b: string): number | undefined {
+  const t = load();
+  const i = t?.at.get(a);
+  const j = t?.at.get(b);
+  return t && i !== undefined && j !== undefined ? cosine(t, i, j) : undefined;
+}
+
+/** A word of the table (the 30,000 most frequent lowercase English words of the vectors). */
+export function knownWord(word: string): boolean {
+  return load()?.at.has(word) ?? false;
+}

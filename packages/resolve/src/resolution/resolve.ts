@@ -4,6 +4,8 @@ import { type ParsedQuery, type TemporalOp, parseQuery, withoutPresent } from ".
 import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
+import { writeAsked } from "./write-asked.js";
+import { stem } from "./tokens.js";
 import type { ToolClass } from "./lexicon.js";
 import { type SemanticSimilarities, semanticAnswer } from "./semantic.js";
 
@@ -521,7 +523,16 @@ function resolveParsed(
           (s.answered && s.coverage >= 1 / 3 && (query.past || s.amounted)) ||
           (s.strong && s.coverage >= 0.25 && definiteNamed(query, s))),
     );
-    if (max <= 0 || (!covered && !(query.aboutSession && clearLeader(scored, max)))) return none;
+    // "which host went down?": a question about what a result said, in the past tense, points at the session; a
+    // record that clearly leads on a good share of its words (a third) answers it as a message about the session does.
+    const scoring = scored.filter((s) => s.total > 0);
+    const pastAsked =
+      query.asksResult &&
+      query.past &&
+      scoring.length === 1 &&
+      scoring[0]!.coverage >= 1 / 3 &&
+      topicHeldBy(query, scoring[0]!);
+    if (max <= 0 || (!covered && !((query.aboutSession || pastAsked) && clearLeader(scored, max)))) return none;
   }
   // Order words alone ("what happened there?", "the mail just before this") may pick by position; a calendar day
   // alone does not ("today's dinner"): it orders only records the message's words pick.
@@ -684,12 +695,14 @@ function resolveParsed(
     max,
   );
   const top = ranked[0]!;
-  // Ties: the same thing done again collapses to its latest (a file's latest read stands for it).
+  // Ties: the same thing done again collapses to its latest (a file's latest read stands for it; its latest write
+  // when the message asks what went into it).
   const tied = ranked.filter((s) => s.total >= TIE * top.total);
   const groups = new Map<string, Scored>();
+  const standsFor = writeAsked(query.text) ? "write" : "read";
   for (const s of tied) {
     const cur = groups.get(s.x.group);
-    const isRead = (v: Scored) => (v.x.classes.get("read") ?? 0) >= 1;
+    const isRead = (v: Scored) => (v.x.classes.get(standsFor) ?? 0) >= 1;
     if (!cur || (isRead(s) && !isRead(cur)) || (isRead(s) === isRead(cur) && s.x.index > cur.x.index))
       groups.set(s.x.group, s);
   }
@@ -856,6 +869,11 @@ function clearLeader(scored: Scored[], max: number): boolean {
 /** A word after "the" that matched this execution in a name field ("the disk" → df). */
 function definiteNamed(query: ParsedQuery, s: Scored): boolean {
   return query.definiteWords.some((w) => s.namedWords.includes(w));
+}
+
+/** A topic word of the message that this execution holds itself (the word or its stem, not a related or near word). */
+function topicHeldBy(query: ParsedQuery, s: Scored): boolean {
+  return query.topicWords.some((w) => s.matchedWords.includes(w) && (s.x.tokens.has(w) || s.x.stems.has(stem(w))));
 }
 
 /** A word after "the" that matched this execution anywhere. */

@@ -1,3 +1,5 @@
+import { agentBases } from "./agent-nouns.js";
+import { plainNumber } from "./number-forms.js";
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
 import type { ParsedQuery, QueryTerm, ValueKind } from "./query.js";
@@ -91,6 +93,25 @@ const SUMMARY_ANSWER = 1.3;
 /** Added per word (× its IDF, at least 1) when the result gives a number next to it, for a question about an amount. */
 const ANSWER_BONUS = 1.5;
 
+/** Counts written as words ("three separate entries"): a number as much as "3" is. */
+const COUNT_WORDS = new Set([
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "dozen",
+  "dozens",
+  "hundred",
+  "hundreds",
+]);
+
 /** A number within two words of the term in the record's summary ("open 312", "312 open tickets"), as "= 312". */
 function valueNextTo(t: QueryTerm, x: IndexedExecution): string | undefined {
   const plain = t.word.replace(/s$/, "");
@@ -101,7 +122,7 @@ function valueNextTo(t: QueryTerm, x: IndexedExecution): string | undefined {
       if (w !== plain && stem(w) !== t.stem) continue;
       // Nearest first, the number after the word before the one ahead of it ("open 312", "312 open").
       for (const j of [i + 1, i - 1, i + 2, i - 2])
-        if (j >= 0 && j < words.length && /^\d/.test(words[j]!)) return `= ${words[j]}`;
+        if (j >= 0 && j < words.length && (/^\d/.test(words[j]!) || COUNT_WORDS.has(words[j]!))) return `= ${words[j]}`;
     }
   }
   return undefined;
@@ -137,6 +158,23 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
   if ((f = x.stems.get(t.stem))) {
     const sc = FIELD_WEIGHT[f] * 0.9;
     if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, undefined, t.stem];
+  }
+  // "the linter" for a run of "ansible-lint": the doer of an action, where the record names the action (its command,
+  // arguments or label; a summary's "contains" is no "container").
+  if (bestField === undefined && t.word.endsWith("er")) {
+    for (const base of agentBases(t.word)) {
+      f = x.tokens.get(base);
+      if (f && FIELD_WEIGHT[f] >= 2) {
+        const sc = FIELD_WEIGHT[f] * 0.75;
+        if (sc > bestScore) [bestScore, bestField, bestOther, bestToken, bestRelated] = [sc, f, base, base, true];
+      }
+    }
+  }
+  // "44.1k" for "44100", "10k" for "10,000": the same amount written otherwise.
+  const plain = bestField === undefined && /^\d/.test(t.word) ? plainNumber(t.word) : undefined;
+  if (plain && (f = x.tokens.get(plain))) {
+    const sc = FIELD_WEIGHT[f] * 0.9;
+    if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, plain, plain];
   }
   if (bestField === undefined && (typos?.has(t.word) || mayHaveVariants(t.word))) {
     const candidates = typos?.get(t.word) ?? [...x.tokens.keys()].filter((tok) => isVariant(t.word, tok));
@@ -359,6 +397,9 @@ export function candidatePositions(
   for (const t of query.terms) {
     markPositions(marks, session.tokens.get(t.word));
     markPositions(marks, session.stems.get(t.stem));
+    const plain = /^\d/.test(t.word) ? plainNumber(t.word) : undefined;
+    if (plain) markPositions(marks, session.tokens.get(plain));
+    if (t.word.endsWith("er")) for (const base of agentBases(t.word)) markPositions(marks, session.tokens.get(base));
     markTermVariants(marks, t, session, context.typos, window);
   }
   for (const name of query.names) {
