@@ -171,3 +171,8 @@ export function similarity(a: string, b: string): number | undefined {
 export function knownWord(word: string): boolean {
   return load()?.at.has(word) ?? false;
 }
+
+/** A word's rank in the table (0 = the most frequent); undefined for a word not in it. */
+export function wordRank(word: string): number | undefined {
+  return load()?.at.get(word);
+}

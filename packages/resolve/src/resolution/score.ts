@@ -1,5 +1,6 @@
 import { agentBases } from "./agent-nouns.js";
 import { plainNumber } from "./number-forms.js";
+import { plausibleVariant } from "./variant-words.js";
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
 import type { ToolClass } from "./lexicon.js";
 import type { ParsedQuery, QueryTerm, ValueKind } from "./query.js";
@@ -177,7 +178,9 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
     if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, plain, plain];
   }
   if (bestField === undefined && (typos?.has(t.word) || mayHaveVariants(t.word))) {
-    const candidates = typos?.get(t.word) ?? [...x.tokens.keys()].filter((tok) => isVariant(t.word, tok));
+    const candidates =
+      typos?.get(t.word) ??
+      [...x.tokens.keys()].filter((tok) => isVariant(t.word, tok) && plausibleVariant(t.word, tok));
     for (const tok of candidates) {
       if ((f = x.tokens.get(tok))) {
         const sc = FIELD_WEIGHT[f] * 0.75;
@@ -300,7 +303,10 @@ export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session
   const typos = new Map<string, string[]>();
   for (const t of query.terms) {
     if (!mayHaveVariants(t.word)) continue;
-    typos.set(t.word, session.typosOf(t.word, n));
+    typos.set(
+      t.word,
+      session.typosOf(t.word, n).filter((tok) => plausibleVariant(t.word, tok)),
+    );
   }
   const idf = idfTable(query, xs, session, typos);
   return { idf, typos, bigrams: bigramsOf(query, idf) };
