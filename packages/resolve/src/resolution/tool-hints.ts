@@ -4,6 +4,7 @@ import { joinWorldCompounds } from "./message-text.js";
 import { POINTED_FAILURE } from "./order-words.js";
 import type { ParsedQuery } from "./query-types.js";
 import { regularPast } from "./past-forms.js";
+import { putIntoHint } from "./write-verbs.js";
 
 /** Each hint rule's pattern with the global flag, built once (matchAll needs it; the rules are tested without). */
 const GLOBAL_HINT_RES = new Map(HINT_RULES.map((rule) => [rule, new RegExp(rule.re.source, `${rule.re.flags}g`)]));
@@ -48,6 +49,12 @@ export function readHints(
       if (!cur || cur.weight < w) hints.set(cls, { weight: w, what: rule.what });
     }
     for (const c of rule.consumes ?? []) consumed.add(c);
+  }
+  // "what did you put in the notes": placing text into a thing is a write (a verb of the session, like "wrote").
+  const put = putIntoHint(hintText);
+  if (put && (hints.get("write")?.weight ?? 0) < 3) {
+    hints.set("write", { weight: 3, what: "a file write" });
+    consumed.add(put.verb);
   }
   for (const m of lower.matchAll(THIRD_PARTY)) consumed.add(m[0].trim().split(/\s+/).at(-1)!);
   // "why did that fail?": the failure word points at the outcome, not at a record whose text says "failed".
