@@ -74,6 +74,8 @@ export function parseQuery(input: string): ParsedQuery {
       };
     }
   }
+  // "half an hour ago", "40m back": the clock phrase is the order, none of its words a content word.
+  if (temporal?.kind === "clock") for (const w of temporal.why.match(/[\p{L}\p{N}]+/gu) ?? []) consumed.add(w);
   const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
   const wantsError = failureAsked(lower);
   const past = PAST_TENSE.test(lower);
