@@ -192,6 +192,8 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
       );
     return { kind: "first", why: '"first"', ...(sessionStart ? { overall: true } : overall("first")) };
   }
+  // "how many are in there?", "anything odd in there": "there" at the end points at what was just shown.
+  if (/\b(?:in|from|out of)\s+there\s*[?.!]*\s*$/.test(lower)) return { kind: "latest", why: '"in there"' };
   // A failure pointed at without a name ("that failure", "that 500", "why did it fail?", "it went red"):
   // the latest of the failures.
   if (POINTED_FAILURE.test(lower)) return { kind: "latest", why: "the failure pointed at" };
