@@ -93,3 +93,19 @@ export function readHints(
   if (/\bfiles?\b/.test(hintText) && hints.get("fetch")?.what === "a file read") hints.delete("fetch");
   return { hints, consumed, verbHintsOnly: hints.size > 0 && verbHintsOnly };
 }
+
+/**
+ * "the very first build", "the earlier install", "the second compile": a tool noun right after an order word names
+ * the kind outright, as "the earlier test run" does: its hint is raised to a named kind's weight (3).
+ */
+export function orderedKind(lower: string, hints: ParsedQuery["hints"]): void {
+  for (const m of lower.matchAll(
+    /\b(?:first|second|third|last|latest|previous|prior|earlier|older|newer|final|original|initial)\s+([a-z]+)\b/g,
+  ))
+    for (const rule of HINT_RULES)
+      if (rule.consumes?.includes(m[1]!))
+        for (const [cls, w] of Object.entries(rule.hints) as Array<[ToolClass | "data" | "file", number]>) {
+          const cur = hints.get(cls);
+          if (cur && w >= 2.5 && cur.weight < 3) hints.set(cls, { weight: 3, what: cur.what });
+        }
+}
