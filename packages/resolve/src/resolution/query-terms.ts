@@ -47,11 +47,7 @@ export function readTerms(body: string, lower: string, consumed: Set<string>): Q
       // "the linter", "the formatter": a coined agent noun stands for what the tool does ("lint", "format").
       // "ringing" ~ "rang", "dying" ~ "died": forms of an irregular verb the stemmer does not join.
       const related = [
-        ...new Set([
-          ...relatedWords(word, lower),
-          ...(nameLike ? [] : [...agentVerbs(word), ...irregularForms(word)]),
-          ...thousandsOf(word),
-        ]),
+        ...new Set([...relatedWords(word, lower), ...(nameLike ? [] : [...agentVerbs(word), ...irregularForms(word)])]),
       ];
       // Words near it in the word vectors (names are spelled as they are): weaker than the lexicon's concept words.
       // A unit of time near it ("start" ~ "day") matches a record's age ("2 days ago"), not what it is about.
@@ -106,13 +102,6 @@ export function readCompounds(lower: string, terms: QueryTerm[]): ParsedQuery["c
       compounds.push({ word: a + b, parts: [a, b] });
   }
   return compounds;
-}
-
-/** "44.1k", "12k": an amount in thousands written out in digits ("44100", "12000"), as a record prints it. */
-function thousandsOf(word: string): string[] {
-  const m = /^(\d{1,3})(?:\.(\d{1,2}))?k$/.exec(word);
-  if (!m) return [];
-  return [String(Math.round(Number(`${m[1]}.${m[2] ?? "0"}`) * 1000))];
 }
 
 function relatedWords(word: string, lower: string): string[] {
