@@ -2,7 +2,6 @@
 import { CONCEPTS, numberWord } from "./lexicon.js";
 import { nearWords } from "./near-words.js";
 import type { ParsedQuery, QueryTerm } from "./query-types.js";
-import { agentVerbs } from "./agent-nouns.js";
 import { irregularForms } from "./irregular-verbs.js";
 import { lookRequestWords } from "./request-verbs.js";
 import { GENERIC_NOUNS, camelParts, isStopword, stem } from "./tokens.js";
@@ -44,11 +43,8 @@ export function readTerms(body: string, lower: string, consumed: Set<string>): Q
         /[._\d]/.test(piece) ||
         camelParts(piece).length > 1 ||
         (piece.length >= 2 && piece === piece.toUpperCase() && /[A-Z]/.test(piece));
-      // "the linter", "the formatter": a coined agent noun stands for what the tool does ("lint", "format").
       // "ringing" ~ "rang", "dying" ~ "died": forms of an irregular verb the stemmer does not join.
-      const related = [
-        ...new Set([...relatedWords(word, lower), ...(nameLike ? [] : [...agentVerbs(word), ...irregularForms(word)])]),
-      ];
+      const related = [...new Set([...relatedWords(word, lower), ...(nameLike ? [] : irregularForms(word))])];
       // Words near it in the word vectors (names are spelled as they are): weaker than the lexicon's concept words.
       // A unit of time near it ("start" ~ "day") matches a record's age ("2 days ago"), not what it is about.
       const near = nameLike ? [] : nearWords(word).filter((w) => !related.includes(w) && !TIME_UNIT.test(w));
