@@ -4,7 +4,6 @@ import { joinWorldCompounds } from "./message-text.js";
 import { POINTED_FAILURE } from "./order-words.js";
 import type { ParsedQuery } from "./query-types.js";
 import { regularPast } from "./past-forms.js";
-import { putIntoHint } from "./write-verbs.js";
 
 /** Each hint rule's pattern with the global flag, built once (matchAll needs it; the rules are tested without). */
 const GLOBAL_HINT_RES = new Map(HINT_RULES.map((rule) => [rule, new RegExp(rule.re.source, `${rule.re.flags}g`)]));
@@ -52,12 +51,6 @@ export function readHints(
       if (!cur || cur.weight < w) hints.set(cls, { weight: w, what: rule.what });
     }
     for (const c of rule.consumes ?? []) consumed.add(c);
-  }
-  // "what did you put in the notes": placing text into a thing is a write (a verb of the session, like "wrote").
-  const put = putIntoHint(hintText);
-  if (put && (hints.get("write")?.weight ?? 0) < 3) {
-    hints.set("write", { weight: 3, what: "a file write" });
-    consumed.add(put.verb);
   }
   // "and the search, were there …", "the grep: how many hits": a tool noun set apart at the head of the message names
   // the referent itself; the rest asks about it. Its kind counts twice.
