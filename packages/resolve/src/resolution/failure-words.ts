@@ -6,7 +6,7 @@ export function failureAsked(lower: string): boolean {
     /\b(that|the|this|an?|any|last|latest|first|earliest|previous|second|third|other|newest|most recent)\s+(error|errors|failure|failures|crash|exception|traceback)\b(?!\s+(log|logs|handler|handlers|docs?|page|pages|file|files|message|code|codes|reference|rate|budget|class|type))/.test(
       lower,
     ) ||
-    /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|exploded|panicked|bombed|choked|rejected|refused|(?:did not|didn'?t|would not|wouldn'?t|will not|won'?t|wont|does not|doesn'?t) (?:accept|install|start|build|compile|connect|load|boot|mount|deploy|pass))\b/.test(
+    /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|timed out|timing out|times out|segfaulted|aborted|exploded|panicked|bombed|choked|rejected|refused|(?:did not|didn'?t|would not|wouldn'?t|will not|won'?t|wont|does not|doesn'?t) (?:accept|install|start|build|compile|connect|load|boot|mount|deploy|pass))\b/.test(
       lower,
     ) ||
     /\bthe\s+[1-5]\d\d\b/.test(lower) ||

@@ -72,10 +72,11 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     }
     return false;
   };
-  // "the one before the last, how many …?", "the second-to-last result: which …": the order phrase names no kind
+  // "the one before the last, how many …?", "the second-to-last result: which …", "the output before this one, with
+  // …": the order phrase names no kind
   // (a generic noun) and the message's own words come in a clause of their own: the position in the whole session.
   const previousOverall = () =>
-    /\b(?:the\s+)?(?:one|result|output|thing|step|action|command|call|execution)\s+before\s+(?:the|that|this)\s+(?:very\s+)?(?:last|latest|most recent|final)(?:\s+(?:one|step|thing|action|command|call|execution|result|output))?\s*[,;:]|\b(?:second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\s+(?:one|result|output|thing|step|action|command|call|execution)(?:\s+(?:that\s+|which\s+)?(?:i|you|we)\s+(?:ran|run|did|tried|executed|called))?\s*[,;:]/.test(
+    /\b(?:the\s+)?(?:one|result|output|thing|step|action|command|call|execution)\s+before\s+(?:(?:the|that|this)\s+(?:very\s+)?(?:last|latest|most recent|final)(?:\s+(?:one|step|thing|action|command|call|execution|result|output))?|(?:this|that)\s+one)\s*[,;:]|\b(?:second[- ]to[- ]last|second[- ]last|penultimate|next[- ]to[- ]last)\s+(?:one|result|output|thing|step|action|command|call|execution)(?:\s+(?:that\s+|which\s+)?(?:i|you|we)\s+(?:ran|run|did|tried|executed|called))?\s*[,;:]/.test(
       lower,
     )
       ? { overall: true }
@@ -158,7 +159,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
       lower,
     )
   ) {
-    return { kind: "previous", why: "the one before the latest" };
+    return { kind: "previous", why: "the one before the latest", ...previousOverall() };
   }
   if (
     /\b(earlier|previously|before)\b/.test(lower) &&
@@ -191,6 +192,8 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
       );
     return { kind: "first", why: '"first"', ...(sessionStart ? { overall: true } : overall("first")) };
   }
+  // "how many are in there?", "anything odd in there": "there" at the end points at what was just shown.
+  if (/\b(?:in|from|out of)\s+there\s*[?.!]*\s*$/.test(lower)) return { kind: "latest", why: '"in there"' };
   // A failure pointed at without a name ("that failure", "that 500", "why did it fail?", "it went red"):
   // the latest of the failures.
   if (POINTED_FAILURE.test(lower)) return { kind: "latest", why: "the failure pointed at" };

@@ -2,6 +2,8 @@
 import { CONCEPTS, numberWord } from "./lexicon.js";
 import { nearWords } from "./near-words.js";
 import type { ParsedQuery, QueryTerm } from "./query-types.js";
+import { irregularForms } from "./irregular-verbs.js";
+import { lookRequestWords } from "./request-verbs.js";
 import { GENERIC_NOUNS, camelParts, isStopword, stem } from "./tokens.js";
 
 /** "key points", "the key takeaways": a request for the gist. */
@@ -20,6 +22,7 @@ export function readTerms(body: string, lower: string, consumed: Set<string>): Q
     /\b(a|one|a few|few)\s+(moment|minute|second|sec|min)s?\s+ago\b|\bjust now\b|\bright now\b|\bthis time\b|\bfirst time\b|\bside[- ]by[- ]side\b|\b(?:at|from) the (very )?(start|beginning|outset|get[- ]go)\b|\bfirst thing\b|\bin the (very )?beginning\b|\bto begin with\b|\b(an?|one|\d+|a few|few|several|a couple of|couple of|a couple|couple|two|three|four|five|ten|twenty|thirty)\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+(?:or so\s+)?(?:ago|back|earlier)\b|\b(right|just|immediately|directly)\s+(?=before\b|after\b)/gi,
     " ",
   );
+  const looking = lookRequestWords(lower);
   const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu) ?? [];
   for (const raw of rawWords) {
     const pieces =
@@ -33,12 +36,15 @@ export function readTerms(body: string, lower: string, consumed: Set<string>): Q
       if (word === "key" && KEY_GIST.test(lower)) continue;
       // "open" at the start of a request means "show"; elsewhere ("tickets that are open") it is a word.
       if (word === "open" && /^\s*(please\s+|can you\s+|could you\s+|now\s+|and\s+)?(re)?open\b/.test(lower)) continue;
+      // "check the hosts file", "pull up my notes": the verb that opens a request to look names no word of a record.
+      if (looking.includes(word)) continue;
       if (numberWord(word) !== undefined) continue;
       const nameLike =
         /[._\d]/.test(piece) ||
         camelParts(piece).length > 1 ||
         (piece.length >= 2 && piece === piece.toUpperCase() && /[A-Z]/.test(piece));
-      const related = relatedWords(word, lower);
+      // "ringing" ~ "rang", "dying" ~ "died": forms of an irregular verb the stemmer does not join.
+      const related = [...new Set([...relatedWords(word, lower), ...(nameLike ? [] : irregularForms(word))])];
       // Words near it in the word vectors (names are spelled as they are): weaker than the lexicon's concept words.
       // A unit of time near it ("start" ~ "day") matches a record's age ("2 days ago"), not what it is about.
       const near = nameLike ? [] : nearWords(word).filter((w) => !related.includes(w) && !TIME_UNIT.test(w));

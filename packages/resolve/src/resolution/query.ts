@@ -23,7 +23,7 @@ import {
   talksAboutSession,
 } from "./session-pointers.js";
 import { isStatement } from "./statement.js";
-import { readHints } from "./tool-hints.js";
+import { orderedKind, readHints } from "./tool-hints.js";
 import { ASKED_IN_GENERAL, readWorld } from "./world-question.js";
 
 export type { FollowUp, ParsedQuery, QueryTerm, TemporalOp, ValueKind } from "./query-types.js";
@@ -74,6 +74,11 @@ export function parseQuery(input: string): ParsedQuery {
       };
     }
   }
+  // "half an hour ago", "40m back": the clock phrase is the order, none of its words a content word.
+  if (temporal?.kind === "clock") for (const w of temporal.why.match(/[\p{L}\p{N}]+/gu) ?? []) consumed.add(w);
+  // "the very first build", "the earlier install": an order word right before a tool noun names that kind outright.
+  if (temporal && temporal.kind !== "event" && temporal.kind !== "clock" && temporal.kind !== "day")
+    orderedKind(lower, hints);
   const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
   const wantsError = failureAsked(lower);
   const past = PAST_TENSE.test(lower);

@@ -29,12 +29,26 @@ export const GENERIC_NOUNS = new Set(
  * Porter stemmer (the `stemmer` package) over lowercased words: "READMEs"/"readme",
  * "listed"/"list", "configuration"/"configure". Words with digits and words of up to 3 letters stay whole.
  */
+/** Adjectives of a calendar period and the period they stem to. */
+const PERIOD_LY: Record<string, string> = {
+  hourly: "hour",
+  nightly: "night",
+  daily: "day",
+  weekly: "week",
+  monthly: "month",
+  quarterly: "quarter",
+  yearly: "year",
+};
+
 export function stem(word: string): string {
   let w = word.toLowerCase();
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith("'s")) w = w.slice(0, -2);
   // The plural of a word kept whole is the word ("keys" → "key", "days" → "day"), not Porter's "kei", "dai".
   if (w.length === 4 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, 3);
+  // "monthly", "daily", "quarterly": what comes every period is said of the period ("group by month").
+  const period = PERIOD_LY[w];
+  if (period) return period;
   return porter(w);
 }
 

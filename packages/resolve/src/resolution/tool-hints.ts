@@ -13,6 +13,9 @@ const PAST_VERB = new RegExp(
   `^(?:(?:i|you|we)\\s+(?:just\\s+)?)?(?:ran|wrote|read|took|got|made|built|found|saw|${regularPast(3)})$`,
 );
 
+/** A noun phrase set apart at the head of the message by a comma or colon ("and the search, …", "the build: …"). */
+const HEAD_NOUN = /^\s*(?:(?:and|so|ok|okay|also|now|then|right)[,\s]+)?((?:the|that)\s+[\w-]+(?:\s+[\w-]+)?)\s*[,:]/;
+
 /** "who wrote the book", "she ran a bakery": an action of a third party is no word of the session's records. */
 export const THIRD_PARTY =
   /(?:(?:^|[,;.!?]\s*)who|\b(?:he|she))\s+(?:wrote|read|ran|made|built|took|got|did|found|saw|gave|went|came|left)\b/g;
@@ -49,6 +52,16 @@ export function readHints(
     }
     for (const c of rule.consumes ?? []) consumed.add(c);
   }
+  // "and the search, were there …", "the grep: how many hits": a tool noun set apart at the head of the message names
+  // the referent itself; the rest asks about it. Its kind counts twice.
+  const head = HEAD_NOUN.exec(hintText);
+  if (head)
+    for (const rule of HINT_RULES)
+      if (rule.re.test(head[1]!))
+        for (const [cls, w] of Object.entries(rule.hints) as Array<[ToolClass | "data" | "file", number]>) {
+          const cur = hints.get(cls);
+          if (w >= 3 && cur && cur.weight <= w) hints.set(cls, { weight: 2 * w, what: cur.what });
+        }
   for (const m of lower.matchAll(THIRD_PARTY)) consumed.add(m[0].trim().split(/\s+/).at(-1)!);
   // "why did that fail?": the failure word points at the outcome, not at a record whose text says "failed".
   if (POINTED_FAILURE.test(lower)) for (const w of ["fail", "crash", "break", "red"]) consumed.add(w);
@@ -72,4 +85,20 @@ export function readHints(
   }
   if (/\bfiles?\b/.test(hintText) && hints.get("fetch")?.what === "a file read") hints.delete("fetch");
   return { hints, consumed, verbHintsOnly: hints.size > 0 && verbHintsOnly };
+}
+
+/**
+ * "the very first build", "the earlier install", "the second compile": a tool noun right after an order word names
+ * the kind outright, as "the earlier test run" does: its hint is raised to a named kind's weight (3).
+ */
+export function orderedKind(lower: string, hints: ParsedQuery["hints"]): void {
+  for (const m of lower.matchAll(
+    /\b(?:first|second|third|last|latest|previous|prior|earlier|older|newer|final|original|initial)\s+([a-z]+)\b/g,
+  ))
+    for (const rule of HINT_RULES)
+      if (rule.consumes?.includes(m[1]!))
+        for (const [cls, w] of Object.entries(rule.hints) as Array<[ToolClass | "data" | "file", number]>) {
+          const cur = hints.get(cls);
+          if (cur && w >= 2.5 && cur.weight < 3) hints.set(cls, { weight: 3, what: cur.what });
+        }
 }
