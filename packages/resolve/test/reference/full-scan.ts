@@ -8,6 +8,7 @@ import type { ParsedQuery } from "../../src/resolution/query.js";
 import { type Resolution, type ResolveOptions, type SessionScorer, resolveWith } from "../../src/resolution/resolve.js";
 import { type ScoreContext, bigramsOf, matchTerm, scoreExecution } from "../../src/resolution/score.js";
 import { isVariant, mayHaveVariants } from "../../src/resolution/tokens.js";
+import { plausibleVariant } from "../../src/resolution/variant-words.js";
 
 /** Scores every record with a context computed from every record. */
 const fullScanScorer: SessionScorer = (_executions, list) => (query) => {
@@ -32,7 +33,7 @@ function fullScanContext(query: ParsedQuery, xs: IndexedExecution[]): ScoreConte
   for (const t of query.terms) {
     if (!mayHaveVariants(t.word)) continue;
     const found: string[] = [];
-    for (const tok of vocab) if (isVariant(t.word, tok)) found.push(tok);
+    for (const tok of vocab) if (isVariant(t.word, tok) && plausibleVariant(t.word, tok)) found.push(tok);
     typos.set(t.word, found);
   }
   const idf = fullScanIdf(query, xs, typos);
