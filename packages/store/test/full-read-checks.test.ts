@@ -4,6 +4,7 @@ import { ChunkedArtifact, SINGLE_BLOB_MAX } from "../src/chunked.js";
 import { StoreCore } from "../src/core.js";
 import { blobKey } from "../src/layout.js";
 import { parseManifest } from "../src/manifest.js";
+import { collect } from "./read-all.js";
 
 /** Log-like text of about `mib` MiB (generated, chunked into many content-defined chunks). */
 const log = (mib: number) => {
@@ -15,16 +16,6 @@ const log = (mib: number) => {
   }
   return lines.join("");
 };
-
-async function collect(stream: AsyncIterable<Uint8Array>): Promise<{ yielded: Uint8Array[]; error: unknown }> {
-  const yielded: Uint8Array[] = [];
-  try {
-    for await (const bytes of stream) yielded.push(Uint8Array.from(bytes));
-  } catch (error) {
-    return { yielded, error };
-  }
-  return { yielded, error: undefined };
-}
 
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 

@@ -4,6 +4,7 @@ import { ChunkedArtifact, GET_MANY_AHEAD, GET_MANY_CHUNKS } from "../src/chunked
 import { StoreCore } from "../src/core.js";
 import { blobKey } from "../src/layout.js";
 import { parseManifest } from "../src/manifest.js";
+import { collect } from "./read-all.js";
 
 /** Log-like text of about `mib` MiB (generated, chunked into many content-defined chunks). */
 const log = (mib: number) => {
@@ -52,16 +53,6 @@ class RunMemoryDriver extends MemoryDriver {
     else if (call === (this.hold ?? -2) + 1) setTimeout(() => this.#released?.(), 20);
     return values;
   }
-}
-
-async function collect(stream: AsyncIterable<Uint8Array>): Promise<{ yielded: Uint8Array[]; error: unknown }> {
-  const yielded: Uint8Array[] = [];
-  try {
-    for await (const bytes of stream) yielded.push(Uint8Array.from(bytes));
-  } catch (error) {
-    return { yielded, error };
-  }
-  return { yielded, error: undefined };
 }
 
 const concat = (parts: readonly Uint8Array[]) => Buffer.concat(parts.map((p) => Buffer.from(p)));
