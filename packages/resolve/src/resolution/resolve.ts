@@ -1,7 +1,7 @@
 import { ArefError } from "@artifact-refs/schema";
 import { type ExecutionLike, type IndexedExecution, executionId, indexExecution } from "./executions.js";
 import { type ParsedQuery, type TemporalOp, parseQuery, withoutPresent } from "./query.js";
-import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
+import { type Scored, candidatePositions, matchName, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
 import { writeAsked } from "./write-asked.js";
@@ -586,6 +586,13 @@ function resolveParsed(
         (s) => s.total > 0 && namedKinds.some((c) => (s.x.classes.get(c as ToolClass) ?? 0) >= 1),
       );
       if (ofKind.length) kind = ofKind;
+    }
+    // "the config.yaml I read first": a name the message gives picks the records the order word ranges over, the
+    // records of that path or file (not one whose text only mentions it) when there are some.
+    if (max > 0 && query.names.length > 0) {
+      const ofName = kind.filter((s) => query.names.some((n) => matchName(n, s.x) > 0));
+      const byName = ofName.length ? ofName : kind.filter((s) => s.nameMatched);
+      if (byName.length) kind = byName;
     }
     // "the last test run that passed": among the kind, the records that did not fail.
     if (query.wantsSuccess && max > 0) {
