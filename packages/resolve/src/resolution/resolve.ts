@@ -435,7 +435,9 @@ function resolveParsed(
   // General questions and tasks ("explain what a 502 means", "write a haiku") refer to nothing,
   // unless they also point at something of the session ("how do I fix that error?").
   const definiteToolNoun = query.definiteToolNoun;
-  if (query.general && !(query.temporal || query.demonstrative || definiteToolNoun || query.names.length > 0))
+  // A calendar day alone ("write a note about yesterday's outage") points at no record: it only orders records.
+  const pointedInTime = query.temporal !== undefined && query.temporal.kind !== "day";
+  if (query.general && !(pointedInTime || query.demonstrative || definiteToolNoun || query.names.length > 0))
     return none;
   if (
     query.terms.length === 0 &&
