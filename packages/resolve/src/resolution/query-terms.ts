@@ -39,6 +39,12 @@ export function readTerms(body: string, lower: string, consumed: Set<string>): Q
       // "check the hosts file", "pull up my notes": the verb that opens a request to look names no word of a record.
       if (looking.includes(word)) continue;
       if (numberWord(word) !== undefined) continue;
+      // "kept failing", "keeps crashing": "keep" before a verb in -ing says it happened again and again, it names nothing.
+      if (
+        /^(?:keep|keeps|kept|keeping)$/.test(word) &&
+        new RegExp(`\\b${word}\\s+(?:on\\s+)?[a-z]{2,}ing\\b`).test(lower)
+      )
+        continue;
       const nameLike =
         /[._\d]/.test(piece) ||
         camelParts(piece).length > 1 ||

@@ -528,12 +528,19 @@ function resolveParsed(
     // "which host went down?": a question about what a result said, in the past tense, points at the session; a
     // record that clearly leads on a good share of its words (a third) answers it as a message about the session does.
     const scoring = scored.filter((s) => s.total > 0);
+    // …and so does the one that clearly leads holding the thing the message names with "the" ("the permission
+    // problem"), when what else scores does so only through a related word.
+    const lead = scoring.length > 1 ? scoring.reduce((a, b) => (b.total > a.total ? b : a)) : scoring[0];
     const pastAsked =
       query.asksResult &&
       query.past &&
-      scoring.length === 1 &&
-      scoring[0]!.coverage >= 1 / 3 &&
-      topicHeldBy(query, scoring[0]!);
+      lead !== undefined &&
+      (scoring.length === 1 ||
+        (definiteMatched(query, lead) &&
+          clearLeader(scored, max) &&
+          scoring.every((s) => s === lead || s.total - s.related <= 0))) &&
+      lead.coverage >= 1 / 3 &&
+      topicHeldBy(query, lead);
     if (max <= 0 || (!covered && !((query.aboutSession || pastAsked) && clearLeader(scored, max)))) return none;
   }
   // Order words alone ("what happened there?", "the mail just before this") may pick by position; a calendar day
