@@ -9,12 +9,9 @@ import { pointerAtSession } from "./session-pointers.js";
 export const NORM_QUESTION =
   /\bhow\s+(?:big|large|small|long|many|much|often|fast|high|low)\s+(?:[\w-]+\s+){0,2}?should\s+(?:an?|any)\s|\bwhat(?:'s| is| are)\s+the\s+(?:max|maximum|min|minimum|largest|biggest|smallest|longest|shortest|most|least)\s+(?:[\w-]+\s+){0,3}(?:of|for|in|on)\s+(?:an?|any)\s|\bwhat(?:'s| is| are)\s+the\s+default\s+(?:[\w-]+\s+){0,3}(?:for|of|in|on)\s+(?!(?:the|this|that|these|those|our|my|your|its|their)\b)[a-z]|\b(?:is|are|'s|be|considered)\s+(?:\w+\s+)?(?:normal|typical|usual|standard|customary|recommended|reasonable|sensible|sane|acceptable)\b|\b(?:a|the)\s+(?:good|sane|sensible|reasonable|recommended|typical|usual|normal|standard|best|ideal|common)\s+(?:default|value|number|amount|size|limit|timeout|setting|choice|way|practice|approach|range)\b|\bwhat(?:'s| is| are)\s+(?:the\s+)?(?:best|cheapest|fastest|safest|easiest|most popular)\b|\bwhich\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|has|have|gives?|offers?)\s+the\s+(?:best|cheapest|fastest|most|least|biggest|lowest|highest)\b/;
 
-/**
- * A question about what to do or what would happen, not about what a result said; a question opening with "should"
- * ("should this job move to …") asks for an opinion, unless it asks whether something should have happened.
- */
+/** A question about what to do or what would happen, not about what a result said. */
 export const ADVICE =
-  /^\s*(?:will|would|does|do|can|could|what happens|what would happen)\b[^?]*\bif (?:we|i|you)\s+(?!(?:did|had|were|was)\b)\w+|\b(?:should|shall) (?:we|i)\b(?! have\b)|^\s*(?:(?:so|and|but|ok|okay|tbh|honestly|btw|hmm)\b[\s,]*)*should\s+(?!(?:[\w.-]+\s+){0,3}have\s+(?:been\s+)?[a-z]+(?:ed|en|wn|ne)\b)[a-z]|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise|prefer)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\bwhat would you (?:name|call|use|pick|choose|recommend|prefer)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
+  /^\s*(?:will|would|does|do|can|could|what happens|what would happen)\b[^?]*\bif (?:we|i|you)\s+(?!(?:did|had|were|was)\b)\w+|\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise|prefer)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\bwhat would you (?:name|call|use|pick|choose|recommend|prefer)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
 
 /**
  * A present or modal question whose subject is a bare name or an indefinite ("does shopify charge …", "how does git
