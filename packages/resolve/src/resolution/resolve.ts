@@ -44,6 +44,10 @@ export interface Resolution {
 }
 
 /** Share of the best score within which two candidates count as a tie. */
+/** A request to write something new: "write a …", "draft me an …", "could you compose some …". */
+const WRITE_NEW =
+  /^\s*(?:please\s+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?(?:write|compose|draft|generate|prepare)\s+(?:me\s+|us\s+)?(?:a|an|some)\b/;
+
 const TIE = 0.9;
 /** Share of the best score that makes a candidate one of "the kind in question" for order words. */
 const KIND = 0.75;
@@ -435,8 +439,10 @@ function resolveParsed(
   // General questions and tasks ("explain what a 502 means", "write a haiku") refer to nothing,
   // unless they also point at something of the session ("how do I fix that error?").
   const definiteToolNoun = query.definiteToolNoun;
-  // A calendar day alone ("write a note about yesterday's outage") points at no record: it only orders records.
-  const pointedInTime = query.temporal !== undefined && query.temporal.kind !== "day";
+  // A request to write something new about a day ("write a note about yesterday's outage"): the day orders no record,
+  // the request asks for new text (a day still points at the session in "yesterday's status vs today's").
+  const pointedInTime =
+    query.temporal !== undefined && !(query.temporal.kind === "day" && WRITE_NEW.test(query.text.toLowerCase()));
   if (query.general && !(pointedInTime || query.demonstrative || definiteToolNoun || query.names.length > 0))
     return none;
   if (
