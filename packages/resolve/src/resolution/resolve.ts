@@ -755,6 +755,10 @@ function resolveParsed(
       ambiguous: false,
     };
   }
+  // "what share of the keys …", "how full …": among close records, the ones that give a share answer it (a size or a
+  // duration is told apart less surely: "particle sizes" are no bytes).
+  if (query.valueUnit?.kind === "fill" && distinct.some((s) => s.amounted) && distinct.some((s) => !s.amounted))
+    distinct.splice(0, distinct.length, ...distinct.filter((s) => s.amounted));
   // A thing matched by a name beats one matched by topic words only, when their scores are close.
   if (distinct.some((s) => s.named) && distinct.some((s) => !s.named))
     distinct.splice(0, distinct.length, ...distinct.filter((s) => s.named));
