@@ -5,7 +5,8 @@ import { type Scored, candidatePositions, matchName, scoreContext, scoreExecutio
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
 import { writeAsked } from "./write-asked.js";
-import { stem } from "./tokens.js";
+import { isStopword, stem } from "./tokens.js";
+import { verbsAsNouns } from "./verb-nouns.js";
 import type { ToolClass } from "./lexicon.js";
 import { type SemanticSimilarities, semanticAnswer } from "./semantic.js";
 
@@ -210,6 +211,17 @@ function comparedParts(texts: string[]): {
     if (!content && p.temporal && core) return `${t} ${core}`;
     return t;
   });
+  // "lag now against the first describe": a part that ends in an order word and a kind ("the first describe") names
+  // the kind that the other part, a topic at a position ("lag now"), is about too: "the describe lag now".
+  if (parsed.every((p) => p?.temporal !== undefined))
+    for (const [i, t] of out.entries()) {
+      const other = out[i === 0 ? 1 : 0]!;
+      const kind = /\b(?:first|second|last|latest|initial|original|previous|earlier)\s+([a-z][\w.-]*)\s*$/.exec(
+        other,
+      )?.[1];
+      const named = kind !== undefined && (!isStopword(kind) || verbsAsNouns(other).has(kind));
+      if (named && t === texts[i] && !t.includes(kind) && parsed[i]!.topicWords.length > 0) out[i] = `the ${kind} ${t}`;
+    }
   // Each part parsed once (a part left as it was keeps its parse); undefined where the text does not parse.
   const queries = out.map((t, i) => (t === texts[i] ? parsed[i] : tryParse(t)));
   return { texts: out, queries, ordered: queries.every((q) => q?.temporal !== undefined) };
