@@ -49,6 +49,10 @@ export interface Resolution {
 const WRITE_NEW =
   /^\s*(?:please\s+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?(?:write|compose|draft|generate|prepare)\s+(?:me\s+|us\s+)?(?:a|an|some)\b/;
 
+/** A yes/no question about a thing pointed at: "are the copies identical?", "so is that version better?", "did it …?". */
+const YES_NO_POINTED =
+  /^\s*(?:(?:so|and|but|ok|okay|hm+|right)\b[\s,]*)?(?:is|are|was|were|did|does|do|has|have)\s+(?:the|that|this|these|those|it|they)\b[^?]*\?\s*$/;
+
 const TIE = 0.9;
 /** Share of the best score that makes a candidate one of "the kind in question" for order words. */
 const KIND = 0.75;
@@ -559,7 +563,16 @@ function resolveParsed(
           scoring.every((s) => s === lead || s.total - s.related <= 0))) &&
       lead.coverage >= 1 / 3 &&
       topicHeldBy(query, lead);
-    if (max <= 0 || (!covered && !((query.aboutSession || pastAsked) && clearLeader(scored, max)))) return none;
+    // "are the restored files really identical?": a yes/no question about a thing pointed at ("the …", "it"), led
+    // clearly by the latest record, asks about what was just shown.
+    const justShown =
+      lead !== undefined &&
+      lead.x === list.at(-1) &&
+      lead.coverage >= 0.25 &&
+      lead.ownWeight >= 1 &&
+      YES_NO_POINTED.test(query.text.toLowerCase());
+    if (max <= 0 || (!covered && !((query.aboutSession || pastAsked || justShown) && clearLeader(scored, max))))
+      return none;
   }
   // Order words alone ("what happened there?", "the mail just before this") may pick by position; a calendar day
   // alone does not ("today's dinner"): it orders only records the message's words pick.
