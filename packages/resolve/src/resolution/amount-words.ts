@@ -29,6 +29,14 @@ export function fillAsked(lower: string): ParsedQuery["valueUnit"] {
   return m ? { kind: "fill", words: m[0].match(/[a-z]+/g) ?? [] } : undefined;
 }
 
+/** "what share of the keys …", "what percentage of requests …": asks for a share, as "how full" does ("41%", "3 of 8"). */
+const SHARE_ASK = /\b(?:what|which)\s+(?:share|percentage|percent|fraction|proportion|portion)\s+of\b/;
+
+export function shareAsked(lower: string): ParsedQuery["valueUnit"] {
+  const m = SHARE_ASK.exec(lower);
+  return m ? { kind: "fill", words: m[0].match(/[a-z]+/g) ?? [] } : undefined;
+}
+
 /** "sizes", "durations", "timings": a plural that names a kind of amount asks for the amounts themselves. */
 export function amountNamed(lower: string): ParsedQuery["valueUnit"] {
   if (/\b(sizes|file sizes|durations|timings|run ?times|latencies)\b/.test(lower)) return valueUnitOf(lower);

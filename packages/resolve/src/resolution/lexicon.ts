@@ -328,6 +328,8 @@ export const CONCEPTS: string[][] = [
   ["env", "environment", "variables", "vars", "envvars"],
   ["revenue", "sales", "income", "earnings"],
   ["rate", "ratelimit", "throttle", "throttling", "quota", "429"],
+  // How long a thing lives before it goes away: a key "without expiry" is one with "no TTL".
+  ["expiry", "expiration", "expire", "expires", "expired", "expiring", "ttl", "ttls", "time to live"],
   ["slow", "latency", "timeout", "timed", "duration", "performance"],
   ["memory", "ram", "heap", "oom", "rss", "mem", "buffer", "buffers"],
   ["cpu", "load", "usage", "profile", "profiling", "pprof", "flamegraph", "hotspot", "hotspots"],

@@ -63,13 +63,14 @@ export function dropQuotedPhrases(text: string): string {
   );
 }
 
-/** The file names, paths and URLs written in the message (no bare version numbers, no "e.g."). */
+/** The file names, paths and URLs written in the message (no bare version numbers, no "e.g.", no "w/o" or "b/c"). */
 export function readNames(body: string): string[] {
   return [
     ...new Set(
       (body.match(NAME_RE) ?? [])
         .map((n) => n.replace(/[?!,;:]+$/, ""))
-        .filter((n) => !/^\d+(\.\d+)*$/.test(n) && !/^(e\.g|i\.e|etc)\b/i.test(n)),
+        // "w/o", "b/c", "n/a": a letter, a slash and a letter abbreviate words, they name no path.
+        .filter((n) => !/^\d+(\.\d+)*$/.test(n) && !/^(e\.g|i\.e|etc)\b/i.test(n) && !/^[a-z]\/[a-z]$/i.test(n)),
     ),
   ];
 }

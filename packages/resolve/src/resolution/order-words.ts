@@ -2,6 +2,7 @@
 import { EXECUTION_NOUNS } from "./lexicon.js";
 import type { TemporalOp } from "./query-types.js";
 import { isStopword } from "./tokens.js";
+import { verbsAsNouns } from "./verb-nouns.js";
 import { parseClock } from "./clock-words.js";
 import { JUST_ONLY, regularPast } from "./past-forms.js";
 
@@ -60,6 +61,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
   // "the first df, before all the cleanup", "first status vs latest status": an order word over one or two words
   // that end the clause (or come before an event) orders the kind those words name, whatever the noun; a
   // position inside a content ("the first line of", "the last week") is no order of records.
+  const asNouns = verbsAsNouns(lower);
   const clauseKind = (order: string) => {
     const re = new RegExp(
       `(?:\\bthe\\s+(?:very\\s+)?|^\\s*|[,;:.!?]\\s*)${order}\\s+([\\w.'/-]+)(?:\\s+([\\w.'/-]+))?\\s*(?:[,;:!?]|\\s[-\u2013\u2014]\\s|\\s+(?:before|after|from|when|vs\\.?|versus)\\b|$)`,
@@ -67,7 +69,7 @@ export function parseTemporal(lower: string): TemporalOp | undefined {
     );
     for (const m of lower.matchAll(re)) {
       const ws = [m[1], m[2]].filter((w): w is string => !!w);
-      if (ws.some((w) => CONTENT_POSITION.test(w) || isStopword(w.replace(/'s$/, "")))) continue;
+      if (ws.some((w) => CONTENT_POSITION.test(w) || (isStopword(w.replace(/'s$/, "")) && !asNouns.has(w)))) continue;
       return true;
     }
     return false;

@@ -4,6 +4,7 @@ import { nearWords } from "./near-words.js";
 import type { ParsedQuery, QueryTerm } from "./query-types.js";
 import { irregularForms } from "./irregular-verbs.js";
 import { lookRequestWords } from "./request-verbs.js";
+import { verbsAsNouns } from "./verb-nouns.js";
 import { GENERIC_NOUNS, camelParts, isStopword, stem } from "./tokens.js";
 
 /** "key points", "the key takeaways": a request for the gist. */
@@ -23,6 +24,7 @@ export function readTerms(body: string, lower: string, consumed: Set<string>): Q
     " ",
   );
   const looking = lookRequestWords(lower);
+  const nouns = verbsAsNouns(lower);
   const rawWords = termText.match(/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu) ?? [];
   for (const raw of rawWords) {
     const pieces =
@@ -31,7 +33,7 @@ export function readTerms(body: string, lower: string, consumed: Set<string>): Q
       const word = piece.toLowerCase();
       if (!word || seen.has(word)) continue;
       seen.add(word);
-      if (consumed.has(word) || isStopword(word) || word.length < 2) continue;
+      if (consumed.has(word) || (isStopword(word) && !nouns.has(word)) || word.length < 2) continue;
       // "the key points", "key takeaways": "key" asks for the gist, it names no key.
       if (word === "key" && KEY_GIST.test(lower)) continue;
       // "open" at the start of a request means "show"; elsewhere ("tickets that are open") it is a word.
@@ -39,6 +41,12 @@ export function readTerms(body: string, lower: string, consumed: Set<string>): Q
       // "check the hosts file", "pull up my notes": the verb that opens a request to look names no word of a record.
       if (looking.includes(word)) continue;
       if (numberWord(word) !== undefined) continue;
+      // "kept failing", "keeps crashing": "keep" before a verb in -ing says it happened again and again, it names nothing.
+      if (
+        /^(?:keep|keeps|kept|keeping)$/.test(word) &&
+        new RegExp(`\\b${word}\\s+(?:on\\s+)?[a-z]{2,}ing\\b`).test(lower)
+      )
+        continue;
       const nameLike =
         /[._\d]/.test(piece) ||
         camelParts(piece).length > 1 ||

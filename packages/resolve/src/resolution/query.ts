@@ -1,6 +1,6 @@
 /** The reading of a message (ParsedQuery) assembled from its parts: names, tool words, order words, content words, world questions. */
 import { ArefError } from "@artifact-refs/schema";
-import { VALUE_QUESTION, amountNamed, fillAsked, valueUnitOf } from "./amount-words.js";
+import { VALUE_QUESTION, amountNamed, fillAsked, shareAsked, valueUnitOf } from "./amount-words.js";
 import { readParts } from "./compare-parts.js";
 import { failureAsked, successAsked } from "./failure-words.js";
 import { parseFollowUp } from "./follow-up-words.js";
@@ -128,7 +128,8 @@ export function parseQuery(input: string): ParsedQuery {
     followUp,
     asksValue: VALUE_QUESTION.test(lower),
     // A value question, or a message that names the kind of amount itself ("the bundle sizes", "the run times").
-    valueUnit: fillAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
+    valueUnit:
+      fillAsked(lower) ?? shareAsked(lower) ?? (VALUE_QUESTION.test(lower) ? valueUnitOf(lower) : amountNamed(lower)),
     past,
     asksResult: names.length === 0 && /^\s*(which|what|who|how|where|when|did|was|were|is|are)\b/.test(lower),
     aboutSession,

@@ -1,11 +1,12 @@
 import { ArefError } from "@artifact-refs/schema";
 import { type ExecutionLike, type IndexedExecution, executionId, indexExecution } from "./executions.js";
 import { type ParsedQuery, type TemporalOp, parseQuery, withoutPresent } from "./query.js";
-import { type Scored, candidatePositions, scoreContext, scoreExecution, unscored } from "./score.js";
+import { type Scored, candidatePositions, matchName, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
 import { writeAsked } from "./write-asked.js";
-import { stem } from "./tokens.js";
+import { isStopword, stem } from "./tokens.js";
+import { verbsAsNouns } from "./verb-nouns.js";
 import type { ToolClass } from "./lexicon.js";
 import { type SemanticSimilarities, semanticAnswer } from "./semantic.js";
 
@@ -44,6 +45,14 @@ export interface Resolution {
 }
 
 /** Share of the best score within which two candidates count as a tie. */
+/** A request to write something new: "write a …", "draft me an …", "could you compose some …". */
+const WRITE_NEW =
+  /^\s*(?:please\s+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?(?:write|compose|draft|generate|prepare)\s+(?:me\s+|us\s+)?(?:a|an|some)\b/;
+
+/** A yes/no question about a thing pointed at: "are the copies identical?", "so is that version better?", "did it …?". */
+const YES_NO_POINTED =
+  /^\s*(?:(?:so|and|but|ok|okay|hm+|right)\b[\s,]*)?(?:is|are|was|were|did|does|do|has|have)\s+(?:the|that|this|these|those|it|they)\b[^?]*\?\s*$/;
+
 const TIE = 0.9;
 /** Share of the best score that makes a candidate one of "the kind in question" for order words. */
 const KIND = 0.75;
@@ -206,6 +215,17 @@ function comparedParts(texts: string[]): {
     if (!content && p.temporal && core) return `${t} ${core}`;
     return t;
   });
+  // "lag now against the first describe": a part that ends in an order word and a kind ("the first describe") names
+  // the kind that the other part, a topic at a position ("lag now"), is about too: "the describe lag now".
+  if (parsed.every((p) => p?.temporal !== undefined))
+    for (const [i, t] of out.entries()) {
+      const other = out[i === 0 ? 1 : 0]!;
+      const kind = /\b(?:first|second|last|latest|initial|original|previous|earlier)\s+([a-z][\w.-]*)\s*$/.exec(
+        other,
+      )?.[1];
+      const named = kind !== undefined && (!isStopword(kind) || verbsAsNouns(other).has(kind));
+      if (named && t === texts[i] && !t.includes(kind) && parsed[i]!.topicWords.length > 0) out[i] = `the ${kind} ${t}`;
+    }
   // Each part parsed once (a part left as it was keeps its parse); undefined where the text does not parse.
   const queries = out.map((t, i) => (t === texts[i] ? parsed[i] : tryParse(t)));
   return { texts: out, queries, ordered: queries.every((q) => q?.temporal !== undefined) };
@@ -435,7 +455,11 @@ function resolveParsed(
   // General questions and tasks ("explain what a 502 means", "write a haiku") refer to nothing,
   // unless they also point at something of the session ("how do I fix that error?").
   const definiteToolNoun = query.definiteToolNoun;
-  if (query.general && !(query.temporal || query.demonstrative || definiteToolNoun || query.names.length > 0))
+  // A request to write something new about a day ("write a note about yesterday's outage"): the day orders no record,
+  // the request asks for new text (a day still points at the session in "yesterday's status vs today's").
+  const pointedInTime =
+    query.temporal !== undefined && !(query.temporal.kind === "day" && WRITE_NEW.test(query.text.toLowerCase()));
+  if (query.general && !(pointedInTime || query.demonstrative || definiteToolNoun || query.names.length > 0))
     return none;
   if (
     query.terms.length === 0 &&
@@ -526,13 +550,29 @@ function resolveParsed(
     // "which host went down?": a question about what a result said, in the past tense, points at the session; a
     // record that clearly leads on a good share of its words (a third) answers it as a message about the session does.
     const scoring = scored.filter((s) => s.total > 0);
+    // …and so does the one that clearly leads holding the thing the message names with "the" ("the permission
+    // problem"), when what else scores does so only through a related word.
+    const lead = scoring.length > 1 ? scoring.reduce((a, b) => (b.total > a.total ? b : a)) : scoring[0];
     const pastAsked =
       query.asksResult &&
       query.past &&
-      scoring.length === 1 &&
-      scoring[0]!.coverage >= 1 / 3 &&
-      topicHeldBy(query, scoring[0]!);
-    if (max <= 0 || (!covered && !((query.aboutSession || pastAsked) && clearLeader(scored, max)))) return none;
+      lead !== undefined &&
+      (scoring.length === 1 ||
+        (definiteMatched(query, lead) &&
+          clearLeader(scored, max) &&
+          scoring.every((s) => s === lead || s.total - s.related <= 0))) &&
+      lead.coverage >= 1 / 3 &&
+      topicHeldBy(query, lead);
+    // "are the restored files really identical?": a yes/no question about a thing pointed at ("the …", "it"), led
+    // clearly by the latest record, asks about what was just shown.
+    const justShown =
+      lead !== undefined &&
+      lead.x === list.at(-1) &&
+      lead.coverage >= 0.25 &&
+      lead.ownWeight >= 1 &&
+      YES_NO_POINTED.test(query.text.toLowerCase());
+    if (max <= 0 || (!covered && !((query.aboutSession || pastAsked || justShown) && clearLeader(scored, max))))
+      return none;
   }
   // Order words alone ("what happened there?", "the mail just before this") may pick by position; a calendar day
   // alone does not ("today's dinner"): it orders only records the message's words pick.
@@ -586,6 +626,13 @@ function resolveParsed(
         (s) => s.total > 0 && namedKinds.some((c) => (s.x.classes.get(c as ToolClass) ?? 0) >= 1),
       );
       if (ofKind.length) kind = ofKind;
+    }
+    // "the config.yaml I read first": a name the message gives picks the records the order word ranges over, the
+    // records of that path or file (not one whose text only mentions it) when there are some.
+    if (max > 0 && query.names.length > 0) {
+      const ofName = kind.filter((s) => query.names.some((n) => matchName(n, s.x) > 0));
+      const byName = ofName.length ? ofName : kind.filter((s) => s.nameMatched);
+      if (byName.length) kind = byName;
     }
     // "the last test run that passed": among the kind, the records that did not fail.
     if (query.wantsSuccess && max > 0) {
@@ -733,6 +780,10 @@ function resolveParsed(
       ambiguous: false,
     };
   }
+  // "what share of the keys …", "how full …": among close records, the ones that give a share answer it (a size or a
+  // duration is told apart less surely: "particle sizes" are no bytes).
+  if (query.valueUnit?.kind === "fill" && distinct.some((s) => s.amounted) && distinct.some((s) => !s.amounted))
+    distinct.splice(0, distinct.length, ...distinct.filter((s) => s.amounted));
   // A thing matched by a name beats one matched by topic words only, when their scores are close.
   if (distinct.some((s) => s.named) && distinct.some((s) => !s.named))
     distinct.splice(0, distinct.length, ...distinct.filter((s) => s.named));

@@ -10,7 +10,7 @@ export const STOPWORDS = new Set(
     "one ones thing things stuff something anything please pls thanks thank ok okay hey hi yes let lets let's me " +
     "show give tell pull paste display reopen as if going goes went gone happening happened second seconds minute minutes moment moments bring print say said says see look looks looked like get got go back find found " +
     "summarize summarise summary recap tldr tl dr points point explain describe need needs want know mean means " +
-    "make made put take use well really actually kind sort bit lot lots much many more most less least " +
+    "make made put take use well really actually exact exactly precise precisely kind sort bit lot lots much many more most less least " +
     "now currently presently nowadays again still already ago moment while since before after earlier later last latest first previous prior current " +
     "time times other another same new old once twice run runs running turn turned getting using saying doing having making taking looking trying seeing compare contrast " +
     "step steps came come comes coming recent recently newest between among roughly approximately " +

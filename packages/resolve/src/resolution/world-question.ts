@@ -41,9 +41,9 @@ export const HYPOTHETICAL =
 /** The usual way, best (or bad, good, common) practice, a difference between two things in general ("explain the difference between A and B"), what something is called ("what do you call a backup that …"). */
 export const GENERIC =
   /\bwhat (?:do|does) (?:you|we|people|one) call (?:an?|the|it when)\b|\b(?:the usual way|(?:best|bad|good|common|standard) practices?|in practice)\b|\bwhy does every\b|\b(?:explain|tell) (?:to )?(?:me |us )?the difference between\b|\bwhat(?:'s| is) the difference between\b/;
-/** A plan or the future: "next week we want to …", "starting monday", "long term", "we're planning to …". */
+/** A plan or the future: "next week we want to …", "starting monday", "long term", "at some point", "we're planning to …". */
 export const FUTURE =
-  /\b(?:next|coming)\s+(?:week|month|year|quarter|sprint|release|spring|summer|fall|autumn|winter)\b|\btomorrow\b|\bstarting\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|tomorrow)\b|\b(?:long term|in the future|going forward|from now on|eventually|someday|one day)\b|\b(?:we|i)(?:'re| are| am|'m)?\s+(?:going to|gonna|planning to|plan to|intend to|hope to)\b/;
+  /\b(?:next|coming)\s+(?:week|month|year|quarter|sprint|release|spring|summer|fall|autumn|winter)\b|\btomorrow\b|\bstarting\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next|tomorrow)\b|\b(?:long term|in the future|going forward|from now on|eventually|someday|some day|one day|at some point|sometime|down the road|in the long run)\b|\b(?:we|i)(?:'re| are| am|'m)?\s+(?:going to|gonna|planning to|plan to|intend to|hope to)\b/;
 /** Whether something more was done: "did you also …", "have you … too?", "did you … as well". */
 export const ALSO_ASKED =
   /^\s*(?:(?:and|so|oh|ok|okay|btw)\b[\s,]*)?(?:did|have|had)\s+(?:you|we)\b(?:\s+also\b|[^?]*\b(?:too|as well|either)\s*[?.!]?\s*$)/;
