@@ -137,6 +137,12 @@ export interface ParsedQuery {
   definiteToolNoun: boolean;
   /** Content words that are not order or time words ("currently", "latest"): what the message is about. */
   topicWords: string[];
+  /** It asks what went into something ("what did you put in the notes?"): a file's write answers, not its read. */
+  asksWhatWentIn: boolean;
+  /** A request to write something new ("draft a note about …"). */
+  writesNew: boolean;
+  /** A yes/no question about a thing pointed at ("are the copies identical?"). */
+  yesNoPointed: boolean;
 }
 
 export type ValueKind = "size" | "duration" | "fill";

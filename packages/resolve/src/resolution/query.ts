@@ -9,6 +9,7 @@ import { MAX_MESSAGE_CHARS, dropQuotedPhrases, normalizeMessage, readNames } fro
 import { FIRST_WORDS, LATEST_WORDS, splitNegation } from "./negation.js";
 import { ordinalOfTerm, parseTemporal } from "./order-words.js";
 import type { ParsedQuery } from "./query-types.js";
+import { readAsks } from "./message-asks.js";
 import { readCompounds, readTerms } from "./query-terms.js";
 import {
   EXPLETIVE_IT,
@@ -147,6 +148,7 @@ export function parseQuery(input: string): ParsedQuery {
     topicWords: terms
       .filter((t) => t.weight >= 1 && !parseTemporal(t.word) && !FIRST_WORDS.test(t.word) && !LATEST_WORDS.test(t.word))
       .map((t) => t.word),
+    ...readAsks(text.toLowerCase()),
   };
 }
 

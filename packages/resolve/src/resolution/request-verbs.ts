@@ -1,4 +1,4 @@
-/** Verbs that open a request to look at something ("check the inventory", "show me that log"): no content of it. */
+// Verbs that open a request to look at something ("check the inventory", "show me that log"): no content of it.
 
 /**
  * A request that starts with a verb of looking, before what is to be looked at (a determiner, a possessive or a

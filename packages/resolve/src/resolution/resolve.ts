@@ -4,7 +4,6 @@ import { type ParsedQuery, type TemporalOp, parseQuery, withoutPresent } from ".
 import { type Scored, candidatePositions, matchName, scoreContext, scoreExecution, unscored } from "./score.js";
 import { type PostingWindow, type SessionIndex, sessionIndexOf } from "./session.js";
 import { resolveFollowUp } from "./follow-up.js";
-import { writeAsked } from "./write-asked.js";
 import { isStopword, stem } from "./tokens.js";
 import { verbsAsNouns } from "./verb-nouns.js";
 import type { ToolClass } from "./lexicon.js";
@@ -45,14 +44,6 @@ export interface Resolution {
 }
 
 /** Share of the best score within which two candidates count as a tie. */
-/** A request to write something new: "write a …", "draft me an …", "could you compose some …". */
-const WRITE_NEW =
-  /^\s*(?:please\s+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?(?:write|compose|draft|generate|prepare)\s+(?:me\s+|us\s+)?(?:a|an|some)\b/;
-
-/** A yes/no question about a thing pointed at: "are the copies identical?", "so is that version better?", "did it …?". */
-const YES_NO_POINTED =
-  /^\s*(?:(?:so|and|but|ok|okay|hm+|right)\b[\s,]*)?(?:is|are|was|were|did|does|do|has|have)\s+(?:the|that|this|these|those|it|they)\b[^?]*\?\s*$/;
-
 const TIE = 0.9;
 /** Share of the best score that makes a candidate one of "the kind in question" for order words. */
 const KIND = 0.75;
@@ -457,8 +448,7 @@ function resolveParsed(
   const definiteToolNoun = query.definiteToolNoun;
   // A request to write something new about a day ("write a note about yesterday's outage"): the day orders no record,
   // the request asks for new text (a day still points at the session in "yesterday's status vs today's").
-  const pointedInTime =
-    query.temporal !== undefined && !(query.temporal.kind === "day" && WRITE_NEW.test(query.text.toLowerCase()));
+  const pointedInTime = query.temporal !== undefined && !(query.temporal.kind === "day" && query.writesNew);
   if (query.general && !(pointedInTime || query.demonstrative || definiteToolNoun || query.names.length > 0))
     return none;
   if (
@@ -570,7 +560,7 @@ function resolveParsed(
       lead.x === list.at(-1) &&
       lead.coverage >= 0.25 &&
       lead.ownWeight >= 1 &&
-      YES_NO_POINTED.test(query.text.toLowerCase());
+      query.yesNoPointed;
     if (max <= 0 || (!covered && !((query.aboutSession || pastAsked || justShown) && clearLeader(scored, max))))
       return none;
   }
@@ -746,7 +736,7 @@ function resolveParsed(
   // when the message asks what went into it).
   const tied = ranked.filter((s) => s.total >= TIE * top.total);
   const groups = new Map<string, Scored>();
-  const standsFor = writeAsked(query.text) ? "write" : "read";
+  const standsFor = query.asksWhatWentIn ? "write" : "read";
   for (const s of tied) {
     const cur = groups.get(s.x.group);
     const isRead = (v: Scored) => (v.x.classes.get(standsFor) ?? 0) >= 1;

@@ -1,5 +1,5 @@
-/** Request verbs a message uses as nouns, naming a command that ran. */
-/** Request verbs a message uses as nouns, naming a command that ran. */
+// Request verbs a message uses as nouns, naming a command that ran.
+
 /**
  * A request verb used as a noun after a determiner ("the first describe", "the new explain", "that get"): it names a
  * command that ran (`--describe`, `.explain()`), not a request to the assistant, so it is a content word.
