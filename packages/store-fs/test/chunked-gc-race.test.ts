@@ -1,29 +1,20 @@
 import { ArtifactStore } from "@artifact-refs/store";
 import { sha256Hex } from "@artifact-refs/store/internal";
-import { generatedLog } from "@artifact-refs/store/testing";
+import { ReferenceWriteHold, generatedLog } from "@artifact-refs/store/testing";
 import { FsDriver } from "@artifact-refs/store-fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempRoot } from "./helpers.js";
 
 /** An fs driver that holds the next reference write (a `put` of a `refs/` key) until released. */
 class HeldFsDriver extends FsDriver {
-  #gate: Promise<void> | undefined;
-  #reached: (() => void) | undefined;
+  readonly #refWrites = new ReferenceWriteHold();
 
   holdReferenceWrite(): { reached: Promise<void>; release: () => void } {
-    let release!: () => void;
-    this.#gate = new Promise((resolve) => (release = resolve));
-    const reached = new Promise<void>((resolve) => (this.#reached = resolve));
-    return { reached, release };
+    return this.#refWrites.hold();
   }
 
   override async put(key: string, data: Uint8Array): Promise<void> {
-    if (key.startsWith("refs/") && this.#gate !== undefined) {
-      const gate = this.#gate;
-      this.#gate = undefined;
-      this.#reached?.();
-      await gate;
-    }
+    await this.#refWrites.before(key);
     return super.put(key, data);
   }
 }

@@ -11,4 +11,4 @@ export { runStoreContract } from "./store-contract.js";
 export { runRecordsContract } from "./records-contract.js";
 export type { DriverHarness, DriverFactory } from "./harness.js";
 export { runChunkedContract, generatedLog } from "./chunked-contract.js";
-export { StagedMemoryDriver } from "./staged-driver.js";
+export { ReferenceWriteHold, StagedMemoryDriver } from "./staged-driver.js";
