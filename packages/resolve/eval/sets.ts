@@ -20,6 +20,8 @@ export const FROZEN_SETS = new Set([
   "heldout-r9.json",
   "heldout-r10.json",
   "heldout-r10b.json",
+  "heldout-r11a.json",
+  "heldout-r11b.json",
   "none-probe-held.json",
 ]);
 
@@ -51,6 +53,11 @@ export const DEFAULT_SETS = [
   // Round 10, second pair: written blind in the shape of dev2.json (referents several executions back).
   resolve(here, "dev-r10b.json"),
   resolve(here, "heldout-r10b.json"),
+  // Round 11: two more blind pairs in dev2's shape, scored on main before any round-11 change.
+  resolve(here, "dev-r11a.json"),
+  resolve(here, "heldout-r11a.json"),
+  resolve(here, "dev-r11b.json"),
+  resolve(here, "heldout-r11b.json"),
   // Round 7's blind none-probe: 10 `none` messages in the session's own words + 4 referring ones per scenario,
   // over executions copied from tuned sets; p01-p06 tuned on, p07-p12 frozen.
   resolve(here, "none-probe-tune.json"),
