@@ -14,6 +14,8 @@ describe("a time of day in a message", () => {
     // Without am/pm a 12-hour time has two readings.
     expect(minutes("the listing at 6:05")).toEqual([hm(6, 5), hm(18, 5)]);
     expect(minutes("the listing at 12:30")).toEqual([hm(0, 30), hm(12, 30)]);
+    // A leading zero writes a 24-hour time.
+    expect(minutes("the listing at 06:05")).toEqual([hm(6, 5)]);
     expect(minutes("the job at 6:05pm")).toEqual([hm(18, 5)]);
     expect(minutes("the job at 6:05 a.m.")).toEqual([hm(6, 5)]);
     expect(minutes("the query at 12:10am")).toEqual([hm(0, 10)]);

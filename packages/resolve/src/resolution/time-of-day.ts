@@ -84,14 +84,15 @@ function result(text: string, start: number, end: number, minutes: number[], win
 }
 
 /** Both readings of an hour said without am/pm (1-12), or the one of a 24-hour hour (0, 13-23). */
-function readings(hour: number, minute: number, half: string | undefined): number[] | undefined {
+function readings(hour: number, minute: number, half: string | undefined, padded = false): number[] | undefined {
   if (!Number.isInteger(hour) || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
   if (half) {
     if (hour < 1 || hour > 12) return undefined;
     const h = (hour % 12) + (half === "pm" ? 12 : 0);
     return [h * 60 + minute];
   }
-  if (hour >= 1 && hour <= 12) return [(hour % 12) * 60 + minute, ((hour % 12) + 12) * 60 + minute];
+  // "06:00": an hour written with its leading zero is a 24-hour one.
+  if (hour >= 1 && hour <= 12 && !padded) return [(hour % 12) * 60 + minute, ((hour % 12) + 12) * 60 + minute];
   return [hour * 60 + minute];
 }
 
@@ -181,7 +182,7 @@ function withColon(text: string): TimeOfDay | undefined {
     const before = text.slice(0, m.index);
     const end = m.index + m[0].length;
     if (!plainAround(text, m.index, end)) continue;
-    const r = readings(Number(m[1]), Number(m[2]), halfOf(m[3], m[4] ?? m[5]));
+    const r = readings(Number(m[1]), Number(m[2]), halfOf(m[3], m[4] ?? m[5]), /^0\d/.test(m[1]!));
     if (!r) continue;
     const lead = leadOf(before);
     const start = lead ? m.index - lead.lead.length : m.index;
