@@ -1,5 +1,6 @@
 /** What a message says, as read by parseQuery: the shape the decision step and the scoring read. */
 import type { ToolClass } from "./lexicon.js";
+import type { TimeOfDay } from "./time-of-day.js";
 
 export type TemporalOp =
   | { kind: "latest"; why: string }
@@ -19,8 +20,8 @@ export type TemporalOp =
   | { kind: "event"; side: "before" | "after"; phrase: string; why: string; within?: TemporalOp }
   /** "yesterday's", "today's": by the executions' calendar day (0 = the latest timestamp's day, 1 = the day before). */
   | { kind: "day"; daysBack: number; why: string }
-  /** "an hour ago", "a few minutes ago": by the executions' timestamps. */
-  | { kind: "clock"; agoMs: number; why: string };
+  /** "an hour ago", "a few minutes ago": by the executions' timestamps; `at`: a time of day ("around 18:40") instead. */
+  | { kind: "clock"; agoMs: number; why: string; at?: TimeOfDay };
 
 export interface QueryTerm {
   /** The word as written (lowercased). */

@@ -8,7 +8,7 @@ import { GENERAL_QUESTION } from "./lexicon.js";
 import { MAX_MESSAGE_CHARS, dropQuotedPhrases, normalizeMessage, readNames } from "./message-text.js";
 import { FIRST_WORDS, LATEST_WORDS, splitNegation } from "./negation.js";
 import { ordinalOfTerm, parseTemporal } from "./order-words.js";
-import type { ParsedQuery } from "./query-types.js";
+import type { ParsedQuery, TemporalOp } from "./query-types.js";
 import { readAsks } from "./message-asks.js";
 import { readCompounds, readTerms } from "./query-terms.js";
 import {
@@ -24,6 +24,7 @@ import {
   talksAboutSession,
 } from "./session-pointers.js";
 import { isStatement } from "./statement.js";
+import { parseTimeOfDay } from "./time-of-day.js";
 import { orderedKind, readHints } from "./tool-hints.js";
 import { ASKED_IN_GENERAL, readWorld } from "./world-question.js";
 
@@ -54,8 +55,13 @@ export function parseQuery(input: string): ParsedQuery {
 
   // "before and after the fix" names two things (parts below), not one order; "explain the first normal form" names a
   // term of the world, no position among records.
-  const temporal =
-    /\bbefore and after\b/.test(lower) || ordinalOfTerm(lower) ? undefined : (parseTemporal(lower) ?? negation.order);
+  // "what did you run around 18:40?": a time of day is the order ahead of any other order word.
+  const at = parseTimeOfDay(lower);
+  const temporal: TemporalOp | undefined = at
+    ? { kind: "clock", agoMs: 0, why: `"${at.phrase}"`, at }
+    : /\bbefore and after\b/.test(lower) || ordinalOfTerm(lower)
+      ? undefined
+      : (parseTemporal(lower) ?? negation.order);
   // "the status before the restart vs after": a comparison of two positions keeps its parts (below).
   if (temporal?.kind === "event" && !/\s(?:vs\.?|versus)\s/.test(lower)) {
     // The event clause ("before the migration ran") anchors the order; the rest describes the referent.
@@ -76,7 +82,8 @@ export function parseQuery(input: string): ParsedQuery {
     }
   }
   // "half an hour ago", "40m back": the clock phrase is the order, none of its words a content word.
-  if (temporal?.kind === "clock") for (const w of temporal.why.match(/[\p{L}\p{N}]+/gu) ?? []) consumed.add(w);
+  if (temporal?.kind === "clock")
+    for (const w of temporal.at?.words ?? temporal.why.match(/[\p{L}\p{N}]+/gu) ?? []) consumed.add(w);
   // "the very first build", "the earlier install": an order word right before a tool noun names that kind outright.
   if (temporal && temporal.kind !== "event" && temporal.kind !== "clock" && temporal.kind !== "day")
     orderedKind(lower, hints);

@@ -8,6 +8,7 @@ import { isStopword, stem } from "./tokens.js";
 import { verbsAsNouns } from "./verb-nouns.js";
 import type { ToolClass } from "./lexicon.js";
 import { type SemanticSimilarities, semanticAnswer } from "./semantic.js";
+import { pickTimeOfDay, timeOfDayPool } from "./time-of-day-pick.js";
 
 export interface ResolveOptions {
   /** Only executions up to and including this id are considered (the message came right after it). */
@@ -644,6 +645,17 @@ function resolveParsed(
     if (op.kind === "day") {
       const pick = byDay(kind, op.daysBack, now, list);
       if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
+    } else if (op.kind === "clock" && op.at) {
+      const pick = pickTimeOfDay(timeOfDayPool(query, kind, scored, list), op.at, now);
+      // Several records ran in the minute asked and nothing else tells them apart: each is flagged.
+      if (pick && pick.same.length > 1) {
+        const same = pick.same.slice(-limit).reverse();
+        return {
+          candidates: same.map((s) => ({ id: s.x.id, score: 1, reasons: [...s.reasons, `time: ${pick.why}`] })),
+          ambiguous: true,
+        };
+      }
+      if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why}`] };
     } else if (op.kind === "clock") {
       const pick = byClock(kind, op.agoMs, now, list);
       if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
