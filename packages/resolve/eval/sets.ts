@@ -22,6 +22,7 @@ export const FROZEN_SETS = new Set([
   "heldout-r10b.json",
   "heldout-r11a.json",
   "heldout-r11b.json",
+  "heldout-r11c.json",
   "none-probe-held.json",
 ]);
 
@@ -58,6 +59,8 @@ export const DEFAULT_SETS = [
   resolve(here, "heldout-r11a.json"),
   resolve(here, "dev-r11b.json"),
   resolve(here, "heldout-r11b.json"),
+  // Round 11, a third writer: held out only, first scored on main after the time-of-day change (b9e9647).
+  resolve(here, "heldout-r11c.json"),
   // Round 7's blind none-probe: 10 `none` messages in the session's own words + 4 referring ones per scenario,
   // over executions copied from tuned sets; p01-p06 tuned on, p07-p12 frozen.
   resolve(here, "none-probe-tune.json"),
