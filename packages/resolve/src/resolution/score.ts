@@ -83,6 +83,8 @@ export interface ScoreContext {
   typos: Map<string, string[]>;
   /** Adjacent content words of the message ("rate limit") with the weight of a phrase match. */
   bigrams: Array<{ a: string; b: string; weight: number }>;
+  /** The message's words for a failure ("error") that the session never writes: a failed record matches them. */
+  failureWords?: ReadonlySet<string>;
 }
 
 /** A match through a word near in the word vectors counts this share of the field's weight (a concept word: 0.55). */
@@ -142,6 +144,21 @@ function amountOf(kind: ValueKind, x: IndexedExecution): string | undefined {
   const summary = x.source.summary ?? x.source.result_summary ?? "";
   return AMOUNT[kind].exec(summary)?.[0];
 }
+
+/** A failure word matched by the outcome counts this share of a summary match (a typo: 0.75). */
+const FAILED_MATCH = 0.7;
+/** Words for a failure, matched by a record that failed ("error", "failure", "crash"). */
+const FAILURE_TERMS = new Set([
+  "error",
+  "errors",
+  "failure",
+  "failures",
+  "fail",
+  "failed",
+  "crash",
+  "crashed",
+  "exception",
+]);
 
 export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
   // No closures and no strings until a match is known: most executions match no word at all.
@@ -308,8 +325,19 @@ export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session
       session.typosOf(t.word, n).filter((tok) => plausibleVariant(t.word, tok)),
     );
   }
+  const failureWords = failureWordsOf(
+    query,
+    (t) => countBelow(session.tokens.get(t.word), n) > 0 || countBelow(session.stems.get(t.stem), n) > 0,
+  );
   const idf = idfTable(query, xs, session, typos);
-  return { idf, typos, bigrams: bigramsOf(query, idf) };
+  return { idf, typos, bigrams: bigramsOf(query, idf), failureWords };
+}
+
+/** The message's words for a failure that the session never writes (`written`: whether it does). */
+export function failureWordsOf(query: ParsedQuery, written: (t: QueryTerm) => boolean): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const t of query.terms) if (FAILURE_TERMS.has(t.word) && !written(t)) out.add(t.word);
+  return out;
 }
 
 /** Adjacent content words of the message ("rate limit"), weighted by their IDF. */
@@ -599,6 +627,17 @@ export function scoreExecution(
         answered = true;
         if (explain) answers.push(`"${t.word}" ${at}`);
       }
+    }
+  }
+  // "the api error", "the build failure": a word for a failure that the session never writes is said of a record
+  // that failed, once the message's other words point at it (an outcome alone is no reference).
+  if (x.isError && matchedWords.length > 0 && context.failureWords?.size) {
+    const t = query.terms.find((t) => context.failureWords!.has(t.word) && !matchedWords.includes(t.word));
+    if (t) {
+      text += t.weight * (idf.get(t.word) ?? 1) * FIELD_WEIGHT.summary * FAILED_MATCH;
+      matchedWeight += t.weight;
+      matchedWords.push(t.word);
+      if (explain) matchedFields.push(`"${t.word}" ~ the outcome (${x.source.result_type})`);
     }
   }
   // "how much disk …", "how long did it take": a result that states an amount of that kind answers it,
