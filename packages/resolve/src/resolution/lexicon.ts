@@ -230,7 +230,8 @@ export function commandClasses(command: string): Array<[ToolClass, number]> {
   )
     out.push(["list", 0.7]);
   if (/^(cat|less|more|head|tail|bat|nl)\b/.test(c)) out.push(["read", 0.7]);
-  if (/^(curl|wget|http|httpie|xh)\b/.test(c)) out.push(["http", 0.9]);
+  // A request sent from the shell is an HTTP call as much as the HTTP tool's ("the first request" ranges over both).
+  if (/^(curl|wget|http|httpie|xh)\b/.test(c)) out.push(["http", 1]);
   if (/^(grep|rg|ag|ack|git grep)\b/.test(c)) out.push(["grep", 0.9]);
   if (/^(psql|mysql|sqlite3|duckdb|bq|clickhouse-client)\b/.test(c)) out.push(["sql", 0.7]);
   if (/\b(logs|journalctl|dmesg)\b|\btail -[fF]\b|\.log\b/.test(c)) out.push(["log", 1]);
