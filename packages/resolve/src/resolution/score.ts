@@ -1,4 +1,5 @@
 import { agentBases } from "./agent-nouns.js";
+import { type TimeOfDay, parseTimeOfDay } from "./clock-words.js";
 import { plainNumber } from "./number-forms.js";
 import { plausibleVariant } from "./variant-words.js";
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
@@ -11,6 +12,7 @@ import {
   type SessionIndex,
   UNBOUNDED,
   markPositions as markWindow,
+  minuteOfDay,
   unionCount,
 } from "./session.js";
 import { isTypo, isVariant, mayHaveVariants, stem } from "./tokens.js";
@@ -83,6 +85,8 @@ export interface ScoreContext {
   typos: Map<string, string[]>;
   /** Adjacent content words of the message ("rate limit") with the weight of a phrase match. */
   bigrams: Array<{ a: string; b: string; weight: number }>;
+  /** A clock time of the day in the message ("at 7:20"): records that ran near it score for it. */
+  timeOfDay?: TimeOfDay;
   /** The message's words for a failure ("error") that the session never writes: a failed record matches them. */
   failureWords?: ReadonlySet<string>;
 }
@@ -144,6 +148,11 @@ function amountOf(kind: ValueKind, x: IndexedExecution): string | undefined {
   const summary = x.source.summary ?? x.source.result_summary ?? "";
   return AMOUNT[kind].exec(summary)?.[0];
 }
+
+/** Added for a record that ran in the minute a message's clock time names ("at 7:20"); divided by 1 + 2 × minutes off. */
+const CLOCK_BONUS = 3;
+/** Minutes around a message's clock time within which a record ran "at" it. */
+const CLOCK_WINDOW = 20;
 
 /** A failure word matched by the outcome counts this share of a summary match (a typo: 0.75). */
 const FAILED_MATCH = 0.7;
@@ -330,7 +339,34 @@ export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session
     (t) => countBelow(session.tokens.get(t.word), n) > 0 || countBelow(session.stems.get(t.stem), n) > 0,
   );
   const idf = idfTable(query, xs, session, typos);
-  return { idf, typos, bigrams: bigramsOf(query, idf), failureWords };
+  return { idf, typos, bigrams: bigramsOf(query, idf), failureWords, timeOfDay: timeOfDayOf(query) };
+}
+
+/** The clock time of the day a message names ("at 7:20"), unless it is a name's ("report_07:20.csv"). */
+export function timeOfDayOf(query: ParsedQuery): TimeOfDay | undefined {
+  const lower = query.text.toLowerCase();
+  return query.names.some((n) => /\d:\d/.test(n)) ? undefined : parseTimeOfDay(lower);
+}
+
+/** Minutes from a record's run to the message's clock time (0 inside the minute named), or undefined past CLOCK_WINDOW. */
+function clockDistance(t: TimeOfDay, x: IndexedExecution): number | undefined {
+  const at = minuteOfDay(x);
+  if (at === undefined) return undefined;
+  let best = Number.POSITIVE_INFINITY;
+  for (const target of t.halfDay ? [t.minute % 720, (t.minute % 720) + 720] : [t.minute]) {
+    // The minute named spans [target, target + 1); around the day's end too.
+    const off = (((at - target) % 1440) + 1440) % 1440;
+    const d = off < 1 ? 0 : Math.min(off - 1, 1440 - off);
+    best = Math.min(best, d);
+  }
+  return best <= CLOCK_WINDOW ? best : undefined;
+}
+
+/** The positions of the records that ran within CLOCK_WINDOW minutes of the clock time (by the session's minute index). */
+function markClock(marks: Marks, t: TimeOfDay, session: SessionIndex, window: PostingWindow): void {
+  for (const target of t.halfDay ? [t.minute % 720, (t.minute % 720) + 720] : [t.minute])
+    for (let d = -CLOCK_WINDOW - 1; d <= CLOCK_WINDOW + 1; d++)
+      markWindow(marks, session.minutes.get((((target + d) % 1440) + 1440) % 1440), window);
 }
 
 /** The message's words for a failure that the session never writes (`written`: whether it does). */
@@ -462,6 +498,7 @@ export function candidatePositions(
     else markPositions(marks, session.classes.get(cls));
   }
   if (query.wantsError) markPositions(marks, session.errors);
+  if (context.timeOfDay) markClock(marks, context.timeOfDay, session, window);
   for (const code of query.statusCodes) markPositions(marks, session.statusCodes.get(code));
   return marks;
 }
@@ -738,8 +775,17 @@ export function scoreExecution(
     }
   }
 
+  // "the command at 7:20": the record that ran at that time of day, the nearest most.
+  let clock = 0;
+  if (context.timeOfDay) {
+    const d = clockDistance(context.timeOfDay, x);
+    if (d !== undefined) {
+      clock = CLOCK_BONUS / (1 + 2 * d);
+      if (explain) reasons.push(`time: ran ${d < 1 ? "at" : `${Math.round(d)} min from`} ${context.timeOfDay.why}`);
+    }
+  }
   // Words the message sets aside ("so much for android") count against the records holding them.
-  let total = text + tool + outcome;
+  let total = text + tool + outcome + clock;
   if (total > 0 && query.negated.some((w) => x.stems.has(w) || x.tokens.has(w))) {
     total *= 0.4;
     if (explain) {
