@@ -154,6 +154,20 @@ const CLOCK_BONUS = 3;
 /** Minutes around a message's clock time within which a record ran "at" it. */
 const CLOCK_WINDOW = 20;
 
+/** Names of file formats and the extensions of their files ("the markdown doc" is a .md file). */
+const FORMAT_EXTENSIONS: Record<string, readonly string[]> = {
+  markdown: ["md", "markdown", "mdx"],
+  python: ["py", "ipynb"],
+  javascript: ["js", "mjs", "cjs", "jsx"],
+  typescript: ["ts", "tsx", "mts", "cts"],
+  spreadsheet: ["xlsx", "xls", "ods", "csv"],
+  spreadsheets: ["xlsx", "xls", "ods", "csv"],
+  excel: ["xlsx", "xls"],
+  pdf: ["pdf"],
+  yaml: ["yaml", "yml"],
+  notebook: ["ipynb"],
+};
+
 /** A failure word matched by the outcome counts this share of a summary match (a typo: 0.75). */
 const FAILED_MATCH = 0.7;
 /** Words for a failure, matched by a record that failed ("error", "failure", "crash"). */
@@ -186,6 +200,11 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
     const sc = FIELD_WEIGHT[f] * 0.9;
     if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, undefined, t.stem];
   }
+  // "the markdown doc", "the python script": a format named for a file of that extension, as its own name.
+  const formats = bestField === undefined ? FORMAT_EXTENSIONS[t.word] : undefined;
+  if (formats)
+    for (const e of x.extensions)
+      if (formats.includes(e)) [bestScore, bestField, bestOther, bestToken] = [FIELD_WEIGHT.path * 0.9, "path", e, e];
   // "the linter" for a run of "ansible-lint": the doer of an action, where the record names the action (its command,
   // arguments or label; a summary's "contains" is no "container").
   if (bestField === undefined && t.word.endsWith("er")) {
@@ -433,6 +452,7 @@ function markTermVariants(
   window: PostingWindow = UNBOUNDED,
 ): void {
   const markPositions = (m: Marks, positions: readonly number[] | undefined) => markWindow(m, positions, window);
+  for (const e of FORMAT_EXTENSIONS[t.word] ?? []) markPositions(marks, session.tokens.get(e));
   if (mayHaveVariants(t.word)) {
     const found = typos.get(t.word);
     if (found) for (const tok of found) markPositions(marks, session.tokens.get(tok));
