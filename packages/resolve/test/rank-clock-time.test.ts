@@ -23,7 +23,12 @@ const session = [
 
 describe("a clock time of the day in the message", () => {
   it("reads hours and minutes, with a.m./p.m. or left open", () => {
-    expect(parseTimeOfDay("the one at like 2:05")).toEqual({ minute: 125, halfDay: true, why: '"2:05"' });
+    expect(parseTimeOfDay("the one at like 2:05")).toEqual({
+      minute: 125,
+      halfDay: true,
+      why: '"2:05"',
+      words: ["2", "05"],
+    });
     expect(parseTimeOfDay("around 2:05pm?")?.minute).toBe(14 * 60 + 5);
     expect(parseTimeOfDay("at 14:05")?.halfDay).toBe(false);
     expect(parseTimeOfDay("the cut at 00:31:10")).toBeUndefined();
@@ -34,5 +39,25 @@ describe("a clock time of the day in the message", () => {
     const text = "what did the command at about 2:05 show";
     expect(resolveReferences(text, session).candidates[0]?.id).toBe("t2");
     expect(resolveReferencesFullScan(text, session).candidates[0]?.id).toBe("t2");
+  });
+
+  it("the clock time alone points at the record that ran then, whatever its tool", () => {
+    const withList = [
+      ...session.slice(0, 3),
+      {
+        id: "t5",
+        tool_name: "list_files",
+        tool_args: { path: "/srv/minio/bucket-b" },
+        label: "/srv/minio/bucket-b",
+        summary: "14 objects, newest 2026-03-01",
+        result_type: "success" as const,
+        timestamp: "2026-03-02T14:18:30Z",
+      },
+      session[3]!,
+    ];
+    for (const text of ["what did you run at about 2:18?", "whatever u ran around 14:18, what did it show"]) {
+      expect(resolveReferences(text, withList).candidates[0]?.id).toBe("t5");
+      expect(resolveReferencesFullScan(text, withList).candidates[0]?.id).toBe("t5");
+    }
   });
 });

@@ -68,6 +68,8 @@ export interface TimeOfDay {
   minute: number;
   halfDay: boolean;
   why: string;
+  /** The hour and minute as the message writes them ("7", "20"): the words of the clock time, no topic words. */
+  words: string[];
 }
 
 /**
@@ -85,5 +87,10 @@ export function parseTimeOfDay(lower: string): TimeOfDay | undefined {
   if (meridiem && h > 12) return undefined;
   if (meridiem === "p" && h < 12) h += 12;
   if (meridiem === "a" && h === 12) h = 0;
-  return { minute: h * 60 + min, halfDay: !meridiem && h >= 1 && h <= 12, why: `"${m[0].trim()}"` };
+  return {
+    minute: h * 60 + min,
+    halfDay: !meridiem && h >= 1 && h <= 12,
+    why: `"${m[0].trim()}"`,
+    words: [...new Set([m[1]!, String(Number(m[1])), m[2]!])],
+  };
 }

@@ -150,7 +150,7 @@ function amountOf(kind: ValueKind, x: IndexedExecution): string | undefined {
 }
 
 /** Added for a record that ran in the minute a message's clock time names ("at 7:20"); divided by 1 + 2 × minutes off. */
-const CLOCK_BONUS = 3;
+const CLOCK_BONUS = 6;
 /** Minutes around a message's clock time within which a record ran "at" it. */
 const CLOCK_WINDOW = 20;
 
@@ -639,7 +639,16 @@ export function scoreExecution(
     if (FIELD_WEIGHT[f] >= 2) (named = true), namedWords.push(...c.parts);
     if (explain) matchedFields.push(`"${c.parts.join(" ")}" ~ "${c.word}" in ${fieldName(f)}`);
   }
+  // "the command at 7:20": the clock time is one word of the message, matched by a record that ran near it; its
+  // hour and minute are no words of a record's text.
+  const timeOfDay = context.timeOfDay;
+  const clockOff = timeOfDay ? clockDistance(timeOfDay, x) : undefined;
+  if (timeOfDay) {
+    totalWeight += 1;
+    if (clockOff !== undefined) (matchedWeight += 1), (ownWeight += 1);
+  }
   for (const t of query.terms) {
+    if (timeOfDay?.words.includes(t.word)) continue;
     totalWeight += t.weight;
     if (joined.has(t.word)) {
       matchedWeight += t.weight;
@@ -797,12 +806,9 @@ export function scoreExecution(
 
   // "the command at 7:20": the record that ran at that time of day, the nearest most.
   let clock = 0;
-  if (context.timeOfDay) {
-    const d = clockDistance(context.timeOfDay, x);
-    if (d !== undefined) {
-      clock = CLOCK_BONUS / (1 + 2 * d);
-      if (explain) reasons.push(`time: ran ${d < 1 ? "at" : `${Math.round(d)} min from`} ${context.timeOfDay.why}`);
-    }
+  if (timeOfDay && clockOff !== undefined) {
+    clock = CLOCK_BONUS / (1 + 2 * clockOff);
+    if (explain) reasons.push(`time: ran ${clockOff < 1 ? "at" : `${Math.round(clockOff)} min from`} ${timeOfDay.why}`);
   }
   // Words the message sets aside ("so much for android") count against the records holding them.
   let total = text + tool + outcome + clock;
