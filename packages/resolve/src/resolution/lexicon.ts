@@ -96,21 +96,10 @@ export const HINT_RULES: HintRule[] = [
     what: "a command",
   },
   {
-    re: /\b(api calls?|calls?|requests?|endpoints?|http|curl|responses?|status code|get request|post request)\b/,
+    // "curl" names the command (a word of the records that ran it), not every HTTP call.
+    re: /\b(api calls?|calls?|requests?|endpoints?|http|responses?|status code|get request|post request)\b/,
     hints: { http: 3, fetch: 1 },
-    consumes: [
-      "api",
-      "call",
-      "calls",
-      "request",
-      "requests",
-      "endpoint",
-      "endpoints",
-      "http",
-      "curl",
-      "response",
-      "responses",
-    ],
+    consumes: ["api", "call", "calls", "request", "requests", "endpoint", "endpoints", "http", "response", "responses"],
     what: "an HTTP call",
   },
   {
@@ -230,8 +219,7 @@ export function commandClasses(command: string): Array<[ToolClass, number]> {
   )
     out.push(["list", 0.7]);
   if (/^(cat|less|more|head|tail|bat|nl)\b/.test(c)) out.push(["read", 0.7]);
-  // A request sent from the shell is an HTTP call as much as the HTTP tool's ("the first request" ranges over both).
-  if (/^(curl|wget|http|httpie|xh)\b/.test(c)) out.push(["http", 1]);
+  if (/^(curl|wget|http|httpie|xh)\b/.test(c)) out.push(["http", 0.85]);
   if (/^(grep|rg|ag|ack|git grep)\b/.test(c)) out.push(["grep", 0.9]);
   if (/^(psql|mysql|sqlite3|duckdb|bq|clickhouse-client)\b/.test(c)) out.push(["sql", 0.7]);
   if (/\b(logs|journalctl|dmesg)\b|\btail -[fF]\b|\.log\b/.test(c)) out.push(["log", 1]);
