@@ -83,8 +83,11 @@ interface TermMatch {
 export interface ScoreContext {
   idf: Map<string, number>;
   typos: Map<string, string[]>;
-  /** Adjacent content words of the message ("rate limit") with the weight of a phrase match. */
-  bigrams: Array<{ a: string; b: string; weight: number }>;
+  /**
+   * Adjacent content words of the message ("rate limit") with the weight of a phrase match; `mid`: a number the
+   * phrase holds between them ("usb 3 ports").
+   */
+  bigrams: Array<{ a: string; b: string; weight: number; mid?: string }>;
   /** A clock time of the day in the message ("at 7:20"): records that ran near it score for it. */
   timeOfDay?: TimeOfDay;
   /** The message's words for a failure ("error") that the session never writes: a failed record matches them. */
@@ -402,15 +405,27 @@ export function bigramsOf(query: ParsedQuery, idf: Map<string, number>): ScoreCo
   for (let i = 0; i + 1 < seq.length; i++) {
     const a = seq[i]!;
     const b = seq[i + 1]!;
-    if (a.length < 3 || b.length < 3) continue;
+    if (a.length < 3) continue;
     const wa = query.terms.find((t) => t.word.replace(/s$/, "") === a);
-    const wb = query.terms.find((t) => t.word.replace(/s$/, "") === b);
+    const wb = b.length < 3 ? undefined : query.terms.find((t) => t.word.replace(/s$/, "") === b);
     if (wa && wb)
       bigrams.push({
         a,
         b,
         weight: ((idf.get(wa.word) ?? 1) + (idf.get(wb.word) ?? 1)) * Math.min(wa.weight, wb.weight),
       });
+    // "usb 3 ports", "python 3 scripts": two content words around a number, the three adjacent in a field too.
+    const c = seq[i + 2];
+    if (wa && /^\d+$/.test(b) && c !== undefined && c.length >= 3) {
+      const wc = query.terms.find((t) => t.word.replace(/s$/, "") === c);
+      if (wc)
+        bigrams.push({
+          a,
+          b: c,
+          mid: b,
+          weight: ((idf.get(wa.word) ?? 1) + (idf.get(wc.word) ?? 1)) * Math.min(wa.weight, wc.weight),
+        });
+    }
   }
   return bigrams;
 }
@@ -747,10 +762,14 @@ export function scoreExecution(
 
   // Phrases: two adjacent words of the message adjacent in a field too ("rate limit").
   let phrase = 0;
-  for (const { a, b, weight } of context.bigrams) {
+  for (const { a, b, weight, mid } of context.bigrams) {
     for (const { field, words } of x.sequences) {
       let hit = false;
-      for (let j = 0; j + 1 < words.length && !hit; j++) if (words[j] === a && words[j + 1] === b) hit = true;
+      if (mid === undefined) {
+        for (let j = 0; j + 1 < words.length && !hit; j++) if (words[j] === a && words[j + 1] === b) hit = true;
+      } else
+        for (let j = 0; j + 2 < words.length && !hit; j++)
+          if (words[j] === a && words[j + 1] === mid && words[j + 2] === b) hit = true;
       if (hit) {
         phrase = Math.max(phrase, weight * FIELD_WEIGHT[field]);
         break;
