@@ -332,6 +332,8 @@ export const CONCEPTS: string[][] = [
   ["price", "prices", "pricing", "cost", "costs", "amount", "money"],
   ["worst", "lowest", "least", "minimum", "min", "bottom", "smallest"],
   ["best", "highest", "most", "maximum", "max", "top", "largest", "biggest"],
+  // Pressing a button said in other words: "tap the button" is "press the button".
+  ["tap", "taps", "tapped", "tapping", "press", "presses", "pressed", "pressing", "click", "clicking"],
   // Size said in other words: "big tables" are "large tables".
   ["big", "large", "huge", "bigger", "larger"],
   // What takes up the most of a resource: "what is hogging the disk" asks for the largest entries.
