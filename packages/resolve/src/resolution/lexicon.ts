@@ -96,21 +96,10 @@ export const HINT_RULES: HintRule[] = [
     what: "a command",
   },
   {
-    re: /\b(api calls?|calls?|requests?|endpoints?|http|curl|responses?|status code|get request|post request)\b/,
+    // "curl" names the command (a word of the records that ran it), not every HTTP call.
+    re: /\b(api calls?|calls?|requests?|endpoints?|http|responses?|status code|get request|post request)\b/,
     hints: { http: 3, fetch: 1 },
-    consumes: [
-      "api",
-      "call",
-      "calls",
-      "request",
-      "requests",
-      "endpoint",
-      "endpoints",
-      "http",
-      "curl",
-      "response",
-      "responses",
-    ],
+    consumes: ["api", "call", "calls", "request", "requests", "endpoint", "endpoints", "http", "response", "responses"],
     what: "an HTTP call",
   },
   {
@@ -230,7 +219,7 @@ export function commandClasses(command: string): Array<[ToolClass, number]> {
   )
     out.push(["list", 0.7]);
   if (/^(cat|less|more|head|tail|bat|nl)\b/.test(c)) out.push(["read", 0.7]);
-  if (/^(curl|wget|http|httpie|xh)\b/.test(c)) out.push(["http", 0.9]);
+  if (/^(curl|wget|http|httpie|xh)\b/.test(c)) out.push(["http", 0.85]);
   if (/^(grep|rg|ag|ack|git grep)\b/.test(c)) out.push(["grep", 0.9]);
   if (/^(psql|mysql|sqlite3|duckdb|bq|clickhouse-client)\b/.test(c)) out.push(["sql", 0.7]);
   if (/\b(logs|journalctl|dmesg)\b|\btail -[fF]\b|\.log\b/.test(c)) out.push(["log", 1]);
@@ -343,6 +332,10 @@ export const CONCEPTS: string[][] = [
   ["price", "prices", "pricing", "cost", "costs", "amount", "money"],
   ["worst", "lowest", "least", "minimum", "min", "bottom", "smallest"],
   ["best", "highest", "most", "maximum", "max", "top", "largest", "biggest"],
+  // Pressing a button said in other words: "tap the button" is "press the button".
+  ["tap", "taps", "tapped", "tapping", "press", "presses", "pressed", "pressing", "click", "clicking"],
+  // Size said in other words: "big tables" are "large tables".
+  ["big", "large", "huge", "bigger", "larger"],
   // What takes up the most of a resource: "what is hogging the disk" asks for the largest entries.
   // A checksum answers whether copies are the same: "are the copies identical?", "is anything corrupted?".
   [

@@ -1,4 +1,5 @@
 import { agentBases } from "./agent-nouns.js";
+import { type TimeOfDay, parseTimeOfDay } from "./clock-words.js";
 import { plainNumber } from "./number-forms.js";
 import { plausibleVariant } from "./variant-words.js";
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
@@ -11,6 +12,7 @@ import {
   type SessionIndex,
   UNBOUNDED,
   markPositions as markWindow,
+  minuteOfDay,
   unionCount,
 } from "./session.js";
 import { isTypo, isVariant, mayHaveVariants, stem } from "./tokens.js";
@@ -81,8 +83,15 @@ interface TermMatch {
 export interface ScoreContext {
   idf: Map<string, number>;
   typos: Map<string, string[]>;
-  /** Adjacent content words of the message ("rate limit") with the weight of a phrase match. */
-  bigrams: Array<{ a: string; b: string; weight: number }>;
+  /**
+   * Adjacent content words of the message ("rate limit") with the weight of a phrase match; `mid`: a number the
+   * phrase holds between them ("usb 3 ports").
+   */
+  bigrams: Array<{ a: string; b: string; weight: number; mid?: string }>;
+  /** A clock time of the day in the message ("at 7:20"): records that ran near it score for it. */
+  timeOfDay?: TimeOfDay;
+  /** The message's words for a failure ("error") that the session never writes: a failed record matches them. */
+  failureWords?: ReadonlySet<string>;
 }
 
 /** A match through a word near in the word vectors counts this share of the field's weight (a concept word: 0.55). */
@@ -143,6 +152,40 @@ function amountOf(kind: ValueKind, x: IndexedExecution): string | undefined {
   return AMOUNT[kind].exec(summary)?.[0];
 }
 
+/** Added for a record that ran in the minute a message's clock time names ("at 7:20"); divided by 1 + 2 × minutes off. */
+const CLOCK_BONUS = 6;
+/** Minutes around a message's clock time within which a record ran "at" it. */
+const CLOCK_WINDOW = 20;
+
+/** Names of file formats and the extensions of their files ("the markdown doc" is a .md file). */
+const FORMAT_EXTENSIONS: Record<string, readonly string[]> = {
+  markdown: ["md", "markdown", "mdx"],
+  python: ["py", "ipynb"],
+  javascript: ["js", "mjs", "cjs", "jsx"],
+  typescript: ["ts", "tsx", "mts", "cts"],
+  spreadsheet: ["xlsx", "xls", "ods", "csv"],
+  spreadsheets: ["xlsx", "xls", "ods", "csv"],
+  excel: ["xlsx", "xls"],
+  pdf: ["pdf"],
+  yaml: ["yaml", "yml"],
+  notebook: ["ipynb"],
+};
+
+/** A failure word matched by the outcome counts this share of a summary match (a typo: 0.75). */
+const FAILED_MATCH = 0.7;
+/** Words for a failure, matched by a record that failed ("error", "failure", "crash"). */
+const FAILURE_TERMS = new Set([
+  "error",
+  "errors",
+  "failure",
+  "failures",
+  "fail",
+  "failed",
+  "crash",
+  "crashed",
+  "exception",
+]);
+
 export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
   // No closures and no strings until a match is known: most executions match no word at all.
   let bestScore = 0;
@@ -160,6 +203,11 @@ export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string,
     const sc = FIELD_WEIGHT[f] * 0.9;
     if (sc > bestScore) [bestScore, bestField, bestOther, bestToken] = [sc, f, undefined, t.stem];
   }
+  // "the markdown doc", "the python script": a format named for a file of that extension, as its own name.
+  const formats = bestField === undefined ? FORMAT_EXTENSIONS[t.word] : undefined;
+  if (formats)
+    for (const e of x.extensions)
+      if (formats.includes(e)) [bestScore, bestField, bestOther, bestToken] = [FIELD_WEIGHT.path * 0.9, "path", e, e];
   // "the linter" for a run of "ansible-lint": the doer of an action, where the record names the action (its command,
   // arguments or label; a summary's "contains" is no "container").
   if (bestField === undefined && t.word.endsWith("er")) {
@@ -308,8 +356,46 @@ export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session
       session.typosOf(t.word, n).filter((tok) => plausibleVariant(t.word, tok)),
     );
   }
+  const failureWords = failureWordsOf(
+    query,
+    (t) => countBelow(session.tokens.get(t.word), n) > 0 || countBelow(session.stems.get(t.stem), n) > 0,
+  );
   const idf = idfTable(query, xs, session, typos);
-  return { idf, typos, bigrams: bigramsOf(query, idf) };
+  return { idf, typos, bigrams: bigramsOf(query, idf), failureWords, timeOfDay: timeOfDayOf(query) };
+}
+
+/** The clock time of the day a message names ("at 7:20"), unless it is a name's ("report_07:20.csv"). */
+export function timeOfDayOf(query: ParsedQuery): TimeOfDay | undefined {
+  const lower = query.text.toLowerCase();
+  return query.names.some((n) => /\d:\d/.test(n)) ? undefined : parseTimeOfDay(lower);
+}
+
+/** Minutes from a record's run to the message's clock time (0 inside the minute named), or undefined past CLOCK_WINDOW. */
+function clockDistance(t: TimeOfDay, x: IndexedExecution): number | undefined {
+  const at = minuteOfDay(x);
+  if (at === undefined) return undefined;
+  let best = Number.POSITIVE_INFINITY;
+  for (const target of t.halfDay ? [t.minute % 720, (t.minute % 720) + 720] : [t.minute]) {
+    // The minute named spans [target, target + 1); around the day's end too.
+    const off = (((at - target) % 1440) + 1440) % 1440;
+    const d = off < 1 ? 0 : Math.min(off - 1, 1440 - off);
+    best = Math.min(best, d);
+  }
+  return best <= CLOCK_WINDOW ? best : undefined;
+}
+
+/** The positions of the records that ran within CLOCK_WINDOW minutes of the clock time (by the session's minute index). */
+function markClock(marks: Marks, t: TimeOfDay, session: SessionIndex, window: PostingWindow): void {
+  for (const target of t.halfDay ? [t.minute % 720, (t.minute % 720) + 720] : [t.minute])
+    for (let d = -CLOCK_WINDOW - 1; d <= CLOCK_WINDOW + 1; d++)
+      markWindow(marks, session.minutes.get((((target + d) % 1440) + 1440) % 1440), window);
+}
+
+/** The message's words for a failure that the session never writes (`written`: whether it does). */
+export function failureWordsOf(query: ParsedQuery, written: (t: QueryTerm) => boolean): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const t of query.terms) if (FAILURE_TERMS.has(t.word) && !written(t)) out.add(t.word);
+  return out;
 }
 
 /** Adjacent content words of the message ("rate limit"), weighted by their IDF. */
@@ -319,15 +405,27 @@ export function bigramsOf(query: ParsedQuery, idf: Map<string, number>): ScoreCo
   for (let i = 0; i + 1 < seq.length; i++) {
     const a = seq[i]!;
     const b = seq[i + 1]!;
-    if (a.length < 3 || b.length < 3) continue;
+    if (a.length < 3) continue;
     const wa = query.terms.find((t) => t.word.replace(/s$/, "") === a);
-    const wb = query.terms.find((t) => t.word.replace(/s$/, "") === b);
+    const wb = b.length < 3 ? undefined : query.terms.find((t) => t.word.replace(/s$/, "") === b);
     if (wa && wb)
       bigrams.push({
         a,
         b,
         weight: ((idf.get(wa.word) ?? 1) + (idf.get(wb.word) ?? 1)) * Math.min(wa.weight, wb.weight),
       });
+    // "usb 3 ports", "python 3 scripts": two content words around a number, the three adjacent in a field too.
+    const c = seq[i + 2];
+    if (wa && /^\d+$/.test(b) && c !== undefined && c.length >= 3) {
+      const wc = query.terms.find((t) => t.word.replace(/s$/, "") === c);
+      if (wc)
+        bigrams.push({
+          a,
+          b: c,
+          mid: b,
+          weight: ((idf.get(wa.word) ?? 1) + (idf.get(wc.word) ?? 1)) * Math.min(wa.weight, wc.weight),
+        });
+    }
   }
   return bigrams;
 }
@@ -369,6 +467,7 @@ function markTermVariants(
   window: PostingWindow = UNBOUNDED,
 ): void {
   const markPositions = (m: Marks, positions: readonly number[] | undefined) => markWindow(m, positions, window);
+  for (const e of FORMAT_EXTENSIONS[t.word] ?? []) markPositions(marks, session.tokens.get(e));
   if (mayHaveVariants(t.word)) {
     const found = typos.get(t.word);
     if (found) for (const tok of found) markPositions(marks, session.tokens.get(tok));
@@ -434,6 +533,7 @@ export function candidatePositions(
     else markPositions(marks, session.classes.get(cls));
   }
   if (query.wantsError) markPositions(marks, session.errors);
+  if (context.timeOfDay) markClock(marks, context.timeOfDay, session, window);
   for (const code of query.statusCodes) markPositions(marks, session.statusCodes.get(code));
   return marks;
 }
@@ -554,7 +654,16 @@ export function scoreExecution(
     if (FIELD_WEIGHT[f] >= 2) (named = true), namedWords.push(...c.parts);
     if (explain) matchedFields.push(`"${c.parts.join(" ")}" ~ "${c.word}" in ${fieldName(f)}`);
   }
+  // "the command at 7:20": the clock time is one word of the message, matched by a record that ran near it; its
+  // hour and minute are no words of a record's text.
+  const timeOfDay = context.timeOfDay;
+  const clockOff = timeOfDay ? clockDistance(timeOfDay, x) : undefined;
+  if (timeOfDay) {
+    totalWeight += 1;
+    if (clockOff !== undefined) (matchedWeight += 1), (ownWeight += 1);
+  }
   for (const t of query.terms) {
+    if (timeOfDay?.words.includes(t.word)) continue;
     totalWeight += t.weight;
     if (joined.has(t.word)) {
       matchedWeight += t.weight;
@@ -601,6 +710,17 @@ export function scoreExecution(
       }
     }
   }
+  // "the api error", "the build failure": a word for a failure that the session never writes is said of a record
+  // that failed, once the message's other words point at it (an outcome alone is no reference).
+  if (x.isError && matchedWords.length > 0 && context.failureWords?.size) {
+    const t = query.terms.find((t) => context.failureWords!.has(t.word) && !matchedWords.includes(t.word));
+    if (t) {
+      text += t.weight * (idf.get(t.word) ?? 1) * FIELD_WEIGHT.summary * FAILED_MATCH;
+      matchedWeight += t.weight;
+      matchedWords.push(t.word);
+      if (explain) matchedFields.push(`"${t.word}" ~ the outcome (${x.source.result_type})`);
+    }
+  }
   // "how much disk …", "how long did it take": a result that states an amount of that kind answers it,
   // and covers the message's words that asked for it ("disk", "long").
   // Only a record the message's words or names already point at (an amount alone is no reference).
@@ -642,10 +762,14 @@ export function scoreExecution(
 
   // Phrases: two adjacent words of the message adjacent in a field too ("rate limit").
   let phrase = 0;
-  for (const { a, b, weight } of context.bigrams) {
+  for (const { a, b, weight, mid } of context.bigrams) {
     for (const { field, words } of x.sequences) {
       let hit = false;
-      for (let j = 0; j + 1 < words.length && !hit; j++) if (words[j] === a && words[j + 1] === b) hit = true;
+      if (mid === undefined) {
+        for (let j = 0; j + 1 < words.length && !hit; j++) if (words[j] === a && words[j + 1] === b) hit = true;
+      } else
+        for (let j = 0; j + 2 < words.length && !hit; j++)
+          if (words[j] === a && words[j + 1] === mid && words[j + 2] === b) hit = true;
       if (hit) {
         phrase = Math.max(phrase, weight * FIELD_WEIGHT[field]);
         break;
@@ -699,8 +823,14 @@ export function scoreExecution(
     }
   }
 
+  // "the command at 7:20": the record that ran at that time of day, the nearest most.
+  let clock = 0;
+  if (timeOfDay && clockOff !== undefined) {
+    clock = CLOCK_BONUS / (1 + 2 * clockOff);
+    if (explain) reasons.push(`time: ran ${clockOff < 1 ? "at" : `${Math.round(clockOff)} min from`} ${timeOfDay.why}`);
+  }
   // Words the message sets aside ("so much for android") count against the records holding them.
-  let total = text + tool + outcome;
+  let total = text + tool + outcome + clock;
   if (total > 0 && query.negated.some((w) => x.stems.has(w) || x.tokens.has(w))) {
     total *= 0.4;
     if (explain) {

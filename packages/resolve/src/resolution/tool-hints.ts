@@ -40,17 +40,29 @@ export function readHints(
   );
 
   const hints: ParsedQuery["hints"] = new Map();
+  /** How many words of the message (over the rules) gave each kind a firm hint (2 or more). */
+  const firmRules = new Map<ToolClass | "data" | "file", number>();
   const consumed = new Set<string>();
   let verbHintsOnly = true;
   for (const rule of HINT_RULES) {
     if (!rule.re.test(hintText)) continue;
-    for (const m of hintText.matchAll(GLOBAL_HINT_RES.get(rule)!))
+    const said = new Set<string>();
+    for (const m of hintText.matchAll(GLOBAL_HINT_RES.get(rule)!)) {
+      said.add(m[0].trim());
       if (!PAST_VERB.test(m[0].trim())) verbHintsOnly = false;
+    }
     for (const [cls, w] of Object.entries(rule.hints) as Array<[ToolClass | "data" | "file", number]>) {
       const cur = hints.get(cls);
       if (!cur || cur.weight < w) hints.set(cls, { weight: w, what: rule.what });
+      if (w >= 2) firmRules.set(cls, (firmRules.get(cls) ?? 0) + said.size);
     }
     for (const c of rule.consumes ?? []) consumed.add(c);
+  }
+  // "the web page you fetched": two words of the same kind (a noun and a verb), each a firm hint of it, name the kind
+  // outright.
+  for (const [cls, n] of firmRules) {
+    const cur = hints.get(cls);
+    if (n >= 2 && cur && cur.weight < 3) hints.set(cls, { weight: 3, what: cur.what });
   }
   // "and the search, were there …", "the grep: how many hits": a tool noun set apart at the head of the message names
   // the referent itself; the rest asks about it. Its kind counts twice.
