@@ -62,35 +62,3 @@ export function parseClock(lower: string): TemporalOp | undefined {
   const unit = u.startsWith("s") ? "s" : u.startsWith("m") ? "m" : u.startsWith("h") ? "h" : "d";
   return { kind: "clock", agoMs: count * UNIT_MS[unit]!, why: `"${m[0].trim()}"` };
 }
-
-/** A time of day in the message: its minute of the day, and whether a.m./p.m. is left open (a 12-hour reading). */
-export interface TimeOfDay {
-  minute: number;
-  halfDay: boolean;
-  why: string;
-  /** The hour and minute as the message writes them ("7", "20"): the words of the clock time, no topic words. */
-  words: string[];
-}
-
-/**
- * "at 7:20", "around 19:05", "the 9:13 call", "~7:20pm": a clock time of the day (hours 0-23, minutes 00-59). Without
- * a.m./p.m. an hour up to 12 may be either half of the day. A time inside a longer stamp ("00:31:10") or a range
- * ("7:20-7:40") is a content's, not when something ran.
- */
-export function parseTimeOfDay(lower: string): TimeOfDay | undefined {
-  const m = /(?<![\d:.\-/])(\d{1,2}):(\d{2})(?![\d:]|\s*[-–]\s*\d)\s*(a\.?m\.?|p\.?m\.?)?/.exec(lower);
-  if (!m) return undefined;
-  let h = Number(m[1]);
-  const min = Number(m[2]);
-  if (h > 23 || min > 59) return undefined;
-  const meridiem = m[3]?.[0];
-  if (meridiem && h > 12) return undefined;
-  if (meridiem === "p" && h < 12) h += 12;
-  if (meridiem === "a" && h === 12) h = 0;
-  return {
-    minute: h * 60 + min,
-    halfDay: !meridiem && h >= 1 && h <= 12,
-    why: `"${m[0].trim()}"`,
-    words: [...new Set([m[1]!, String(Number(m[1])), m[2]!])],
-  };
-}

@@ -1,5 +1,4 @@
 import { agentBases } from "./agent-nouns.js";
-import { type TimeOfDay, parseTimeOfDay } from "./clock-words.js";
 import { plainNumber } from "./number-forms.js";
 import { plausibleVariant } from "./variant-words.js";
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
@@ -12,7 +11,6 @@ import {
   type SessionIndex,
   UNBOUNDED,
   markPositions as markWindow,
-  minuteOfDay,
   unionCount,
 } from "./session.js";
 import { isTypo, isVariant, mayHaveVariants, stem } from "./tokens.js";
@@ -88,8 +86,6 @@ export interface ScoreContext {
    * phrase holds between them ("usb 3 ports").
    */
   bigrams: Array<{ a: string; b: string; weight: number; mid?: string }>;
-  /** A clock time of the day in the message ("at 7:20"): records that ran near it score for it. */
-  timeOfDay?: TimeOfDay;
   /** The message's words for a failure ("error") that the session never writes: a failed record matches them. */
   failureWords?: ReadonlySet<string>;
 }
@@ -151,11 +147,6 @@ function amountOf(kind: ValueKind, x: IndexedExecution): string | undefined {
   const summary = x.source.summary ?? x.source.result_summary ?? "";
   return AMOUNT[kind].exec(summary)?.[0];
 }
-
-/** Added for a record that ran in the minute a message's clock time names ("at 7:20"); divided by 1 + 2 × minutes off. */
-const CLOCK_BONUS = 6;
-/** Minutes around a message's clock time within which a record ran "at" it. */
-const CLOCK_WINDOW = 20;
 
 /** Names of file formats and the extensions of their files ("the markdown doc" is a .md file). */
 const FORMAT_EXTENSIONS: Record<string, readonly string[]> = {
@@ -361,34 +352,7 @@ export function scoreContext(query: ParsedQuery, xs: IndexedExecution[], session
     (t) => countBelow(session.tokens.get(t.word), n) > 0 || countBelow(session.stems.get(t.stem), n) > 0,
   );
   const idf = idfTable(query, xs, session, typos);
-  return { idf, typos, bigrams: bigramsOf(query, idf), failureWords, timeOfDay: timeOfDayOf(query) };
-}
-
-/** The clock time of the day a message names ("at 7:20"), unless it is a name's ("report_07:20.csv"). */
-export function timeOfDayOf(query: ParsedQuery): TimeOfDay | undefined {
-  const lower = query.text.toLowerCase();
-  return query.names.some((n) => /\d:\d/.test(n)) ? undefined : parseTimeOfDay(lower);
-}
-
-/** Minutes from a record's run to the message's clock time (0 inside the minute named), or undefined past CLOCK_WINDOW. */
-function clockDistance(t: TimeOfDay, x: IndexedExecution): number | undefined {
-  const at = minuteOfDay(x);
-  if (at === undefined) return undefined;
-  let best = Number.POSITIVE_INFINITY;
-  for (const target of t.halfDay ? [t.minute % 720, (t.minute % 720) + 720] : [t.minute]) {
-    // The minute named spans [target, target + 1); around the day's end too.
-    const off = (((at - target) % 1440) + 1440) % 1440;
-    const d = off < 1 ? 0 : Math.min(off - 1, 1440 - off);
-    best = Math.min(best, d);
-  }
-  return best <= CLOCK_WINDOW ? best : undefined;
-}
-
-/** The positions of the records that ran within CLOCK_WINDOW minutes of the clock time (by the session's minute index). */
-function markClock(marks: Marks, t: TimeOfDay, session: SessionIndex, window: PostingWindow): void {
-  for (const target of t.halfDay ? [t.minute % 720, (t.minute % 720) + 720] : [t.minute])
-    for (let d = -CLOCK_WINDOW - 1; d <= CLOCK_WINDOW + 1; d++)
-      markWindow(marks, session.minutes.get((((target + d) % 1440) + 1440) % 1440), window);
+  return { idf, typos, bigrams: bigramsOf(query, idf), failureWords };
 }
 
 /** The message's words for a failure that the session never writes (`written`: whether it does). */
@@ -533,7 +497,6 @@ export function candidatePositions(
     else markPositions(marks, session.classes.get(cls));
   }
   if (query.wantsError) markPositions(marks, session.errors);
-  if (context.timeOfDay) markClock(marks, context.timeOfDay, session, window);
   for (const code of query.statusCodes) markPositions(marks, session.statusCodes.get(code));
   return marks;
 }
@@ -654,16 +617,7 @@ export function scoreExecution(
     if (FIELD_WEIGHT[f] >= 2) (named = true), namedWords.push(...c.parts);
     if (explain) matchedFields.push(`"${c.parts.join(" ")}" ~ "${c.word}" in ${fieldName(f)}`);
   }
-  // "the command at 7:20": the clock time is one word of the message, matched by a record that ran near it; its
-  // hour and minute are no words of a record's text.
-  const timeOfDay = context.timeOfDay;
-  const clockOff = timeOfDay ? clockDistance(timeOfDay, x) : undefined;
-  if (timeOfDay) {
-    totalWeight += 1;
-    if (clockOff !== undefined) (matchedWeight += 1), (ownWeight += 1);
-  }
   for (const t of query.terms) {
-    if (timeOfDay?.words.includes(t.word)) continue;
     totalWeight += t.weight;
     if (joined.has(t.word)) {
       matchedWeight += t.weight;
@@ -823,14 +777,8 @@ export function scoreExecution(
     }
   }
 
-  // "the command at 7:20": the record that ran at that time of day, the nearest most.
-  let clock = 0;
-  if (timeOfDay && clockOff !== undefined) {
-    clock = CLOCK_BONUS / (1 + 2 * clockOff);
-    if (explain) reasons.push(`time: ran ${clockOff < 1 ? "at" : `${Math.round(clockOff)} min from`} ${timeOfDay.why}`);
-  }
   // Words the message sets aside ("so much for android") count against the records holding them.
-  let total = text + tool + outcome + clock;
+  let total = text + tool + outcome;
   if (total > 0 && query.negated.some((w) => x.stems.has(w) || x.tokens.has(w))) {
     total *= 0.4;
     if (explain) {

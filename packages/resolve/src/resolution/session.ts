@@ -28,8 +28,6 @@ export class SessionIndex {
   readonly locationSuffixes: Postings = new Map();
   /** Basenames' stems (before the first dot), for explicit names. */
   readonly baseStems: Postings = new Map();
-  /** Minute of the day (UTC) of each record's timestamp → positions: a clock time in the message ("at 7:20"). */
-  readonly minutes: Map<number, number[]> = new Map();
   /** The list object last indexed (see sessionIndexOf). */
   lastList: readonly IndexedExecution[] | undefined;
   /** word → the vocabulary's typos of it, in vocabulary order (kept up to date by add). */
@@ -70,12 +68,6 @@ export class SessionIndex {
     for (const c of x.classes.keys()) post(this.classes, c, p);
     for (const code of new Set(x.statusCodes)) post(this.statusCodes, code, p);
     if (x.isError) this.errors.push(p);
-    const minute = minuteOfDay(x);
-    if (minute !== undefined) {
-      const at = this.minutes.get(Math.floor(minute));
-      if (at) at.push(p);
-      else this.minutes.set(Math.floor(minute), [p]);
-    }
     const suffixes = new Set<string>();
     for (const loc of x.locations) {
       suffixes.add(loc);
@@ -123,15 +115,6 @@ export class SessionIndex {
 }
 
 const NONE: readonly string[] = [];
-
-/** The minute of the day (UTC, with its seconds as a fraction) at which a record ran, from its timestamp. */
-export function minuteOfDay(x: IndexedExecution): number | undefined {
-  const ts = x.source.timestamp;
-  if (typeof ts !== "string") return undefined;
-  const ms = Date.parse(ts);
-  if (!Number.isFinite(ms)) return undefined;
-  return (((ms % 86_400_000) + 86_400_000) % 86_400_000) / 60_000;
-}
 
 /** Whether isVariant(word, tok) can hold for some word: no digit in tok (isTypo and isAbbreviation both refuse one). */
 function canBeVariant(tok: string): boolean {

@@ -5,7 +5,7 @@ export const STOPWORDS = new Set(
   (
     "a an the this that these those it its it's is are was were be been being am do does did done doing have has had having " +
     "i me my mine we us our you your yours he she they them their what whats what's which who whom whose where when why how " +
-    "can could would should will shall may might must of in on at to for from by with about around into onto over under again " +
+    "can could would should will shall may might must of in on at to for from by with about into onto over under again " +
     "and or but not no nor so than too very just also only then there here up down out off any some all each every both per via " +
     "one ones thing things stuff something anything please pls thanks thank ok okay hey hi yes let lets let's me " +
     "show give tell pull paste display reopen as if going goes went gone happening happened second seconds minute minutes moment moments bring print say said says see look looks looked like get got go back find found " +

@@ -6,14 +6,7 @@
 import type { ExecutionLike, IndexedExecution } from "../../src/resolution/executions.js";
 import type { ParsedQuery } from "../../src/resolution/query.js";
 import { type Resolution, type ResolveOptions, type SessionScorer, resolveWith } from "../../src/resolution/resolve.js";
-import {
-  type ScoreContext,
-  bigramsOf,
-  failureWordsOf,
-  matchTerm,
-  scoreExecution,
-  timeOfDayOf,
-} from "../../src/resolution/score.js";
+import { type ScoreContext, bigramsOf, failureWordsOf, matchTerm, scoreExecution } from "../../src/resolution/score.js";
 import { isVariant, mayHaveVariants } from "../../src/resolution/tokens.js";
 import { plausibleVariant } from "../../src/resolution/variant-words.js";
 
@@ -45,7 +38,7 @@ function fullScanContext(query: ParsedQuery, xs: IndexedExecution[]): ScoreConte
   }
   const failureWords = failureWordsOf(query, (t) => xs.some((x) => x.tokens.has(t.word) || x.stems.has(t.stem)));
   const idf = fullScanIdf(query, xs, typos);
-  return { idf, typos, bigrams: bigramsOf(query, idf), failureWords, timeOfDay: timeOfDayOf(query) };
+  return { idf, typos, bigrams: bigramsOf(query, idf), failureWords };
 }
 
 function fullScanIdf(query: ParsedQuery, xs: IndexedExecution[], typos?: Map<string, string[]>): Map<string, number> {
