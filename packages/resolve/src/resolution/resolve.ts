@@ -9,6 +9,7 @@ import { verbsAsNouns } from "./verb-nouns.js";
 import type { ToolClass } from "./lexicon.js";
 import { type SemanticSimilarities, semanticAnswer } from "./semantic.js";
 import { pickTimeOfDay, timeOfDayPool } from "./time-of-day-pick.js";
+import { latestAsked } from "./decide-latest.js";
 
 export interface ResolveOptions {
   /** Only executions up to and including this id are considered (the message came right after it). */
@@ -119,7 +120,7 @@ export function resolveWith(
   // message points at the session, it is decided as it would be without the present word.
   const rest = withoutPresent(query);
   if (rest && resolveParsed(rest, list, limit, score, options.now).candidates.length === 0)
-    return { candidates: [], ambiguous: false };
+    return lastResort(query, list, score);
 
   const parts = query.parts && query.parts.length > 1 ? comparedParts(query.parts) : undefined;
   if (parts && (!query.general || query.partsNamed || parts.ordered)) {
@@ -133,8 +134,22 @@ export function resolveWith(
       return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
   }
   const lexical = resolveParsed(query, list, limit, score, options.now);
-  if (lexical.candidates.length > 0 || options.semantic === undefined || query.general || !text.trim()) return lexical;
+  if (lexical.candidates.length > 0) return lexical;
+  const latest = lastResort(query, list, score);
+  if (latest.candidates.length > 0 || options.semantic === undefined || query.general || !text.trim()) return latest;
   return semanticAnswer(list, options.semantic);
+}
+
+/** Nothing of the session matched: a question about the state of what was just done is about the latest execution. */
+function lastResort(query: ParsedQuery, list: IndexedExecution[], score: (query: ParsedQuery) => Scored[]): Resolution {
+  const s = latestAsked(query, list, score);
+  if (!s) return { candidates: [], ambiguous: false };
+  return {
+    candidates: [
+      { id: s.x.id, score: 1, reasons: ["the latest execution: the message asks how what was just done went"] },
+    ],
+    ambiguous: false,
+  };
 }
 
 /**
