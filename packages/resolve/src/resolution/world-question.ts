@@ -52,6 +52,9 @@ export const ALSO_ASKED =
 export const GENERAL_MARK =
   /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b|\bhow often\b|\b(?:support|supports|require|requires)\b/;
 
+/** "when do …", "when is …" opening a question asks for a time, no condition: it makes no question general. */
+const ASKS_WHEN = /^\s*(?:(?:so|and|but|ok|okay|hey)\b[\s,]*)?when\s+(?=(?:do|does|did|is|are|was|were|will|can)\b)/;
+
 /** The present state of something ("still", "anymore", "nowadays", "these days"): of a product, or of the session's thing. */
 export const STATE_MARK = /\b(?:still|anymore|any more|nowadays|these days)\b/;
 
@@ -60,7 +63,7 @@ export function readWorld(lower: string): Pick<ParsedQuery, "advice" | "world" |
   return {
     advice: ADVICE.test(lower),
     world:
-      ((WORLD_DOES.test(lower) || COMPARISON.test(lower)) && GENERAL_MARK.test(lower)) ||
+      ((WORLD_DOES.test(lower) || COMPARISON.test(lower)) && GENERAL_MARK.test(lower.replace(ASKS_WHEN, " "))) ||
       (COMPARISON.test(lower) && !pointerAtSession(lower)) ||
       (NORM_QUESTION.test(lower) && !pointerAtSession(lower)) ||
       (KIND_IN_GENERAL.test(lower) && !pointerAtSession(lower)) ||
