@@ -35,6 +35,18 @@ describe("decide: the latest execution for a state question about the thing just
       expect(r.candidates[0]?.id, text).toBe("g3");
       expect(r.candidates[0]?.reasons.join(" "), text).toMatch(/latest execution/);
     }
+    // A failure of "it" asked about, with nothing else named: the thing just done.
+    const failing = [
+      ...session.slice(0, 2),
+      {
+        id: "g4",
+        tool_name: "grep",
+        tool_args: { pattern: "OOMKilled", path: "/var/log/kube.log" },
+        summary: "14 matches, 03:12 to 03:40",
+        result_type: "success",
+      },
+    ];
+    expect(resolveReferences("it keeps hanging for me, what gives?", failing).candidates[0]?.id).toBe("g4");
     // After a run that passed, "who broke it" asks about that run too.
     expect(resolveReferences("who broke it?", session.slice(0, 2)).candidates[0]?.id).toBe("g2");
   });

@@ -30,6 +30,8 @@ const STATE_OF_LATEST: RegExp[] = [
   ),
   /\bwhat(?:'s|s| is| was)\s+it\s+(?:complaining|choking|whining|moaning|unhappy|upset)\b/,
   /\bwho\s+broke\s+it\s*(?:[?,.!]|$|and\b|again\b)/,
+  // A failure of "it", in a question: "when did it first start blowing up", "it dies for me …, any idea why?".
+  /\bit\s+(?:(?:first|just|still|always|keeps?|kept|start(?:s|ed)?|begins?|began)\s+)*(?:blow(?:s|ing)?\s+up|blew\s+up|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|dies|died|dying|error(?:s|ed|ing)?|hangs|hung|hanging|freez(?:es|ing)|froze)\b/,
 ];
 
 /** "it" of the weather, the time or the day ("has it stopped raining yet?", "is it friday yet?"): no thing of the session. */
@@ -39,9 +41,25 @@ const WEATHER_IT =
 /** A clause that gives "it" its own antecedent ("did it work when you tried the recipe?"): the thing is told, not just done. */
 const CLAUSE = /\b(?:when|whenever|if|after|before|while|once|because)\b/;
 
+/** A question: a question mark, or a question word or auxiliary opening a clause ("when did it …", "…, whats it …", "any idea why"). */
+const QUESTION =
+  /\?|(?:^|[,;:]\s*)(?:(?:so|and|ok|okay|right|hm+|well|ugh)\b[\s,]*)?(?:who|what|whats|when|why|how|where|did|does|do|is|are|has|have|was)\b|\bany idea\b/;
+
+/** A thing named before "it" ("my build keeps failing, why does it …"): the message gives "it" its antecedent. */
+const NAMED_BEFORE_IT =
+  /\b(?:the|a|an|my|our|your|this|that|these|those)\s+[a-z][\w.-]*(?:\s+[\w.-]+)?\b[\s\S]*?\bit\b/;
+
 /** The message asks about the state or outcome of what was just done (see STATE_OF_LATEST). */
 export function asksStateOfLatest(lower: string): boolean {
-  return STATE_OF_LATEST.some((re) => re.test(lower)) && !WEATHER_IT.test(lower) && !CLAUSE.test(lower);
+  // "when did it …" opens a question about a time; any other "when" gives "it" a clause of its own.
+  const clauses = lower.replace(/^\s*(?:(?:so|and|ok|okay)\b[\s,]*)?when\s+(?=did|does|do|is|was)/, " ");
+  return (
+    STATE_OF_LATEST.some((re) => re.test(lower)) &&
+    QUESTION.test(lower) &&
+    !WEATHER_IT.test(lower) &&
+    !CLAUSE.test(clauses) &&
+    !NAMED_BEFORE_IT.test(lower)
+  );
 }
 
 /**
@@ -70,6 +88,6 @@ export function latestAsked(
   const latest = list.at(-1);
   if (!latest) return undefined;
   const scored = score(query);
-  if (scored.some((s) => s.total > 0 && s.x !== latest)) return undefined;
+  if (scored.some((s) => s.total > 0 && s.ownWeight > 0 && s.x !== latest)) return undefined;
   return scored.find((s) => s.x === latest) ?? unscored(query, latest);
 }
