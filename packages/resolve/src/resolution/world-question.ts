@@ -55,6 +55,10 @@ export const GENERAL_MARK =
 /** "when do …", "when is …" opening a question asks for a time, no condition: it makes no question general. */
 const ASKS_WHEN = /^\s*(?:(?:so|and|but|ok|okay|hey)\b[\s,]*)?when\s+(?=(?:do|does|did|is|are|was|were|will|can)\b)/;
 
+/** The message says the answer is not to be looked up in the session: "without running a query, …", "no need to check". */
+const NOT_LOOKED_UP =
+  /\bwithout\s+(?:running|looking|checking|opening|querying|fetching|searching|reading|touching)\b|\bno need to (?:look|check|run|open|query|search)\b/;
+
 /** The present state of something ("still", "anymore", "nowadays", "these days"): of a product, or of the session's thing. */
 export const STATE_MARK = /\b(?:still|anymore|any more|nowadays|these days)\b/;
 
@@ -70,7 +74,8 @@ export function readWorld(lower: string): Pick<ParsedQuery, "advice" | "world" |
       (RELATION_OF.test(lower) && !pointerAtSession(lower)) ||
       HYPOTHETICAL.test(lower) ||
       GENERIC.test(lower) ||
-      FUTURE.test(lower),
+      FUTURE.test(lower) ||
+      NOT_LOOKED_UP.test(lower),
     alsoAsked: ALSO_ASKED.test(lower),
     stateAsked: (WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower),
   };
