@@ -59,6 +59,9 @@ const ASKS_WHEN = /^\s*(?:(?:so|and|but|ok|okay|hey)\b[\s,]*)?when\s+(?=(?:do|do
 const NOT_LOOKED_UP =
   /\bwithout\s+(?:running|looking|checking|opening|querying|fetching|searching|reading|touching)\b|\bno need to (?:look|check|run|open|query|search)\b/;
 
+/** A choice between two things for something new, brought in with "a": "for a new service, grpc or rest?". */
+const CHOICE_FOR_NEW = /^\s*(?:(?:so|and|ok|okay|also|btw)\b[\s,]*)?for\s+an?\s+[^,?]+,\s*[^?]*\bor\b[^?]*\?\s*$/;
+
 /** The present state of something ("still", "anymore", "nowadays", "these days"): of a product, or of the session's thing. */
 export const STATE_MARK = /\b(?:still|anymore|any more|nowadays|these days)\b/;
 
@@ -75,7 +78,8 @@ export function readWorld(lower: string): Pick<ParsedQuery, "advice" | "world" |
       HYPOTHETICAL.test(lower) ||
       GENERIC.test(lower) ||
       FUTURE.test(lower) ||
-      NOT_LOOKED_UP.test(lower),
+      NOT_LOOKED_UP.test(lower) ||
+      CHOICE_FOR_NEW.test(lower),
     alsoAsked: ALSO_ASKED.test(lower),
     stateAsked: (WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower),
   };
