@@ -62,6 +62,10 @@ const NOT_LOOKED_UP =
 /** A choice between two things for something new, brought in with "a": "for a new service, grpc or rest?". */
 const CHOICE_FOR_NEW = /^\s*(?:(?:so|and|ok|okay|also|btw)\b[\s,]*)?for\s+an?\s+[^,?]+,\s*[^?]*\bor\b[^?]*\?\s*$/;
 
+/** "are flakes still experimental?": the present state of a bare name (no "the", "it", "that" …). */
+const BARE_STILL =
+  /^\s*(?:(?:so|and|but|ok|okay|also|btw)\b[\s,]*)?(?:is|are)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there|we|you|i|its|their)\b)[\w.-]+(?:\s+[\w.-]+)?\s+(?:still|anymore)\b/;
+
 /** The present state of something ("still", "anymore", "nowadays", "these days"): of a product, or of the session's thing. */
 export const STATE_MARK = /\b(?:still|anymore|any more|nowadays|these days)\b/;
 
@@ -81,7 +85,8 @@ export function readWorld(lower: string): Pick<ParsedQuery, "advice" | "world" |
       NOT_LOOKED_UP.test(lower) ||
       CHOICE_FOR_NEW.test(lower),
     alsoAsked: ALSO_ASKED.test(lower),
-    stateAsked: (WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower),
+    stateAsked:
+      ((WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower)) || BARE_STILL.test(lower),
   };
 }
 
