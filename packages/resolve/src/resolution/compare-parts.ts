@@ -41,9 +41,28 @@ export function readParts(lower: string): Pick<ParsedQuery, "count" | "parts" | 
     parts = [versus[1]!.trim(), cut(versus[2]!)];
     count = Math.max(count ?? 0, 2);
   } else if (/\b(compare|side[- ]by[- ]side)\b/.test(lower)) count = Math.max(count ?? 0, 2);
+  if (parts) parts = oneOfTheSameKind(parts);
   if (parts)
     partsNamed = parts.every((p) =>
       (p.match(/[\p{L}\p{N}_]+(?:[.\-/][\p{L}\p{N}_]+)*/gu) ?? []).some((w) => /[._\d/]/.test(w)),
     );
   return { count, parts, partsNamed };
+}
+
+/** Order words that pick one record of a kind. */
+const ORDER =
+  "first|initial|earliest|original|oldest|last|latest|final|current|newest|most recent|previous|second|third";
+
+/**
+ * "compare the first net total with the final one": a second part that is only an order word and "one" names a record of
+ * the kind the first part names after its own order word ("the last net total").
+ */
+function oneOfTheSameKind(parts: string[]): string[] {
+  const [a, b, ...rest] = parts;
+  if (a === undefined || b === undefined) return parts;
+  const one = new RegExp(`^((?:the\\s+)?(?:very\\s+)?(?:${ORDER}))\\s+ones?$`).exec(b.trim());
+  const kind = new RegExp(`\\b(?:${ORDER})\\s+(.+)$`).exec(a.trim());
+  if (!one || !kind) return parts;
+  // "the final one" is the last of the kind.
+  return [a, `${one[1]!.replace(/\bfinal$/, "last")} ${kind[1]}`, ...rest];
 }

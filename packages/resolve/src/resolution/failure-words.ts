@@ -9,6 +9,14 @@ export function failureAsked(lower: string): boolean {
     /\b(went red|turned red|gone red|went wrong|go wrong|goes wrong|broke|broken|fail|failed|failing|fails|couldn'?t|could not|can'?t|cannot|didn'?t work|did not work|wasn'?t able|errored|crash|crashed|crashes|crashing|blew up|blow up|blows up|died|timed out|timing out|times out|segfaulted|aborted|exploded|panicked|bombed|choked|rejected|refused|(?:did not|didn'?t|would not|wouldn'?t|will not|won'?t|wont|does not|doesn'?t) (?:accept|install|start|build|compile|connect|load|boot|mount|deploy|pass))\b/.test(
       lower,
     ) ||
+    // "why did that time out?", "did the request time out": the verb written apart.
+    /\b(?:did|does|do|would|will|could|might|to)\s+(?:(?:it|that|this|they|the\s+[\w.-]+)\s+)?time\s*out\b/.test(
+      lower,
+    ) ||
+    // "which tests are red?", "the build is still red": a run of tests or a build shown red.
+    /\b(?:tests?|specs?|builds?|checks?|pipelines?|ci|jobs?|suites?)\s+(?:(?:is|are|was|were|still|stays?|stayed)\s+)+red\b/.test(
+      lower,
+    ) ||
     /\bthe\s+[1-5]\d\d\b/.test(lower) ||
     /\b[1-5]\d\d'?d\b/.test(lower) ||
     /\berror\s*[?.!]*\s*$/.test(lower);
@@ -25,7 +33,7 @@ export function failureAsked(lower: string): boolean {
 export function successAsked(lower: string, wantsError: boolean): boolean {
   return (
     !wantsError &&
-    /\b(?:that|which|where|when|one)\s+(?:everything\s+|all\s+|it\s+|they\s+)?(?:passed|succeeded|worked|went green|was green|were green|came back clean|was clean)\b|\b(?:green|passing|successful|succeeded|clean)\s+(?:run|runs|one|build|builds|test run|deploy|attempt)\b/.test(
+    /\b(?:that|which|where|when|one)\s+(?:everything\s+|all\s+|it\s+|they\s+)?(?:(?:actually|finally|really|fully|properly)\s+)?(?:passed|succeeded|worked|went green|was green|were green|came back clean|was clean)\b|\b(?:green|passing|successful|succeeded|clean)\s+(?:run|runs|one|build|builds|test run|deploy|attempt)\b/.test(
       lower,
     )
   );

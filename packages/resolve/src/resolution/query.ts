@@ -20,6 +20,7 @@ import {
   hasExecutionNounAfterDemonstrative,
   isReferring,
   mainPointed,
+  pointerAtSession,
   sessionPronoun,
   talksAboutSession,
 } from "./session-pointers.js";
@@ -34,6 +35,17 @@ export { splitNegation } from "./negation.js";
 export { parseClock } from "./clock-words.js";
 export { parseTemporal } from "./order-words.js";
 export { parseFollowUp } from "./follow-up-words.js";
+
+/** Words besides the time phrase a message may have and still be read as asking by the time alone ("and the df at 9:40?"). */
+const TIME_ALONE_WORDS = 3;
+
+/** The time of day a message asks by, unless the message is about the world ("is a class at 7:30 too early?"). */
+function timeOfDayAsked(lower: string) {
+  const at = parseTimeOfDay(lower);
+  if (!at || PAST_TENSE.test(lower) || pointerAtSession(lower)) return at;
+  const rest = (lower.replace(at.phrase, " ").match(/[\p{L}\p{N}]+/gu) ?? []).length;
+  return rest <= TIME_ALONE_WORDS ? at : undefined;
+}
 
 export function parseQuery(input: string): ParsedQuery {
   // Control characters are spaces; a message longer than MAX_MESSAGE_CHARS is read up to it.
@@ -55,8 +67,10 @@ export function parseQuery(input: string): ParsedQuery {
 
   // "before and after the fix" names two things (parts below), not one order; "explain the first normal form" names a
   // term of the world, no position among records.
-  // "what did you run around 18:40?": a time of day is the order ahead of any other order word.
-  const at = parseTimeOfDay(lower);
+  // "what did you run around 18:40?": a time of day is the order ahead of any other order word — when the message
+  // points at the session or is little more than the time ("and at 8:10?"); "is a meeting at 9:30 too early?" names
+  // a time of the world.
+  const at = timeOfDayAsked(lower);
   const temporal: TemporalOp | undefined = at
     ? { kind: "clock", agoMs: 0, why: `"${at.phrase}"`, at }
     : /\bbefore and after\b/.test(lower) || ordinalOfTerm(lower)

@@ -9,6 +9,7 @@ import { verbsAsNouns } from "./verb-nouns.js";
 import type { ToolClass } from "./lexicon.js";
 import { type SemanticSimilarities, semanticAnswer } from "./semantic.js";
 import { pickTimeOfDay, timeOfDayPool } from "./time-of-day-pick.js";
+import { latestAsked } from "./decide-latest.js";
 
 export interface ResolveOptions {
   /** Only executions up to and including this id are considered (the message came right after it). */
@@ -48,6 +49,11 @@ export interface Resolution {
 const TIE = 0.9;
 /** Share of the best score that makes a candidate one of "the kind in question" for order words. */
 const KIND = 0.75;
+/**
+ * How much a record must belong to a tool kind the message names outright to be one of it for order words: a shell
+ * command whose program does that kind ("curl …" for a request, "cargo test" for a test run, "cat" for a read) is.
+ */
+const KIND_OF_TOOL = 0.9;
 
 /**
  * From the user's words and the session's executions (oldest first) to the executions meant.
@@ -119,7 +125,7 @@ export function resolveWith(
   // message points at the session, it is decided as it would be without the present word.
   const rest = withoutPresent(query);
   if (rest && resolveParsed(rest, list, limit, score, options.now).candidates.length === 0)
-    return { candidates: [], ambiguous: false };
+    return lastResort(query, list, score);
 
   const parts = query.parts && query.parts.length > 1 ? comparedParts(query.parts) : undefined;
   if (parts && (!query.general || query.partsNamed || parts.ordered)) {
@@ -133,8 +139,22 @@ export function resolveWith(
       return { candidates: picked.map((c) => ({ ...c, score: 1 })), ambiguous: false };
   }
   const lexical = resolveParsed(query, list, limit, score, options.now);
-  if (lexical.candidates.length > 0 || options.semantic === undefined || query.general || !text.trim()) return lexical;
+  if (lexical.candidates.length > 0) return lexical;
+  const latest = lastResort(query, list, score);
+  if (latest.candidates.length > 0 || options.semantic === undefined || query.general || !text.trim()) return latest;
   return semanticAnswer(list, options.semantic);
+}
+
+/** Nothing of the session matched: a question about the state of what was just done is about the latest execution. */
+function lastResort(query: ParsedQuery, list: IndexedExecution[], score: (query: ParsedQuery) => Scored[]): Resolution {
+  const s = latestAsked(query, list, score);
+  if (!s) return { candidates: [], ambiguous: false };
+  return {
+    candidates: [
+      { id: s.x.id, score: 1, reasons: ["the latest execution: the message asks how what was just done went"] },
+    ],
+    ambiguous: false,
+  };
 }
 
 /**
@@ -614,7 +634,7 @@ function resolveParsed(
     const namedKinds = [...query.hints].filter(([, h]) => h.weight >= 3).map(([c]) => c);
     if (max > 0 && namedKinds.length) {
       const ofKind = scored.filter(
-        (s) => s.total > 0 && namedKinds.some((c) => (s.x.classes.get(c as ToolClass) ?? 0) >= 1),
+        (s) => s.total > 0 && namedKinds.some((c) => (s.x.classes.get(c as ToolClass) ?? 0) >= KIND_OF_TOOL),
       );
       if (ofKind.length) kind = ofKind;
     }
@@ -710,7 +730,17 @@ function resolveParsed(
           ambiguous: false,
         };
       }
-      const pick = beforeCurrent ? kind.at(-1) : pickByOrder(kind, op);
+      // "the output before this one", when "this one" is the only record of the kind: the record right before it.
+      const beforeOnly =
+        op.kind === "previous" &&
+        (op.demonstrative === true || /\bbefore\s+this(?:\s+one)?\b/.test(query.text.toLowerCase())) &&
+        (op.back ?? 1) === 1 &&
+        kind.length === 1 &&
+        kind[0]!.x.id === latestOverall.id &&
+        list.length > 1
+          ? (scored.find((v) => v.x === list.at(-2)) ?? unscored(query, list.at(-2)!))
+          : undefined;
+      const pick = beforeOnly ?? (beforeCurrent ? kind.at(-1) : pickByOrder(kind, op));
       if (pick) {
         const what =
           op.kind === "latest"

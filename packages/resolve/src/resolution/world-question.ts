@@ -11,7 +11,7 @@ export const NORM_QUESTION =
 
 /** A question about what to do or what would happen, not about what a result said. */
 export const ADVICE =
-  /^\s*(?:will|would|does|do|can|could|what happens|what would happen)\b[^?]*\bif (?:we|i|you)\s+(?!(?:did|had|were|was)\b)\w+|\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise|prefer)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\bwhat would you (?:name|call|use|pick|choose|recommend|prefer)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
+  /^\s*(?:will|would|does|do|can|could|what happens|what would happen)\b[^?]*\bif (?:we|i|you)\s+(?!(?:did|had|were|was)\b)\w+|\b(?:should|shall) (?:we|i)\b(?! have\b)|\bdo (?:we|i) (?:have|need) to\b|\b(?:do|would) you (?:think|recommend|suggest|advise|prefer)\b|\bwould it (?:be|make sense)\b|\bis it (?:worth|better|safe|ok|okay|normal|common|usual) (?:to|for)\b|\bis it an? (?:bad|good|smart|dumb|terrible|great) idea\b|\b(?:can|could) you recommend\b|\bany (?:good )?alternatives to\b|\b(?:any|some) (?:good |quick |general )?(?:tips|advice|pointers|suggestions) (?:for|on|about)\b|\bwhat would you (?:name|call|use|pick|choose|recommend|prefer)\b|\bif (?:we|i) (?:ship|switch|move|use|add|go|upgrade|migrate|change|drop|keep)\b/;
 
 /**
  * A present or modal question whose subject is a bare name or an indefinite ("does shopify charge …", "how does git
@@ -52,6 +52,20 @@ export const ALSO_ASKED =
 export const GENERAL_MARK =
   /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b|\bhow often\b|\b(?:support|supports|require|requires)\b/;
 
+/** "when do …", "when is …" opening a question asks for a time, no condition: it makes no question general. */
+const ASKS_WHEN = /^\s*(?:(?:so|and|but|ok|okay|hey)\b[\s,]*)?when\s+(?=(?:do|does|did|is|are|was|were|will|can)\b)/;
+
+/** The message says the answer is not to be looked up in the session: "without running a query, …", "no need to check". */
+const NOT_LOOKED_UP =
+  /\bwithout\s+(?:running|looking|checking|opening|querying|fetching|searching|reading|touching)\b|\bno need to (?:look|check|run|open|query|search)\b/;
+
+/** A choice between two things for something new, brought in with "a": "for a new service, grpc or rest?". */
+const CHOICE_FOR_NEW = /^\s*(?:(?:so|and|ok|okay|also|btw)\b[\s,]*)?for\s+an?\s+[^,?]+,\s*[^?]*\bor\b[^?]*\?\s*$/;
+
+/** "are flakes still experimental?": the present state of a bare name (no "the", "it", "that" …). */
+const BARE_STILL =
+  /^\s*(?:(?:so|and|but|ok|okay|also|btw)\b[\s,]*)?(?:is|are)\s+(?!(?:it|that|this|these|those|they|the|your|my|our|there|we|you|i|its|their)\b)[\w.-]+(?:\s+[\w.-]+)?\s+(?:still|anymore)\b/;
+
 /** The present state of something ("still", "anymore", "nowadays", "these days"): of a product, or of the session's thing. */
 export const STATE_MARK = /\b(?:still|anymore|any more|nowadays|these days)\b/;
 
@@ -60,16 +74,19 @@ export function readWorld(lower: string): Pick<ParsedQuery, "advice" | "world" |
   return {
     advice: ADVICE.test(lower),
     world:
-      ((WORLD_DOES.test(lower) || COMPARISON.test(lower)) && GENERAL_MARK.test(lower)) ||
+      ((WORLD_DOES.test(lower) || COMPARISON.test(lower)) && GENERAL_MARK.test(lower.replace(ASKS_WHEN, " "))) ||
       (COMPARISON.test(lower) && !pointerAtSession(lower)) ||
       (NORM_QUESTION.test(lower) && !pointerAtSession(lower)) ||
       (KIND_IN_GENERAL.test(lower) && !pointerAtSession(lower)) ||
       (RELATION_OF.test(lower) && !pointerAtSession(lower)) ||
       HYPOTHETICAL.test(lower) ||
       GENERIC.test(lower) ||
-      FUTURE.test(lower),
+      FUTURE.test(lower) ||
+      NOT_LOOKED_UP.test(lower) ||
+      CHOICE_FOR_NEW.test(lower),
     alsoAsked: ALSO_ASKED.test(lower),
-    stateAsked: (WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower),
+    stateAsked:
+      ((WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower)) || BARE_STILL.test(lower),
   };
 }
 
