@@ -49,11 +49,6 @@ export interface Resolution {
 const TIE = 0.9;
 /** Share of the best score that makes a candidate one of "the kind in question" for order words. */
 const KIND = 0.75;
-/**
- * How much a record must belong to a tool kind the message names outright to be one of it for order words: a shell
- * command whose program does that kind ("curl …" for a request, "cargo test" for a test run, "cat" for a read) is.
- */
-const KIND_OF_TOOL = 0.9;
 
 /**
  * From the user's words and the session's executions (oldest first) to the executions meant.
@@ -634,7 +629,7 @@ function resolveParsed(
     const namedKinds = [...query.hints].filter(([, h]) => h.weight >= 3).map(([c]) => c);
     if (max > 0 && namedKinds.length) {
       const ofKind = scored.filter(
-        (s) => s.total > 0 && namedKinds.some((c) => (s.x.classes.get(c as ToolClass) ?? 0) >= KIND_OF_TOOL),
+        (s) => s.total > 0 && namedKinds.some((c) => (s.x.classes.get(c as ToolClass) ?? 0) >= 1),
       );
       if (ofKind.length) kind = ofKind;
     }
