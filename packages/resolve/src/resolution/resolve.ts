@@ -725,17 +725,7 @@ function resolveParsed(
           ambiguous: false,
         };
       }
-      // "the output before this one", when "this one" is the only record of the kind: the record right before it.
-      const beforeOnly =
-        op.kind === "previous" &&
-        (op.demonstrative === true || /\bbefore\s+this(?:\s+one)?\b/.test(query.text.toLowerCase())) &&
-        (op.back ?? 1) === 1 &&
-        kind.length === 1 &&
-        kind[0]!.x.id === latestOverall.id &&
-        list.length > 1
-          ? (scored.find((v) => v.x === list.at(-2)) ?? unscored(query, list.at(-2)!))
-          : undefined;
-      const pick = beforeOnly ?? (beforeCurrent ? kind.at(-1) : pickByOrder(kind, op));
+      const pick = beforeCurrent ? kind.at(-1) : pickByOrder(kind, op);
       if (pick) {
         const what =
           op.kind === "latest"
