@@ -25,6 +25,10 @@ describe("decide: the present state of a bare name", () => {
     expect(resolveReferences("are nix flakes still flagged unstable upstream?", session).candidates).toEqual([]);
   });
 
+  it("a bare name asked about the session's past is no world question", () => {
+    expect(resolveReferences("is flake check still passing like it did?", session).candidates[0]?.id).toBe("s2");
+  });
+
   it("a record that holds most of it answers", () => {
     expect(resolveReferences("is the flake check still passing?", session).candidates[0]?.id).toBe("s2");
   });

@@ -24,6 +24,12 @@ describe("decide: a choice for something new", () => {
     expect(resolveReferences("for a brand new internal service, grpc or rest?", session).candidates).toEqual([]);
   });
 
+  it("needs a word of newness: a choice between records said with 'for a …' is about them", () => {
+    expect(
+      resolveReferences("for a moment i forgot, was it the proto or the search that said rest?", session).candidates,
+    ).not.toEqual([]);
+  });
+
   it("a choice between records still resolves", () => {
     expect(resolveReferences("what did the search say about grpc vs rest latency?", session).candidates[0]?.id).toBe(
       "c2",

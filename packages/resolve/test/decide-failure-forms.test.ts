@@ -30,13 +30,13 @@ const session: ExecutionLike[] = [
 
 describe("decide: failure forms", () => {
   it("reads a timeout written apart and a red run as a failure", () => {
-    expect(failureAsked("why did that time out?")).toBe(true);
+    expect(failureAsked("how come the sync timed out?")).toBe(true);
     expect(failureAsked("which checks are still red")).toBe(true);
     expect(failureAsked("what time is it out there")).toBe(false);
     expect(failureAsked("which wines are red")).toBe(false);
   });
 
   it("resolves the failed record", () => {
-    expect(resolveReferences("hm, why did that time out?", session).candidates[0]?.id).toBe("f2");
+    expect(resolveReferences("hmm, so why did the sync time out?", session).candidates[0]?.id).toBe("f2");
   });
 });

@@ -31,4 +31,10 @@ describe("decide: an answer not to be looked up", () => {
   it("leaves a question about a record alone", () => {
     expect(resolveReferences("which index did the orders query use?", session).candidates[0]?.id).toBe("n1");
   });
+
+  it("only as the message's opening clause: a record asked about 'without' something still resolves", () => {
+    expect(
+      resolveReferences("what did the explain show without checking the seq scan?", session).candidates[0]?.id,
+    ).toBe("n1");
+  });
 });

@@ -35,13 +35,13 @@ const session = [
 
 describe("curl names the command, an api call the HTTP tool", () => {
   it("the very first curl is the first record that ran curl", () => {
-    const text = "the very first curl - what status did it get";
+    const text = "the earliest curl, which code came back?";
     expect(resolveReferences(text, session).candidates[0]?.id).toBe("h1");
     expect(resolveReferencesFullScan(text, session).candidates[0]?.id).toBe("h1");
   });
 
   it("the api call is the HTTP tool's record, not a later curl from the shell", () => {
-    const text = "pull up the api call output again";
+    const text = "show me what the api call returned once more";
     expect(resolveReferences(text, session).candidates[0]?.id).toBe("h3");
     expect(resolveReferencesFullScan(text, session).candidates[0]?.id).toBe("h3");
   });

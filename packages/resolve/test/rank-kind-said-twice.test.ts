@@ -37,7 +37,7 @@ describe("a kind said twice, by a noun and a verb", () => {
   });
 
   it("the page you fetched beats a command whose arguments hold only a related word", () => {
-    const text = "the web page you fetched - anything about breaking changes in there?";
+    const text = "the docs page you downloaded: did it mention any deprecations?";
     expect(resolveReferences(text, session).candidates[0]?.id).toBe("w1");
   });
 });

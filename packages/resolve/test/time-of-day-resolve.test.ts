@@ -83,7 +83,7 @@ describe("a time of day in a message", () => {
   });
 
   it("gives the time it ran and the time asked as the reason", () => {
-    const r = resolveReferences("whatever ran around 18:40, what did it show?", session);
+    const r = resolveReferences("the thing you ran around 18:40, what came out of it?", session);
     expect(r.candidates[0]?.reasons).toContain('time: ran at 18:41 (asked "around 18:40")');
   });
 
@@ -213,7 +213,9 @@ describe("a time of day in a message", () => {
     for (const text of ["what did you run at 25:99?", "what did you run at 18:40?", "and at 99:99", "at 7:61?"])
       for (const r of [resolveReferences(text, odd), resolveReferences(text, session)])
         for (const c of r.candidates) expect(ids.has(c.id), `${text}: ${c.id}`).toBe(true);
-    // A record stamped in the future is no run at that time once `now` is given.
+    // No time of day at all: nothing picked by it.
+    for (const text of ["and at 99:99", "at 7:61?"]) expect(resolveReferences(text, session).candidates).toEqual([]);
+    // A record stamped after `now` is no run at that time once `now` is given.
     const now = new Date("2026-03-14T19:40:00Z");
     expect(top("what did you run at 18:40?", odd, { now })).toBe("g4");
   });

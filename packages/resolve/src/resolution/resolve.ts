@@ -661,6 +661,8 @@ function resolveParsed(
       const pick = byDay(kind, op.daysBack, now, list);
       if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
     } else if (op.kind === "clock" && op.at) {
+      // The session's own timestamps are the clock: one later than the real clock is still a run at its time of day
+      // (a session's data may come from another clock); `now`, when given, excludes what came after it.
       const pick = pickTimeOfDay(timeOfDayPool(query, kind, scored, list), op.at, now);
       // Several records ran in the minute asked and nothing else tells them apart: each is flagged.
       if (pick && pick.same.length > 1) {

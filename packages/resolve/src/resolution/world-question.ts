@@ -1,6 +1,6 @@
 /** Messages about the world, not the session: how products behave, norms, comparisons, advice, plans, what would happen. */
 import type { ParsedQuery } from "./query-types.js";
-import { pointerAtSession } from "./session-pointers.js";
+import { PAST_TENSE, pointerAtSession } from "./session-pointers.js";
 
 /**
  * What is normal, usual, recommended or best in general: "how many retries is normal for …", "what's a sane default
@@ -55,12 +55,16 @@ export const GENERAL_MARK =
 /** "when do …", "when is …" opening a question asks for a time, no condition: it makes no question general. */
 const ASKS_WHEN = /^\s*(?:(?:so|and|but|ok|okay|hey)\b[\s,]*)?when\s+(?=(?:do|does|did|is|are|was|were|will|can)\b)/;
 
-/** The message says the answer is not to be looked up in the session: "without running a query, …", "no need to check". */
+/**
+ * The message opens by saying the answer is not to be looked up in the session: "without running a query, …", "no need
+ * to check: …". Only as its opening clause ("what did the request return without checking the cache?" is about it).
+ */
 const NOT_LOOKED_UP =
-  /\bwithout\s+(?:running|looking|checking|opening|querying|fetching|searching|reading|touching)\b|\bno need to (?:look|check|run|open|query|search)\b/;
+  /^\s*(?:(?:so|and|but|ok|okay)\b[\s,]*)?(?:without\s+(?:running|looking|checking|opening|querying|fetching|searching|reading|touching)\b[^,;:—–?]*|no need to (?:look|check|run|open|query|search)\b[^,;:—–?]*)\s*[,;:—–-]/;
 
-/** A choice between two things for something new, brought in with "a": "for a new service, grpc or rest?". */
-const CHOICE_FOR_NEW = /^\s*(?:(?:so|and|ok|okay|also|btw)\b[\s,]*)?for\s+an?\s+[^,?]+,\s*[^?]*\bor\b[^?]*\?\s*$/;
+/** A choice between two things for something new: "for a new service, grpc or rest?" (not "for a sec, was it A or B?"). */
+const CHOICE_FOR_NEW =
+  /^\s*(?:(?:so|and|ok|okay|also|btw)\b[\s,]*)?for\s+an?\s+(?:(?:brand\s+)?new|fresh|greenfield|future|next)\b[^,?]*,\s*[^?]*\bor\b[^?]*\?\s*$/;
 
 /** "are flakes still experimental?": the present state of a bare name (no "the", "it", "that" …). */
 const BARE_STILL =
@@ -82,8 +86,8 @@ export function readWorld(lower: string): Pick<ParsedQuery, "advice" | "world" |
       HYPOTHETICAL.test(lower) ||
       GENERIC.test(lower) ||
       FUTURE.test(lower) ||
-      NOT_LOOKED_UP.test(lower) ||
-      CHOICE_FOR_NEW.test(lower),
+      (NOT_LOOKED_UP.test(lower) && !PAST_TENSE.test(lower) && !pointerAtSession(lower)) ||
+      (CHOICE_FOR_NEW.test(lower) && !pointerAtSession(lower)),
     alsoAsked: ALSO_ASKED.test(lower),
     stateAsked:
       ((WORLD_DOES.test(lower) || COMPARISON.test(lower)) && STATE_MARK.test(lower)) || BARE_STILL.test(lower),
