@@ -20,8 +20,10 @@ export type TemporalOp =
   | { kind: "event"; side: "before" | "after"; phrase: string; why: string; within?: TemporalOp }
   /** "yesterday's", "today's": by the executions' calendar day (0 = the latest timestamp's day, 1 = the day before). */
   | { kind: "day"; daysBack: number; why: string }
-  /** "an hour ago", "a few minutes ago": by the executions' timestamps; `at`: a time of day ("around 18:40") instead. */
-  | { kind: "clock"; agoMs: number; why: string; at?: TimeOfDay };
+  /** "an hour ago", "a few minutes ago": by the executions' timestamps. */
+  | { kind: "clock"; agoMs: number; why: string }
+  /** "around 18:40", "the command at 7:20pm": the record that ran at that time of day, by its timestamp. */
+  | { kind: "time"; at: TimeOfDay; why: string };
 
 export interface QueryTerm {
   /** The word as written (lowercased). */

@@ -72,7 +72,7 @@ export function parseQuery(input: string): ParsedQuery {
   // a time of the world.
   const at = timeOfDayAsked(lower);
   const temporal: TemporalOp | undefined = at
-    ? { kind: "clock", agoMs: 0, why: `"${at.phrase}"`, at }
+    ? { kind: "time", at, why: `"${at.phrase}"` }
     : /\bbefore and after\b/.test(lower) || ordinalOfTerm(lower)
       ? undefined
       : (parseTemporal(lower) ?? negation.order);
@@ -95,11 +95,18 @@ export function parseQuery(input: string): ParsedQuery {
       };
     }
   }
-  // "half an hour ago", "40m back": the clock phrase is the order, none of its words a content word.
-  if (temporal?.kind === "clock")
-    for (const w of temporal.at?.words ?? temporal.why.match(/[\p{L}\p{N}]+/gu) ?? []) consumed.add(w);
+  // "half an hour ago", "40m back", "around 18:40": the clock phrase or time is the order, none of its words a
+  // content word.
+  if (temporal?.kind === "time") for (const w of temporal.at.words) consumed.add(w);
+  else if (temporal?.kind === "clock") for (const w of temporal.why.match(/[\p{L}\p{N}]+/gu) ?? []) consumed.add(w);
   // "the very first build", "the earlier install": an order word right before a tool noun names that kind outright.
-  if (temporal && temporal.kind !== "event" && temporal.kind !== "clock" && temporal.kind !== "day")
+  if (
+    temporal &&
+    temporal.kind !== "event" &&
+    temporal.kind !== "clock" &&
+    temporal.kind !== "time" &&
+    temporal.kind !== "day"
+  )
     orderedKind(lower, hints);
   const statusCodes = [...lower.matchAll(/\b([1-5]\d\d)\b/g)].map((m) => m[1]!);
   const wantsError = failureAsked(lower);

@@ -660,7 +660,7 @@ function resolveParsed(
     if (op.kind === "day") {
       const pick = byDay(kind, op.daysBack, now, list);
       if (pick) chosen = { ...pick.s, reasons: [...pick.s.reasons, `time: ${pick.why} (${op.why})`] };
-    } else if (op.kind === "clock" && op.at) {
+    } else if (op.kind === "time") {
       // The session's own timestamps are the clock: one later than the real clock is still a run at its time of day
       // (a session's data may come from another clock); `now`, when given, excludes what came after it.
       const pick = pickTimeOfDay(timeOfDayPool(query, kind, scored, list), op.at, now);
@@ -1014,7 +1014,7 @@ function scoreSession(
   // allocate a score for every record.
   const n = list.length;
   // A clock phrase ("an hour ago") picks by timestamp, which may lie anywhere in the session.
-  if (n <= window.head + window.tail || query.temporal?.kind === "clock") {
+  if (n <= window.head + window.tail || query.temporal?.kind === "clock" || query.temporal?.kind === "time") {
     let k = 0;
     return list.map((x, p) => (marks.has(p) ? scored[k++]! : unscored(query, x)));
   }
