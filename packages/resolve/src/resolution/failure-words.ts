@@ -1,5 +1,18 @@
 /** Failure and success words: the message asks about a failed execution ("that error", "why did it crash"), or a successful one. */
 
+/** Single words for a failure, which a record that failed matches when the session never writes them (score.ts). */
+export const FAILURE_TERMS: ReadonlySet<string> = new Set([
+  "error",
+  "errors",
+  "failure",
+  "failures",
+  "fail",
+  "failed",
+  "crash",
+  "crashed",
+  "exception",
+]);
+
 /** The message is about a failed execution; "ok now or still broken?" asks the outcome and describes none. */
 export function failureAsked(lower: string): boolean {
   const failureWords =

@@ -1,4 +1,5 @@
 import { agentBases } from "./agent-nouns.js";
+import { FAILURE_TERMS } from "./failure-words.js";
 import { plainNumber } from "./number-forms.js";
 import { plausibleVariant } from "./variant-words.js";
 import { FIELD_WEIGHT, type Field, type IndexedExecution } from "./executions.js";
@@ -164,18 +165,6 @@ const FORMAT_EXTENSIONS: Record<string, readonly string[]> = {
 
 /** A failure word matched by the outcome counts this share of a summary match (a typo: 0.75). */
 const FAILED_MATCH = 0.7;
-/** Words for a failure, matched by a record that failed ("error", "failure", "crash"). */
-const FAILURE_TERMS = new Set([
-  "error",
-  "errors",
-  "failure",
-  "failures",
-  "fail",
-  "failed",
-  "crash",
-  "crashed",
-  "exception",
-]);
 
 export function matchTerm(t: QueryTerm, x: IndexedExecution, typos?: Map<string, string[]>): TermMatch | undefined {
   // No closures and no strings until a match is known: most executions match no word at all.
