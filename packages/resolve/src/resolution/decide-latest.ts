@@ -4,6 +4,7 @@
 import type { IndexedExecution } from "./executions.js";
 import type { ParsedQuery } from "./query-types.js";
 import { type Scored, unscored } from "./score.js";
+import { ASKS_WHEN } from "./world-question.js";
 
 /** Words that say a state reached: "ok", "happy", "green", "fixed" … */
 const STATE = "ok|okay|fine|good|happy|green|done|up|fixed|working|better|back|alright|sorted|clean";
@@ -52,7 +53,7 @@ const NAMED_BEFORE_IT =
 /** The message asks about the state or outcome of what was just done (see STATE_OF_LATEST). */
 export function asksStateOfLatest(lower: string): boolean {
   // "when did it …" opens a question about a time; any other "when" gives "it" a clause of its own.
-  const clauses = lower.replace(/^\s*(?:(?:so|and|ok|okay)\b[\s,]*)?when\s+(?=did|does|do|is|was)/, " ");
+  const clauses = lower.replace(ASKS_WHEN, " ");
   return (
     STATE_OF_LATEST.some((re) => re.test(lower)) &&
     QUESTION.test(lower) &&

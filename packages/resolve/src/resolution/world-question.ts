@@ -53,7 +53,8 @@ export const GENERAL_MARK =
   /\b(?:does|do|can|will)\s+an?\b|\b(?:when|whenever|if)\b|\b(?:usually|generally|normally|typically|in general|forever|automatically|by default)\b|\bhow often\b|\b(?:support|supports|require|requires)\b/;
 
 /** "when do …", "when is …" opening a question asks for a time, no condition: it makes no question general. */
-const ASKS_WHEN = /^\s*(?:(?:so|and|but|ok|okay|hey)\b[\s,]*)?when\s+(?=(?:do|does|did|is|are|was|were|will|can)\b)/;
+export const ASKS_WHEN =
+  /^\s*(?:(?:so|and|but|ok|okay|hey)\b[\s,]*)?when\s+(?=(?:do|does|did|is|are|was|were|will|can)\b)/;
 
 /**
  * The message opens by saying the answer is not to be looked up in the session: "without running a query, …", "no need
