@@ -51,8 +51,10 @@ const hhmm = (minute: number) =>
 export function pickTimeOfDay(kind: readonly Scored[], at: TimeOfDay, now?: Date): TimeOfDayPick | undefined {
   const limit = now && Number.isFinite(now.getTime()) ? now.getTime() : Number.POSITIVE_INFINITY;
   let best: { s: Scored; clock: WallClock; at: number; dist: number }[] = [];
+  const days = new Set<number>();
   for (const s of kind) {
     const clock = wallClock(s.x.source.timestamp);
+    if (clock) days.add(clock.day);
     if (!clock || clock.instant > limit) continue;
     const t = clock.day * 1440 + clock.minute;
     for (const asked of at.minutes)
@@ -77,7 +79,6 @@ export function pickTimeOfDay(kind: readonly Scored[], at: TimeOfDay, now?: Date
   const top = Math.max(...same.map((b) => b.s.total));
   if (top > 0) same = same.filter((b) => b.s.total >= 0.9 * top);
   const chosen = same.at(-1)!;
-  const days = new Set(kind.map((s) => wallClock(s.x.source.timestamp)?.day).filter((d) => d !== undefined));
   const on = days.size > 1 ? ` on ${new Date(chosen.clock.day * 86_400_000).toISOString().slice(0, 10)}` : "";
   return {
     s: chosen.s,
