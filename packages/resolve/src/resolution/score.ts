@@ -149,14 +149,15 @@ function amountOf(kind: ValueKind, x: IndexedExecution): string | undefined {
   return AMOUNT[kind].exec(summary)?.[0];
 }
 
+const SPREADSHEET = ["xlsx", "xls", "ods", "csv"];
 /** Names of file formats and the extensions of their files ("the markdown doc" is a .md file). */
 const FORMAT_EXTENSIONS: Record<string, readonly string[]> = {
   markdown: ["md", "markdown", "mdx"],
   python: ["py", "ipynb"],
   javascript: ["js", "mjs", "cjs", "jsx"],
   typescript: ["ts", "tsx", "mts", "cts"],
-  spreadsheet: ["xlsx", "xls", "ods", "csv"],
-  spreadsheets: ["xlsx", "xls", "ods", "csv"],
+  spreadsheet: SPREADSHEET,
+  spreadsheets: SPREADSHEET,
   excel: ["xlsx", "xls"],
   pdf: ["pdf"],
   yaml: ["yaml", "yml"],
